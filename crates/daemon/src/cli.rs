@@ -1,0 +1,161 @@
+//! The command line: `asamblea <subcommand>`, its output and exit codes.
+//!
+//! Exit codes: 0 success; 1 a `--check` found a difference; 2 the input is
+//! not valid (unreadable file, malformed scenario, bad arguments).
+
+use std::io::Write;
+use std::process::ExitCode;
+
+use clap::{Parser, Subcommand};
+
+use crate::scenario;
+
+/// asamblea — votación electrónica para asambleas de accionistas /
+/// electronic voting for shareholder meetings.
+#[derive(Debug, Parser)]
+#[command(name = "asamblea", version)]
+pub struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Debug, Subcommand)]
+enum Command {
+    /// Replay conformance scenarios (shared/scenarios/FORMAT.md).
+    /// Reproduce escenarios de conformidad.
+    Scenario {
+        /// Compare each file's outcome with its [expect]; exit 1 on any
+        /// difference.
+        #[arg(long, conflicts_with = "report")]
+        check: bool,
+        /// Print a readable report (Spanish first) instead of JSON.
+        #[arg(long)]
+        report: bool,
+        /// Scenario files (TOML).
+        #[arg(required = true, value_name = "FILE")]
+        files: Vec<String>,
+    },
+    /// Replay the demo meeting shipped with asamblea and print its report.
+    /// Reproduce la reunión de demostración.
+    Demo,
+}
+
+/// The demo meeting, embedded so that `asamblea demo` needs no files.
+pub const DEMO_SCENARIO: &str = include_str!("../../../config/demo-meeting.toml");
+
+/// Parses the arguments, runs, prints, and returns the exit code.
+pub fn main() -> ExitCode {
+    let cli = Cli::parse();
+    let mut stdout = std::io::stdout().lock();
+    let mut stderr = std::io::stderr().lock();
+    let code = run(cli, &mut stdout, &mut stderr);
+    let _ = stdout.flush();
+    ExitCode::from(code)
+}
+
+/// Runs a parsed command line, writing to the given streams.
+pub fn run(cli: Cli, out: &mut dyn Write, err: &mut dyn Write) -> u8 {
+    match cli.command {
+        Command::Scenario { check, report, files } => {
+            if check {
+                check_files(&files, out, err)
+            } else if report {
+                report_files(&files, out, err)
+            } else if let [file] = files.as_slice() {
+                match load(file) {
+                    Ok(s) => {
+                        let json = scenario::outcome_json(&scenario::replay(&s));
+                        let _ = writeln!(
+                            out,
+                            "{}",
+                            serde_json::to_string_pretty(&json).expect("JSON values print")
+                        );
+                        0
+                    }
+                    Err(message) => {
+                        let _ = writeln!(err, "error: {message}");
+                        2
+                    }
+                }
+            } else {
+                let _ = writeln!(
+                    err,
+                    "error: give one FILE for JSON output, or use --check or --report for several"
+                );
+                2
+            }
+        }
+        Command::Demo => match scenario::parse("config/demo-meeting.toml", DEMO_SCENARIO) {
+            Ok(s) => {
+                let replay = scenario::replay(&s);
+                let _ = write!(out, "{}", scenario::report("config/demo-meeting.toml", &s, &replay));
+                0
+            }
+            Err(e) => {
+                let _ = writeln!(err, "error: {e}");
+                2
+            }
+        },
+    }
+}
+
+fn load(file: &str) -> Result<scenario::Scenario, String> {
+    let text = std::fs::read_to_string(file).map_err(|e| format!("{file}: cannot read the file: {e}"))?;
+    scenario::parse(file, &text).map_err(|e| e.to_string())
+}
+
+fn report_files(files: &[String], out: &mut dyn Write, err: &mut dyn Write) -> u8 {
+    let mut code = 0;
+    for file in files {
+        match load(file) {
+            Ok(s) => {
+                let replay = scenario::replay(&s);
+                let _ = writeln!(out, "{}", scenario::report(file, &s, &replay));
+            }
+            Err(message) => {
+                let _ = writeln!(err, "error: {message}");
+                code = 2;
+            }
+        }
+    }
+    code
+}
+
+fn check_files(files: &[String], out: &mut dyn Write, err: &mut dyn Write) -> u8 {
+    let (mut passed, mut failed, mut invalid) = (0, 0, 0);
+    for file in files {
+        let s = match load(file) {
+            Ok(s) => s,
+            Err(message) => {
+                let _ = writeln!(err, "error: {message}");
+                invalid += 1;
+                continue;
+            }
+        };
+        let Some(expect) = &s.expect else {
+            let _ = writeln!(out, "FAIL {file}: no [expect] table to check against");
+            failed += 1;
+            continue;
+        };
+        let actual = scenario::outcome_json(&scenario::replay(&s));
+        let differences = scenario::compare(expect, &actual);
+        if differences.is_empty() {
+            let _ = writeln!(out, "ok   {file}");
+            passed += 1;
+        } else {
+            let _ = writeln!(out, "FAIL {file}");
+            for d in differences {
+                let _ = writeln!(out, "     {d}");
+            }
+            failed += 1;
+        }
+    }
+    let _ = writeln!(out, "scenarios: {passed} passed, {} failed", failed + invalid);
+    if invalid > 0 {
+        2
+    } else if failed > 0 {
+        1
+    } else {
+        0
+    }
+}

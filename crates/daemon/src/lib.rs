@@ -1,0 +1,20 @@
+//! `asamblea`: the venue daemon's library and its command-line tools.
+//!
+//! For now it holds the conformance-scenario runner (`asamblea scenario`)
+//! and the loading of bylaws profiles; the daemon, the ledger and the kiosk
+//! API come in later issues. The binary (`main.rs`) is thin glue over
+//! [`cli::run`].
+//!
+//! # Layout
+//!
+//! - `cli`: argument parsing and the subcommands; exit codes.
+//! - `fields`: reading TOML with errors that name the key.
+//! - `profiles`: bylaws profiles from `config/*.toml`.
+//! - `scenario`: parse, replay, check and report FORMAT.md scenarios.
+//! - `numfmt`: Colombian number format.
+
+pub mod cli;
+pub mod fields;
+pub mod numfmt;
+pub mod profiles;
+pub mod scenario;

@@ -1,0 +1,58 @@
+//! `asamblea-rules`: the pure rules engine of a Colombian shareholders'
+//! meeting (Asamblea General de Accionistas).
+//!
+//! Every number asamblea publishes comes from here: presence and quorum,
+//! who may vote on what, tallies, majorities and the electoral quotient.
+//! The rules are those of `shared/rules.md` (R1–R19, with the defaults of
+//! OQ1–OQ10 as settings of a [`Profile`]).
+//!
+//! # Invariants
+//!
+//! - **Pure.** No I/O, no clock, no randomness, no async, no serialization
+//!   format: the daemon, the scenario runner and the offline verifier feed
+//!   the same [`Meeting`] and get the same answers. A test reads
+//!   `cargo metadata` and fails if this crate gains a dependency on tokio,
+//!   rusqlite, axum, rustls or serde.
+//! - **Integers only.** [`Shares`] wraps a `u64`; every product is taken in
+//!   `u128`. A threshold is an inequality such as `2·F > E` or
+//!   `100·F ≥ 78·E`, never a division.
+//! - **A refusal changes nothing.** Each operation on a [`Meeting`] either
+//!   applies completely or returns a [`Refusal`] with a stable code.
+//!
+//! # Layout
+//!
+//! - [`shares`](crate::Shares): `Shares`, classes.
+//! - `register`: capital, holders, the validated [`Register`].
+//! - `profile`: matter kinds, majorities, bylaws [`Profile`] and settings.
+//! - `presence`: channels (in person, proxy, legal representative), `P`
+//!   and `H`.
+//! - `item`: agenda items, ballots, results.
+//! - `election`: the electoral quotient with largest remainders.
+//! - `meeting`: the state machine that ties them together.
+//! - `refusal`: the codes of refused steps.
+
+mod election;
+mod item;
+mod meeting;
+mod presence;
+mod profile;
+mod refusal;
+mod register;
+mod shares;
+
+pub use election::{apportion, Apportionment};
+pub use item::{
+    Ballot, BallotOptions, DecisionResult, ElectionResult, Item, ItemIndex, ItemResult, ItemSpec,
+    ItemSpecError, OptionIndex, Outcome,
+};
+pub use meeting::{Meeting, QuorumReading};
+pub use presence::{AgentIndex, Capacity, Channel, Presence};
+pub use profile::{
+    BylawRules, Call, DecisionBase, Majority, MatterKind, MatterRules, MeetingKind, Profile, ProfileError,
+    QuorumRule, Settings,
+};
+pub use refusal::Refusal;
+pub use register::{
+    Capital, ClassCapital, Holder, HolderIndex, HolderSpec, Register, RegisterError, Role, SplitPermission,
+};
+pub use shares::{ClassShares, ShareClass, Shares};
