@@ -271,6 +271,17 @@ fn read_step(value: &toml::Value) -> Result<Step, FieldError> {
             )
         }
     };
+    // A misspelt key is named as such, before it can look like a missing one.
+    let allowed: &[&str] = match action {
+        "arrive" => &["arrive", "represents", "as", "agent_role"],
+        "open" => &["open", "matter", "noticed", "seats", "lists"],
+        "vote" => &["vote", "holder", "choice", "split"],
+        "draw" => &["draw", "winner"],
+        _ => &[action],
+    };
+    if let Some(unknown) = table.keys().find(|k| !allowed.contains(&k.as_str())) {
+        return Err(f.error(unknown, format!("unknown key for a `{action}` step")));
+    }
     let subject = f.required_string(action)?.to_string();
     if subject.is_empty() {
         return Err(f.error(action, "must not be empty"));

@@ -1,0 +1,110 @@
+//! The `asamblea` binary as a user runs it: output, exit codes, messages.
+
+use std::process::{Command, Output};
+
+use crate::workspace_root;
+
+fn asamblea(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_asamblea"))
+        .args(args)
+        .current_dir(workspace_root())
+        .output()
+        .expect("the binary runs")
+}
+
+fn text(bytes: &[u8]) -> String {
+    String::from_utf8_lossy(bytes).into_owned()
+}
+
+#[test]
+fn scenario_prints_the_outcome_json() {
+    let out = asamblea(&["scenario", "config/demo-meeting.toml"]);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    let json: serde_json::Value = serde_json::from_slice(&out.stdout).expect("stdout is JSON");
+    assert!(json["steps"].is_array() && json["items"].is_object() && json["presence"]["shares"].is_u64());
+}
+
+#[test]
+fn check_passes_on_the_own_scenarios_and_counts_them() {
+    let mut args = vec!["scenario".to_string(), "--check".to_string()];
+    let mut files: Vec<String> = std::fs::read_dir(workspace_root().join("tests/scenarios"))
+        .expect("scenario dir")
+        .map(|e| format!("tests/scenarios/{}", e.expect("entry").file_name().to_string_lossy()))
+        .filter(|f| f.ends_with(".toml"))
+        .collect();
+    files.sort();
+    let count = files.len();
+    args.extend(files);
+    let args: Vec<&str> = args.iter().map(String::as_str).collect();
+    let out = asamblea(&args);
+    assert_eq!(out.status.code(), Some(0), "{}{}", text(&out.stdout), text(&out.stderr));
+    assert!(
+        text(&out.stdout).contains(&format!("scenarios: {count} passed, 0 failed")),
+        "{}",
+        text(&out.stdout)
+    );
+}
+
+#[test]
+fn check_exits_1_and_names_each_difference() {
+    let dir = std::env::temp_dir().join(format!("asamblea-cli-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    let file = dir.join("wrong.toml");
+    let original = std::fs::read_to_string(workspace_root().join("config/demo-meeting.toml")).expect("demo");
+    std::fs::write(&file, original.replacen("outcome = \"pass\"", "outcome = \"fail\"", 1)).expect("write");
+    let out = asamblea(&["scenario", "--check", file.to_str().expect("utf-8 path")]);
+    assert_eq!(out.status.code(), Some(1), "{}", text(&out.stdout));
+    let stdout = text(&out.stdout);
+    assert!(
+        stdout.contains("FAIL") && stdout.contains(".outcome: expected \"fail\", got \"pass\""),
+        "{stdout}"
+    );
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+#[test]
+fn an_invalid_file_exits_2_naming_file_step_and_key() {
+    let dir = std::env::temp_dir().join(format!("asamblea-cli-bad-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    let file = dir.join("bad.toml");
+    std::fs::write(
+        &file,
+        "profile = \"legal-default\"\n[capital]\nORD = { subscribed = 10 }\n[[step]]\narrive = \"A\"\n[[step]]\nvote = \"i\"\nholder = \"A\"\nchioce = \"for\"\n",
+    )
+    .expect("write");
+    for mode in [&["scenario"][..], &["scenario", "--check"][..]] {
+        let mut args = mode.to_vec();
+        args.push(file.to_str().expect("utf-8 path"));
+        let out = asamblea(&args);
+        assert_eq!(out.status.code(), Some(2), "{args:?}");
+        let stderr = text(&out.stderr);
+        assert!(
+            stderr.contains("bad.toml: step[1] (line 6): key `chioce`: unknown key for a `vote` step"),
+            "{stderr}"
+        );
+    }
+    let out = asamblea(&["scenario", "/nonexistent/x.toml"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(text(&out.stderr).contains("/nonexistent/x.toml: cannot read the file"));
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+#[test]
+fn demo_prints_a_readable_spanish_report_in_colombian_format() {
+    let out = asamblea(&["demo"]);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    let stdout = text(&out.stdout);
+    assert!(stdout.contains("APROBADO") || stdout.contains("NO APROBADO"), "{stdout}");
+    assert!(stdout.contains("Presentes al final"), "{stdout}");
+    // Thousands separated with dots, never commas.
+    assert!(stdout.contains(".000"), "{stdout}");
+    assert!(!stdout.contains(",000"), "{stdout}");
+}
+
+#[test]
+fn usage_errors_exit_2() {
+    let out = asamblea(&["scenario"]);
+    assert_eq!(out.status.code(), Some(2));
+    let out = asamblea(&["frobnicate"]);
+    assert_eq!(out.status.code(), Some(2));
+}

@@ -1,0 +1,16 @@
+//! Integration tests of the `asamblea` crate: one test binary, a module per
+//! feature (STYLE.md §13).
+
+mod architecture;
+mod cli;
+mod invalid_scenarios;
+mod scenarios;
+
+/// The workspace root, from this crate's manifest directory.
+pub fn workspace_root() -> std::path::PathBuf {
+    std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .ancestors()
+        .nth(2)
+        .expect("crates/daemon is two levels down")
+        .to_path_buf()
+}
