@@ -4,7 +4,7 @@
 
 use std::fmt::Write;
 
-use asamblea_rules::{Item, ItemResult, Meeting, OptionIndex};
+use asamblea_rules::{Item, ItemResult, Majority, Meeting, OptionIndex};
 
 use super::parse::{Scenario, Step};
 use super::run::Replay;
@@ -67,6 +67,24 @@ pub fn report(file: &str, scenario: &Scenario, replay: &Replay) -> String {
     out
 }
 
+/// The majority in words, Spanish then English.
+fn rule(majority: Majority) -> String {
+    match majority {
+        Majority::Simple => "mayoría de las acciones de la base / more than half of the base (2·F > E)".into(),
+        Majority::AtLeastPercent { percent, plural } => format!(
+            "al menos el {percent} % de la base{} / at least {percent} % of the base{}",
+            if plural { " y dos o más accionistas a favor" } else { "" },
+            if plural { " and two or more holders for" } else { "" },
+        ),
+        Majority::TwoClassSubscribed { percent } => format!(
+            "{percent} % de las acciones suscritas de ambas clases y {percent} % de las preferenciales / \
+             {percent} % of both classes' outstanding shares and {percent} % of the preferred"
+        ),
+        Majority::ElectoralQuotient => "cuociente electoral y residuos mayores / electoral quotient, largest remainders".into(),
+        Majority::SingleSeat => "más de la mitad de la base / more than half of the base (2·v > E)".into(),
+    }
+}
+
 fn describe(step: &Step) -> String {
     match step {
         Step::ArriveInPerson(h) => format!("llega {h}"),
@@ -92,6 +110,7 @@ fn item_report(out: &mut String, meeting: &Meeting, item: &Item) {
         outcome.spanish().to_uppercase(),
         outcome.code()
     );
+    let _ = writeln!(out, "  Regla / rule: {}", rule(item.majority()));
     match item.result() {
         None => {
             let _ = writeln!(
