@@ -1,0 +1,107 @@
+//! The SQLite file: schema, migrations, pragmas, and reading the chain back.
+//!
+//! One table holds the events, append-only: SQLite triggers refuse any
+//! UPDATE or DELETE, so even a bug in this crate cannot rewrite history
+//! through the normal connection (a hand edit of the file is caught by the
+//! chain instead). Durability: WAL with `synchronous = FULL`, so a COMMIT
+//! returns only after the WAL is fsynced.
+
+use std::path::Path;
+
+use rusqlite::{params, Connection, OpenFlags};
+
+use crate::{Head, LedgerError, StoredRecord};
+
+/// Numbered migrations; `PRAGMA user_version` holds how many have run.
+const MIGRATIONS: &[&str] = &[
+    // 1: the event log and the meeting it belongs to.
+    "CREATE TABLE meta (
+         key   TEXT PRIMARY KEY,
+         value BLOB NOT NULL
+     ) STRICT;
+     CREATE TABLE events (
+         seq    INTEGER PRIMARY KEY CHECK (seq >= 1),
+         record BLOB NOT NULL,
+         head   BLOB NOT NULL CHECK (length(head) = 32)
+     ) STRICT;
+     CREATE TRIGGER events_no_update BEFORE UPDATE ON events
+         BEGIN SELECT RAISE(ABORT, 'the ledger is append-only: events are never updated'); END;
+     CREATE TRIGGER events_no_delete BEFORE DELETE ON events
+         BEGIN SELECT RAISE(ABORT, 'the ledger is append-only: events are never deleted'); END;
+     CREATE TRIGGER meta_no_update BEFORE UPDATE ON meta
+         BEGIN SELECT RAISE(ABORT, 'the meeting of a ledger never changes'); END;",
+];
+
+/// Opens (creating if needed) a ledger file for `meeting_id` and applies the
+/// migrations. A file of another meeting is refused.
+pub(crate) fn open(path: &Path, meeting_id: &[u8; 32]) -> Result<Connection, LedgerError> {
+    let conn = Connection::open_with_flags(
+        path,
+        OpenFlags::SQLITE_OPEN_READ_WRITE | OpenFlags::SQLITE_OPEN_CREATE | OpenFlags::SQLITE_OPEN_NO_MUTEX,
+    )
+    .map_err(|e| LedgerError::sqlite(path, e))?;
+    configure(&conn).map_err(|e| LedgerError::sqlite(path, e))?;
+    migrate(&conn).map_err(|e| LedgerError::sqlite(path, e))?;
+    let stored: Option<Vec<u8>> = conn
+        .query_row("SELECT value FROM meta WHERE key = 'meeting_id'", [], |r| r.get(0))
+        .map(Some)
+        .or_else(|e| if e == rusqlite::Error::QueryReturnedNoRows { Ok(None) } else { Err(e) })
+        .map_err(|e| LedgerError::sqlite(path, e))?;
+    match stored {
+        None => {
+            conn.execute("INSERT INTO meta (key, value) VALUES ('meeting_id', ?1)", params![&meeting_id[..]])
+                .map_err(|e| LedgerError::sqlite(path, e))?;
+        }
+        Some(stored) if stored.as_slice() == meeting_id => {}
+        Some(_) => return Err(LedgerError::OtherMeeting { path: path.display().to_string() }),
+    }
+    Ok(conn)
+}
+
+fn configure(conn: &Connection) -> rusqlite::Result<()> {
+    // WAL: readers never block the writer. FULL: the WAL is fsynced at
+    // every COMMIT, so an acknowledged event survives power loss.
+    let mode: String = conn.query_row("PRAGMA journal_mode = WAL", [], |r| r.get(0))?;
+    if !mode.eq_ignore_ascii_case("wal") {
+        return Err(rusqlite::Error::InvalidQuery);
+    }
+    conn.execute_batch("PRAGMA synchronous = FULL; PRAGMA foreign_keys = ON; PRAGMA busy_timeout = 5000;")
+}
+
+fn migrate(conn: &Connection) -> rusqlite::Result<()> {
+    let done: usize = conn.query_row("PRAGMA user_version", [], |r| r.get::<_, i64>(0))? as usize;
+    for (i, sql) in MIGRATIONS.iter().enumerate().skip(done) {
+        let tx = conn.unchecked_transaction()?;
+        tx.execute_batch(sql)?;
+        tx.execute_batch(&format!("PRAGMA user_version = {}", i + 1))?;
+        tx.commit()?;
+    }
+    Ok(())
+}
+
+/// Every stored record in order, as stored (heads not yet checked).
+pub(crate) fn read_all(conn: &Connection) -> rusqlite::Result<Vec<StoredRecord>> {
+    let mut stmt = conn.prepare("SELECT seq, record, head FROM events ORDER BY seq")?;
+    let rows = stmt.query_map([], |r| {
+        let seq: i64 = r.get(0)?;
+        let head: Vec<u8> = r.get(2)?;
+        Ok(StoredRecord {
+            seq: seq as u64,
+            record: r.get(1)?,
+            head: Head(head.try_into().unwrap_or([0; 32])),
+        })
+    })?;
+    rows.collect()
+}
+
+/// Appends a batch in one transaction: one COMMIT, one fsync.
+pub(crate) fn append_batch(conn: &mut Connection, batch: &[(u64, &[u8], Head)]) -> rusqlite::Result<()> {
+    let tx = conn.transaction()?;
+    {
+        let mut stmt = tx.prepare("INSERT INTO events (seq, record, head) VALUES (?1, ?2, ?3)")?;
+        for (seq, record, head) in batch {
+            stmt.execute(params![*seq as i64, record, &head.0[..]])?;
+        }
+    }
+    tx.commit()
+}

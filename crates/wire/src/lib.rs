@@ -1,0 +1,1 @@
+//! asamblea-wire (being written).
