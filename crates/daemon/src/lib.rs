@@ -15,6 +15,8 @@
 
 pub mod cli;
 pub mod fields;
+pub mod meeting_config;
 pub mod numfmt;
 pub mod profiles;
+pub mod register_csv;
 pub mod scenario;

@@ -184,7 +184,8 @@ pub fn parse(file: &str, text: &str) -> Result<Scenario, ScenarioError> {
     Ok(Scenario { title, profile, meeting, call, register, steps, expect })
 }
 
-fn read_capital(top: &mut Fields) -> Result<Capital, FieldError> {
+/// Reads `[capital]`: `ORD` and `PREF`, each `{ subscribed, treasury }`.
+pub(crate) fn read_capital(top: &mut Fields) -> Result<Capital, FieldError> {
     let table = top.table("capital")?.ok_or_else(|| top.error("capital", "is required"))?;
     let mut f = Fields::new(table, "capital");
     let mut capital = Capital::default();

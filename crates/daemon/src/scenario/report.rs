@@ -70,7 +70,9 @@ pub fn report(file: &str, scenario: &Scenario, replay: &Replay) -> String {
 /// The majority in words, Spanish then English.
 fn rule(majority: Majority) -> String {
     match majority {
-        Majority::Simple => "mayoría de las acciones de la base / more than half of the base (2·F > E)".into(),
+        Majority::Simple => {
+            "mayoría de las acciones de la base / more than half of the base (2·F > E)".into()
+        }
         Majority::AtLeastPercent { percent, plural } => format!(
             "al menos el {percent} % de la base{} / at least {percent} % of the base{}",
             if plural { " y dos o más accionistas a favor" } else { "" },
@@ -80,7 +82,9 @@ fn rule(majority: Majority) -> String {
             "{percent} % de las acciones suscritas de ambas clases y {percent} % de las preferenciales / \
              {percent} % of both classes' outstanding shares and {percent} % of the preferred"
         ),
-        Majority::ElectoralQuotient => "cuociente electoral y residuos mayores / electoral quotient, largest remainders".into(),
+        Majority::ElectoralQuotient => {
+            "cuociente electoral y residuos mayores / electoral quotient, largest remainders".into()
+        }
         Majority::SingleSeat => "más de la mitad de la base / more than half of the base (2·v > E)".into(),
     }
 }
