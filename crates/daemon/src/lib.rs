@@ -7,12 +7,14 @@
 //!
 //! # Layout
 //!
+//! - `badges`: printable attendee badges (SVG, QR PNG, A4 sheets).
 //! - `cli`: argument parsing and the subcommands; exit codes.
 //! - `fields`: reading TOML with errors that name the key.
 //! - `profiles`: bylaws profiles from `config/*.toml`.
 //! - `scenario`: parse, replay, check and report FORMAT.md scenarios.
 //! - `numfmt`: Colombian number format.
 
+pub mod badges;
 pub mod cli;
 pub mod fields;
 pub mod meeting_config;
