@@ -256,8 +256,24 @@ impl Meeting {
         self.cast(item, holder, ballot)
     }
 
-    /// A ballot by positions: the hot path.
+    /// A ballot by positions: the hot path. Judged by
+    /// [`Meeting::check_cast`], then counted.
     pub fn cast(&mut self, item: ItemIndex, holder: HolderIndex, ballot: &Ballot) -> Result<(), Refusal> {
+        let shares = self.judge(item, holder, ballot)?;
+        self.count(item, holder, ballot, shares);
+        Ok(())
+    }
+
+    /// Whether [`Meeting::cast`] would accept this ballot, changing nothing.
+    /// A ballot for several holders (an agent's) is accepted whole or not
+    /// at all by checking each holder's part first.
+    pub fn check_cast(&self, item: ItemIndex, holder: HolderIndex, ballot: &Ballot) -> Result<(), Refusal> {
+        self.judge(item, holder, ballot).map(drop)
+    }
+
+    /// Every check of a ballot, in FORMAT.md's order; the holder's shares
+    /// on the item when it is accepted.
+    fn judge(&self, item: ItemIndex, holder: HolderIndex, ballot: &Ballot) -> Result<ClassShares, Refusal> {
         let settings = self.profile.settings();
         let entry = &self.items[item.get()];
         if entry.is_closed() {
@@ -278,27 +294,12 @@ impl Meeting {
         if entry.marks[holder.get()] & VOTED != 0 {
             return Err(Refusal::AlreadyVoted);
         }
-        let total = shares.total();
-        let preferred_item = rules.preferred_votes;
-        let is_decision = matches!(entry.spec.options, BallotOptions::Decision);
-        let entry = &mut self.items[item.get()];
+        let options = entry.totals.len();
         match ballot {
-            Ballot::Whole(None) => return Err(Refusal::UnknownOption),
-            Ballot::Whole(Some(option)) => {
-                if option.get() >= entry.totals.len() {
-                    return Err(Refusal::UnknownOption);
-                }
-                entry.totals[option.get()] += total;
-                let mut mark = VOTED;
-                if is_decision && *option == OptionIndex::FOR {
-                    entry.holders_for += 1;
-                    entry.for_by_class.ordinary += shares.ordinary;
-                    entry.for_by_class.preferred += shares.preferred;
-                } else if is_decision && *option == OptionIndex::AGAINST {
-                    mark |= VOTED_AGAINST;
-                }
-                entry.marks[holder.get()] = mark;
-            }
+            Ballot::Whole(option) => match option {
+                Some(option) if option.get() < options => Ok(shares),
+                _ => Err(Refusal::UnknownOption),
+            },
             Ballot::Split(parts) => {
                 let allowed = match record.split() {
                     Some(SplitPermission::Dismembered) => true,
@@ -306,44 +307,58 @@ impl Meeting {
                     None => false,
                 };
                 let both_classes = !shares.ordinary.is_zero() && !shares.preferred.is_zero();
-                if !allowed || (preferred_item && both_classes) || parts.is_empty() {
+                if !allowed || (rules.preferred_votes && both_classes) || parts.is_empty() {
                     return Err(Refusal::SplitNotAllowed);
                 }
                 let mut sum: u128 = 0;
                 for (i, (option, part)) in parts.iter().enumerate() {
                     let Some(option) = option else { return Err(Refusal::SplitNotAllowed) };
-                    if option.get() >= entry.totals.len()
-                        || parts[..i].iter().any(|(o, _)| o == &Some(*option))
-                    {
+                    if option.get() >= options || parts[..i].iter().any(|(o, _)| o == &Some(*option)) {
                         return Err(Refusal::SplitNotAllowed);
                     }
                     sum += part.wide();
                 }
-                if sum != total.wide() {
+                if sum != shares.total().wide() {
                     return Err(Refusal::SplitNotAllowed);
                 }
-                let mut mark = VOTED;
-                for (option, part) in parts {
-                    let option = option.expect("checked above");
-                    entry.totals[option.get()] += *part;
-                    if is_decision && option == OptionIndex::FOR && !part.is_zero() {
-                        entry.holders_for += 1;
-                        // A split on a preferred item holds one class only.
-                        if shares.ordinary.is_zero() {
-                            entry.for_by_class.preferred += *part;
-                        } else {
-                            entry.for_by_class.ordinary += *part;
-                        }
-                    }
-                    if is_decision && option == OptionIndex::AGAINST && !part.is_zero() {
-                        mark |= VOTED_AGAINST;
-                    }
-                }
-                entry.marks[holder.get()] = mark;
+                Ok(shares)
             }
         }
+    }
+
+    /// Adds a judged ballot to the item's running totals.
+    fn count(&mut self, item: ItemIndex, holder: HolderIndex, ballot: &Ballot, shares: ClassShares) {
+        let entry = &mut self.items[item.get()];
+        let is_decision = matches!(entry.spec.options, BallotOptions::Decision);
+        let mut mark = VOTED;
+        let mut add = |option: OptionIndex, part: Shares, by_class: ClassShares| {
+            entry.totals[option.get()] += part;
+            if is_decision && option == OptionIndex::FOR && !part.is_zero() {
+                entry.holders_for += 1;
+                entry.for_by_class.ordinary += by_class.ordinary;
+                entry.for_by_class.preferred += by_class.preferred;
+            }
+            if is_decision && option == OptionIndex::AGAINST && !part.is_zero() {
+                mark |= VOTED_AGAINST;
+            }
+        };
+        match ballot {
+            Ballot::Whole(option) => add(option.expect("judged"), shares.total(), shares),
+            Ballot::Split(parts) => {
+                for (option, part) in parts {
+                    // A split on a preferred item holds one class only
+                    // (judge refuses two), so the part is that class's.
+                    let by_class = if shares.ordinary.is_zero() {
+                        ClassShares::new(Shares::ZERO, *part)
+                    } else {
+                        ClassShares::new(*part, Shares::ZERO)
+                    };
+                    add(option.expect("judged"), *part, by_class);
+                }
+            }
+        }
+        entry.marks[holder.get()] = mark;
         entry.ballots += 1;
-        Ok(())
     }
 
     /// Closes a poll and computes its result.
