@@ -34,6 +34,14 @@ pub struct Meeting {
     item_index: HashMap<Box<str>, ItemIndex>,
 }
 
+/// An agent's arrival as judged: who it carries, and how.
+struct Arrival {
+    principals: Vec<HolderIndex>,
+    agent_as_holder: Option<HolderIndex>,
+    agent_is_ae: bool,
+    carries_others: bool,
+}
+
 /// A reading of the quorum now.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct QuorumReading {
@@ -149,6 +157,41 @@ impl Meeting {
         capacity: Capacity,
         declared_role: Option<Role>,
     ) -> Result<(), Refusal> {
+        let arrival = self.judge_arrival(agent, principals, declared_role, capacity)?;
+        let agent_index = if arrival.carries_others { Some(self.presence.agent(agent)) } else { None };
+        for p in arrival.principals {
+            let channel = match agent_index {
+                Some(agent) if Some(p) != arrival.agent_as_holder => Channel::Agent {
+                    agent,
+                    capacity,
+                    agent_is_administrator_or_employee: arrival.agent_is_ae,
+                },
+                _ => Channel::InPerson,
+            };
+            self.presence.enter(p, channel, self.voting_weight(p));
+        }
+        Ok(())
+    }
+
+    /// Whether [`Meeting::arrive_as_agent`] would accept this arrival,
+    /// changing nothing (a recorded refusal is checked this way).
+    pub fn check_arrival(
+        &self,
+        agent: &str,
+        principals: &[&str],
+        capacity: Capacity,
+        declared_role: Option<Role>,
+    ) -> Result<(), Refusal> {
+        self.judge_arrival(agent, principals, declared_role, capacity).map(drop)
+    }
+
+    fn judge_arrival(
+        &self,
+        agent: &str,
+        principals: &[&str],
+        declared_role: Option<Role>,
+        capacity: Capacity,
+    ) -> Result<Arrival, Refusal> {
         let resolved = principals
             .iter()
             .map(|p| self.register.lookup(p).ok_or(Refusal::UnknownHolder))
@@ -165,17 +208,7 @@ impl Meeting {
                 return Err(Refusal::AlreadyPresent);
             }
         }
-        let agent_index = if carries_others { Some(self.presence.agent(agent)) } else { None };
-        for p in resolved {
-            let channel = match agent_index {
-                Some(agent) if Some(p) != agent_as_holder => {
-                    Channel::Agent { agent, capacity, agent_is_administrator_or_employee: agent_is_ae }
-                }
-                _ => Channel::InPerson,
-            };
-            self.presence.enter(p, channel, self.voting_weight(p));
-        }
-        Ok(())
+        Ok(Arrival { principals: resolved, agent_as_holder, agent_is_ae, carries_others })
     }
 
     /// A person leaves: an agent takes all its principals out; a holder
