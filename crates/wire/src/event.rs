@@ -1,0 +1,630 @@
+//! Ledger events: everything that changes a meeting, as it is signed and
+//! chained.
+//!
+//! Every event encodes as `tag (u8) || version (u8) || nonce (16 bytes) ||
+//! body`, the body's fields in the order they are declared here. Lists
+//! whose order carries no meaning (principals, the holders of a ballot, the
+//! parts of a split) must be strictly ascending, so that one meaning has
+//! exactly one encoding and nothing can be named twice.
+
+use asamblea_rules::{
+    Ballot as RulesBallot, BallotOptions, Call, Capacity, Capital, ClassCapital, ItemSpec, ItemSpecError,
+    MatterKind, MeetingKind, OptionIndex, Refusal, Role, Settings, Shares,
+};
+
+use crate::codec::{Reader, Writer};
+use crate::error::{Problem, WireError};
+use crate::keys::PublicKey;
+use crate::kinds::{wire_codes, MessageKind};
+use crate::limits::{MAX_LISTS, MAX_PRINCIPALS, MAX_SPLIT_PARTS, MAX_VOTES};
+use crate::result::PublishedResult;
+use crate::values::{CredentialId, Digest, Id, Nonce, Text};
+
+/// One ledger event: a nonce that makes it unique, and what happened.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Event {
+    /// Drawn at random by the signer; never repeated within a ledger.
+    pub nonce: Nonce,
+    /// What happened.
+    pub body: EventBody,
+}
+
+/// What happened, one variant per event kind.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum EventBody {
+    /// The meeting's constitution: who runs it and under which rules.
+    /// Signed by the daemon; the first event of every ledger.
+    MeetingConvened {
+        /// The daemon's key, which must be the key signing this event.
+        daemon_key: PublicKey,
+        /// The bylaws profile's name (`grupo-aval`, …).
+        profile: Id,
+        /// SHA-256 of the profile file's bytes, as shipped in the bundle.
+        profile_digest: Digest,
+        /// Ordinary or extraordinary meeting.
+        meeting_kind: MeetingKind,
+        /// Which call it sits on.
+        call: Call,
+        /// The profile's settings with the meeting's overrides.
+        settings: Settings,
+    },
+    /// A staff member's key is admitted. Signed by the daemon.
+    StaffEnrolled {
+        /// The staff member's key.
+        key: PublicKey,
+        /// A name for the acta and the logs.
+        name: Id,
+    },
+    /// The share register the meeting runs on.
+    RegisterImported {
+        /// [`register_digest`](crate::register_digest) of the register.
+        register_digest: Digest,
+        /// Number of holders in it.
+        holders: u32,
+        /// The capital per class (treasury never above subscribed).
+        capital: Capital,
+    },
+    /// A holder arrives in person.
+    CheckedInPerson {
+        /// The holder.
+        holder: Id,
+    },
+    /// An agent arrives carrying principals (a proxy accepted).
+    CheckedInAgent(AgentArrival),
+    /// An agent's arrival refused, with the reason.
+    ProxyRefused {
+        /// The arrival as it was presented.
+        arrival: AgentArrival,
+        /// Why it was refused.
+        reason: ProxyRefusal,
+    },
+    /// A person leaves: a holder, or an agent with all its principals.
+    CheckedOut {
+        /// The holder or agent.
+        person: Id,
+    },
+    /// A QR badge printed for a person; only its public key is kept.
+    BadgeIssued {
+        /// The badge's number, unique within the meeting.
+        credential: CredentialId,
+        /// The public key of the badge's seed.
+        key: PublicKey,
+        /// The holder or agent it belongs to.
+        person: Id,
+    },
+    /// A badge that may no longer vote (lost, or its holder left for good).
+    BadgeRevoked {
+        /// The badge's number.
+        credential: CredentialId,
+    },
+    /// A poll opened on an agenda item.
+    ItemOpened(ItemOpened),
+    /// A ballot, signed by the attendee's credential.
+    Ballot(Ballot),
+    /// A poll closed.
+    ItemClosed {
+        /// The item.
+        item: Id,
+    },
+    /// A lot drawn to give one seat among lists tied on the remainder
+    /// (R15), recomputable with [`lot_index`](crate::lot_index).
+    LotDrawn {
+        /// The item.
+        item: Id,
+        /// The draw's number on this item, from 0.
+        round: u32,
+        /// The chain head right after the item's `item-closed` record.
+        seed: Digest,
+        /// The list that takes the seat.
+        winner: Id,
+    },
+    /// A closed item's result. Signed by the daemon.
+    ResultPublished {
+        /// The item.
+        item: Id,
+        /// Its figures.
+        result: PublishedResult,
+    },
+}
+
+/// An agent presenting itself with its principals.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct AgentArrival {
+    /// The agent: a person's id, a holder's or not.
+    pub agent: Id,
+    /// The holders it represents: 1 to [`MAX_PRINCIPALS`], strictly
+    /// ascending.
+    pub principals: Vec<Id>,
+    /// Proxy or legal representative.
+    pub capacity: Capacity,
+    /// The agent's own declaration of being an administrator or employee.
+    pub declared_role: Option<Role>,
+    /// Reference of the power of attorney or certificate shown (may be
+    /// empty).
+    pub power_document: Text,
+}
+
+/// Why an agent's arrival was refused.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum ProxyRefusal {
+    /// A principal is not in the register.
+    UnknownHolder,
+    /// An administrator or employee may not carry others' shares as a
+    /// proxy (C.Co Art. 185).
+    ProxyAgentBarred,
+    /// A principal is already present or represented.
+    AlreadyPresent,
+    /// Staff found the power document wanting (C.Co Art. 184): a human
+    /// decision, not one of the rules engine's.
+    PowerDocumentRejected,
+}
+
+wire_codes!(ProxyRefusal { UnknownHolder = 1, ProxyAgentBarred = 2, AlreadyPresent = 3, PowerDocumentRejected = 4 });
+
+impl ProxyRefusal {
+    /// The stable code: the rules' code, or `power-document-rejected`.
+    pub const fn code(self) -> &'static str {
+        match self {
+            ProxyRefusal::UnknownHolder => Refusal::UnknownHolder.code(),
+            ProxyRefusal::ProxyAgentBarred => Refusal::ProxyAgentBarred.code(),
+            ProxyRefusal::AlreadyPresent => Refusal::AlreadyPresent.code(),
+            ProxyRefusal::PowerDocumentRejected => "power-document-rejected",
+        }
+    }
+
+    /// The refusal recorded for a rules refusal of an agent's arrival;
+    /// `None` for refusals an arrival cannot get.
+    pub fn from_refusal(refusal: Refusal) -> Option<ProxyRefusal> {
+        match refusal {
+            Refusal::UnknownHolder => Some(ProxyRefusal::UnknownHolder),
+            Refusal::ProxyAgentBarred => Some(ProxyRefusal::ProxyAgentBarred),
+            Refusal::AlreadyPresent => Some(ProxyRefusal::AlreadyPresent),
+            _ => None,
+        }
+    }
+}
+
+/// A poll opened on an agenda item. A decision carries `seats = 0` and no
+/// lists; an election carries its seats (1 on a single-seat election) and
+/// 1 to [`MAX_LISTS`] lists in ballot order.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ItemOpened {
+    /// The item's id.
+    pub item: Id,
+    /// The matter kind.
+    pub matter: MatterKind,
+    /// Whether the matter was in the notice of the meeting (R17).
+    pub noticed: bool,
+    /// Seats to fill; 0 on a decision.
+    pub seats: u32,
+    /// The lists, in ballot order; none on a decision.
+    pub lists: Vec<Id>,
+}
+
+impl ItemOpened {
+    /// The rules engine's description of the item.
+    pub fn to_spec(&self) -> Result<ItemSpec, ItemSpecError> {
+        let options = if self.matter.is_election() {
+            BallotOptions::Election {
+                seats: self.seats,
+                lists: self.lists.iter().map(|l| l.as_str().into()).collect(),
+            }
+        } else {
+            if self.seats != 0 || !self.lists.is_empty() {
+                return Err(ItemSpecError::OptionsDoNotFit(self.matter));
+            }
+            BallotOptions::Decision
+        };
+        ItemSpec::new(self.item.as_str(), self.matter, self.noticed, options)
+    }
+}
+
+/// A ballot: how the holders an attendee carries vote on one item.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Ballot {
+    /// The item voted on.
+    pub item: Id,
+    /// The badge whose key signs the ballot.
+    pub credential: CredentialId,
+    /// One vote per holder: 1 to [`MAX_VOTES`], holders strictly
+    /// ascending. A holder left out abstains.
+    pub votes: Vec<HolderVote>,
+}
+
+/// One holder's vote within a ballot.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct HolderVote {
+    /// The holder voted for (the attendee itself, or a principal).
+    pub holder: Id,
+    /// The vote.
+    pub choice: Choice,
+}
+
+/// A vote: one option with every share, or a split (R14).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Choice {
+    /// One option (0 for, 1 against, 2 blank on a decision; on an
+    /// election the lists in order, then blank).
+    Whole(OptionIndex),
+    /// Shares on several options: 1 to [`MAX_SPLIT_PARTS`] parts, options
+    /// strictly ascending, no part of zero shares.
+    Split(Vec<SplitPart>),
+}
+
+/// One part of a split vote.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct SplitPart {
+    /// The option.
+    pub option: OptionIndex,
+    /// The shares on it.
+    pub shares: Shares,
+}
+
+impl Choice {
+    /// The rules engine's ballot.
+    pub fn to_rules(&self) -> RulesBallot {
+        match self {
+            Choice::Whole(option) => RulesBallot::Whole(Some(*option)),
+            Choice::Split(parts) => {
+                RulesBallot::Split(parts.iter().map(|p| (Some(p.option), p.shares)).collect())
+            }
+        }
+    }
+}
+
+impl Event {
+    /// The kind of the event.
+    pub fn kind(&self) -> MessageKind {
+        self.body.kind()
+    }
+
+    /// The canonical bytes. Refused when the value has none: a list out of
+    /// order or over its limit, options that do not fit the matter, more
+    /// than [`MAX_MESSAGE_LEN`](crate::limits::MAX_MESSAGE_LEN) bytes.
+    pub fn encode(&self) -> Result<Vec<u8>, WireError> {
+        let mut w = Writer::message(self.kind());
+        w.bytes(&self.nonce.0);
+        self.body.write(&mut w)?;
+        w.finish_message("event")
+    }
+
+    /// The event of canonical bytes; anything else is refused, naming the
+    /// field and the byte offset at fault.
+    pub fn decode(bytes: &[u8]) -> Result<Event, WireError> {
+        Event::decode_at(bytes, 0)
+    }
+
+    /// [`Event::decode`] of bytes found at offset `base` of a larger
+    /// buffer, so that errors name offsets in that buffer.
+    pub(crate) fn decode_at(bytes: &[u8], base: usize) -> Result<Event, WireError> {
+        let mut r = Reader::message(bytes, base, "event")?;
+        let kind = r.header(MessageKind::is_event)?;
+        let nonce = Nonce(r.array("nonce")?);
+        let body = EventBody::read(kind, &mut r)?;
+        r.end()?;
+        Ok(Event { nonce, body })
+    }
+}
+
+impl EventBody {
+    /// The kind of the event.
+    pub fn kind(&self) -> MessageKind {
+        match self {
+            EventBody::MeetingConvened { .. } => MessageKind::MeetingConvened,
+            EventBody::StaffEnrolled { .. } => MessageKind::StaffEnrolled,
+            EventBody::RegisterImported { .. } => MessageKind::RegisterImported,
+            EventBody::CheckedInPerson { .. } => MessageKind::CheckedInPerson,
+            EventBody::CheckedInAgent(_) => MessageKind::CheckedInAgent,
+            EventBody::ProxyRefused { .. } => MessageKind::ProxyRefused,
+            EventBody::CheckedOut { .. } => MessageKind::CheckedOut,
+            EventBody::BadgeIssued { .. } => MessageKind::BadgeIssued,
+            EventBody::BadgeRevoked { .. } => MessageKind::BadgeRevoked,
+            EventBody::ItemOpened(_) => MessageKind::ItemOpened,
+            EventBody::Ballot(_) => MessageKind::Ballot,
+            EventBody::ItemClosed { .. } => MessageKind::ItemClosed,
+            EventBody::LotDrawn { .. } => MessageKind::LotDrawn,
+            EventBody::ResultPublished { .. } => MessageKind::ResultPublished,
+        }
+    }
+
+    fn write(&self, w: &mut Writer) -> Result<(), WireError> {
+        match self {
+            EventBody::MeetingConvened {
+                daemon_key,
+                profile,
+                profile_digest,
+                meeting_kind,
+                call,
+                settings,
+            } => {
+                w.bytes(&daemon_key.to_bytes());
+                w.str(profile.as_str());
+                w.bytes(&profile_digest.0);
+                w.code(*meeting_kind);
+                w.code(*call);
+                w.code(settings.quorum);
+                w.code(settings.base);
+                w.bool(settings.listed);
+                w.bool(settings.preferred_full_vote);
+                w.bool(settings.split_custodians);
+                w.bool(settings.legal_representative_impeded);
+            }
+            EventBody::StaffEnrolled { key, name } => {
+                w.bytes(&key.to_bytes());
+                w.str(name.as_str());
+            }
+            EventBody::RegisterImported { register_digest, holders, capital } => {
+                w.bytes(&register_digest.0);
+                w.u32(*holders);
+                for class in [capital.ordinary, capital.preferred] {
+                    w.u64(class.subscribed().get());
+                    w.u64(class.treasury().get());
+                }
+            }
+            EventBody::CheckedInPerson { holder } => w.str(holder.as_str()),
+            EventBody::CheckedInAgent(arrival) => arrival.write(w)?,
+            EventBody::ProxyRefused { arrival, reason } => {
+                arrival.write(w)?;
+                w.code(*reason);
+            }
+            EventBody::CheckedOut { person } => w.str(person.as_str()),
+            EventBody::BadgeIssued { credential, key, person } => {
+                w.u32(credential.0);
+                w.bytes(&key.to_bytes());
+                w.str(person.as_str());
+            }
+            EventBody::BadgeRevoked { credential } => w.u32(credential.0),
+            EventBody::ItemOpened(item) => item.write(w)?,
+            EventBody::Ballot(ballot) => ballot.write(w)?,
+            EventBody::ItemClosed { item } => w.str(item.as_str()),
+            EventBody::LotDrawn { item, round, seed, winner } => {
+                w.str(item.as_str());
+                w.u32(*round);
+                w.bytes(&seed.0);
+                w.str(winner.as_str());
+            }
+            EventBody::ResultPublished { item, result } => {
+                w.str(item.as_str());
+                result.write(w)?;
+            }
+        }
+        Ok(())
+    }
+
+    fn read(kind: MessageKind, r: &mut Reader<'_>) -> Result<EventBody, WireError> {
+        Ok(match kind {
+            MessageKind::MeetingConvened => EventBody::MeetingConvened {
+                daemon_key: r.public_key("meeting-convened.daemon_key")?,
+                profile: r.id("meeting-convened.profile")?,
+                profile_digest: Digest(r.array("meeting-convened.profile_digest")?),
+                meeting_kind: r.code("meeting-convened.meeting_kind")?,
+                call: r.code("meeting-convened.call")?,
+                settings: Settings {
+                    quorum: r.code("meeting-convened.quorum")?,
+                    base: r.code("meeting-convened.base")?,
+                    listed: r.bool("meeting-convened.listed")?,
+                    preferred_full_vote: r.bool("meeting-convened.preferred_full_vote")?,
+                    split_custodians: r.bool("meeting-convened.split_custodians")?,
+                    legal_representative_impeded: r.bool("meeting-convened.legal_representative_impeded")?,
+                },
+            },
+            MessageKind::StaffEnrolled => EventBody::StaffEnrolled {
+                key: r.public_key("staff-enrolled.key")?,
+                name: r.id("staff-enrolled.name")?,
+            },
+            MessageKind::RegisterImported => {
+                let register_digest = Digest(r.array("register-imported.register_digest")?);
+                let holders = r.u32("register-imported.holders")?;
+                let ordinary = read_class_capital(r, "register-imported.ordinary")?;
+                let preferred = read_class_capital(r, "register-imported.preferred")?;
+                EventBody::RegisterImported {
+                    register_digest,
+                    holders,
+                    capital: Capital { ordinary, preferred },
+                }
+            }
+            MessageKind::CheckedInPerson => {
+                EventBody::CheckedInPerson { holder: r.id("checked-in-person.holder")? }
+            }
+            MessageKind::CheckedInAgent => EventBody::CheckedInAgent(AgentArrival::read(r)?),
+            MessageKind::ProxyRefused => EventBody::ProxyRefused {
+                arrival: AgentArrival::read(r)?,
+                reason: r.code("proxy-refused.reason")?,
+            },
+            MessageKind::CheckedOut => EventBody::CheckedOut { person: r.id("checked-out.person")? },
+            MessageKind::BadgeIssued => EventBody::BadgeIssued {
+                credential: CredentialId(r.u32("badge-issued.credential")?),
+                key: r.public_key("badge-issued.key")?,
+                person: r.id("badge-issued.person")?,
+            },
+            MessageKind::BadgeRevoked => {
+                EventBody::BadgeRevoked { credential: CredentialId(r.u32("badge-revoked.credential")?) }
+            }
+            MessageKind::ItemOpened => EventBody::ItemOpened(ItemOpened::read(r)?),
+            MessageKind::Ballot => EventBody::Ballot(Ballot::read(r)?),
+            MessageKind::ItemClosed => EventBody::ItemClosed { item: r.id("item-closed.item")? },
+            MessageKind::LotDrawn => EventBody::LotDrawn {
+                item: r.id("lot-drawn.item")?,
+                round: r.u32("lot-drawn.round")?,
+                seed: Digest(r.array("lot-drawn.seed")?),
+                winner: r.id("lot-drawn.winner")?,
+            },
+            MessageKind::ResultPublished => EventBody::ResultPublished {
+                item: r.id("result-published.item")?,
+                result: PublishedResult::read(r)?,
+            },
+            // `Reader::header` let event kinds only through.
+            MessageKind::Receipt | MessageKind::Checkpoint => {
+                return Err(r.malformed("tag", 0, Problem::UnexpectedKind(kind)))
+            }
+        })
+    }
+}
+
+fn read_class_capital(r: &mut Reader<'_>, field: &'static str) -> Result<ClassCapital, WireError> {
+    let at = r.at();
+    let subscribed = Shares::new(r.u64(field)?);
+    let treasury = Shares::new(r.u64(field)?);
+    ClassCapital::new(subscribed, treasury)
+        .map_err(|_| r.malformed(field, at, Problem::TreasuryExceedsSubscribed))
+}
+
+impl AgentArrival {
+    fn write(&self, w: &mut Writer) -> Result<(), WireError> {
+        w.str(self.agent.as_str());
+        w.count("arrival.principals", self.principals.len(), 1, MAX_PRINCIPALS)?;
+        for (i, principal) in self.principals.iter().enumerate() {
+            if i > 0 && self.principals[i - 1] >= *principal {
+                return Err(WireError::Invalid {
+                    field: "arrival.principals",
+                    problem: Problem::NotAscending,
+                });
+            }
+            w.str(principal.as_str());
+        }
+        w.code(self.capacity);
+        w.code(self.declared_role);
+        w.str(self.power_document.as_str());
+        Ok(())
+    }
+
+    fn read(r: &mut Reader<'_>) -> Result<AgentArrival, WireError> {
+        let agent = r.id("arrival.agent")?;
+        let count = r.count("arrival.principals", 1, MAX_PRINCIPALS)?;
+        let mut principals: Vec<Id> = Vec::with_capacity(count);
+        for _ in 0..count {
+            let at = r.at();
+            let principal = r.id("arrival.principals")?;
+            if principals.last().is_some_and(|last| *last >= principal) {
+                return Err(r.malformed("arrival.principals", at, Problem::NotAscending));
+            }
+            principals.push(principal);
+        }
+        Ok(AgentArrival {
+            agent,
+            principals,
+            capacity: r.code("arrival.capacity")?,
+            declared_role: r.code("arrival.declared_role")?,
+            power_document: r.text("arrival.power_document")?,
+        })
+    }
+}
+
+impl ItemOpened {
+    /// Decisions carry no seats or lists; elections what the rules accept.
+    fn check(&self) -> Result<(), Problem> {
+        self.to_spec().map(drop).map_err(Problem::Item)
+    }
+
+    fn write(&self, w: &mut Writer) -> Result<(), WireError> {
+        w.str(self.item.as_str());
+        w.code(self.matter);
+        w.bool(self.noticed);
+        w.u32(self.seats);
+        w.count("item-opened.lists", self.lists.len(), 0, MAX_LISTS)?;
+        for list in &self.lists {
+            w.str(list.as_str());
+        }
+        self.check().map_err(|problem| WireError::Invalid { field: "item-opened.seats", problem })
+    }
+
+    fn read(r: &mut Reader<'_>) -> Result<ItemOpened, WireError> {
+        let item = r.id("item-opened.item")?;
+        let matter = r.code("item-opened.matter")?;
+        let noticed = r.bool("item-opened.noticed")?;
+        let seats_at = r.at();
+        let seats = r.u32("item-opened.seats")?;
+        let count = r.count("item-opened.lists", 0, MAX_LISTS)?;
+        let mut lists = Vec::with_capacity(count);
+        for _ in 0..count {
+            lists.push(r.id("item-opened.lists")?);
+        }
+        let opened = ItemOpened { item, matter, noticed, seats, lists };
+        opened.check().map_err(|problem| r.malformed("item-opened.seats", seats_at, problem))?;
+        Ok(opened)
+    }
+}
+
+/// An option index as its `u16` on the wire (the rules keep it in a `u16`).
+fn option_code(option: OptionIndex) -> u16 {
+    u16::try_from(option.get()).unwrap_or(u16::MAX)
+}
+
+impl Ballot {
+    fn write(&self, w: &mut Writer) -> Result<(), WireError> {
+        w.str(self.item.as_str());
+        w.u32(self.credential.0);
+        w.count("ballot.votes", self.votes.len(), 1, MAX_VOTES)?;
+        for (i, vote) in self.votes.iter().enumerate() {
+            if i > 0 && self.votes[i - 1].holder >= vote.holder {
+                return Err(WireError::Invalid {
+                    field: "ballot.votes.holder",
+                    problem: Problem::NotAscending,
+                });
+            }
+            w.str(vote.holder.as_str());
+            match &vote.choice {
+                Choice::Whole(option) => {
+                    w.u8(1);
+                    w.u16(option_code(*option));
+                }
+                Choice::Split(parts) => {
+                    w.u8(2);
+                    w.count("ballot.votes.split", parts.len(), 1, MAX_SPLIT_PARTS)?;
+                    for (j, part) in parts.iter().enumerate() {
+                        if j > 0 && parts[j - 1].option >= part.option {
+                            let problem = Problem::NotAscending;
+                            return Err(WireError::Invalid { field: "ballot.votes.split.option", problem });
+                        }
+                        if part.shares.is_zero() {
+                            let problem = Problem::ZeroShares;
+                            return Err(WireError::Invalid { field: "ballot.votes.split.shares", problem });
+                        }
+                        w.u16(option_code(part.option));
+                        w.u64(part.shares.get());
+                    }
+                }
+            }
+        }
+        Ok(())
+    }
+
+    fn read(r: &mut Reader<'_>) -> Result<Ballot, WireError> {
+        let item = r.id("ballot.item")?;
+        let credential = CredentialId(r.u32("ballot.credential")?);
+        let count = r.count("ballot.votes", 1, MAX_VOTES)?;
+        let mut votes: Vec<HolderVote> = Vec::with_capacity(count);
+        for _ in 0..count {
+            let at = r.at();
+            let holder = r.id("ballot.votes.holder")?;
+            if votes.last().is_some_and(|last| last.holder >= holder) {
+                return Err(r.malformed("ballot.votes.holder", at, Problem::NotAscending));
+            }
+            let at = r.at();
+            let choice = match r.u8("ballot.votes.choice")? {
+                1 => Choice::Whole(OptionIndex::list(usize::from(r.u16("ballot.votes.option")?))),
+                2 => {
+                    let parts = r.count("ballot.votes.split", 1, MAX_SPLIT_PARTS)?;
+                    let mut split: Vec<SplitPart> = Vec::with_capacity(parts);
+                    for _ in 0..parts {
+                        let at = r.at();
+                        let option = OptionIndex::list(usize::from(r.u16("ballot.votes.split.option")?));
+                        if split.last().is_some_and(|last| last.option >= option) {
+                            return Err(r.malformed("ballot.votes.split.option", at, Problem::NotAscending));
+                        }
+                        let at = r.at();
+                        let shares = Shares::new(r.u64("ballot.votes.split.shares")?);
+                        if shares.is_zero() {
+                            return Err(r.malformed("ballot.votes.split.shares", at, Problem::ZeroShares));
+                        }
+                        split.push(SplitPart { option, shares });
+                    }
+                    Choice::Split(split)
+                }
+                other => return Err(r.malformed("ballot.votes.choice", at, Problem::UnknownCode(other))),
+            };
+            votes.push(HolderVote { holder, choice });
+        }
+        Ok(Ballot { item, credential, votes })
+    }
+}

@@ -1,0 +1,259 @@
+//! Ed25519 keys and signatures, and the domain-separated signing input.
+//!
+//! A signature never covers a message's bytes alone. It covers
+//!
+//! ```text
+//! domain (ASCII, "asamblea/<kind>/v1") || 0x00 || meeting id (32 bytes) || message bytes
+//! ```
+//!
+//! where the domain is read from the message's own tag and version. A
+//! signature made for one kind of message, or for one meeting, therefore
+//! verifies for no other; the message body binds the item and the nonce.
+//! Verification is `verify_strict`: no small-order keys or `R`, no
+//! non-canonical `s`.
+
+use std::fmt;
+use std::hash::{Hash, Hasher};
+
+use ed25519_dalek::{Signer as _, SigningKey, VerifyingKey};
+
+use crate::codec::Reader;
+use crate::error::{Problem, WireError};
+use crate::kinds::MessageKind;
+use crate::values::MeetingId;
+
+/// An ed25519 public key: canonically encoded, on the curve, not of small
+/// order.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub struct PublicKey(VerifyingKey);
+
+impl PublicKey {
+    /// Length of the encoding.
+    pub const LEN: usize = 32;
+
+    /// The key of 32 bytes, refused unless they are the canonical encoding
+    /// of a point of full order.
+    pub fn from_bytes(bytes: &[u8; 32]) -> Result<PublicKey, WireError> {
+        let invalid = WireError::Invalid { field: "public key", problem: Problem::InvalidPublicKey };
+        let key = VerifyingKey::from_bytes(bytes).map_err(|_| invalid.clone())?;
+        // Decompression accepts a few non-canonical encodings (y ≥ p, or
+        // x = 0 with the sign bit set); re-encoding tells them apart.
+        if key.is_weak() || key.to_edwards().compress().to_bytes() != *bytes {
+            return Err(invalid);
+        }
+        Ok(PublicKey(key))
+    }
+
+    /// The key of a byte slice, refused unless it is 32 bytes long.
+    pub fn from_slice(bytes: &[u8]) -> Result<PublicKey, WireError> {
+        let array: &[u8; 32] = bytes.try_into().map_err(|_| WireError::WrongLength {
+            what: "public key",
+            expected: Self::LEN,
+            got: bytes.len(),
+        })?;
+        PublicKey::from_bytes(array)
+    }
+
+    /// The 32 bytes.
+    pub fn to_bytes(&self) -> [u8; 32] {
+        self.0.to_bytes()
+    }
+
+    /// Checks `signature` on `message` (canonical bytes of any kind) for
+    /// `meeting`, strictly.
+    pub fn verify(
+        &self,
+        meeting: &MeetingId,
+        message: &[u8],
+        signature: &Signature,
+    ) -> Result<(), WireError> {
+        let kind = Reader::new(message, 0).header(|_| true)?;
+        self.verify_kind(kind, meeting, message, signature)
+    }
+
+    /// [`PublicKey::verify`] of a message whose kind the caller knows.
+    pub(crate) fn verify_kind(
+        &self,
+        kind: MessageKind,
+        meeting: &MeetingId,
+        message: &[u8],
+        signature: &Signature,
+    ) -> Result<(), WireError> {
+        let input = input_for(kind, meeting, message);
+        let signature = ed25519_dalek::Signature::from_bytes(&signature.0);
+        self.0.verify_strict(&input, &signature).map_err(|_| WireError::BadSignature)
+    }
+}
+
+impl Hash for PublicKey {
+    fn hash<H: Hasher>(&self, state: &mut H) {
+        self.0.as_bytes().hash(state);
+    }
+}
+
+impl fmt::Display for PublicKey {
+    /// Lowercase hexadecimal, 64 digits.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        self.0.as_bytes().iter().try_for_each(|b| write!(f, "{b:02x}"))
+    }
+}
+
+impl fmt::Debug for PublicKey {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "PublicKey({self})")
+    }
+}
+
+/// An ed25519 signature, 64 bytes. Any 64 bytes are a `Signature`; whether
+/// it is valid is for [`PublicKey::verify`] to say.
+#[derive(Clone, Copy, PartialEq, Eq, Hash)]
+pub struct Signature(pub [u8; 64]);
+
+impl Signature {
+    /// Length of the encoding.
+    pub const LEN: usize = 64;
+
+    /// The signature of a byte slice, refused unless it is 64 bytes long.
+    pub fn from_slice(bytes: &[u8]) -> Result<Signature, WireError> {
+        let array: [u8; 64] = bytes.try_into().map_err(|_| WireError::WrongLength {
+            what: "signature",
+            expected: Self::LEN,
+            got: bytes.len(),
+        })?;
+        Ok(Signature(array))
+    }
+}
+
+impl fmt::Debug for Signature {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("Signature(")?;
+        self.0.iter().try_for_each(|b| write!(f, "{b:02x}"))?;
+        f.write_str(")")
+    }
+}
+
+/// A signing key, made from a 32-byte secret seed the caller provides (this
+/// crate never draws randomness). The seed is wiped from memory when the
+/// key is dropped; `Debug` never shows it.
+pub struct Keypair(SigningKey);
+
+impl Keypair {
+    /// The key pair of a seed (RFC 8032: the seed is the private key).
+    pub fn from_seed(seed: &[u8; 32]) -> Keypair {
+        Keypair(SigningKey::from_bytes(seed))
+    }
+
+    /// The public key.
+    pub fn public_key(&self) -> PublicKey {
+        PublicKey(self.0.verifying_key())
+    }
+
+    /// Signs `message` (canonical bytes of any kind) for `meeting`. Refused
+    /// only when the message does not start with a known tag and version.
+    pub fn sign(&self, meeting: &MeetingId, message: &[u8]) -> Result<Signature, WireError> {
+        let kind = Reader::new(message, 0).header(|_| true)?;
+        Ok(self.sign_kind(kind, meeting, message))
+    }
+
+    /// [`Keypair::sign`] of a message whose kind the caller knows.
+    pub(crate) fn sign_kind(&self, kind: MessageKind, meeting: &MeetingId, message: &[u8]) -> Signature {
+        Signature(self.0.sign(&input_for(kind, meeting, message)).to_bytes())
+    }
+
+    /// The seed, for writing it into a credential.
+    pub(crate) fn seed(&self) -> [u8; 32] {
+        self.0.to_bytes()
+    }
+}
+
+impl fmt::Debug for Keypair {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Keypair").field("public_key", &self.public_key()).finish_non_exhaustive()
+    }
+}
+
+/// The bytes a signature covers: `domain || 0x00 || meeting id || message`,
+/// with the domain (`asamblea/<kind>/v1`) taken from the message's tag and
+/// version. Only the header of `message` is checked here.
+pub fn signing_input(meeting: &MeetingId, message: &[u8]) -> Result<Vec<u8>, WireError> {
+    let kind = Reader::new(message, 0).header(|_| true)?;
+    Ok(input_for(kind, meeting, message))
+}
+
+fn input_for(kind: MessageKind, meeting: &MeetingId, message: &[u8]) -> Vec<u8> {
+    let domain = kind.domain().as_bytes();
+    let mut input = Vec::with_capacity(domain.len() + 1 + 32 + message.len());
+    input.extend_from_slice(domain);
+    input.push(0);
+    input.extend_from_slice(&meeting.0);
+    input.extend_from_slice(message);
+    input
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn keys_and_signatures_of_the_wrong_length_are_refused() {
+        assert_eq!(
+            PublicKey::from_slice(&[7; 31]),
+            Err(WireError::WrongLength { what: "public key", expected: 32, got: 31 })
+        );
+        assert_eq!(
+            PublicKey::from_slice(&[7; 33]),
+            Err(WireError::WrongLength { what: "public key", expected: 32, got: 33 })
+        );
+        assert_eq!(
+            Signature::from_slice(&[0; 63]),
+            Err(WireError::WrongLength { what: "signature", expected: 64, got: 63 })
+        );
+        assert_eq!(
+            Signature::from_slice(&[]),
+            Err(WireError::WrongLength { what: "signature", expected: 64, got: 0 })
+        );
+        assert!(Signature::from_slice(&[0; 64]).is_ok());
+    }
+
+    #[test]
+    fn small_order_and_non_canonical_keys_are_refused() {
+        let invalid = Err(WireError::Invalid { field: "public key", problem: Problem::InvalidPublicKey });
+        // The identity point (y = 1): small order.
+        let mut identity = [0u8; 32];
+        identity[0] = 1;
+        assert_eq!(PublicKey::from_bytes(&identity), invalid);
+        // y = p + 1 encodes the identity non-canonically.
+        let mut above_p = [0xff; 32];
+        above_p[0] = 0xee;
+        above_p[31] = 0x7f;
+        assert_eq!(PublicKey::from_bytes(&above_p), invalid);
+        // For every small y whose point has full order, y + p is the same
+        // point encoded non-canonically: refused, while y itself is taken.
+        let mut full_order = 0;
+        for y in 2u8..19 {
+            let mut canonical = [0u8; 32];
+            canonical[0] = y;
+            if PublicKey::from_bytes(&canonical).is_err() {
+                continue;
+            }
+            full_order += 1;
+            let mut non_canonical = [0xff; 32];
+            non_canonical[0] = 0xed + y;
+            non_canonical[31] = 0x7f;
+            assert!(VerifyingKey::from_bytes(&non_canonical).is_ok(), "dalek decompresses y + p");
+            assert_eq!(PublicKey::from_bytes(&non_canonical), invalid, "y = {y} + p");
+        }
+        assert!(full_order > 0, "some y below 19 is a point of full order");
+        // A valid key round-trips.
+        let key = Keypair::from_seed(&[9; 32]).public_key();
+        assert_eq!(PublicKey::from_bytes(&key.to_bytes()), Ok(key));
+        assert_eq!(PublicKey::from_slice(&key.to_bytes()), Ok(key));
+    }
+
+    #[test]
+    fn debug_never_shows_the_seed() {
+        let shown = format!("{:?}", Keypair::from_seed(&[0xab; 32]));
+        assert!(shown.starts_with("Keypair { public_key: PublicKey("), "{shown}");
+        assert!(!shown.contains("abab"), "{shown}");
+    }
+}

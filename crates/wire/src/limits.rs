@@ -1,0 +1,18 @@
+//! The documented size limits of the format. A decoder refuses anything
+//! over them before reading further, so no input can make it allocate
+//! more than a message's worth of memory.
+
+/// Bytes in one encoded message or event (a record adds its fixed header).
+pub const MAX_MESSAGE_LEN: usize = 65_536;
+/// Bytes in an [`Id`](crate::Id).
+pub const MAX_ID_LEN: usize = 64;
+/// Bytes in a [`Text`](crate::Text).
+pub const MAX_TEXT_LEN: usize = 256;
+/// Principals one agent's check-in may name.
+pub const MAX_PRINCIPALS: usize = 1_000;
+/// Holders one ballot may vote for (an agent votes for each principal).
+pub const MAX_VOTES: usize = 1_000;
+/// Lists (candidates) on one election.
+pub const MAX_LISTS: usize = 256;
+/// Parts of one split vote: every list plus blank.
+pub const MAX_SPLIT_PARTS: usize = MAX_LISTS + 1;

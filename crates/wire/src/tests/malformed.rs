@@ -1,0 +1,401 @@
+//! Every way bytes can fail to be a canonical message is refused with its
+//! own problem, field and offset; every value with no canonical encoding
+//! is refused by the encoder.
+
+use asamblea_rules::{ItemSpecError, MatterKind, OptionIndex, Outcome, Shares};
+
+use super::strategies::id;
+use crate::{
+    Ballot, Checkpoint, Choice, CredentialId, ElectionFigures, Event, EventBody, EventRecord, HolderVote,
+    ItemOpened, Keypair, MessageKind, Nonce, Problem, PublishedResult, Receipt, SplitPart, WireError,
+};
+
+/// The header every event below starts with: 18 bytes.
+fn event(tag: u8, body: &[u8]) -> Vec<u8> {
+    let mut bytes = vec![tag, 1];
+    bytes.extend_from_slice(&[0x11; 16]);
+    bytes.extend_from_slice(body);
+    bytes
+}
+
+/// A length-prefixed string.
+fn s(text: &str) -> Vec<u8> {
+    raw(text.as_bytes())
+}
+
+fn raw(bytes: &[u8]) -> Vec<u8> {
+    let mut out = u32::try_from(bytes.len()).expect("short").to_be_bytes().to_vec();
+    out.extend_from_slice(bytes);
+    out
+}
+
+fn cat(parts: &[&[u8]]) -> Vec<u8> {
+    parts.concat()
+}
+
+fn check(bytes: &[u8], field: &'static str, at: usize, problem: Problem) {
+    assert_eq!(Event::decode(bytes), Err(WireError::Malformed { field, at, problem }), "{bytes:02x?}");
+}
+
+const ITEM_CLOSED: u8 = 0x0C;
+const ITEM_OPENED: u8 = 0x0A;
+const CHECKED_IN_AGENT: u8 = 0x05;
+const BALLOT: u8 = 0x0B;
+
+#[test]
+fn header_problems() {
+    check(&[], "tag", 0, Problem::Truncated { needed: 1, available: 0 });
+    check(&event(0x00, &s("I")), "tag", 0, Problem::UnknownCode(0x00));
+    check(&event(0x0F, &s("I")), "tag", 0, Problem::UnknownCode(0x0F));
+    check(&event(0x40, &s("I")), "tag", 0, Problem::UnexpectedKind(MessageKind::Receipt));
+    let mut version_2 = event(ITEM_CLOSED, &s("I"));
+    version_2[1] = 2;
+    check(&version_2, "version", 1, Problem::UnsupportedVersion(2));
+    check(&[ITEM_CLOSED, 1, 0x11, 0x11], "nonce", 2, Problem::Truncated { needed: 16, available: 2 });
+}
+
+#[test]
+fn size_problems() {
+    check(&cat(&[&event(ITEM_CLOSED, &s("I")), &[0]]), "end", 23, Problem::TrailingBytes { count: 1 });
+    let huge = vec![ITEM_CLOSED; 65_537];
+    check(&huge, "event", 0, Problem::TooLong { len: 65_537, limit: 65_536 });
+}
+
+#[test]
+fn string_problems() {
+    let item = "item-closed.item";
+    check(&event(ITEM_CLOSED, &s(&"x".repeat(65))), item, 18, Problem::TooLong { len: 65, limit: 64 });
+    check(&event(ITEM_CLOSED, &[0xff; 4]), item, 18, Problem::TooLong { len: 0xffff_ffff, limit: 64 });
+    check(&event(ITEM_CLOSED, &s("")), item, 18, Problem::TooShort { len: 0, min: 1 });
+    check(
+        &event(ITEM_CLOSED, &[0, 0, 0, 5, b'a', b'b']),
+        item,
+        22,
+        Problem::Truncated { needed: 5, available: 2 },
+    );
+    check(&event(ITEM_CLOSED, &raw(&[b'a', 0xff])), item, 18, Problem::NotUtf8);
+    check(&event(ITEM_CLOSED, &s("a\u{7}")), item, 18, Problem::ControlCharacter { position: 1 });
+    // A Text may be empty but not longer than 256 bytes.
+    let arrival = |document: &[u8]| {
+        event(CHECKED_IN_AGENT, &cat(&[&s("X"), &[0, 0, 0, 1], &s("A"), &[1, 0], document]))
+    };
+    assert!(Event::decode(&arrival(&s(""))).is_ok());
+    check(
+        &arrival(&s(&"d".repeat(257))),
+        "arrival.power_document",
+        34,
+        Problem::TooLong { len: 257, limit: 256 },
+    );
+}
+
+#[test]
+fn code_and_boolean_problems() {
+    // item-opened: item 18..23, matter 23, noticed 24, seats 25..29, lists 29..33.
+    let opened = |matter: u8, noticed: u8| event(ITEM_OPENED, &cat(&[&s("I"), &[matter, noticed], &[0; 8]]));
+    assert!(Event::decode(&opened(1, 1)).is_ok());
+    check(&opened(1, 2), "item-opened.noticed", 24, Problem::NotABool(2));
+    check(&opened(0, 1), "item-opened.matter", 23, Problem::UnknownCode(0));
+    check(&opened(22, 1), "item-opened.matter", 23, Problem::UnknownCode(22));
+    // checked-in-agent: agent 18..23, count 23..27, principal 27..32, capacity 32, role 33.
+    let agent = |capacity: u8, role: u8| {
+        event(CHECKED_IN_AGENT, &cat(&[&s("X"), &[0, 0, 0, 1], &s("A"), &[capacity, role], &s("")]))
+    };
+    assert!(Event::decode(&agent(2, 2)).is_ok());
+    check(&agent(0, 0), "arrival.capacity", 32, Problem::UnknownCode(0));
+    check(&agent(3, 0), "arrival.capacity", 32, Problem::UnknownCode(3));
+    check(&agent(1, 3), "arrival.declared_role", 33, Problem::UnknownCode(3));
+    let refused =
+        |reason: u8| event(0x06, &cat(&[&s("X"), &[0, 0, 0, 1], &s("A"), &[1, 0], &s(""), &[reason]]));
+    assert!(Event::decode(&refused(4)).is_ok());
+    check(&refused(5), "proxy-refused.reason", 38, Problem::UnknownCode(5));
+    check(&refused(0), "proxy-refused.reason", 38, Problem::UnknownCode(0));
+}
+
+#[test]
+fn list_problems() {
+    let agent = |principals: &[u8]| event(CHECKED_IN_AGENT, &cat(&[&s("X"), principals, &[1, 0], &s("")]));
+    let field = "arrival.principals";
+    check(&agent(&[0, 0, 0, 0]), field, 23, Problem::TooShort { len: 0, min: 1 });
+    check(&agent(&[0, 0, 0x03, 0xe9]), field, 23, Problem::TooLong { len: 1001, limit: 1000 });
+    check(&agent(&cat(&[&[0, 0, 0, 2], &s("b"), &s("a")])), field, 32, Problem::NotAscending);
+    check(&agent(&cat(&[&[0, 0, 0, 2], &s("a"), &s("a")])), field, 32, Problem::NotAscending);
+    assert!(Event::decode(&agent(&cat(&[&[0, 0, 0, 2], &s("a"), &s("b")]))).is_ok());
+
+    let opened = |lists: &[u8]| event(ITEM_OPENED, &cat(&[&s("I"), &[20, 1], &[0, 0, 0, 1], lists]));
+    check(&opened(&[0, 0, 1, 1]), "item-opened.lists", 29, Problem::TooLong { len: 257, limit: 256 });
+}
+
+#[test]
+fn ballot_problems() {
+    // ballot: item 18..23, credential 23..27, count 27..31, first holder 31..36, choice 36.
+    let ballot = |votes: &[u8]| event(BALLOT, &cat(&[&s("I"), &[0, 0, 0, 7], votes]));
+    let whole = |holder: &str| cat(&[&s(holder), &[1, 0, 0]]);
+    check(&ballot(&[0, 0, 0, 0]), "ballot.votes", 27, Problem::TooShort { len: 0, min: 1 });
+    check(&ballot(&[0, 0, 0x03, 0xe9]), "ballot.votes", 27, Problem::TooLong { len: 1001, limit: 1000 });
+    check(
+        &ballot(&cat(&[&[0, 0, 0, 2], &whole("B"), &whole("A")])),
+        "ballot.votes.holder",
+        39,
+        Problem::NotAscending,
+    );
+    check(
+        &ballot(&cat(&[&[0, 0, 0, 2], &whole("A"), &whole("A")])),
+        "ballot.votes.holder",
+        39,
+        Problem::NotAscending,
+    );
+    check(&ballot(&cat(&[&[0, 0, 0, 1], &s("A"), &[3]])), "ballot.votes.choice", 36, Problem::UnknownCode(3));
+    check(&ballot(&cat(&[&[0, 0, 0, 1], &s("A"), &[0]])), "ballot.votes.choice", 36, Problem::UnknownCode(0));
+    // split: count 37..41, parts of 10 bytes from 41.
+    let split = |parts: &[u8]| ballot(&cat(&[&[0, 0, 0, 1], &s("A"), &[2], parts]));
+    let part = |option: u8, shares: u8| [0, option, 0, 0, 0, 0, 0, 0, 0, shares];
+    assert!(Event::decode(&split(&cat(&[&[0, 0, 0, 2], &part(0, 5), &part(1, 5)]))).is_ok());
+    check(&split(&[0, 0, 0, 0]), "ballot.votes.split", 37, Problem::TooShort { len: 0, min: 1 });
+    check(&split(&[0, 0, 1, 2]), "ballot.votes.split", 37, Problem::TooLong { len: 258, limit: 257 });
+    check(
+        &split(&cat(&[&[0, 0, 0, 2], &part(1, 5), &part(0, 5)])),
+        "ballot.votes.split.option",
+        51,
+        Problem::NotAscending,
+    );
+    check(
+        &split(&cat(&[&[0, 0, 0, 2], &part(1, 5), &part(1, 5)])),
+        "ballot.votes.split.option",
+        51,
+        Problem::NotAscending,
+    );
+    check(&split(&cat(&[&[0, 0, 0, 1], &part(1, 0)])), "ballot.votes.split.shares", 43, Problem::ZeroShares);
+}
+
+#[test]
+fn item_options_must_fit_the_matter() {
+    let opened = |matter: u8, seats: u8, lists: &[&str]| {
+        let mut body = cat(&[&s("I"), &[matter, 1], &[0, 0, 0, seats]]);
+        body.extend_from_slice(&u32::try_from(lists.len()).expect("few").to_be_bytes());
+        for list in lists {
+            body.extend_from_slice(&s(list));
+        }
+        event(ITEM_OPENED, &body)
+    };
+    let field = "item-opened.seats";
+    let fit = |matter| Problem::Item(ItemSpecError::OptionsDoNotFit(matter));
+    check(&opened(1, 1, &[]), field, 25, fit(MatterKind::Ordinary));
+    check(&opened(1, 0, &["A"]), field, 25, fit(MatterKind::Ordinary));
+    check(&opened(20, 3, &[]), field, 25, fit(MatterKind::BoardElection));
+    check(&opened(20, 0, &["A"]), field, 25, Problem::Item(ItemSpecError::BadSeats(0)));
+    check(&opened(21, 2, &["A"]), field, 25, Problem::Item(ItemSpecError::BadSeats(2)));
+    check(&opened(20, 3, &["A", "blank"]), field, 25, Problem::Item(ItemSpecError::BadList("blank".into())));
+    check(&opened(20, 3, &["A", "A"]), field, 25, Problem::Item(ItemSpecError::BadList("A".into())));
+    assert!(Event::decode(&opened(20, 3, &["B", "A"])).is_ok(), "lists keep ballot order");
+}
+
+#[test]
+fn register_and_key_problems() {
+    // register-imported: digest 18..50, holders 50..54, ordinary 54..70, preferred 70..86.
+    let capital = |ord: [u64; 2], pref: [u64; 2]| {
+        let figures: Vec<u8> = [ord, pref].concat().iter().flat_map(|f| f.to_be_bytes()).collect();
+        event(0x03, &cat(&[&[7; 32], &[0, 0, 0, 9], &figures]))
+    };
+    assert!(Event::decode(&capital([10, 10], [0, 0])).is_ok());
+    check(&capital([10, 11], [0, 0]), "register-imported.ordinary", 54, Problem::TreasuryExceedsSubscribed);
+    check(&capital([10, 0], [0, 1]), "register-imported.preferred", 70, Problem::TreasuryExceedsSubscribed);
+    // badge-issued: credential 18..22, key 22..54.
+    let badge = |key: &[u8; 32]| event(0x08, &cat(&[&[0, 0, 0, 1], key, &s("P")]));
+    assert!(Event::decode(&badge(&Keypair::from_seed(&[1; 32]).public_key().to_bytes())).is_ok());
+    check(&badge(&[0; 32]), "badge-issued.key", 22, Problem::InvalidPublicKey);
+    let mut identity = [0; 32];
+    identity[0] = 1;
+    check(&badge(&identity), "badge-issued.key", 22, Problem::InvalidPublicKey);
+}
+
+#[test]
+fn result_problems() {
+    // result-published: item 18..23, kind 23, outcome 24, quorum 25.
+    let decision = |outcome: u8| event(0x0E, &cat(&[&s("I"), &[1, outcome, 1], &[0; 56], &[0; 4], &[0, 0]]));
+    assert!(Event::decode(&decision(1)).is_ok());
+    check(&decision(5), "result.outcome", 24, Problem::OutcomeDoesNotFit(Outcome::Elected));
+    check(&decision(0), "result.outcome", 24, Problem::UnknownCode(0));
+    check(&decision(7), "result.outcome", 24, Problem::UnknownCode(7));
+    check(&event(0x0E, &cat(&[&s("I"), &[3]])), "result.kind", 23, Problem::UnknownCode(3));
+    // election: outcome 24, quorum 25, valid 26..34, blank 34..42, count 42..46, 2 votes 46..62,
+    // has_seats 62, seats count 63..67, …
+    let election = |outcome: u8, tail: &[u8]| {
+        event(0x0E, &cat(&[&s("I"), &[2, outcome, 1], &[0; 16], &[0, 0, 0, 2], &[0; 16], tail]))
+    };
+    let rest = [0u8; 16];
+    assert!(Event::decode(&election(5, &cat(&[&[0], &[0, 0, 0, 0], &rest]))).is_ok());
+    check(&election(1, &[]), "result.outcome", 24, Problem::OutcomeDoesNotFit(Outcome::Pass));
+    check(
+        &election(5, &cat(&[&[1], &[0, 0, 0, 3]])),
+        "result.seats",
+        63,
+        Problem::LengthMismatch { len: 3, expected: 2 },
+    );
+    // lot_between: count at 63, entries from 67.
+    check(
+        &election(5, &cat(&[&[0], &[0, 0, 0, 3]])),
+        "result.lot_between",
+        63,
+        Problem::TooLong { len: 3, limit: 2 },
+    );
+    check(
+        &election(5, &cat(&[&[0], &[0, 0, 0, 1], &[0, 0, 0, 2]])),
+        "result.lot_between",
+        67,
+        Problem::OutOfRange { value: 2, limit: 2 },
+    );
+    check(
+        &election(5, &cat(&[&[0], &[0, 0, 0, 2], &[0, 0, 0, 1], &[0, 0, 0, 0]])),
+        "result.lot_between",
+        71,
+        Problem::NotAscending,
+    );
+    let no_lists = event(0x0E, &cat(&[&s("I"), &[2, 5, 1], &[0; 16], &[0, 0, 0, 0]]));
+    check(&no_lists, "result.votes", 42, Problem::TooShort { len: 0, min: 1 });
+}
+
+#[test]
+fn record_problems() {
+    let key = Keypair::from_seed(&[1; 32]);
+    let item_closed = Event { nonce: Nonce([0x11; 16]), body: EventBody::ItemClosed { item: id("I") } };
+    let meeting = crate::MeetingId([3; 32]);
+    let record = EventRecord::sign(1, 5, item_closed, &meeting, &key).expect("signs");
+    let bytes = record.encode().expect("encodes");
+    assert_eq!(EventRecord::decode(&bytes), Ok(record));
+    // Header: seq 0..8, time 8..16, signer 16..48, signature 48..112, length 112..116, event from 116.
+    let mut bad_key = bytes.clone();
+    bad_key[16..48].fill(0);
+    assert_eq!(EventRecord::decode(&bad_key), malformed("record.signer", 16, Problem::InvalidPublicKey));
+    let mut long = bytes.clone();
+    long[112..116].copy_from_slice(&65_537u32.to_be_bytes());
+    assert_eq!(
+        EventRecord::decode(&long),
+        malformed("record.event_len", 112, Problem::TooLong { len: 65_537, limit: 65_536 })
+    );
+    // A length one short cuts the event: its last byte is missing from it.
+    let mut short = bytes.clone();
+    short[115] -= 1;
+    assert_eq!(
+        EventRecord::decode(&short),
+        malformed("item-closed.item", 138, Problem::Truncated { needed: 1, available: 0 })
+    );
+    // Errors inside the event are at offsets in the record.
+    let mut bad_version = bytes.clone();
+    bad_version[117] = 9;
+    assert_eq!(EventRecord::decode(&bad_version), malformed("version", 117, Problem::UnsupportedVersion(9)));
+    assert_eq!(
+        EventRecord::decode(&bytes[..130]),
+        malformed("record.event", 116, Problem::Truncated { needed: 23, available: 14 })
+    );
+    assert_eq!(
+        EventRecord::decode(&cat(&[&bytes, &[0]])),
+        malformed("end", 139, Problem::TrailingBytes { count: 1 })
+    );
+    let oversize = vec![0; EventRecord::HEADER_LEN + 65_537];
+    assert_eq!(
+        EventRecord::decode(&oversize),
+        malformed("record", 0, Problem::TooLong { len: 65_653, limit: 65_652 })
+    );
+}
+
+#[test]
+fn statement_problems() {
+    let receipt = Receipt { seq: 1, head: crate::Digest([1; 32]), event: crate::Digest([2; 32]) }.encode();
+    assert_eq!(
+        Receipt::decode(&receipt[..73]),
+        malformed("receipt.event", 42, Problem::Truncated { needed: 32, available: 31 })
+    );
+    assert_eq!(
+        Receipt::decode(&cat(&[&receipt, &[0]])),
+        malformed("end", 74, Problem::TrailingBytes { count: 1 })
+    );
+    assert_eq!(
+        Checkpoint::decode(&receipt),
+        malformed("tag", 0, Problem::UnexpectedKind(MessageKind::Receipt))
+    );
+    let closed = event(ITEM_CLOSED, &s("I"));
+    assert_eq!(
+        Receipt::decode(&closed),
+        malformed("tag", 0, Problem::UnexpectedKind(MessageKind::ItemClosed))
+    );
+}
+
+fn malformed<T>(field: &'static str, at: usize, problem: Problem) -> Result<T, WireError> {
+    Err(WireError::Malformed { field, at, problem })
+}
+
+fn invalid(field: &'static str, problem: Problem) -> Result<Vec<u8>, WireError> {
+    Err(WireError::Invalid { field, problem })
+}
+
+fn ballot_event(votes: Vec<HolderVote>) -> Event {
+    let ballot = Ballot { item: id("I"), credential: CredentialId(7), votes };
+    Event { nonce: Nonce([0; 16]), body: EventBody::Ballot(ballot) }
+}
+
+fn whole(holder: &str) -> HolderVote {
+    HolderVote { holder: id(holder), choice: Choice::Whole(OptionIndex::FOR) }
+}
+
+#[test]
+fn values_without_a_canonical_encoding_are_not_encoded() {
+    assert_eq!(ballot_event(vec![]).encode(), invalid("ballot.votes", Problem::TooShort { len: 0, min: 1 }));
+    assert_eq!(
+        ballot_event(vec![whole("B"), whole("A")]).encode(),
+        invalid("ballot.votes.holder", Problem::NotAscending)
+    );
+    let zero = SplitPart { option: OptionIndex::FOR, shares: Shares::ZERO };
+    let split = HolderVote { holder: id("A"), choice: Choice::Split(vec![zero]) };
+    assert_eq!(ballot_event(vec![split]).encode(), invalid("ballot.votes.split.shares", Problem::ZeroShares));
+    // 1.000 votes of 60-byte ids: 67.031 bytes, over the message limit.
+    let many = (0..1000).map(|i| whole(&format!("{i:060}"))).collect();
+    assert_eq!(
+        ballot_event(many).encode(),
+        invalid("event", Problem::TooLong { len: 67_031, limit: 65_536 })
+    );
+    let opened = ItemOpened {
+        item: id("I"),
+        matter: MatterKind::Merger,
+        noticed: true,
+        seats: 0,
+        lists: vec![id("A")],
+    };
+    let opened = Event { nonce: Nonce([0; 16]), body: EventBody::ItemOpened(opened) };
+    assert_eq!(
+        opened.encode(),
+        invalid("item-opened.seats", Problem::Item(ItemSpecError::OptionsDoNotFit(MatterKind::Merger)))
+    );
+    let election = ElectionFigures {
+        outcome: Outcome::Pass,
+        quorum_at_close: true,
+        valid: Shares::ZERO,
+        blank: Shares::ZERO,
+        votes: vec![Shares::ZERO],
+        seats: Some(vec![1, 0]),
+        lot_between: vec![],
+        seats_to_draw: 0,
+        vacant: 0,
+        base: Shares::ZERO,
+    };
+    let published = |election: &ElectionFigures| Event {
+        nonce: Nonce([0; 16]),
+        body: EventBody::ResultPublished {
+            item: id("I"),
+            result: PublishedResult::Election(election.clone()),
+        },
+    };
+    assert_eq!(
+        published(&election).encode(),
+        invalid("result.outcome", Problem::OutcomeDoesNotFit(Outcome::Pass))
+    );
+    let election = ElectionFigures { outcome: Outcome::Elected, ..election };
+    assert_eq!(
+        published(&election).encode(),
+        invalid("result.seats", Problem::LengthMismatch { len: 2, expected: 1 })
+    );
+    let election = ElectionFigures { seats: None, lot_between: vec![1], ..election };
+    assert_eq!(
+        published(&election).encode(),
+        invalid("result.lot_between", Problem::OutOfRange { value: 1, limit: 1 })
+    );
+}

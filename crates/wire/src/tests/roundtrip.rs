@@ -1,0 +1,95 @@
+//! `decode(encode(x)) == x` for every valid value, and `encode(decode(b))
+//! == b` for every byte string the decoders accept, mutated encodings and
+//! random bytes included.
+
+use proptest::prelude::*;
+
+use super::strategies::{arb_event, arb_record};
+use crate::{Checkpoint, Digest, Event, EventRecord, Receipt};
+
+/// A valid encoding with one change: a byte flipped, a byte inserted, or a
+/// cut.
+#[derive(Clone, Debug)]
+enum Mutation {
+    Flip { at: prop::sample::Index, mask: u8 },
+    Insert { at: prop::sample::Index, byte: u8 },
+    Cut { at: prop::sample::Index },
+}
+
+fn arb_mutation() -> impl Strategy<Value = Mutation> {
+    prop_oneof![
+        3 => (any::<prop::sample::Index>(), 1u8..=255).prop_map(|(at, mask)| Mutation::Flip { at, mask }),
+        1 => (any::<prop::sample::Index>(), any::<u8>()).prop_map(|(at, byte)| Mutation::Insert { at, byte }),
+        1 => any::<prop::sample::Index>().prop_map(|at| Mutation::Cut { at }),
+    ]
+}
+
+fn mutate(mut bytes: Vec<u8>, mutation: &Mutation) -> Vec<u8> {
+    match mutation {
+        Mutation::Flip { at, mask } => {
+            let at = at.index(bytes.len());
+            bytes[at] ^= mask;
+        }
+        Mutation::Insert { at, byte } => bytes.insert(at.index(bytes.len() + 1), *byte),
+        Mutation::Cut { at } => bytes.truncate(at.index(bytes.len())),
+    }
+    bytes
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(512))]
+
+    #[test]
+    fn every_valid_event_survives_encoding(event in arb_event()) {
+        let bytes = event.encode().expect("a valid event encodes");
+        prop_assert_eq!(Event::decode(&bytes), Ok(event));
+    }
+
+    #[test]
+    fn every_accepted_mutation_of_an_event_is_canonical(event in arb_event(), mutation in arb_mutation()) {
+        let bytes = mutate(event.encode().expect("a valid event encodes"), &mutation);
+        if let Ok(decoded) = Event::decode(&bytes) {
+            prop_assert_eq!(decoded.encode(), Ok(bytes));
+        }
+    }
+
+    #[test]
+    fn every_valid_record_survives_encoding(record in arb_record()) {
+        let bytes = record.encode().expect("a valid record encodes");
+        prop_assert_eq!(EventRecord::decode(&bytes), Ok(record));
+    }
+
+    #[test]
+    fn every_accepted_mutation_of_a_record_is_canonical(record in arb_record(), mutation in arb_mutation()) {
+        let bytes = mutate(record.encode().expect("a valid record encodes"), &mutation);
+        if let Ok(decoded) = EventRecord::decode(&bytes) {
+            prop_assert_eq!(decoded.encode(), Ok(bytes));
+        }
+    }
+
+    #[test]
+    fn random_bytes_decode_only_canonically(bytes in prop::collection::vec(any::<u8>(), 0..200)) {
+        if let Ok(event) = Event::decode(&bytes) {
+            prop_assert_eq!(event.encode(), Ok(bytes.clone()));
+        }
+        if let Ok(record) = EventRecord::decode(&bytes) {
+            prop_assert_eq!(record.encode(), Ok(bytes.clone()));
+        }
+        if let Ok(receipt) = Receipt::decode(&bytes) {
+            prop_assert_eq!(receipt.encode(), bytes.clone());
+        }
+        if let Ok(checkpoint) = Checkpoint::decode(&bytes) {
+            prop_assert_eq!(checkpoint.encode(), bytes);
+        }
+    }
+
+    #[test]
+    fn receipts_and_checkpoints_survive_encoding(seq in any::<u64>(), head in any::<[u8; 32]>(), event in any::<[u8; 32]>()) {
+        let receipt = Receipt { seq, head: Digest(head), event: Digest(event) };
+        prop_assert_eq!(receipt.encode().len(), 74);
+        prop_assert_eq!(Receipt::decode(&receipt.encode()), Ok(receipt));
+        let checkpoint = Checkpoint { seq, head: Digest(head) };
+        prop_assert_eq!(checkpoint.encode().len(), 42);
+        prop_assert_eq!(Checkpoint::decode(&checkpoint.encode()), Ok(checkpoint));
+    }
+}

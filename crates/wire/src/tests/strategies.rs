@@ -1,0 +1,275 @@
+//! Proptest strategies for every valid value of the format, and a few
+//! fixed values the other tests build on.
+
+use std::sync::OnceLock;
+
+use asamblea_rules::{
+    Call, Capacity, Capital, ClassCapital, ClassShares, DecisionBase, MatterKind, MeetingKind, OptionIndex,
+    Outcome, QuorumRule, Role, Settings, Shares,
+};
+use proptest::collection::{btree_map, btree_set, vec};
+use proptest::prelude::*;
+
+use crate::{
+    AgentArrival, Ballot, Choice, CredentialId, DecisionFigures, Digest, ElectionFigures, Event, EventBody,
+    EventRecord, HolderVote, Id, ItemOpened, Keypair, Nonce, ProxyRefusal, PublicKey, PublishedResult,
+    Signature, SplitPart, Text, Withdrawal,
+};
+
+/// Key derivation is slow in a debug build: a few fixed keys serve.
+pub(crate) fn keys() -> &'static [PublicKey] {
+    static KEYS: OnceLock<Vec<PublicKey>> = OnceLock::new();
+    KEYS.get_or_init(|| (1u8..=4).map(|i| Keypair::from_seed(&[i; 32]).public_key()).collect())
+}
+
+pub(crate) fn id(s: &str) -> Id {
+    Id::new(s).expect("test ids are valid")
+}
+
+pub(crate) fn arb_id() -> impl Strategy<Value = Id> {
+    prop_oneof![
+        4 => "[A-Za-z0-9._-]{1,12}",
+        1 => "[a-zñáéÍ€𝄞 ]{1,16}",
+        1 => "[a-z]{60,64}",
+    ]
+    .prop_map(|s| id(&s))
+}
+
+fn arb_text() -> impl Strategy<Value = Text> {
+    "[ -~ñ]{0,40}".prop_map(|s| Text::new(&s).expect("test texts are valid"))
+}
+
+fn arb_key() -> impl Strategy<Value = PublicKey> {
+    prop::sample::select(keys())
+}
+
+fn arb_digest() -> impl Strategy<Value = Digest> {
+    any::<[u8; 32]>().prop_map(Digest)
+}
+
+fn arb_shares() -> impl Strategy<Value = Shares> {
+    prop_oneof![0u64..1_000_000, any::<u64>()].prop_map(Shares::new)
+}
+
+fn arb_ids(min: usize, max: usize) -> impl Strategy<Value = Vec<Id>> {
+    btree_set(arb_id(), min..=max).prop_map(|set| set.into_iter().collect())
+}
+
+fn arb_settings() -> impl Strategy<Value = Settings> {
+    (
+        prop::sample::select(vec![QuorumRule::MoreThanHalf, QuorumRule::HalfPlusOne]),
+        prop::sample::select(vec![DecisionBase::Present, DecisionBase::Cast]),
+        any::<[bool; 4]>(),
+    )
+        .prop_map(|(quorum, base, [listed, preferred_full_vote, split_custodians, legal])| Settings {
+            quorum,
+            base,
+            listed,
+            preferred_full_vote,
+            split_custodians,
+            legal_representative_impeded: legal,
+        })
+}
+
+fn arb_class_capital() -> impl Strategy<Value = ClassCapital> {
+    any::<u64>().prop_flat_map(|subscribed| (Just(subscribed), 0..=subscribed)).prop_map(|(s, t)| {
+        ClassCapital::new(Shares::new(s), Shares::new(t)).expect("treasury within subscribed")
+    })
+}
+
+fn arb_arrival() -> impl Strategy<Value = AgentArrival> {
+    (
+        arb_id(),
+        arb_ids(1, 6),
+        prop::sample::select(vec![Capacity::Proxy, Capacity::LegalRepresentative]),
+        prop::sample::select(vec![None, Some(Role::Administrator), Some(Role::Employee)]),
+        arb_text(),
+    )
+        .prop_map(|(agent, principals, capacity, declared_role, power_document)| AgentArrival {
+            agent,
+            principals,
+            capacity,
+            declared_role,
+            power_document,
+        })
+}
+
+fn arb_item_opened() -> impl Strategy<Value = ItemOpened> {
+    let decision = (arb_id(), prop::sample::select(MatterKind::ALL.to_vec()), any::<bool>())
+        .prop_filter("a decision", |(_, matter, _)| !matter.is_election())
+        .prop_map(|(item, matter, noticed)| ItemOpened { item, matter, noticed, seats: 0, lists: vec![] });
+    let lists = || {
+        btree_set(arb_id(), 1..=6)
+            .prop_filter("no list named blank", |set| !set.iter().any(|l| l.as_str() == "blank"))
+            .prop_map(|set| set.into_iter().rev().collect::<Vec<_>>())
+    };
+    let board = (arb_id(), any::<bool>(), 1u32..20, lists()).prop_map(|(item, noticed, seats, lists)| {
+        ItemOpened { item, matter: MatterKind::BoardElection, noticed, seats, lists }
+    });
+    let single = (arb_id(), any::<bool>(), lists()).prop_map(|(item, noticed, lists)| ItemOpened {
+        item,
+        matter: MatterKind::SingleSeatElection,
+        noticed,
+        seats: 1,
+        lists,
+    });
+    prop_oneof![decision, board, single]
+}
+
+fn arb_choice() -> impl Strategy<Value = Choice> {
+    prop_oneof![
+        any::<u16>().prop_map(|o| Choice::Whole(OptionIndex::list(o.into()))),
+        btree_map(0u16..300, 1u64..=u64::MAX, 1..=4).prop_map(|parts| Choice::Split(
+            parts
+                .into_iter()
+                .map(|(o, s)| SplitPart { option: OptionIndex::list(o.into()), shares: Shares::new(s) })
+                .collect()
+        )),
+    ]
+}
+
+pub(crate) fn arb_ballot() -> impl Strategy<Value = Ballot> {
+    (arb_id(), any::<u32>(), btree_map(arb_id(), arb_choice(), 1..=5)).prop_map(
+        |(item, credential, votes)| Ballot {
+            item,
+            credential: CredentialId(credential),
+            votes: votes.into_iter().map(|(holder, choice)| HolderVote { holder, choice }).collect(),
+        },
+    )
+}
+
+fn arb_decision() -> impl Strategy<Value = PublishedResult> {
+    (
+        prop::sample::select(vec![Outcome::Pass, Outcome::Fail, Outcome::NoQuorum, Outcome::AllImpeded]),
+        any::<bool>(),
+        vec(arb_shares(), 7),
+        any::<u32>(),
+        proptest::option::of((arb_shares(), arb_shares())),
+        proptest::option::of((any::<u32>(), arb_digest())),
+    )
+        .prop_map(|(outcome, quorum_at_close, figures, holders_for, by_class, withdrawal)| {
+            PublishedResult::Decision(DecisionFigures {
+                outcome,
+                quorum_at_close,
+                present: figures[0],
+                impeded: figures[1],
+                base: figures[2],
+                for_votes: figures[3],
+                against: figures[4],
+                blank: figures[5],
+                abstain: figures[6],
+                holders_for,
+                for_by_class: by_class.map(|(o, p)| ClassShares::new(o, p)),
+                withdrawal: withdrawal.map(|(holders, digest)| Withdrawal { holders, digest }),
+            })
+        })
+}
+
+fn arb_election() -> impl Strategy<Value = PublishedResult> {
+    (1usize..=6)
+        .prop_flat_map(|lists| {
+            (
+                prop::sample::select(vec![
+                    Outcome::Elected,
+                    Outcome::LotRequired,
+                    Outcome::Fail,
+                    Outcome::NoQuorum,
+                ]),
+                any::<bool>(),
+                (arb_shares(), arb_shares(), arb_shares()),
+                vec(arb_shares(), lists),
+                proptest::option::of(vec(any::<u32>(), lists)),
+                btree_set(0..u32::try_from(lists).expect("few lists"), 0..=lists),
+                (any::<u32>(), any::<u32>()),
+            )
+        })
+        .prop_map(
+            |(outcome, quorum_at_close, (valid, blank, base), votes, seats, tied, (to_draw, vacant))| {
+                PublishedResult::Election(ElectionFigures {
+                    outcome,
+                    quorum_at_close,
+                    valid,
+                    blank,
+                    votes,
+                    seats,
+                    lot_between: tied.into_iter().collect(),
+                    seats_to_draw: to_draw,
+                    vacant,
+                    base,
+                })
+            },
+        )
+}
+
+fn arb_body() -> impl Strategy<Value = EventBody> {
+    prop_oneof![
+        (
+            arb_key(),
+            arb_id(),
+            arb_digest(),
+            prop::sample::select(vec![MeetingKind::Ordinary, MeetingKind::Extraordinary]),
+            prop::sample::select(vec![Call::First, Call::Second, Call::OwnRight]),
+            arb_settings()
+        )
+            .prop_map(|(daemon_key, profile, profile_digest, meeting_kind, call, settings)| {
+                EventBody::MeetingConvened {
+                    daemon_key,
+                    profile,
+                    profile_digest,
+                    meeting_kind,
+                    call,
+                    settings,
+                }
+            }),
+        (arb_key(), arb_id()).prop_map(|(key, name)| EventBody::StaffEnrolled { key, name }),
+        (arb_digest(), any::<u32>(), arb_class_capital(), arb_class_capital()).prop_map(
+            |(register_digest, holders, ordinary, preferred)| EventBody::RegisterImported {
+                register_digest,
+                holders,
+                capital: Capital { ordinary, preferred },
+            }
+        ),
+        arb_id().prop_map(|holder| EventBody::CheckedInPerson { holder }),
+        arb_arrival().prop_map(EventBody::CheckedInAgent),
+        (
+            arb_arrival(),
+            prop::sample::select(vec![
+                ProxyRefusal::UnknownHolder,
+                ProxyRefusal::ProxyAgentBarred,
+                ProxyRefusal::AlreadyPresent,
+                ProxyRefusal::PowerDocumentRejected
+            ])
+        )
+            .prop_map(|(arrival, reason)| EventBody::ProxyRefused { arrival, reason }),
+        arb_id().prop_map(|person| EventBody::CheckedOut { person }),
+        (any::<u32>(), arb_key(), arb_id()).prop_map(|(c, key, person)| EventBody::BadgeIssued {
+            credential: CredentialId(c),
+            key,
+            person
+        }),
+        any::<u32>().prop_map(|c| EventBody::BadgeRevoked { credential: CredentialId(c) }),
+        arb_item_opened().prop_map(EventBody::ItemOpened),
+        arb_ballot().prop_map(EventBody::Ballot),
+        arb_id().prop_map(|item| EventBody::ItemClosed { item }),
+        (arb_id(), any::<u32>(), arb_digest(), arb_id())
+            .prop_map(|(item, round, seed, winner)| EventBody::LotDrawn { item, round, seed, winner }),
+        (arb_id(), prop_oneof![arb_decision(), arb_election()])
+            .prop_map(|(item, result)| EventBody::ResultPublished { item, result }),
+    ]
+}
+
+pub(crate) fn arb_event() -> impl Strategy<Value = Event> {
+    (any::<[u8; 16]>(), arb_body()).prop_map(|(nonce, body)| Event { nonce: Nonce(nonce), body })
+}
+
+pub(crate) fn arb_record() -> impl Strategy<Value = EventRecord> {
+    (any::<u64>(), any::<u64>(), arb_key(), vec(any::<u8>(), 64), arb_event()).prop_map(
+        |(seq, time_ms, signer, signature, event)| EventRecord {
+            seq,
+            time_ms,
+            signer,
+            signature: Signature::from_slice(&signature).expect("64 bytes"),
+            event,
+        },
+    )
+}
