@@ -6,6 +6,8 @@
 use std::io::Write;
 use std::process::ExitCode;
 
+use std::path::PathBuf;
+
 use clap::{Parser, Subcommand};
 
 use crate::scenario;
@@ -38,6 +40,83 @@ enum Command {
     /// Replay the demo meeting shipped with asamblea and print its report.
     /// Reproduce la reunión de demostración.
     Demo,
+    /// Create a meeting directory: settings, register, keys, ledger.
+    /// Crea el directorio de una reunión.
+    Init {
+        /// The directory to create (must not hold a meeting yet).
+        dir: PathBuf,
+        /// meeting.toml (default: the embedded demo meeting).
+        #[arg(long)]
+        meeting: Option<PathBuf>,
+        /// The share register as CSV (default: the embedded demo register).
+        #[arg(long)]
+        register: Option<PathBuf>,
+    },
+    /// Check in a holder in person, or an agent with its principals.
+    /// Registra la llegada de un accionista o apoderado.
+    Checkin {
+        /// The meeting directory.
+        dir: PathBuf,
+        /// The holder (or the agent, with --represents).
+        person: String,
+        /// The holders the agent represents, comma-separated.
+        #[arg(long, value_delimiter = ',')]
+        represents: Vec<String>,
+        /// The agent is the holders' legal representative (not a proxy).
+        #[arg(long)]
+        legal_representative: bool,
+        /// Reference of the power of attorney shown.
+        #[arg(long, default_value = "")]
+        power_document: String,
+    },
+    /// Issue and print QR badges for everyone present without one.
+    /// Emite las credenciales QR.
+    Badges {
+        /// The meeting directory.
+        dir: PathBuf,
+        /// Where to write the badges (default: DIR/badges).
+        #[arg(long)]
+        out: Option<PathBuf>,
+    },
+    /// Revoke a lost badge. Revoca una credencial.
+    Revoke {
+        /// The meeting directory.
+        dir: PathBuf,
+        /// The badge's number.
+        credential: u32,
+    },
+    /// Run the whole agenda with simulated kiosks and real signed ballots.
+    /// Simula la reunión completa.
+    Simulate {
+        /// The meeting directory.
+        dir: PathBuf,
+        /// Seed of the simulated choices.
+        #[arg(long, default_value_t = 2027)]
+        seed: u64,
+        /// Percentage of holders who attend.
+        #[arg(long, default_value_t = 80, value_parser = clap::value_parser!(u64).range(0..=100))]
+        attendance: u64,
+    },
+    /// Write the audit bundle (events, keys, register, profile, checkpoints).
+    /// Exporta el paquete de auditoría.
+    Export {
+        /// The meeting directory.
+        dir: PathBuf,
+        /// The bundle file to write.
+        out: PathBuf,
+    },
+    /// Verify a bundle or a meeting directory's ledger, trusting nothing.
+    /// Verifica un paquete de auditoría.
+    Verify {
+        /// A bundle file, or a meeting directory.
+        path: PathBuf,
+        /// The daemon key published at the meeting (64 hex digits).
+        #[arg(long)]
+        daemon_key: Option<String>,
+        /// A checkpoint read out at the meeting: SEQ:HEAD.
+        #[arg(long)]
+        checkpoint: Option<String>,
+    },
 }
 
 /// The demo meeting, embedded so that `asamblea demo` needs no files.
@@ -96,6 +175,39 @@ pub fn run(cli: Cli, out: &mut dyn Write, err: &mut dyn Write) -> u8 {
                 2
             }
         },
+        Command::Init { dir, meeting, register } => {
+            finish(crate::commands::init(&dir, meeting.as_deref(), register.as_deref(), out), err)
+        }
+        Command::Checkin { dir, person, represents, legal_representative, power_document } => finish(
+            crate::commands::checkin(&dir, &person, &represents, legal_representative, &power_document, out),
+            err,
+        ),
+        Command::Badges { dir, out: to } => {
+            finish(crate::commands::issue_badges(&dir, to.as_deref(), out), err)
+        }
+        Command::Revoke { dir, credential } => finish(crate::commands::revoke(&dir, credential, out), err),
+        Command::Simulate { dir, seed, attendance } => {
+            finish(crate::commands::simulate(&dir, seed, attendance, out), err)
+        }
+        Command::Export { dir, out: file } => finish(crate::commands::export(&dir, &file, out), err),
+        Command::Verify { path, daemon_key, checkpoint } => {
+            match crate::commands::verify(&path, daemon_key.as_deref(), checkpoint.as_deref(), out) {
+                Ok(true) => 0,
+                Ok(false) => 1,
+                Err(e) => finish(Err(e), err),
+            }
+        }
+    }
+}
+
+/// Exit code 0, or the error chain printed once and exit code 2.
+fn finish(result: anyhow::Result<()>, err: &mut dyn Write) -> u8 {
+    match result {
+        Ok(()) => 0,
+        Err(e) => {
+            let _ = writeln!(err, "error: {e:#}");
+            2
+        }
     }
 }
 

@@ -16,9 +16,11 @@
 
 pub mod badges;
 pub mod cli;
+pub mod commands;
 pub mod fields;
 pub mod meeting_config;
 pub mod numfmt;
 pub mod profiles;
 pub mod register_csv;
 pub mod scenario;
+pub mod service;

@@ -39,6 +39,21 @@ pub struct AgendaItem {
     pub title: String,
 }
 
+impl AgendaItem {
+    /// The ballot's options.
+    pub fn spec_options(&self) -> &asamblea_rules::BallotOptions {
+        self.spec.options()
+    }
+    /// The matter kind.
+    pub fn matter(&self) -> MatterKind {
+        self.spec.matter()
+    }
+    /// Whether it was in the notice.
+    pub fn noticed(&self) -> bool {
+        self.spec.noticed()
+    }
+}
+
 /// A validated `meeting.toml`.
 #[derive(Clone, Debug)]
 pub struct MeetingConfig {

@@ -1,11 +1,11 @@
-//! `asamblea-ledger`: the meeting's append-only, hash-chained event log in
-//! SQLite — the truth everything else is folded from.
+//! `asamblea-ledger`: the meeting's append-only, hash-chained, signed
+//! event log in SQLite — the truth everything else is folded from.
 //!
-//! Every change of the meeting is one record (bytes defined by
-//! `asamblea-wire`), stored with its sequence number and the chain head
-//! after it: `head_n = H(head_{n-1} ‖ n ‖ record_n)`, starting from a
-//! genesis head bound to the meeting id. Nothing is updated or deleted; a
-//! correction is a new record.
+//! Every change of the meeting is one `asamblea-wire` [`Event`], signed by
+//! its actor, placed in an [`EventRecord`] (sequence number, time, signer,
+//! signature) and chained: `head_n = SHA-256(head_{n-1} ‖ record_n)` from a
+//! genesis head bound to the meeting id (`docs/ledger-format.md` §5).
+//! Nothing is updated or deleted; a correction is a new event.
 //!
 //! # Layout
 //!
@@ -13,76 +13,65 @@
 //!   (WAL, `synchronous = FULL`), append-only triggers.
 //! - `writer`: the one thread that owns the connection and group-commits:
 //!   one transaction and one fsync per batch, acknowledgements only after.
+//! - `state`: the replay of events into the rules engine, with every check
+//!   of the format's §8 (who may sign what, badges, nonces, results, lots).
+//! - `bundle`: the audit bundle, and `verify`, which trusts nothing in it.
 //!
 //! # Invariants
 //!
 //! - An [`Appended`] acknowledgement is given only after the COMMIT that
 //!   holds its record returned, and `synchronous = FULL` makes that COMMIT
 //!   durable: kill -9 at any moment loses no acknowledged record.
-//! - Opening a ledger re-derives every head and refuses a file whose chain
-//!   does not hold, naming the first bad sequence number.
+//! - Opening a ledger decodes every record and re-derives every head; a
+//!   file whose chain does not hold is refused, naming the first bad
+//!   sequence number.
+//! - This crate decides nothing about the meeting itself: the rules engine
+//!   does, through [`State`].
 
+mod bundle;
+mod journal;
+mod state;
 mod store;
 mod writer;
 
 use std::path::Path;
 use std::sync::mpsc;
 
-pub use writer::{Completion, WriterStats, MAX_BATCH};
+use asamblea_wire::{Chain, Digest, Event, EventRecord, MeetingId, PublicKey, Signature, WireError};
 
-/// A chain head: SHA-256 over the previous head, the sequence number and
-/// the record.
-#[derive(Clone, Copy, PartialEq, Eq, Hash)]
-pub struct Head(pub [u8; 32]);
+pub use bundle::{
+    register_bytes, register_from_bytes, verify_bundle, Bundle, BundleError, Verified, VerifyError,
+    VerifyOptions,
+};
+pub use journal::{Journal, OpenError, SubmitError};
+pub use state::{Rejection, State};
+pub use writer::{Clock, Completion, WriterStats, MAX_BATCH};
 
-impl std::fmt::Debug for Head {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        for b in &self.0 {
-            write!(f, "{b:02x}")?;
-        }
-        Ok(())
-    }
+/// An event signed by its actor, waiting for its place in the ledger.
+#[derive(Clone, Debug)]
+pub struct Signed {
+    /// The event.
+    pub event: Event,
+    /// Its canonical bytes (what was signed).
+    pub bytes: Vec<u8>,
+    /// Who signed it.
+    pub signer: PublicKey,
+    /// The signature on the event's signing input.
+    pub signature: Signature,
 }
 
-/// The head before any record: bound to the meeting, so two meetings'
-/// chains never share a prefix.
-pub fn genesis_head(meeting_id: &[u8; 32]) -> Head {
-    use sha2::Digest;
-    let mut h = sha2::Sha256::new();
-    h.update(b"asamblea/ledger/v1");
-    h.update(meeting_id);
-    Head(h.finalize().into())
-}
-
-/// The head after appending `record` as number `seq` to a chain at `prev`.
-pub fn next_head(prev: &Head, seq: u64, record: &[u8]) -> Head {
-    use sha2::Digest;
-    let mut h = sha2::Sha256::new();
-    h.update(prev.0);
-    h.update(seq.to_be_bytes());
-    h.update((record.len() as u32).to_be_bytes());
-    h.update(record);
-    Head(h.finalize().into())
-}
-
-/// A record as stored: its number, its bytes, and the head after it.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct StoredRecord {
-    /// Sequence number, from 1, without gaps.
-    pub seq: u64,
-    /// The record's bytes (an `asamblea-wire` event record).
-    pub record: Vec<u8>,
-    /// The chain head after this record.
-    pub head: Head,
-}
-
-/// A durable append: the record's number and the head after it.
+/// A durable append: the record's place, time and the head after it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Appended {
     /// Sequence number given to the record.
     pub seq: u64,
+    /// Time given to the record, ms since the Unix epoch.
+    pub time_ms: u64,
     /// The chain head after it.
-    pub head: Head,
+    pub head: Digest,
+    /// SHA-256 of the event's bytes: what receipts and the public board
+    /// name a ballot by.
+    pub event_digest: Digest,
 }
 
 /// What can go wrong with a ledger file.
@@ -103,7 +92,7 @@ pub enum LedgerError {
         path: String,
     },
     /// The stored chain does not hold at `seq`.
-    #[error("{path}: the chain breaks at event {seq}: {reason}")]
+    #[error("{path}: the ledger breaks at event {seq}: {reason}")]
     BrokenChain {
         /// The file.
         path: String,
@@ -112,6 +101,9 @@ pub enum LedgerError {
         /// What is wrong there.
         reason: String,
     },
+    /// An event that cannot be encoded.
+    #[error("the event cannot be encoded: {0}")]
+    Encode(WireError),
     /// The writer stopped after a failed commit, or was shut down.
     #[error("the ledger writer has stopped: {reason}")]
     WriterStopped {
@@ -132,37 +124,39 @@ pub struct Ledger {
 }
 
 impl Ledger {
-    /// Opens or creates the ledger at `path` for `meeting_id`, checks every
-    /// link of the stored chain, and starts the writer. Returns the stored
-    /// records for the caller to replay.
-    pub fn open(path: &Path, meeting_id: &[u8; 32]) -> Result<(Ledger, Vec<StoredRecord>), LedgerError> {
-        let conn = store::open(path, meeting_id)?;
-        let records = store::read_all(&conn).map_err(|e| LedgerError::sqlite(path, e))?;
-        let head = check_chain(&records, meeting_id).map_err(|(seq, reason)| LedgerError::BrokenChain {
-            path: path.display().to_string(),
-            seq,
-            reason,
+    /// Opens or creates the ledger at `path` for `meeting`, decodes every
+    /// record and checks every link, and starts the writer with `clock`.
+    /// Returns the stored records for the caller to replay.
+    pub fn open(
+        path: &Path,
+        meeting: &MeetingId,
+        clock: Clock,
+    ) -> Result<(Ledger, Vec<EventRecord>), LedgerError> {
+        let conn = store::open(path, meeting)?;
+        let rows = store::read_all(&conn).map_err(|e| LedgerError::sqlite(path, e))?;
+        let (records, chain) = check_rows(&rows, meeting).map_err(|(seq, reason)| {
+            LedgerError::BrokenChain { path: path.display().to_string(), seq, reason }
         })?;
-        let last_seq = records.last().map_or(0, |r| r.seq);
-        let writer = writer::spawn(conn, last_seq, head, path.display().to_string());
+        let last_time = records.last().map_or(0, |r| r.time_ms);
+        let writer = writer::spawn(conn, chain, last_time, clock, path.display().to_string());
         Ok((Ledger { writer }, records))
     }
 
-    /// Queues `record`; `done` is called from the writer thread once it is
-    /// durable (or the writer has failed).
-    pub fn append(&self, record: Vec<u8>, done: Completion) {
+    /// Queues a signed event; `done` is called from the writer thread once
+    /// it is durable (or the writer has failed).
+    pub fn append(&self, signed: Signed, done: Completion) {
         if let Err(mpsc::SendError(writer::Request::Append { done, .. })) =
-            self.writer.sender.send(writer::Request::Append { record, done })
+            self.writer.sender.send(writer::Request::Append { signed, done })
         {
             done(Err(LedgerError::WriterStopped { reason: "the writer thread has ended".into() }));
         }
     }
 
     /// Appends and waits until durable.
-    pub fn append_blocking(&self, record: Vec<u8>) -> Result<Appended, LedgerError> {
+    pub fn append_blocking(&self, signed: Signed) -> Result<Appended, LedgerError> {
         let (tx, rx) = mpsc::sync_channel(1);
         self.append(
-            record,
+            signed,
             Box::new(move |result| {
                 let _ = tx.send(result);
             }),
@@ -186,19 +180,61 @@ impl Ledger {
     }
 }
 
-/// Re-derives every head from genesis; the first mismatch or gap is
-/// reported with its sequence number. Returns the last head.
-pub fn check_chain(records: &[StoredRecord], meeting_id: &[u8; 32]) -> Result<Head, (u64, String)> {
-    let mut head = genesis_head(meeting_id);
-    for (i, r) in records.iter().enumerate() {
-        let expected_seq = i as u64 + 1;
-        if r.seq != expected_seq {
-            return Err((expected_seq, format!("event {expected_seq} is missing (found {} next)", r.seq)));
+/// Every record of a ledger file with the head after it, checked, without
+/// starting a writer (for export while the daemon runs: WAL readers never
+/// block the writer).
+pub fn read_records(path: &Path, meeting: &MeetingId) -> Result<Vec<(EventRecord, Digest)>, LedgerError> {
+    let conn = store::open(path, meeting)?;
+    let rows = store::read_all(&conn).map_err(|e| LedgerError::sqlite(path, e))?;
+    let (records, _) = check_rows(&rows, meeting).map_err(|(seq, reason)| LedgerError::BrokenChain {
+        path: path.display().to_string(),
+        seq,
+        reason,
+    })?;
+    Ok(records
+        .into_iter()
+        .zip(rows)
+        .map(|(record, row)| (record, Digest(row.head.try_into().expect("checked: 32 bytes"))))
+        .collect())
+}
+
+/// Every row of a ledger file exactly as stored, nothing checked: what
+/// `asamblea verify` reads from a meeting directory, so that a hand-edited
+/// file is judged by the verifier (naming the event) rather than refused
+/// whole.
+pub fn raw_records(path: &Path, meeting: &MeetingId) -> Result<Vec<(Vec<u8>, Digest)>, LedgerError> {
+    let conn = store::open_existing(path, meeting)?;
+    let rows = store::read_all(&conn).map_err(|e| LedgerError::sqlite(path, e))?;
+    Ok(rows.into_iter().map(|row| (row.record, Digest(row.head.try_into().unwrap_or([0; 32])))).collect())
+}
+
+/// A stored row: sequence number, record bytes, head after it.
+pub(crate) struct Row {
+    pub(crate) seq: u64,
+    pub(crate) record: Vec<u8>,
+    pub(crate) head: Vec<u8>,
+}
+
+/// Decodes every row and re-derives every head; the first defect is
+/// reported with its sequence number.
+fn check_rows(rows: &[Row], meeting: &MeetingId) -> Result<(Vec<EventRecord>, Chain), (u64, String)> {
+    let mut chain = Chain::new(meeting);
+    let mut records = Vec::with_capacity(rows.len());
+    for (i, row) in rows.iter().enumerate() {
+        let expected = i as u64 + 1;
+        if row.seq != expected {
+            return Err((expected, format!("event {expected} is missing (the next stored is {})", row.seq)));
         }
-        head = next_head(&head, r.seq, &r.record);
-        if head != r.head {
-            return Err((r.seq, "the stored head does not match the record (edited or reordered)".into()));
+        let record = EventRecord::decode(&row.record)
+            .map_err(|e| (row.seq, format!("the record does not decode: {e}")))?;
+        let head = chain.append(&record).map_err(|e| (row.seq, e.to_string()))?;
+        if head.0.as_slice() != row.head.as_slice() {
+            return Err((
+                row.seq,
+                "the stored head does not match the record (edited, reordered or replaced)".into(),
+            ));
         }
+        records.push(record);
     }
-    Ok(head)
+    Ok((records, chain))
 }

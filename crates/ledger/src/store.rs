@@ -10,7 +10,9 @@ use std::path::Path;
 
 use rusqlite::{params, Connection, OpenFlags};
 
-use crate::{Head, LedgerError, StoredRecord};
+use asamblea_wire::{Digest, MeetingId};
+
+use crate::{LedgerError, Row};
 
 /// Numbered migrations; `PRAGMA user_version` holds how many have run.
 const MIGRATIONS: &[&str] = &[
@@ -34,7 +36,8 @@ const MIGRATIONS: &[&str] = &[
 
 /// Opens (creating if needed) a ledger file for `meeting_id` and applies the
 /// migrations. A file of another meeting is refused.
-pub(crate) fn open(path: &Path, meeting_id: &[u8; 32]) -> Result<Connection, LedgerError> {
+pub(crate) fn open(path: &Path, meeting: &MeetingId) -> Result<Connection, LedgerError> {
+    let meeting_id = &meeting.0;
     let conn = Connection::open_with_flags(
         path,
         OpenFlags::SQLITE_OPEN_READ_WRITE | OpenFlags::SQLITE_OPEN_CREATE | OpenFlags::SQLITE_OPEN_NO_MUTEX,
@@ -54,6 +57,24 @@ pub(crate) fn open(path: &Path, meeting_id: &[u8; 32]) -> Result<Connection, Led
         }
         Some(stored) if stored.as_slice() == meeting_id => {}
         Some(_) => return Err(LedgerError::OtherMeeting { path: path.display().to_string() }),
+    }
+    Ok(conn)
+}
+
+/// Opens an existing ledger file read-only, refusing one of another
+/// meeting; nothing is created or migrated.
+pub(crate) fn open_existing(path: &Path, meeting: &MeetingId) -> Result<Connection, LedgerError> {
+    if !path.exists() {
+        return Err(LedgerError::Sqlite { path: path.display().to_string(), message: "no such file".into() });
+    }
+    let conn =
+        Connection::open_with_flags(path, OpenFlags::SQLITE_OPEN_READ_ONLY | OpenFlags::SQLITE_OPEN_NO_MUTEX)
+            .map_err(|e| LedgerError::sqlite(path, e))?;
+    let stored: Vec<u8> = conn
+        .query_row("SELECT value FROM meta WHERE key = 'meeting_id'", [], |r| r.get(0))
+        .map_err(|e| LedgerError::sqlite(path, e))?;
+    if stored.as_slice() != meeting.0 {
+        return Err(LedgerError::OtherMeeting { path: path.display().to_string() });
     }
     Ok(conn)
 }
@@ -80,22 +101,17 @@ fn migrate(conn: &Connection) -> rusqlite::Result<()> {
 }
 
 /// Every stored record in order, as stored (heads not yet checked).
-pub(crate) fn read_all(conn: &Connection) -> rusqlite::Result<Vec<StoredRecord>> {
+pub(crate) fn read_all(conn: &Connection) -> rusqlite::Result<Vec<Row>> {
     let mut stmt = conn.prepare("SELECT seq, record, head FROM events ORDER BY seq")?;
     let rows = stmt.query_map([], |r| {
         let seq: i64 = r.get(0)?;
-        let head: Vec<u8> = r.get(2)?;
-        Ok(StoredRecord {
-            seq: seq as u64,
-            record: r.get(1)?,
-            head: Head(head.try_into().unwrap_or([0; 32])),
-        })
+        Ok(Row { seq: seq as u64, record: r.get(1)?, head: r.get(2)? })
     })?;
     rows.collect()
 }
 
 /// Appends a batch in one transaction: one COMMIT, one fsync.
-pub(crate) fn append_batch(conn: &mut Connection, batch: &[(u64, &[u8], Head)]) -> rusqlite::Result<()> {
+pub(crate) fn append_batch(conn: &mut Connection, batch: &[(u64, &[u8], &Digest)]) -> rusqlite::Result<()> {
     let tx = conn.transaction()?;
     {
         let mut stmt = tx.prepare("INSERT INTO events (seq, record, head) VALUES (?1, ?2, ?3)")?;

@@ -1,10 +1,10 @@
 //! The one writer: a thread that owns the SQLite connection and
 //! group-commits.
 //!
-//! Callers hand it encoded records; it takes every record waiting (up to
-//! [`MAX_BATCH`]), chains them, writes them in one transaction — one
-//! COMMIT, one fsync — and only then calls each caller's completion with
-//! its sequence number and head. No acknowledgement ever precedes the
+//! Callers hand it signed events; it takes every event waiting (up to
+//! [`MAX_BATCH`]), gives each its sequence number and time, chains them,
+//! writes them in one transaction — one COMMIT, one fsync — and only then
+//! calls each caller's completion. No acknowledgement ever precedes the
 //! fsync that makes it true. After a failed commit the writer refuses
 //! everything (fail-stop): the caller's in-memory state may be ahead of
 //! the file, and only a restart that replays the file is safe.
@@ -12,9 +12,10 @@
 use std::sync::mpsc::{self, Receiver, RecvError, Sender, TryRecvError};
 use std::thread::JoinHandle;
 
+use asamblea_wire::{Chain, Digest, EventRecord};
 use rusqlite::Connection;
 
-use crate::{next_head, Appended, Head, LedgerError};
+use crate::{Appended, LedgerError, Signed};
 
 /// At most this many records go in one transaction.
 pub const MAX_BATCH: usize = 4096;
@@ -22,9 +23,12 @@ pub const MAX_BATCH: usize = 4096;
 /// What a caller is told once its record is durable (or not).
 pub type Completion = Box<dyn FnOnce(Result<Appended, LedgerError>) + Send>;
 
+/// Milliseconds since the Unix epoch; injected so tests control time.
+pub type Clock = Box<dyn Fn() -> u64 + Send>;
+
 pub(crate) enum Request {
     Append {
-        record: Vec<u8>,
+        signed: Signed,
         done: Completion,
     },
     /// Finish everything queued before, then stop.
@@ -48,11 +52,12 @@ pub(crate) struct Writer {
     pub(crate) thread: Option<JoinHandle<WriterStats>>,
 }
 
-pub(crate) fn spawn(conn: Connection, last_seq: u64, head: Head, path: String) -> Writer {
+/// Starts the writer on a chain whose last record has time `last_time`.
+pub(crate) fn spawn(conn: Connection, chain: Chain, last_time: u64, clock: Clock, path: String) -> Writer {
     let (sender, receiver) = mpsc::channel();
     let thread = std::thread::Builder::new()
         .name("ledger-writer".into())
-        .spawn(move || run(conn, receiver, last_seq, head, path))
+        .spawn(move || run(conn, receiver, chain, last_time, clock, path))
         .expect("the ledger writer thread starts");
     Writer { sender, thread: Some(thread) }
 }
@@ -60,23 +65,24 @@ pub(crate) fn spawn(conn: Connection, last_seq: u64, head: Head, path: String) -
 fn run(
     mut conn: Connection,
     receiver: Receiver<Request>,
-    mut last_seq: u64,
-    mut head: Head,
+    mut chain: Chain,
+    mut last_time: u64,
+    clock: Clock,
     path: String,
 ) -> WriterStats {
     let mut stats = WriterStats::default();
     let mut failed: Option<String> = None;
-    let mut batch: Vec<(Vec<u8>, Completion)> = Vec::new();
+    let mut batch: Vec<(Signed, Completion)> = Vec::new();
     let mut shutdown: Option<Box<dyn FnOnce() + Send>> = None;
     loop {
         match receiver.recv() {
-            Ok(Request::Append { record, done }) => batch.push((record, done)),
+            Ok(Request::Append { signed, done }) => batch.push((signed, done)),
             Ok(Request::Shutdown { done }) => shutdown = Some(done),
             Err(RecvError) => break,
         }
         while shutdown.is_none() && batch.len() < MAX_BATCH {
             match receiver.try_recv() {
-                Ok(Request::Append { record, done }) => batch.push((record, done)),
+                Ok(Request::Append { signed, done }) => batch.push((signed, done)),
                 Ok(Request::Shutdown { done }) => shutdown = Some(done),
                 Err(TryRecvError::Empty | TryRecvError::Disconnected) => break,
             }
@@ -87,30 +93,70 @@ fn run(
                     done(Err(LedgerError::WriterStopped { reason: reason.clone() }));
                 }
             } else {
-                let mut rows = Vec::with_capacity(batch.len());
-                let mut next = head;
-                for (i, (record, _)) in batch.iter().enumerate() {
-                    let seq = last_seq + 1 + i as u64;
-                    next = next_head(&next, seq, record);
-                    rows.push((seq, record.as_slice(), next));
-                }
-                match crate::store::append_batch(&mut conn, &rows) {
-                    Ok(()) => {
-                        let acks: Vec<Appended> =
-                            rows.iter().map(|(seq, _, head)| Appended { seq: *seq, head: *head }).collect();
-                        last_seq += batch.len() as u64;
-                        head = next;
-                        stats.batches += 1;
-                        stats.records += batch.len() as u64;
-                        for ((_, done), ack) in batch.drain(..).zip(acks) {
-                            done(Ok(ack));
+                // Place and chain the batch on a copy of the chain: it
+                // becomes the chain only once the COMMIT returned.
+                let mut next = chain.clone();
+                // Time never runs backwards in a ledger, whatever the
+                // machine's clock does.
+                let now = clock().max(last_time);
+                let mut rows: Vec<(u64, Vec<u8>, Digest)> = Vec::with_capacity(batch.len());
+                let mut acks = Vec::with_capacity(batch.len());
+                let mut encode_failure = None;
+                for (signed, _) in &batch {
+                    let record = EventRecord {
+                        seq: next.seq() + 1,
+                        time_ms: now,
+                        signer: signed.signer,
+                        signature: signed.signature,
+                        event: signed.event.clone(),
+                    };
+                    let bytes = match record.encode() {
+                        Ok(b) => b,
+                        Err(e) => {
+                            encode_failure = Some(e);
+                            break;
                         }
+                    };
+                    let head = match next.append(&record) {
+                        Ok(h) => h,
+                        Err(e) => {
+                            encode_failure = Some(e);
+                            break;
+                        }
+                    };
+                    acks.push(Appended {
+                        seq: record.seq,
+                        time_ms: now,
+                        head,
+                        event_digest: Digest::sha256(&signed.bytes),
+                    });
+                    rows.push((record.seq, bytes, head));
+                }
+                if let Some(e) = encode_failure {
+                    // A caller's bug, not the disk's: refuse this batch and
+                    // carry on (nothing was written).
+                    for (_, done) in batch.drain(..) {
+                        done(Err(LedgerError::Encode(e.clone())));
                     }
-                    Err(e) => {
-                        let reason = format!("{path}: commit failed: {e}");
-                        failed = Some(reason.clone());
-                        for (_, done) in batch.drain(..) {
-                            done(Err(LedgerError::WriterStopped { reason: reason.clone() }));
+                } else {
+                    let borrowed: Vec<(u64, &[u8], &Digest)> =
+                        rows.iter().map(|(s, b, h)| (*s, b.as_slice(), h)).collect();
+                    match crate::store::append_batch(&mut conn, &borrowed) {
+                        Ok(()) => {
+                            chain = next;
+                            last_time = now;
+                            stats.batches += 1;
+                            stats.records += batch.len() as u64;
+                            for ((_, done), ack) in batch.drain(..).zip(acks) {
+                                done(Ok(ack));
+                            }
+                        }
+                        Err(e) => {
+                            let reason = format!("{path}: commit failed: {e}");
+                            failed = Some(reason.clone());
+                            for (_, done) in batch.drain(..) {
+                                done(Err(LedgerError::WriterStopped { reason: reason.clone() }));
+                            }
                         }
                     }
                 }

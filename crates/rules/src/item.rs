@@ -107,6 +107,21 @@ impl ItemSpec {
     pub fn id(&self) -> &str {
         &self.id
     }
+
+    /// The matter kind.
+    pub fn matter(&self) -> MatterKind {
+        self.matter
+    }
+
+    /// Whether the matter was in the notice.
+    pub fn noticed(&self) -> bool {
+        self.noticed
+    }
+
+    /// The ballot's options.
+    pub fn options(&self) -> &BallotOptions {
+        &self.options
+    }
 }
 
 /// An option on a ballot, by position: on a decision 0 = for, 1 = against,

@@ -1,0 +1,430 @@
+//! The audit bundle, and `verify`: everything needed to re-derive the
+//! meeting, in one file, checked with no trust in whoever made it.
+//!
+//! Layout (`docs/ledger-format.md` §11), all integers big-endian:
+//!
+//! ```text
+//! "asamblea-bundle" 0x00 || u8 version (1)
+//! meeting id (32) || daemon public key (32)
+//! u32 length || profile name (UTF-8)
+//! u32 length || profile file bytes
+//! u32 length || register bytes (the input of the register digest, §7.1)
+//! u64 record count || per record: u32 length || record bytes || head after it (32)
+//! u32 checkpoint count || per checkpoint: checkpoint bytes (42) || daemon signature (64)
+//! ```
+//!
+//! `verify` re-derives every head (the stored ones must match), checks every
+//! signature and every decision through [`State`], every published result
+//! and lot, and the checkpoints: those in the bundle, signed by the daemon,
+//! and one the user read off a screen or the acta, which is what catches a
+//! bundle cut short.
+
+use asamblea_rules::{
+    Capital, ClassCapital, ClassShares, HolderSpec, Profile, Register, Role, Shares, SplitPermission,
+};
+use asamblea_wire::{Chain, Checkpoint, Digest, EventRecord, MeetingId, PublicKey, Signature, WireError};
+
+use crate::state::{Rejection, State};
+
+const MAGIC: &[u8; 16] = b"asamblea-bundle\0";
+const VERSION: u8 = 1;
+const REGISTER_DOMAIN: &[u8] = b"asamblea/register/v1\0";
+
+/// An audit bundle in memory.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Bundle {
+    /// The meeting.
+    pub meeting: MeetingId,
+    /// The daemon's key as published.
+    pub daemon_key: PublicKey,
+    /// The profile's name.
+    pub profile_name: String,
+    /// The profile file, byte for byte.
+    pub profile_bytes: Vec<u8>,
+    /// The register in canonical bytes.
+    pub register_bytes: Vec<u8>,
+    /// Every record with the head after it.
+    pub records: Vec<(Vec<u8>, Digest)>,
+    /// Checkpoints with the daemon's signatures.
+    pub checkpoints: Vec<(Checkpoint, Signature)>,
+}
+
+/// A bundle whose bytes are not a bundle.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum BundleError {
+    /// Wrong magic or version.
+    #[error("not an asamblea bundle of version 1")]
+    NotABundle,
+    /// The bytes end inside a field.
+    #[error("the bundle ends inside {0}")]
+    Truncated(&'static str),
+    /// Bytes after the last field.
+    #[error("{0} bytes follow the last checkpoint")]
+    TrailingBytes(usize),
+    /// A field with a value it cannot have.
+    #[error("{field}: {message}")]
+    Field {
+        /// The field.
+        field: &'static str,
+        /// What is wrong.
+        message: String,
+    },
+}
+
+impl Bundle {
+    /// The bundle's bytes.
+    pub fn encode(&self) -> Vec<u8> {
+        let mut out = Vec::new();
+        out.extend_from_slice(MAGIC);
+        out.push(VERSION);
+        out.extend_from_slice(&self.meeting.0);
+        out.extend_from_slice(&self.daemon_key.to_bytes());
+        for field in [self.profile_name.as_bytes(), &self.profile_bytes, &self.register_bytes] {
+            out.extend_from_slice(&(field.len() as u32).to_be_bytes());
+            out.extend_from_slice(field);
+        }
+        out.extend_from_slice(&(self.records.len() as u64).to_be_bytes());
+        for (record, head) in &self.records {
+            out.extend_from_slice(&(record.len() as u32).to_be_bytes());
+            out.extend_from_slice(record);
+            out.extend_from_slice(&head.0);
+        }
+        out.extend_from_slice(&(self.checkpoints.len() as u32).to_be_bytes());
+        for (checkpoint, signature) in &self.checkpoints {
+            out.extend_from_slice(&checkpoint.encode());
+            out.extend_from_slice(&signature.0);
+        }
+        out
+    }
+
+    /// Reads a bundle's bytes.
+    pub fn decode(bytes: &[u8]) -> Result<Bundle, BundleError> {
+        let mut r = Cursor { bytes, at: 0 };
+        if r.take(16, "the magic")? != MAGIC || r.take(1, "the version")?[0] != VERSION {
+            return Err(BundleError::NotABundle);
+        }
+        let meeting = MeetingId(r.array("the meeting id")?);
+        let daemon_key = PublicKey::from_bytes(&r.array("the daemon key")?)
+            .map_err(|e| BundleError::Field { field: "daemon key", message: e.to_string() })?;
+        let profile_name = String::from_utf8(r.sized("the profile name", 64)?.to_vec())
+            .map_err(|_| BundleError::Field { field: "profile name", message: "not UTF-8".into() })?;
+        let profile_bytes = r.sized("the profile file", 1 << 20)?.to_vec();
+        let register_bytes = r.sized("the register", 1 << 30)?.to_vec();
+        let count = u64::from_be_bytes(r.array("the record count")?);
+        let mut records = Vec::new();
+        for _ in 0..count {
+            let record = r
+                .sized("a record", EventRecord::HEADER_LEN + asamblea_wire::limits::MAX_MESSAGE_LEN)?
+                .to_vec();
+            let head = Digest(r.array("a record's head")?);
+            records.push((record, head));
+        }
+        let checkpoints_count = u32::from_be_bytes(r.array("the checkpoint count")?);
+        let mut checkpoints = Vec::new();
+        for _ in 0..checkpoints_count {
+            let checkpoint = Checkpoint::decode(r.take(42, "a checkpoint")?)
+                .map_err(|e| BundleError::Field { field: "checkpoint", message: e.to_string() })?;
+            checkpoints.push((checkpoint, Signature(r.array("a checkpoint's signature")?)));
+        }
+        if r.at != bytes.len() {
+            return Err(BundleError::TrailingBytes(bytes.len() - r.at));
+        }
+        Ok(Bundle { meeting, daemon_key, profile_name, profile_bytes, register_bytes, records, checkpoints })
+    }
+}
+
+struct Cursor<'a> {
+    bytes: &'a [u8],
+    at: usize,
+}
+
+impl<'a> Cursor<'a> {
+    fn take(&mut self, n: usize, what: &'static str) -> Result<&'a [u8], BundleError> {
+        let end =
+            self.at.checked_add(n).filter(|&e| e <= self.bytes.len()).ok_or(BundleError::Truncated(what))?;
+        let out = &self.bytes[self.at..end];
+        self.at = end;
+        Ok(out)
+    }
+    fn array<const N: usize>(&mut self, what: &'static str) -> Result<[u8; N], BundleError> {
+        Ok(self.take(N, what)?.try_into().expect("took N bytes"))
+    }
+    fn sized(&mut self, what: &'static str, limit: usize) -> Result<&'a [u8], BundleError> {
+        let len = u32::from_be_bytes(self.array(what)?) as usize;
+        if len > limit {
+            return Err(BundleError::Field {
+                field: what,
+                message: format!("{len} bytes is over the limit of {limit}"),
+            });
+        }
+        self.take(len, what)
+    }
+}
+
+/// The register's canonical bytes: exactly the input of
+/// [`asamblea_wire::register_digest`] (`docs/ledger-format.md` §7.1).
+pub fn register_bytes(register: &Register) -> Vec<u8> {
+    let mut out = REGISTER_DOMAIN.to_vec();
+    let capital = register.capital();
+    for class in [capital.ordinary, capital.preferred] {
+        out.extend_from_slice(&class.subscribed().get().to_be_bytes());
+        out.extend_from_slice(&class.treasury().get().to_be_bytes());
+    }
+    out.extend_from_slice(&(register.len() as u32).to_be_bytes());
+    for (_, holder) in register.iter() {
+        out.extend_from_slice(&(holder.id().len() as u32).to_be_bytes());
+        out.extend_from_slice(holder.id().as_bytes());
+        out.extend_from_slice(&holder.holdings().ordinary.get().to_be_bytes());
+        out.extend_from_slice(&holder.holdings().preferred.get().to_be_bytes());
+        out.push(match holder.role() {
+            None => 0,
+            Some(Role::Administrator) => 1,
+            Some(Role::Employee) => 2,
+        });
+        out.push(match holder.split() {
+            None => 0,
+            Some(SplitPermission::OmnibusCustodian) => 1,
+            Some(SplitPermission::Dismembered) => 2,
+        });
+    }
+    out
+}
+
+/// The register of canonical bytes; anything else is refused.
+pub fn register_from_bytes(bytes: &[u8]) -> Result<Register, BundleError> {
+    let bad = |message: String| BundleError::Field { field: "register", message };
+    let mut r = Cursor { bytes, at: 0 };
+    if r.take(REGISTER_DOMAIN.len(), "the register")? != REGISTER_DOMAIN {
+        return Err(bad("does not start with asamblea/register/v1".into()));
+    }
+    let mut class = || -> Result<ClassCapital, BundleError> {
+        let subscribed = u64::from_be_bytes(r.array("the register")?);
+        let treasury = u64::from_be_bytes(r.array("the register")?);
+        ClassCapital::new(Shares::new(subscribed), Shares::new(treasury)).map_err(|e| bad(e.to_string()))
+    };
+    let capital = Capital { ordinary: class()?, preferred: class()? };
+    let count = u32::from_be_bytes(r.array("the register")?);
+    let mut holders = Vec::new();
+    for _ in 0..count {
+        let id = String::from_utf8(r.sized("the register", 64)?.to_vec())
+            .map_err(|_| bad("an id is not UTF-8".into()))?;
+        let ordinary = u64::from_be_bytes(r.array("the register")?);
+        let preferred = u64::from_be_bytes(r.array("the register")?);
+        let [role, split] = r.array::<2>("the register")?;
+        let role = match role {
+            0 => None,
+            1 => Some(Role::Administrator),
+            2 => Some(Role::Employee),
+            other => return Err(bad(format!("role code {other}"))),
+        };
+        let split = match split {
+            0 => None,
+            1 => Some(SplitPermission::OmnibusCustodian),
+            2 => Some(SplitPermission::Dismembered),
+            other => return Err(bad(format!("split code {other}"))),
+        };
+        holders.push(HolderSpec {
+            id,
+            holdings: ClassShares::new(Shares::new(ordinary), Shares::new(preferred)),
+            role,
+            split,
+        });
+    }
+    if r.at != bytes.len() {
+        return Err(bad(format!("{} bytes follow the last holder", bytes.len() - r.at)));
+    }
+    Register::new(capital, holders).map_err(|e| bad(e.to_string()))
+}
+
+/// What `verify` is told besides the bundle.
+pub struct VerifyOptions<'a> {
+    /// The daemon key published at the meeting, if the user has it.
+    pub daemon_key: Option<PublicKey>,
+    /// A head the user holds from outside the bundle (read out at a close,
+    /// printed in the acta): `(seq, head)`.
+    pub checkpoint: Option<(u64, Digest)>,
+    /// Turns the profile's name and bytes into a profile.
+    pub load_profile: &'a dyn Fn(&str, &[u8]) -> Result<Profile, String>,
+}
+
+/// A bundle that verified.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Verified {
+    /// Records checked.
+    pub records: u64,
+    /// The last head.
+    pub head: Digest,
+    /// Results re-derived, by item, in publication order (the last one of
+    /// each item counts).
+    pub results: Vec<String>,
+    /// Checkpoints checked (the bundle's, plus the user's).
+    pub checkpoints: usize,
+}
+
+/// Why a bundle does not verify: the first problem, by sequence number
+/// where it has one.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum VerifyError {
+    /// The bytes are not a bundle.
+    #[error("the bundle cannot be read: {0}")]
+    Bundle(BundleError),
+    /// The profile in the bundle does not load.
+    #[error("the profile in the bundle does not load: {0}")]
+    Profile(String),
+    /// The register in the bundle is not valid.
+    #[error("the register in the bundle is not valid: {0}")]
+    Register(BundleError),
+    /// The daemon key is not the one the user expects.
+    #[error("the bundle's daemon key is not the meeting's published key")]
+    DaemonKeyMismatch,
+    /// A record that does not decode.
+    #[error("event {seq}: the record does not decode: {error}")]
+    Decode {
+        /// Position in the bundle (1-based).
+        seq: u64,
+        /// The decoder's words.
+        error: WireError,
+    },
+    /// A record missing: the next one has a later number.
+    #[error("event {seq} is missing: the next record is number {found}")]
+    Missing {
+        /// The number expected.
+        seq: u64,
+        /// The number found.
+        found: u64,
+    },
+    /// A record whose number was seen already.
+    #[error("event {seq} appears again where event {expected} should be (duplicated)")]
+    Duplicated {
+        /// The repeated number.
+        seq: u64,
+        /// The number expected there.
+        expected: u64,
+    },
+    /// A record out of order.
+    #[error("event {seq} comes where event {expected} should be (reordered)")]
+    Reordered {
+        /// The number found.
+        seq: u64,
+        /// The number expected.
+        expected: u64,
+    },
+    /// Time going backwards.
+    #[error("event {seq}: its time is earlier than the event before it")]
+    TimeWentBackwards {
+        /// The record.
+        seq: u64,
+    },
+    /// A stored head that is not the one its record gives.
+    #[error("event {seq}: the stored head is not the chain's head there")]
+    HeadMismatch {
+        /// The record.
+        seq: u64,
+    },
+    /// An event the replay does not admit.
+    #[error("event {seq}: {rejection}")]
+    Rejected {
+        /// The record.
+        seq: u64,
+        /// Why.
+        rejection: Rejection,
+    },
+    /// A checkpoint whose daemon signature does not verify.
+    #[error("the checkpoint at event {seq} is not signed by the daemon key")]
+    CheckpointSignature {
+        /// Its sequence number.
+        seq: u64,
+    },
+    /// A checkpoint whose head is not the chain's.
+    #[error("the checkpoint at event {seq} names another head: the ledger was rewritten")]
+    CheckpointMismatch {
+        /// Its sequence number.
+        seq: u64,
+    },
+    /// A checkpoint beyond the end of the bundle.
+    #[error("the bundle ends at event {last} but a checkpoint names event {seq}: it was cut short")]
+    Truncated {
+        /// The last record in the bundle.
+        last: u64,
+        /// The checkpoint's sequence number.
+        seq: u64,
+    },
+}
+
+/// Verifies a bundle, trusting nothing in it: every link, signature,
+/// decision, result and lot, and the checkpoints.
+pub fn verify_bundle(bytes: &[u8], options: &VerifyOptions) -> Result<Verified, VerifyError> {
+    let bundle = Bundle::decode(bytes).map_err(VerifyError::Bundle)?;
+    if options.daemon_key.is_some_and(|k| k != bundle.daemon_key) {
+        return Err(VerifyError::DaemonKeyMismatch);
+    }
+    let profile =
+        (options.load_profile)(&bundle.profile_name, &bundle.profile_bytes).map_err(VerifyError::Profile)?;
+    let register = register_from_bytes(&bundle.register_bytes).map_err(VerifyError::Register)?;
+    let mut state = State::new(
+        bundle.meeting,
+        register,
+        profile,
+        Digest::sha256(&bundle.profile_bytes),
+        Some(bundle.daemon_key),
+    );
+    let mut chain = Chain::new(&bundle.meeting);
+    let mut heads = Vec::with_capacity(bundle.records.len());
+    let mut results = Vec::new();
+    for (i, (bytes, stored_head)) in bundle.records.iter().enumerate() {
+        let position = i as u64 + 1;
+        let record =
+            EventRecord::decode(bytes).map_err(|error| VerifyError::Decode { seq: position, error })?;
+        let expected = chain.seq() + 1;
+        if record.seq != expected {
+            return Err(if record.seq > expected {
+                VerifyError::Missing { seq: expected, found: record.seq }
+            } else if record.seq + 1 == expected {
+                VerifyError::Duplicated { seq: record.seq, expected }
+            } else {
+                VerifyError::Reordered { seq: record.seq, expected }
+            });
+        }
+        let head = chain.append(&record).map_err(|_| VerifyError::TimeWentBackwards { seq: record.seq })?;
+        if head != *stored_head {
+            return Err(VerifyError::HeadMismatch { seq: record.seq });
+        }
+        let event_bytes =
+            record.event.encode().map_err(|error| VerifyError::Decode { seq: record.seq, error })?;
+        state
+            .admit(&record.event, &event_bytes, &record.signer, &record.signature)
+            .map_err(|rejection| VerifyError::Rejected { seq: record.seq, rejection })?;
+        state.chained(head);
+        if let asamblea_wire::EventBody::ResultPublished { item, .. } = &record.event.body {
+            results.push(item.as_str().to_string());
+        }
+        heads.push(head);
+    }
+    let last = heads.len() as u64;
+    let head_at = |seq: u64| -> Result<Digest, VerifyError> {
+        if seq == 0 || seq > last {
+            return Err(VerifyError::Truncated { last, seq });
+        }
+        Ok(heads[seq as usize - 1])
+    };
+    for (checkpoint, signature) in &bundle.checkpoints {
+        bundle
+            .daemon_key
+            .verify(&bundle.meeting, &checkpoint.encode(), signature)
+            .map_err(|_| VerifyError::CheckpointSignature { seq: checkpoint.seq })?;
+        if head_at(checkpoint.seq)? != checkpoint.head {
+            return Err(VerifyError::CheckpointMismatch { seq: checkpoint.seq });
+        }
+    }
+    if let Some((seq, head)) = options.checkpoint {
+        if head_at(seq)? != head {
+            return Err(VerifyError::CheckpointMismatch { seq });
+        }
+    }
+    Ok(Verified {
+        records: last,
+        head: chain.head(),
+        results,
+        checkpoints: bundle.checkpoints.len() + usize::from(options.checkpoint.is_some()),
+    })
+}

@@ -1,0 +1,107 @@
+//! A ledger and the state it folds into, kept in step: what the daemon
+//! holds while a meeting runs.
+//!
+//! [`Journal::submit`] admits a signed event into the [`State`] (every
+//! check of the replay), appends it, and returns only once it is durable.
+//! Opening a journal replays the stored records through the same checks,
+//! so a ledger the daemon wrote is one `verify` accepts.
+
+use std::path::Path;
+
+use asamblea_rules::{Profile, Register};
+use asamblea_wire::{Digest, EventRecord, MeetingId, PublicKey};
+
+use crate::state::{Rejection, State};
+use crate::{Appended, Clock, Ledger, LedgerError, Signed, WriterStats};
+
+/// Why a submitted event was not recorded.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum SubmitError {
+    /// The replay's checks refuse it; nothing changed.
+    #[error("{0}")]
+    Rejected(Rejection),
+    /// It could not be made durable. The state may be ahead of the file:
+    /// stop and reopen.
+    #[error("{0}")]
+    Ledger(LedgerError),
+}
+
+/// A journal that could not be opened.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum OpenError {
+    /// The file is unreadable or its chain breaks.
+    #[error("{0}")]
+    Ledger(LedgerError),
+    /// A stored event the replay does not admit.
+    #[error("stored event {seq} is not admissible: {rejection}")]
+    Rejected {
+        /// The record.
+        seq: u64,
+        /// Why.
+        rejection: Rejection,
+    },
+}
+
+/// A ledger file and the meeting folded from it.
+pub struct Journal {
+    state: State,
+    ledger: Ledger,
+    records: u64,
+}
+
+impl Journal {
+    /// Opens (or creates) the ledger at `path` and replays it.
+    pub fn open(
+        path: &Path,
+        meeting: MeetingId,
+        register: Register,
+        profile: Profile,
+        profile_digest: Digest,
+        daemon_key: PublicKey,
+        clock: Clock,
+    ) -> Result<Journal, OpenError> {
+        let (ledger, records) = Ledger::open(path, &meeting, clock).map_err(OpenError::Ledger)?;
+        let mut state = State::new(meeting, register, profile, profile_digest, Some(daemon_key));
+        let mut chain = asamblea_wire::Chain::new(&meeting);
+        for record in &records {
+            let bytes = record.event.encode().map_err(|e| OpenError::Ledger(LedgerError::Encode(e)))?;
+            state
+                .admit(&record.event, &bytes, &record.signer, &record.signature)
+                .map_err(|rejection| OpenError::Rejected { seq: record.seq, rejection })?;
+            let head = chain.append(record).map_err(|e| OpenError::Ledger(LedgerError::Encode(e)))?;
+            state.chained(head);
+        }
+        Ok(Journal { state, ledger, records: records.len() as u64 })
+    }
+
+    /// The state.
+    pub fn state(&self) -> &State {
+        &self.state
+    }
+
+    /// Records in the ledger.
+    pub fn records(&self) -> u64 {
+        self.records
+    }
+
+    /// Admits, appends and waits until durable.
+    pub fn submit(&mut self, signed: Signed) -> Result<Appended, SubmitError> {
+        self.state
+            .admit(&signed.event, &signed.bytes, &signed.signer, &signed.signature)
+            .map_err(SubmitError::Rejected)?;
+        let appended = self.ledger.append_blocking(signed).map_err(SubmitError::Ledger)?;
+        self.state.chained(appended.head);
+        self.records += 1;
+        Ok(appended)
+    }
+
+    /// Stops the writer after the queued appends.
+    pub fn close(self) -> WriterStats {
+        self.ledger.shutdown()
+    }
+
+    /// Every record, read back from the file (for export).
+    pub fn read_records(path: &Path, meeting: &MeetingId) -> Result<Vec<(EventRecord, Digest)>, LedgerError> {
+        crate::read_records(path, meeting)
+    }
+}

@@ -1,0 +1,455 @@
+//! The meeting as the ledger says it is: events folded into the rules
+//! engine, with every check of `docs/ledger-format.md` §8.
+//!
+//! The daemon admits each new event here before appending it; `verify`
+//! admits every recorded event the same way. One code path decides both,
+//! so what the daemon accepted is exactly what a verifier re-derives.
+
+use std::collections::{HashMap, HashSet};
+
+use asamblea_rules::{Call, Channel, Meeting, MeetingKind, Profile, Refusal, Register};
+use asamblea_wire::{
+    lot_index, register_digest, CredentialId, Digest, Event, EventBody, Id, MeetingId, MessageKind, Nonce,
+    PublicKey, PublishedResult, Signature, SignerRole,
+};
+
+/// Why an event is not admitted. The state is unchanged.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum Rejection {
+    /// The signature does not verify for this signer, meeting and event.
+    #[error("the signature does not verify")]
+    BadSignature,
+    /// The signer is not one that may sign this kind of event.
+    #[error("`{kind}` must be signed by {role}, and this signer is not one")]
+    SignerNotAllowed {
+        /// The event's kind.
+        kind: &'static str,
+        /// Who may sign it.
+        role: &'static str,
+    },
+    /// A nonce seen before: a replayed event.
+    #[error("the nonce was used by an earlier event (a replay)")]
+    RepeatedNonce,
+    /// Anything before `meeting-convened`, or a second one.
+    #[error("{0}")]
+    OutOfPlace(&'static str),
+    /// The daemon key is not the one published for the meeting.
+    #[error("the daemon key in meeting-convened is not the meeting's published key")]
+    DaemonKeyMismatch,
+    /// The profile named or its bytes do not match the bundle's.
+    #[error("meeting-convened names profile `{named}` or a digest that does not match the profile file")]
+    ProfileMismatch {
+        /// The profile named in the event.
+        named: String,
+    },
+    /// The register does not match `register-imported`.
+    #[error("register-imported does not match the register (digest, count or capital)")]
+    RegisterMismatch,
+    /// The rules refuse the event.
+    #[error("the rules refuse it: {}", .0.code())]
+    Rules(Refusal),
+    /// A recorded refusal that the rules do not make.
+    #[error("a refusal recorded as `{recorded}` is, by the rules, {}", .actual.map_or("accepted".to_string(), |r| format!("`{}`", r.code())))]
+    RefusalMismatch {
+        /// What the event says.
+        recorded: &'static str,
+        /// What the rules say.
+        actual: Option<Refusal>,
+    },
+    /// An item that cannot be opened as described.
+    #[error("the item cannot be opened as described: {0}")]
+    BadItem(String),
+    /// A badge number or key already issued.
+    #[error("badge {0} or its key was already issued")]
+    BadgeInUse(CredentialId),
+    /// A badge that was never issued.
+    #[error("badge {0} was never issued")]
+    UnknownBadge(CredentialId),
+    /// A badge that was revoked.
+    #[error("badge {0} was revoked")]
+    RevokedBadge(CredentialId),
+    /// A staff key enrolled twice.
+    #[error("that staff key is already enrolled")]
+    StaffInUse,
+    /// A ballot votes for a holder its badge's person does not carry.
+    #[error("the badge's holder does not carry `{0}` (not the holder, nor its agent)")]
+    NotCarried(String),
+    /// A published result that is not what the ballots give.
+    #[error("the published result of `{0}` is not what the ballots give")]
+    ResultMismatch(String),
+    /// A result published for an item that is not closed.
+    #[error("a result is published for `{0}`, which is not closed")]
+    NotClosed(String),
+    /// A lot draw that is not the one the seed gives.
+    #[error("the lot draw on `{0}` is not the one its seed and round give")]
+    LotMismatch(String),
+}
+
+/// A badge as issued.
+#[derive(Clone, Debug)]
+struct Badge {
+    key: PublicKey,
+    person: Id,
+    revoked: bool,
+}
+
+/// The meeting folded from its events, and what the checks remember.
+pub struct State {
+    meeting_id: MeetingId,
+    /// The register the meeting runs on, until `register-imported` moves
+    /// it into the meeting.
+    register: Option<Register>,
+    profile: Profile,
+    profile_digest: Digest,
+    /// The daemon key published out of band, if known.
+    expected_daemon_key: Option<PublicKey>,
+    daemon_key: Option<PublicKey>,
+    convened: Option<(MeetingKind, Call)>,
+    staff: HashMap<PublicKey, Id>,
+    badges: HashMap<CredentialId, Badge>,
+    badge_keys: HashSet<PublicKey>,
+    nonces: HashSet<Nonce>,
+    meeting: Option<Meeting>,
+    /// The item whose `item-closed` was the last event admitted; its head
+    /// becomes that item's lot seed in [`State::chained`].
+    just_closed: Option<String>,
+    /// Lot seeds: the head after each item's `item-closed`.
+    seeds: HashMap<String, Digest>,
+    /// Draws made per item.
+    rounds: HashMap<String, u32>,
+    /// Events admitted.
+    admitted: u64,
+}
+
+impl State {
+    /// The state before the first event of `meeting_id`'s ledger, for a
+    /// meeting run on `register` under `profile` (whose file has
+    /// `profile_digest`).
+    pub fn new(
+        meeting_id: MeetingId,
+        register: Register,
+        profile: Profile,
+        profile_digest: Digest,
+        expected_daemon_key: Option<PublicKey>,
+    ) -> State {
+        State {
+            meeting_id,
+            register: Some(register),
+            profile,
+            profile_digest,
+            expected_daemon_key,
+            daemon_key: None,
+            convened: None,
+            staff: HashMap::new(),
+            badges: HashMap::new(),
+            badge_keys: HashSet::new(),
+            nonces: HashSet::new(),
+            meeting: None,
+            just_closed: None,
+            seeds: HashMap::new(),
+            rounds: HashMap::new(),
+            admitted: 0,
+        }
+    }
+
+    /// The meeting, once the register is imported.
+    pub fn meeting(&self) -> Option<&Meeting> {
+        self.meeting.as_ref()
+    }
+
+    /// The daemon key, once convened.
+    pub fn daemon_key(&self) -> Option<PublicKey> {
+        self.daemon_key
+    }
+
+    /// Events admitted so far.
+    pub fn admitted(&self) -> u64 {
+        self.admitted
+    }
+
+    /// Whether a staff key is enrolled.
+    pub fn is_staff(&self, key: &PublicKey) -> bool {
+        self.staff.contains_key(key)
+    }
+
+    /// Badges issued so far (revoked ones included): the next badge's
+    /// number is one more.
+    pub fn badges_issued(&self) -> u32 {
+        self.badges.len() as u32
+    }
+
+    /// The badge a person holds now (issued, not revoked), if any.
+    pub fn badge_of(&self, person: &str) -> Option<CredentialId> {
+        let mut held: Vec<CredentialId> = self
+            .badges
+            .iter()
+            .filter(|(_, b)| !b.revoked && b.person.as_str() == person)
+            .map(|(c, _)| *c)
+            .collect();
+        held.sort_unstable();
+        held.pop()
+    }
+
+    /// The lot seed of a closed item.
+    pub fn seed(&self, item: &str) -> Option<Digest> {
+        self.seeds.get(item).copied()
+    }
+
+    /// Draws made so far on an item.
+    pub fn rounds(&self, item: &str) -> u32 {
+        self.rounds.get(item).copied().unwrap_or(0)
+    }
+
+    /// Checks `event` (whose canonical bytes are `bytes`) signed by
+    /// `signer` and, when every check passes, folds it in. A rejection
+    /// changes nothing.
+    pub fn admit(
+        &mut self,
+        event: &Event,
+        bytes: &[u8],
+        signer: &PublicKey,
+        signature: &Signature,
+    ) -> Result<(), Rejection> {
+        signer.verify(&self.meeting_id, bytes, signature).map_err(|_| Rejection::BadSignature)?;
+        if self.nonces.contains(&event.nonce) {
+            return Err(Rejection::RepeatedNonce);
+        }
+        let kind = event.kind();
+        self.check_signer(kind, &event.body, signer)?;
+        self.apply(&event.body, signer)?;
+        self.nonces.insert(event.nonce);
+        self.just_closed = match &event.body {
+            EventBody::ItemClosed { item } => Some(item.as_str().to_string()),
+            _ => None,
+        };
+        self.admitted += 1;
+        Ok(())
+    }
+
+    /// Tells the state the head after the last admitted event, once it is
+    /// in the chain: the seed of a lot on an item just closed.
+    pub fn chained(&mut self, head: Digest) {
+        if let Some(item) = self.just_closed.take() {
+            self.seeds.insert(item, head);
+        }
+    }
+
+    fn check_signer(&self, kind: MessageKind, body: &EventBody, signer: &PublicKey) -> Result<(), Rejection> {
+        let allowed = match kind.signer() {
+            SignerRole::Daemon => match body {
+                EventBody::MeetingConvened { daemon_key, .. } => daemon_key == signer,
+                _ => self.daemon_key.as_ref() == Some(signer),
+            },
+            SignerRole::Staff => self.staff.contains_key(signer),
+            // Checked against the badge in `apply`.
+            SignerRole::Attendee => true,
+        };
+        if allowed {
+            Ok(())
+        } else {
+            let role = match kind.signer() {
+                SignerRole::Daemon => "the daemon key",
+                SignerRole::Staff => "an enrolled staff key",
+                SignerRole::Attendee => "the badge's key",
+            };
+            Err(Rejection::SignerNotAllowed { kind: kind.name(), role })
+        }
+    }
+
+    fn meeting_mut(&mut self) -> Result<&mut Meeting, Rejection> {
+        self.meeting.as_mut().ok_or(Rejection::OutOfPlace("the register must be imported first"))
+    }
+
+    fn apply(&mut self, body: &EventBody, signer: &PublicKey) -> Result<(), Rejection> {
+        if self.convened.is_none() && !matches!(body, EventBody::MeetingConvened { .. }) {
+            return Err(Rejection::OutOfPlace("the first event must be meeting-convened"));
+        }
+        match body {
+            EventBody::MeetingConvened {
+                daemon_key,
+                profile,
+                profile_digest,
+                meeting_kind,
+                call,
+                settings,
+            } => {
+                if self.convened.is_some() {
+                    return Err(Rejection::OutOfPlace("the meeting is convened once"));
+                }
+                if self.expected_daemon_key.is_some_and(|k| k != *daemon_key) {
+                    return Err(Rejection::DaemonKeyMismatch);
+                }
+                if profile.as_str() != self.profile.name() || *profile_digest != self.profile_digest {
+                    return Err(Rejection::ProfileMismatch { named: profile.as_str().to_string() });
+                }
+                self.profile = self.profile.clone().with_settings(*settings);
+                self.daemon_key = Some(*daemon_key);
+                self.convened = Some((*meeting_kind, *call));
+            }
+            EventBody::StaffEnrolled { key, name } => {
+                if self.staff.contains_key(key) {
+                    return Err(Rejection::StaffInUse);
+                }
+                self.staff.insert(*key, name.clone());
+            }
+            EventBody::RegisterImported { register_digest: digest, holders, capital } => {
+                let Some(register) = &self.register else {
+                    return Err(Rejection::OutOfPlace("the register is imported once"));
+                };
+                if register_digest(register) != *digest
+                    || register.len() != *holders as usize
+                    || register.capital() != capital
+                {
+                    return Err(Rejection::RegisterMismatch);
+                }
+                let (kind, call) = self.convened.expect("checked above");
+                let register = self.register.take().expect("checked above");
+                self.meeting = Some(Meeting::new(register, self.profile.clone(), kind, call));
+            }
+            EventBody::CheckedInPerson { holder } => {
+                self.meeting_mut()?.arrive_in_person(holder.as_str()).map_err(Rejection::Rules)?;
+            }
+            EventBody::CheckedInAgent(arrival) => {
+                let principals: Vec<&str> = arrival.principals.iter().map(Id::as_str).collect();
+                self.meeting_mut()?
+                    .arrive_as_agent(
+                        arrival.agent.as_str(),
+                        &principals,
+                        arrival.capacity,
+                        arrival.declared_role,
+                    )
+                    .map_err(Rejection::Rules)?;
+            }
+            EventBody::ProxyRefused { arrival, reason } => {
+                let meeting = self
+                    .meeting
+                    .as_ref()
+                    .ok_or(Rejection::OutOfPlace("the register must be imported first"))?;
+                let principals: Vec<&str> = arrival.principals.iter().map(Id::as_str).collect();
+                let actual = meeting
+                    .check_arrival(
+                        arrival.agent.as_str(),
+                        &principals,
+                        arrival.capacity,
+                        arrival.declared_role,
+                    )
+                    .err();
+                // A power found wanting is the staff's judgment, not the
+                // rules'; every other reason must be the rules' own.
+                if reason.code() != "power-document-rejected"
+                    && actual.map(Refusal::code) != Some(reason.code())
+                {
+                    return Err(Rejection::RefusalMismatch { recorded: reason.code(), actual });
+                }
+            }
+            EventBody::CheckedOut { person } => {
+                self.meeting_mut()?.leave(person.as_str()).map_err(Rejection::Rules)?;
+            }
+            EventBody::BadgeIssued { credential, key, person } => {
+                self.meeting_mut()?;
+                if self.badges.contains_key(credential) || self.badge_keys.contains(key) {
+                    return Err(Rejection::BadgeInUse(*credential));
+                }
+                self.badges.insert(*credential, Badge { key: *key, person: person.clone(), revoked: false });
+                self.badge_keys.insert(*key);
+            }
+            EventBody::BadgeRevoked { credential } => {
+                let badge = self.badges.get_mut(credential).ok_or(Rejection::UnknownBadge(*credential))?;
+                if badge.revoked {
+                    return Err(Rejection::RevokedBadge(*credential));
+                }
+                badge.revoked = true;
+            }
+            EventBody::ItemOpened(opened) => {
+                let spec = opened.to_spec().map_err(|e| Rejection::BadItem(e.to_string()))?;
+                self.meeting_mut()?.open(spec).map_err(Rejection::Rules)?;
+            }
+            EventBody::Ballot(ballot) => {
+                let badge =
+                    self.badges.get(&ballot.credential).ok_or(Rejection::UnknownBadge(ballot.credential))?;
+                if badge.revoked {
+                    return Err(Rejection::RevokedBadge(ballot.credential));
+                }
+                if badge.key != *signer {
+                    return Err(Rejection::SignerNotAllowed { kind: "ballot", role: "the badge's key" });
+                }
+                let person = badge.person.clone();
+                let meeting = self
+                    .meeting
+                    .as_ref()
+                    .ok_or(Rejection::OutOfPlace("the register must be imported first"))?;
+                let item =
+                    meeting.item_index(ballot.item.as_str()).ok_or(Rejection::Rules(Refusal::UnknownItem))?;
+                if meeting.item(item).is_closed() {
+                    return Err(Rejection::Rules(Refusal::ItemClosed));
+                }
+                let mut parts = Vec::with_capacity(ballot.votes.len());
+                for vote in &ballot.votes {
+                    let holder = meeting
+                        .register()
+                        .lookup(vote.holder.as_str())
+                        .ok_or(Rejection::Rules(Refusal::UnknownHolder))?;
+                    let carried = match meeting.presence().channel(holder) {
+                        Channel::Absent => return Err(Rejection::Rules(Refusal::NotPresent)),
+                        Channel::InPerson => meeting.register().holder(holder).id() == person.as_str(),
+                        Channel::Agent { agent, .. } => meeting.presence().agent_id(agent) == person.as_str(),
+                    };
+                    if !carried {
+                        return Err(Rejection::NotCarried(vote.holder.as_str().to_string()));
+                    }
+                    let rules_ballot = vote.choice.to_rules();
+                    meeting.check_cast(item, holder, &rules_ballot).map_err(Rejection::Rules)?;
+                    parts.push((holder, rules_ballot));
+                }
+                let meeting = self.meeting.as_mut().expect("checked above");
+                for (holder, rules_ballot) in parts {
+                    meeting.cast(item, holder, &rules_ballot).expect("judged by check_cast above");
+                }
+            }
+            EventBody::ItemClosed { item } => {
+                self.meeting_mut()?.close(item.as_str()).map_err(Rejection::Rules)?;
+            }
+            EventBody::LotDrawn { item, round, seed, winner } => {
+                let meeting = self
+                    .meeting
+                    .as_ref()
+                    .ok_or(Rejection::OutOfPlace("the register must be imported first"))?;
+                let at = meeting.item_index(item.as_str()).ok_or(Rejection::Rules(Refusal::UnknownItem))?;
+                let entry = meeting.item(at);
+                let tied: Vec<usize> = match entry.result() {
+                    Some(asamblea_rules::ItemResult::Election(e))
+                        if e.outcome == asamblea_rules::Outcome::LotRequired =>
+                    {
+                        e.lot_between.clone()
+                    }
+                    _ => return Err(Rejection::Rules(Refusal::NoLotPending)),
+                };
+                let expected_round = self.rounds(item.as_str());
+                let expected_seed = self.seed(item.as_str());
+                let position = lot_index(seed, item, *round, tied.len() as u32);
+                let drawn =
+                    position.map(|p| entry.option_name(asamblea_rules::OptionIndex::list(tied[p as usize])));
+                if *round != expected_round || Some(*seed) != expected_seed || drawn != Some(winner.as_str())
+                {
+                    return Err(Rejection::LotMismatch(item.as_str().to_string()));
+                }
+                self.meeting_mut()?.draw(item.as_str(), winner.as_str()).map_err(Rejection::Rules)?;
+                *self.rounds.entry(item.as_str().to_string()).or_insert(0) += 1;
+            }
+            EventBody::ResultPublished { item, result } => {
+                let meeting = self
+                    .meeting
+                    .as_ref()
+                    .ok_or(Rejection::OutOfPlace("the register must be imported first"))?;
+                let at = meeting.item_index(item.as_str()).ok_or(Rejection::Rules(Refusal::UnknownItem))?;
+                let Some(actual) = meeting.item(at).result() else {
+                    return Err(Rejection::NotClosed(item.as_str().to_string()));
+                };
+                if PublishedResult::from_rules(actual, meeting.register()) != *result {
+                    return Err(Rejection::ResultMismatch(item.as_str().to_string()));
+                }
+            }
+        }
+        Ok(())
+    }
+}
