@@ -46,7 +46,7 @@ pub enum Rejection {
     #[error("register-imported does not match the register (digest, count or capital)")]
     RegisterMismatch,
     /// The rules refuse the event.
-    #[error("the rules refuse it: {}", .0.code())]
+    #[error("{} — {} / {}", .0.code(), .0.spanish(), .0.english())]
     Rules(Refusal),
     /// A recorded refusal that the rules do not make.
     #[error("a refusal recorded as `{recorded}` is, by the rules, {}", .actual.map_or("accepted".to_string(), |r| format!("`{}`", r.code())))]

@@ -4,6 +4,7 @@
 mod architecture;
 mod cli;
 mod invalid_scenarios;
+mod meeting_dir;
 mod scenarios;
 
 /// The workspace root, from this crate's manifest directory.
