@@ -47,9 +47,10 @@ pub fn init(dir: &Path, meeting: Option<&Path>, register: Option<&Path>, out: &m
     };
     let rows = register_text.lines().count().saturating_sub(1) as u64;
     let bar = progress_bar(rows, "Importando el registro de accionistas");
-    let service = Service::init(dir, &meeting_name, &meeting_text, &register_name, &register_text, |n| {
-        bar.set_position(n)
-    })?;
+    let mut service =
+        Service::init(dir, &meeting_name, &meeting_text, &register_name, &register_text, |n| {
+            bar.set_position(n)
+        })?;
     bar.finish_and_clear();
     let meeting = service.meeting();
     let capital = meeting.register().capital();
@@ -65,6 +66,10 @@ pub fn init(dir: &Path, meeting: Option<&Path>, register: Option<&Path>, out: &m
     writeln!(out, "  Orden del día: {} puntos", service.config().agenda.len())?;
     writeln!(out, "  Clave pública del daemon / daemon key: {}", service.daemon_key())?;
     writeln!(out, "  Identificador de la reunión / meeting id: {}", hex(&service.meeting_id().0))?;
+    writeln!(out, "Claves del personal (se muestran una sola vez; guárdelas) / staff tokens, shown once:")?;
+    for (name, role, token) in service.take_tokens() {
+        writeln!(out, "  {name:<12} {:<10} {token}", role.code())?;
+    }
     service.close();
     Ok(())
 }

@@ -24,3 +24,4 @@ pub mod profiles;
 pub mod register_csv;
 pub mod scenario;
 pub mod service;
+pub mod staff;

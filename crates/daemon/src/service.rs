@@ -8,7 +8,8 @@
 //! DIR/profile.toml       the bylaws profile, byte for byte (its digest is in the ledger)
 //! DIR/meeting-id         the meeting id, hex
 //! DIR/keys/daemon.seed   the daemon's signing seed, hex (mode 0600)
-//! DIR/keys/operator.seed the registration operator's seed, hex (mode 0600)
+//! DIR/staff.toml        staff accounts: name, role, SHA-256 of the token
+//! DIR/keys/<name>.seed   each staff member's signing seed, hex (mode 0600)
 //! DIR/ledger.db          the ledger (SQLite)
 //! ```
 //!
@@ -31,7 +32,7 @@ use asamblea_wire::{
 use crate::meeting_config::{self, MeetingConfig};
 use crate::register_csv;
 
-/// The operator's name as enrolled.
+/// The account whose key signs the command line's staff actions.
 const OPERATOR: &str = "operador";
 
 /// An open meeting directory.
@@ -42,6 +43,8 @@ pub struct Service {
     daemon: Keypair,
     operator: Keypair,
     journal: Journal,
+    /// Staff tokens, only right after `init` (shown once, never stored).
+    tokens: Vec<(String, crate::staff::Role, String)>,
 }
 
 /// Fresh randomness from the operating system.
@@ -67,7 +70,8 @@ fn unhex<const N: usize>(text: &str, file: &Path) -> Result<[u8; N]> {
     Ok(out)
 }
 
-fn write_secret(path: &Path, seed: &[u8; 32]) -> Result<()> {
+/// Writes a secret seed as hex, readable by the owner only.
+pub fn write_secret(path: &Path, seed: &[u8; 32]) -> Result<()> {
     use std::io::Write;
     #[cfg(unix)]
     use std::os::unix::fs::OpenOptionsExt;
@@ -80,6 +84,13 @@ fn write_secret(path: &Path, seed: &[u8; 32]) -> Result<()> {
     writeln!(file, "{}", hex(seed))?;
     file.sync_all()?;
     Ok(())
+}
+
+/// Reads a seed written by [`write_secret`].
+pub fn read_seed(path: &Path) -> Result<[u8; 32]> {
+    let text =
+        fs::read_to_string(path).with_context(|| format!("{}: cannot read the key file", path.display()))?;
+    unhex(&text, path)
 }
 
 fn clock() -> asamblea_ledger::Clock {
@@ -120,7 +131,7 @@ impl Service {
         let meeting_id = MeetingId(random());
         fs::write(dir.join("meeting-id"), format!("{}\n", hex(&meeting_id.0)))?;
         write_secret(&dir.join("keys/daemon.seed"), &random())?;
-        write_secret(&dir.join("keys/operator.seed"), &random())?;
+        let tokens = crate::staff::Accounts::create(dir)?;
 
         let mut service = Service::open(dir)?;
         let settings = service.config.profile.settings();
@@ -133,8 +144,12 @@ impl Service {
             call: service.config.call,
             settings,
         })?;
-        let operator = service.operator.public_key();
-        service.daemon_event(EventBody::StaffEnrolled { key: operator, name: Id::new(OPERATOR)? })?;
+        let accounts = crate::staff::Accounts::load(dir)?;
+        for account in accounts.iter() {
+            let name = Id::new(&format!("{}:{}", account.role.code(), account.name))?;
+            service.daemon_event(EventBody::StaffEnrolled { key: account.key.public_key(), name })?;
+        }
+        service.tokens = tokens;
         service.staff_event(EventBody::RegisterImported {
             register_digest: register_digest(&register),
             holders: register.len() as u32,
@@ -158,8 +173,7 @@ impl Service {
             .map_err(anyhow::Error::msg)?;
         let meeting_id = MeetingId(unhex(&read("meeting-id")?, &dir.join("meeting-id"))?);
         let daemon = Keypair::from_seed(&unhex(&read("keys/daemon.seed")?, &dir.join("keys/daemon.seed"))?);
-        let operator =
-            Keypair::from_seed(&unhex(&read("keys/operator.seed")?, &dir.join("keys/operator.seed"))?);
+        let operator = Keypair::from_seed(&read_seed(&dir.join(format!("keys/{OPERATOR}.seed")))?);
         let register_path = dir.join("register.bin");
         let register_raw =
             fs::read(&register_path).with_context(|| format!("{}: cannot read", register_path.display()))?;
@@ -175,7 +189,25 @@ impl Service {
             daemon.public_key(),
             clock(),
         )?;
-        Ok(Service { dir: dir.to_path_buf(), meeting_id, config, daemon, operator, journal })
+        Ok(Service {
+            dir: dir.to_path_buf(),
+            meeting_id,
+            config,
+            daemon,
+            operator,
+            journal,
+            tokens: Vec::new(),
+        })
+    }
+
+    /// The staff tokens drawn by `init`, to show once; empty otherwise.
+    pub fn take_tokens(&mut self) -> Vec<(String, crate::staff::Role, String)> {
+        std::mem::take(&mut self.tokens)
+    }
+
+    /// The meeting directory.
+    pub fn dir(&self) -> &Path {
+        &self.dir
     }
 
     /// The meeting's settings.

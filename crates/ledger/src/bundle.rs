@@ -285,7 +285,8 @@ pub enum VerifyError {
         /// The decoder's words.
         error: WireError,
     },
-    /// A record missing: the next one has a later number.
+    /// A record missing: a later number stands where it should, and it
+    /// appears nowhere after.
     #[error("event {seq} is missing: the next record is number {found}")]
     Missing {
         /// The number expected.
@@ -293,7 +294,8 @@ pub enum VerifyError {
         /// The number found.
         found: u64,
     },
-    /// A record whose number was seen already.
+    /// A record whose number was seen already (a copy of an earlier
+    /// record).
     #[error("event {seq} appears again where event {expected} should be (duplicated)")]
     Duplicated {
         /// The repeated number.
@@ -301,7 +303,8 @@ pub enum VerifyError {
         /// The number expected there.
         expected: u64,
     },
-    /// A record out of order.
+    /// A record out of order: the one expected here comes later in the
+    /// bundle.
     #[error("event {seq} comes where event {expected} should be (reordered)")]
     Reordered {
         /// The number found.
@@ -360,6 +363,15 @@ pub fn verify_bundle(bytes: &[u8], options: &VerifyOptions) -> Result<Verified, 
     }
     let profile =
         (options.load_profile)(&bundle.profile_name, &bundle.profile_bytes).map_err(VerifyError::Profile)?;
+    // The name travels beside the file and nothing else binds it: a loader
+    // that reads the profile from the bytes alone would let it be anything.
+    if profile.name() != bundle.profile_name {
+        return Err(VerifyError::Profile(format!(
+            "the bundle names profile `{}` but its file is profile `{}`",
+            bundle.profile_name,
+            profile.name()
+        )));
+    }
     let register = register_from_bytes(&bundle.register_bytes).map_err(VerifyError::Register)?;
     let mut state = State::new(
         bundle.meeting,
@@ -377,12 +389,20 @@ pub fn verify_bundle(bytes: &[u8], options: &VerifyOptions) -> Result<Verified, 
             EventRecord::decode(bytes).map_err(|error| VerifyError::Decode { seq: position, error })?;
         let expected = chain.seq() + 1;
         if record.seq != expected {
-            return Err(if record.seq > expected {
-                VerifyError::Missing { seq: expected, found: record.seq }
-            } else if record.seq + 1 == expected {
+            // Every number below `expected` was seen in its place, so a
+            // lower one is a copy; a higher one means the expected record
+            // is either later in the bundle (moved) or nowhere (deleted).
+            let comes_later = || {
+                bundle.records[i + 1..]
+                    .iter()
+                    .any(|(later, _)| EventRecord::decode(later).is_ok_and(|later| later.seq == expected))
+            };
+            return Err(if record.seq < expected {
                 VerifyError::Duplicated { seq: record.seq, expected }
-            } else {
+            } else if comes_later() {
                 VerifyError::Reordered { seq: record.seq, expected }
+            } else {
+                VerifyError::Missing { seq: expected, found: record.seq }
             });
         }
         let head = chain.append(&record).map_err(|_| VerifyError::TimeWentBackwards { seq: record.seq })?;

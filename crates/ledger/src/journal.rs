@@ -95,6 +95,18 @@ impl Journal {
         Ok(appended)
     }
 
+    /// Admits an event whose signature the caller has verified, and queues
+    /// it; `done` is called once it is durable. Events are appended in the
+    /// order they are admitted. Not for `item-closed`, whose head seeds a
+    /// lot: use [`Journal::submit`], which waits for it.
+    pub fn admit_and_append(&mut self, signed: Signed, done: crate::Completion) -> Result<(), Rejection> {
+        debug_assert!(!matches!(signed.event.body, asamblea_wire::EventBody::ItemClosed { .. }));
+        self.state.admit_verified(&signed.event, &signed.signer)?;
+        self.ledger.append(signed, done);
+        self.records += 1;
+        Ok(())
+    }
+
     /// Stops the writer after the queued appends.
     pub fn close(self) -> WriterStats {
         self.ledger.shutdown()

@@ -211,6 +211,14 @@ impl State {
         signature: &Signature,
     ) -> Result<(), Rejection> {
         signer.verify(&self.meeting_id, bytes, signature).map_err(|_| Rejection::BadSignature)?;
+        self.admit_verified(event, signer)
+    }
+
+    /// [`State::admit`] of an event whose signature by `signer` the caller
+    /// has already checked strictly (`PublicKey::verify` on its canonical
+    /// bytes). The daemon checks ballots' signatures on many threads, then
+    /// admits them here one at a time.
+    pub fn admit_verified(&mut self, event: &Event, signer: &PublicKey) -> Result<(), Rejection> {
         if self.nonces.contains(&event.nonce) {
             return Err(Rejection::RepeatedNonce);
         }
