@@ -37,9 +37,37 @@ enum Command {
         #[arg(required = true, value_name = "FILE")]
         files: Vec<String>,
     },
-    /// Replay the demo meeting shipped with asamblea and print its report.
-    /// Reproduce la reunión de demostración.
-    Demo,
+    /// The demo meeting, served over HTTPS (created on first run).
+    /// La reunión de demostración, en HTTPS.
+    Demo {
+        /// Where the demo meeting lives.
+        #[arg(long, default_value = "asamblea-demo")]
+        dir: PathBuf,
+        /// Address to listen on.
+        #[arg(long, default_value = "127.0.0.1:8443")]
+        listen: String,
+        /// Instead: replay the demo scenario and print its report.
+        #[arg(long)]
+        replay: bool,
+    },
+    /// Serve a meeting directory over HTTPS. Sirve una reunión.
+    Serve {
+        /// The meeting directory.
+        dir: PathBuf,
+        /// Address to listen on.
+        #[arg(long, default_value = "127.0.0.1:8443")]
+        listen: String,
+    },
+    /// Enroll (or revoke) a kiosk's client certificate. Inscribe un quiosco.
+    Kiosk {
+        /// The meeting directory.
+        dir: PathBuf,
+        /// The kiosk's id (letters, digits, dashes).
+        id: String,
+        /// Revoke it instead.
+        #[arg(long)]
+        revoke: bool,
+    },
     /// Create a meeting directory: settings, register, keys, ledger.
     /// Crea el directorio de una reunión.
     Init {
@@ -164,17 +192,24 @@ pub fn run(cli: Cli, out: &mut dyn Write, err: &mut dyn Write) -> u8 {
                 2
             }
         }
-        Command::Demo => match scenario::parse("config/demo-meeting.toml", DEMO_SCENARIO) {
-            Ok(s) => {
-                let replay = scenario::replay(&s);
-                let _ = write!(out, "{}", scenario::report("config/demo-meeting.toml", &s, &replay));
-                0
+        Command::Demo { dir, listen, replay: false } => {
+            finish(crate::commands::demo(&dir, &listen, out), err)
+        }
+        Command::Serve { dir, listen } => finish(crate::commands::serve(&dir, &listen, out), err),
+        Command::Kiosk { dir, id, revoke } => finish(crate::commands::kiosk(&dir, &id, revoke, out), err),
+        Command::Demo { replay: true, .. } => {
+            match scenario::parse("config/demo-meeting.toml", DEMO_SCENARIO) {
+                Ok(s) => {
+                    let replay = scenario::replay(&s);
+                    let _ = write!(out, "{}", scenario::report("config/demo-meeting.toml", &s, &replay));
+                    0
+                }
+                Err(e) => {
+                    let _ = writeln!(err, "error: {e}");
+                    2
+                }
             }
-            Err(e) => {
-                let _ = writeln!(err, "error: {e}");
-                2
-            }
-        },
+        }
         Command::Init { dir, meeting, register } => {
             finish(crate::commands::init(&dir, meeting.as_deref(), register.as_deref(), out), err)
         }

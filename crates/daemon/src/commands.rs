@@ -52,6 +52,7 @@ pub fn init(dir: &Path, meeting: Option<&Path>, register: Option<&Path>, out: &m
             bar.set_position(n)
         })?;
     bar.finish_and_clear();
+    crate::tls::create_venue_pki(dir, &[])?;
     let meeting = service.meeting();
     let capital = meeting.register().capital();
     writeln!(out, "Reunión creada en {} / meeting created", dir.display())?;
@@ -461,4 +462,133 @@ fn parse_hex32(text: &str) -> Result<[u8; 32]> {
         *b = u8::from_str_radix(&text[2 * i..2 * i + 2], 16)?;
     }
     Ok(out)
+}
+
+/// Resolves on Ctrl-C or SIGTERM.
+async fn shutdown_signal() {
+    let ctrl_c = async {
+        let _ = tokio::signal::ctrl_c().await;
+    };
+    #[cfg(unix)]
+    let terminate = async {
+        match tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate()) {
+            Ok(mut s) => {
+                s.recv().await;
+            }
+            Err(_) => std::future::pending::<()>().await,
+        }
+    };
+    #[cfg(not(unix))]
+    let terminate = std::future::pending::<()>();
+    tokio::select! {
+        () = ctrl_c => {},
+        () = terminate => {},
+    }
+}
+
+/// `asamblea serve DIR`: HTTPS only, until Ctrl-C or SIGTERM; then
+/// in-flight requests finish and the ledger is flushed.
+pub fn serve(dir: &Path, listen: &str, out: &mut dyn Write) -> Result<()> {
+    let runtime = tokio::runtime::Builder::new_multi_thread().enable_all().build()?;
+    runtime.block_on(async {
+        let service = Service::open(dir)?;
+        let accounts = crate::staff::Accounts::load(dir)?;
+        let tls = crate::tls::server_config(dir)?;
+        let kiosks = crate::tls::KioskRegistry::load(dir)?;
+        let daemon_key = service.daemon_key();
+        let state = crate::server::AppState::new(service, accounts)?;
+        let app = crate::server::router(state.clone());
+        let listener = tokio::net::TcpListener::bind(listen)
+            .await
+            .with_context(|| format!("cannot listen on {listen}: is another daemon running there?"))?;
+        let address = listener.local_addr()?;
+        writeln!(out, "asamblea sirve en / serving at https://{address}/ (solo HTTPS / HTTPS only)")?;
+        writeln!(out, "  Tablero público / public board: https://{address}/")?;
+        writeln!(out, "  API: https://{address}/api/v1/openapi.json")?;
+        writeln!(out, "  CA de la sede / venue CA: {}", dir.join("tls/ca.crt").display())?;
+        writeln!(out, "  Clave del daemon / daemon key: {daemon_key}")?;
+        writeln!(out, "Ctrl-C detiene el servicio guardando todo / stops after saving everything.")?;
+        out.flush()?;
+        let ticker = crate::server::spawn_feed_ticker(state.clone());
+        crate::tls::serve(listener, tls, app, kiosks, shutdown_signal()).await?;
+        ticker.abort();
+        let _ = ticker.await;
+        state.close();
+        writeln!(out, "Servicio detenido; registro guardado / stopped, ledger flushed.")?;
+        Ok(())
+    })
+}
+
+/// `asamblea demo`: a demo meeting (created on first run in `dir`, reused
+/// after), with attendees already checked in and a kiosk enrolled, served
+/// over HTTPS; prints where and how to reach it.
+pub fn demo(dir: &Path, listen: &str, out: &mut dyn Write) -> Result<()> {
+    if !dir.join("ledger.db").exists() {
+        init(dir, None, None, out)?;
+        let mut service = Service::open(dir)?;
+        let ids: Vec<String> = service.meeting().register().iter().map(|(_, h)| h.id().to_string()).collect();
+        // Three quarters of the holders arrive; every tenth group of three
+        // comes through a proxy.
+        let mut proxies = 0;
+        for (i, chunk) in ids.chunks(3).enumerate() {
+            if i % 4 == 3 {
+                continue;
+            }
+            if i % 10 == 5 {
+                proxies += 1;
+                let principals: Vec<&str> = chunk.iter().map(String::as_str).collect();
+                service.check_in_agent(
+                    &format!("APODERADO-{proxies}"),
+                    &principals,
+                    Capacity::Proxy,
+                    "poder escrito",
+                )?;
+            } else {
+                for id in chunk {
+                    service.check_in(id)?;
+                }
+            }
+        }
+        let quorum = service.meeting().quorum();
+        writeln!(
+            out,
+            "Asistentes registrados / checked in: {} accionistas, {} acciones ({} apoderados)",
+            thousands(u64::from(quorum.holders)),
+            thousands(quorum.present.get()),
+            proxies
+        )?;
+        service.close();
+        let kiosk = crate::tls::enroll_kiosk(dir, "quiosco-1")?;
+        let _ = kiosk;
+        writeln!(
+            out,
+            "Quiosco inscrito / kiosk enrolled: {}",
+            dir.join("tls/kiosks/quiosco-1.crt").display()
+        )?;
+    } else {
+        writeln!(
+            out,
+            "Reanudando la reunión de demostración en / resuming the demo meeting in {}",
+            dir.display()
+        )?;
+        writeln!(out, "  (las claves del personal se mostraron al crearla / staff tokens were shown when it was created)")?;
+    }
+    serve(dir, listen, out)
+}
+
+/// `asamblea kiosk DIR ID [--revoke]`.
+pub fn kiosk(dir: &Path, id: &str, revoke: bool, out: &mut dyn Write) -> Result<()> {
+    if revoke {
+        crate::tls::revoke_kiosk(dir, id)?;
+        writeln!(out, "Quiosco {id} revocado / kiosk revoked (el servicio en marcha lo aplica al recargar)")?;
+    } else {
+        crate::tls::enroll_kiosk(dir, id)?;
+        writeln!(
+            out,
+            "Quiosco inscrito / kiosk enrolled: {} y {}",
+            dir.join(format!("tls/kiosks/{id}.crt")).display(),
+            dir.join(format!("tls/kiosks/{id}.key")).display()
+        )?;
+    }
+    Ok(())
 }

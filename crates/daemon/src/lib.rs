@@ -13,6 +13,8 @@
 //! - `profiles`: bylaws profiles from `config/*.toml`.
 //! - `scenario`: parse, replay, check and report FORMAT.md scenarios.
 //! - `numfmt`: Colombian number format.
+//! - `tls`: the venue PKI (CA, daemon and kiosk certificates, revocation)
+//!   and the HTTPS serving layer that runs a `Router` over rustls.
 
 pub mod badges;
 pub mod cli;
@@ -23,5 +25,7 @@ pub mod numfmt;
 pub mod profiles;
 pub mod register_csv;
 pub mod scenario;
+pub mod server;
 pub mod service;
 pub mod staff;
+pub mod tls;

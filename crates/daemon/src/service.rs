@@ -35,6 +35,30 @@ use crate::register_csv;
 /// The account whose key signs the command line's staff actions.
 const OPERATOR: &str = "operador";
 
+/// Why an action on the meeting did not happen.
+#[derive(Debug, thiserror::Error)]
+pub enum ActionError {
+    /// The ledger's checks (the rules among them) refuse it; nothing
+    /// changed.
+    #[error("{0}")]
+    Rejected(asamblea_ledger::Rejection),
+    /// It could not be made durable: the daemon must stop.
+    #[error("{0}")]
+    Ledger(asamblea_ledger::LedgerError),
+    /// Anything else (bad input turned into an event).
+    #[error("{0:#}")]
+    Other(anyhow::Error),
+}
+
+impl From<SubmitError> for ActionError {
+    fn from(e: SubmitError) -> ActionError {
+        match e {
+            SubmitError::Rejected(r) => ActionError::Rejected(r),
+            SubmitError::Ledger(l) => ActionError::Ledger(l),
+        }
+    }
+}
+
 /// An open meeting directory.
 pub struct Service {
     dir: PathBuf,
@@ -246,10 +270,46 @@ impl Service {
         self.journal.submit(signed)
     }
 
-    /// A staff action, signed by the operator.
+    /// A staff action, signed by the operator (the command line's actor).
     pub fn staff_event(&mut self, body: EventBody) -> Result<Appended> {
         let signed = self.signed(&self.operator, body)?;
         Ok(self.submit(signed)?)
+    }
+
+    /// A staff action signed by the acting member's key (the API's actor).
+    pub fn staff_event_as(&mut self, key: &Keypair, body: EventBody) -> Result<Appended, ActionError> {
+        let signed = self.signed(key, body).map_err(ActionError::Other)?;
+        self.submit(signed).map_err(ActionError::from)
+    }
+
+    /// Admits a ballot whose signature the caller verified, and queues it;
+    /// `done` is told once it is durable.
+    pub fn queue_ballot(
+        &mut self,
+        signed: Signed,
+        done: asamblea_ledger::Completion,
+    ) -> Result<(), asamblea_ledger::Rejection> {
+        self.journal.admit_and_append(signed, done)
+    }
+
+    /// The ballots stored before this start (for re-issuing receipts).
+    pub fn take_stored_ballots(&mut self) -> Vec<(Digest, Appended)> {
+        self.journal.take_stored_ballots()
+    }
+
+    /// The daemon's signing key, for receipts signed outside the lock.
+    pub fn daemon_keypair(&self) -> Result<Keypair> {
+        Ok(Keypair::from_seed(&read_seed(&self.dir.join("keys/daemon.seed"))?))
+    }
+
+    /// Signs a receipt with the daemon key.
+    pub fn sign_receipt(&self, receipt: &Receipt) -> Signature {
+        receipt.sign(&self.meeting_id, &self.daemon)
+    }
+
+    /// Signs a checkpoint with the daemon key.
+    pub fn sign_checkpoint(&self, checkpoint: &Checkpoint) -> Signature {
+        checkpoint.sign(&self.meeting_id, &self.daemon)
     }
 
     /// A daemon statement (results, enrolment).
@@ -296,8 +356,8 @@ impl Service {
         Ok((credential, appended))
     }
 
-    /// Opens an agenda item by id.
-    pub fn open_item(&mut self, item: &str) -> Result<Appended> {
+    /// The `item-opened` event of an agenda item, by id.
+    pub fn item_opened(&self, item: &str) -> Result<EventBody> {
         let agenda = self
             .config
             .agenda
@@ -310,14 +370,19 @@ impl Service {
                 (*seats, lists.iter().map(|l| Id::new(l)).collect::<Result<Vec<_>, _>>()?)
             }
         };
-        let opened = ItemOpened {
+        Ok(EventBody::ItemOpened(ItemOpened {
             item: Id::new(item)?,
             matter: agenda.matter(),
             noticed: agenda.noticed(),
             seats,
             lists,
-        };
-        self.staff_event(EventBody::ItemOpened(opened))
+        }))
+    }
+
+    /// Opens an agenda item by id.
+    pub fn open_item(&mut self, item: &str) -> Result<Appended> {
+        let body = self.item_opened(item)?;
+        self.staff_event(body)
     }
 
     /// A ballot signed with a badge's key (what a kiosk sends), with the
@@ -341,7 +406,18 @@ impl Service {
     /// (recorded, recomputable from the ledger). Returns the checkpoint to
     /// read out and print.
     pub fn close_item(&mut self, item: &str) -> Result<(Checkpoint, Signature)> {
-        let closed = self.staff_event(EventBody::ItemClosed { item: Id::new(item)? })?;
+        let operator = Keypair::from_seed(&read_seed(&self.dir.join(format!("keys/{OPERATOR}.seed")))?);
+        self.close_item_as(&operator, item).map_err(|e| anyhow::anyhow!("{e}"))
+    }
+
+    /// [`Service::close_item`] by a given staff member.
+    pub fn close_item_as(
+        &mut self,
+        key: &Keypair,
+        item: &str,
+    ) -> Result<(Checkpoint, Signature), ActionError> {
+        let item_id = Id::new(item).map_err(|e| ActionError::Other(e.into()))?;
+        let closed = self.staff_event_as(key, EventBody::ItemClosed { item: item_id.clone() })?;
         let checkpoint = Checkpoint { seq: closed.seq, head: closed.head };
         let signature = checkpoint.sign(&self.meeting_id, &self.daemon);
         self.publish(item)?;
@@ -355,24 +431,28 @@ impl Service {
             }
             let seed = self.journal.state().seed(item).expect("the close's head is the seed");
             let round = self.journal.state().rounds(item);
-            let item_id = Id::new(item)?;
             let position =
                 lot_index(&seed, &item_id, round, e.lot_between.len() as u32).expect("a lot has candidates");
             let winner = entry
                 .option_name(asamblea_rules::OptionIndex::list(e.lot_between[position as usize]))
                 .to_string();
-            self.staff_event(EventBody::LotDrawn { item: item_id, round, seed, winner: Id::new(&winner)? })?;
+            let winner = Id::new(&winner).map_err(|e| ActionError::Other(e.into()))?;
+            self.staff_event_as(key, EventBody::LotDrawn { item: item_id.clone(), round, seed, winner })?;
             self.publish(item)?;
         }
         Ok((checkpoint, signature))
     }
 
-    fn publish(&mut self, item: &str) -> Result<Appended> {
+    fn publish(&mut self, item: &str) -> Result<Appended, ActionError> {
         let meeting = self.meeting();
         let at = meeting.item_index(item).expect("closed");
         let result =
             PublishedResult::from_rules(meeting.item(at).result().expect("closed"), meeting.register());
-        self.daemon_event(EventBody::ResultPublished { item: Id::new(item)?, result })
+        let item = Id::new(item).map_err(|e| ActionError::Other(e.into()))?;
+        let signed = self
+            .signed(&self.daemon, EventBody::ResultPublished { item, result })
+            .map_err(ActionError::Other)?;
+        self.submit(signed).map_err(ActionError::from)
     }
 
     /// The audit bundle: every record, the register, the profile, the keys,

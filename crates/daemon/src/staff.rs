@@ -73,8 +73,8 @@ pub struct Account {
     pub role: Role,
     /// SHA-256 of its bearer token.
     pub token_digest: Digest,
-    /// Its signing key.
-    pub key: Keypair,
+    /// Its signing key (shared with in-flight actions).
+    pub key: std::sync::Arc<Keypair>,
 }
 
 /// Every account of a meeting.
@@ -128,7 +128,7 @@ impl Accounts {
             let token_digest = Digest::from_hex(field("token_sha256")?)
                 .map_err(|e| anyhow::anyhow!("{}: staff[{i}].token_sha256: {e}", path.display()))?;
             let seed_path = dir.join(format!("keys/{name}.seed"));
-            let key = Keypair::from_seed(&crate::service::read_seed(&seed_path)?);
+            let key = std::sync::Arc::new(Keypair::from_seed(&crate::service::read_seed(&seed_path)?));
             accounts.push(Account { name: name.to_string(), role, token_digest, key });
         }
         if accounts.is_empty() {

@@ -47,6 +47,9 @@ pub struct Journal {
     state: State,
     ledger: Ledger,
     records: u64,
+    /// The ballots found at open: the event digest, with the place and
+    /// head the ledger gave them (for re-issuing receipts).
+    ballots: Vec<(Digest, Appended)>,
 }
 
 impl Journal {
@@ -63,6 +66,7 @@ impl Journal {
         let (ledger, records) = Ledger::open(path, &meeting, clock).map_err(OpenError::Ledger)?;
         let mut state = State::new(meeting, register, profile, profile_digest, Some(daemon_key));
         let mut chain = asamblea_wire::Chain::new(&meeting);
+        let mut ballots = Vec::new();
         for record in &records {
             let bytes = record.event.encode().map_err(|e| OpenError::Ledger(LedgerError::Encode(e)))?;
             state
@@ -70,8 +74,17 @@ impl Journal {
                 .map_err(|rejection| OpenError::Rejected { seq: record.seq, rejection })?;
             let head = chain.append(record).map_err(|e| OpenError::Ledger(LedgerError::Encode(e)))?;
             state.chained(head);
+            if matches!(record.event.body, asamblea_wire::EventBody::Ballot(_)) {
+                let event_digest = Digest::sha256(&bytes);
+                ballots.push((event_digest, Appended { seq: record.seq, time_ms: record.time_ms, head, event_digest }));
+            }
         }
-        Ok(Journal { state, ledger, records: records.len() as u64 })
+        Ok(Journal { state, ledger, records: records.len() as u64, ballots })
+    }
+
+    /// The ballots stored when the journal was opened (once; empty after).
+    pub fn take_stored_ballots(&mut self) -> Vec<(Digest, Appended)> {
+        std::mem::take(&mut self.ballots)
     }
 
     /// The state.

@@ -172,6 +172,11 @@ impl State {
         self.staff.contains_key(key)
     }
 
+    /// A badge as issued: its key, its person, and whether it is revoked.
+    pub fn badge(&self, credential: CredentialId) -> Option<(PublicKey, &str, bool)> {
+        self.badges.get(&credential).map(|b| (b.key, b.person.as_str(), b.revoked))
+    }
+
     /// Badges issued so far (revoked ones included): the next badge's
     /// number is one more.
     pub fn badges_issued(&self) -> u32 {

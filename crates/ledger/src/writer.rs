@@ -12,7 +12,7 @@
 use std::sync::mpsc::{self, Receiver, RecvError, Sender, TryRecvError};
 use std::thread::JoinHandle;
 
-use asamblea_wire::{Chain, Digest, EventRecord};
+use asamblea_wire::{Chain, Digest, EventRecord, WireError};
 use rusqlite::Connection;
 
 use crate::{Appended, LedgerError, Signed};
@@ -100,8 +100,10 @@ fn run(
                 // machine's clock does.
                 let now = clock().max(last_time);
                 let mut rows: Vec<(u64, Vec<u8>, Digest)> = Vec::with_capacity(batch.len());
-                let mut acks = Vec::with_capacity(batch.len());
-                let mut encode_failure = None;
+                // Per event: its acknowledgement, or why it cannot be
+                // encoded. A caller's bug, not the disk's: that event alone
+                // is refused and takes no number; the others go on.
+                let mut outcomes: Vec<Result<Appended, WireError>> = Vec::with_capacity(batch.len());
                 for (signed, _) in &batch {
                     let record = EventRecord {
                         seq: next.seq() + 1,
@@ -110,53 +112,38 @@ fn run(
                         signature: signed.signature,
                         event: signed.event.clone(),
                     };
-                    let bytes = match record.encode() {
-                        Ok(b) => b,
-                        Err(e) => {
-                            encode_failure = Some(e);
-                            break;
+                    let placed = record.encode().and_then(|bytes| Ok((bytes, next.append(&record)?)));
+                    outcomes.push(placed.map(|(bytes, head)| {
+                        rows.push((record.seq, bytes, head));
+                        Appended {
+                            seq: record.seq,
+                            time_ms: now,
+                            head,
+                            event_digest: Digest::sha256(&signed.bytes),
                         }
-                    };
-                    let head = match next.append(&record) {
-                        Ok(h) => h,
-                        Err(e) => {
-                            encode_failure = Some(e);
-                            break;
-                        }
-                    };
-                    acks.push(Appended {
-                        seq: record.seq,
-                        time_ms: now,
-                        head,
-                        event_digest: Digest::sha256(&signed.bytes),
-                    });
-                    rows.push((record.seq, bytes, head));
+                    }));
                 }
-                if let Some(e) = encode_failure {
-                    // A caller's bug, not the disk's: refuse this batch and
-                    // carry on (nothing was written).
-                    for (_, done) in batch.drain(..) {
-                        done(Err(LedgerError::Encode(e.clone())));
-                    }
-                } else {
-                    let borrowed: Vec<(u64, &[u8], &Digest)> =
-                        rows.iter().map(|(s, b, h)| (*s, b.as_slice(), h)).collect();
-                    match crate::store::append_batch(&mut conn, &borrowed) {
-                        Ok(()) => {
-                            chain = next;
+                let borrowed: Vec<(u64, &[u8], &Digest)> =
+                    rows.iter().map(|(s, b, h)| (*s, b.as_slice(), h)).collect();
+                let committed =
+                    if rows.is_empty() { Ok(()) } else { crate::store::append_batch(&mut conn, &borrowed) };
+                match committed {
+                    Ok(()) => {
+                        chain = next;
+                        if !rows.is_empty() {
                             last_time = now;
                             stats.batches += 1;
-                            stats.records += batch.len() as u64;
-                            for ((_, done), ack) in batch.drain(..).zip(acks) {
-                                done(Ok(ack));
-                            }
+                            stats.records += rows.len() as u64;
                         }
-                        Err(e) => {
-                            let reason = format!("{path}: commit failed: {e}");
-                            failed = Some(reason.clone());
-                            for (_, done) in batch.drain(..) {
-                                done(Err(LedgerError::WriterStopped { reason: reason.clone() }));
-                            }
+                        for ((_, done), outcome) in batch.drain(..).zip(outcomes) {
+                            done(outcome.map_err(LedgerError::Encode));
+                        }
+                    }
+                    Err(e) => {
+                        let reason = format!("{path}: commit failed: {e}");
+                        failed = Some(reason.clone());
+                        for (_, done) in batch.drain(..) {
+                            done(Err(LedgerError::WriterStopped { reason: reason.clone() }));
                         }
                     }
                 }

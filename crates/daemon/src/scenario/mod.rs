@@ -10,4 +10,4 @@ pub use check::{compare, Difference};
 pub(crate) use parse::read_capital;
 pub use parse::{parse, Place, Scenario, ScenarioError, Step, VoteChoice};
 pub use report::report;
-pub use run::{apply, outcome_json, replay, Replay};
+pub use run::{apply, item_json, outcome_json, replay, Replay};

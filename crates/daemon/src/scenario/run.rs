@@ -73,7 +73,8 @@ pub fn outcome_json(replay: &Replay) -> Value {
     })
 }
 
-fn item_json(meeting: &Meeting, item: &Item) -> Value {
+/// One item as FORMAT.md prints it (the API's results use the same shape).
+pub fn item_json(meeting: &Meeting, item: &Item) -> Value {
     let mut out = Map::new();
     out.insert("matter".into(), item.matter().code().into());
     out.insert("outcome".into(), item.outcome().code().into());

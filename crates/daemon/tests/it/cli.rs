@@ -91,7 +91,7 @@ fn an_invalid_file_exits_2_naming_file_step_and_key() {
 
 #[test]
 fn demo_prints_a_readable_spanish_report_in_colombian_format() {
-    let out = asamblea(&["demo"]);
+    let out = asamblea(&["demo", "--replay"]);
     assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
     let stdout = text(&out.stdout);
     assert!(stdout.contains("APROBADO") || stdout.contains("NO APROBADO"), "{stdout}");

@@ -6,6 +6,7 @@ mod cli;
 mod invalid_scenarios;
 mod meeting_dir;
 mod scenarios;
+mod tls;
 
 /// The workspace root, from this crate's manifest directory.
 pub fn workspace_root() -> std::path::PathBuf {
