@@ -133,6 +133,24 @@ enum Command {
         /// The bundle file to write.
         out: PathBuf,
     },
+    /// Simulated kiosks cast real signed ballots at an in-process daemon
+    /// over HTTPS: ballots per second, latency, and the pipeline ceiling.
+    /// Mide el rendimiento.
+    Bench {
+        /// Concurrent kiosks, each with its own keep-alive connection.
+        #[arg(long, default_value_t = 64)]
+        kiosks: usize,
+        /// Ballots in each run (one holder each), shared among the kiosks.
+        #[arg(long, default_value_t = 20_000)]
+        ballots: usize,
+        /// Where to create the bench meeting (default: a fresh temporary
+        /// directory, removed at the end).
+        #[arg(long)]
+        dir: Option<PathBuf>,
+        /// Address the daemon listens on.
+        #[arg(long, default_value = "127.0.0.1:0")]
+        listen: String,
+    },
     /// Verify a bundle or a meeting directory's ledger, trusting nothing.
     /// Verifica un paquete de auditoría.
     Verify {
@@ -224,6 +242,10 @@ pub fn run(cli: Cli, out: &mut dyn Write, err: &mut dyn Write) -> u8 {
         Command::Simulate { dir, seed, attendance } => {
             finish(crate::commands::simulate(&dir, seed, attendance, out), err)
         }
+        Command::Bench { kiosks, ballots, dir, listen } => finish(
+            crate::bench::bench(&crate::bench::BenchOptions { kiosks, ballots, dir, listen }, out),
+            err,
+        ),
         Command::Export { dir, out: file } => finish(crate::commands::export(&dir, &file, out), err),
         Command::Verify { path, daemon_key, checkpoint } => {
             match crate::commands::verify(&path, daemon_key.as_deref(), checkpoint.as_deref(), out) {

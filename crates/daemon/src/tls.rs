@@ -662,7 +662,7 @@ fn log_join(joined: Result<(), tokio::task::JoinError>) {
 /// client leaves or shutdown is asked.
 async fn connection(tcp: TcpStream, peer: SocketAddr, shared: Arc<Shared>, stop: watch::Receiver<bool>) {
     // Small JSON answers: send them now rather than wait for more to send.
-    let _ = tcp.set_nodelay(true);
+    let _ = tcp.set_nodelay(true); tokio::time::sleep(Duration::from_secs(3)).await;
     let handshake = tokio::select! {
         biased;
         () = stopped(stop.clone()) => return,

@@ -76,7 +76,10 @@ impl Journal {
             state.chained(head);
             if matches!(record.event.body, asamblea_wire::EventBody::Ballot(_)) {
                 let event_digest = Digest::sha256(&bytes);
-                ballots.push((event_digest, Appended { seq: record.seq, time_ms: record.time_ms, head, event_digest }));
+                ballots.push((
+                    event_digest,
+                    Appended { seq: record.seq, time_ms: record.time_ms, head, event_digest },
+                ));
             }
         }
         Ok(Journal { state, ledger, records: records.len() as u64, ballots })
@@ -113,7 +116,11 @@ impl Journal {
     /// order they are admitted. Not for `item-closed`, whose head seeds a
     /// lot: use [`Journal::submit`], which waits for it.
     pub fn admit_and_append(&mut self, signed: Signed, done: crate::Completion) -> Result<(), Rejection> {
-        debug_assert!(!matches!(signed.event.body, asamblea_wire::EventBody::ItemClosed { .. }));
+        if matches!(signed.event.body, asamblea_wire::EventBody::ItemClosed { .. }) {
+            return Err(Rejection::OutOfPlace(
+                "item-closed is submitted and waited for: its head seeds the lot",
+            ));
+        }
         self.state.admit_verified(&signed.event, &signed.signer)?;
         self.ledger.append(signed, done);
         self.records += 1;

@@ -48,6 +48,7 @@ pub use state::{Rejection, State};
 pub use writer::{Clock, Completion, WriterStats, MAX_BATCH};
 
 /// An event signed by its actor, waiting for its place in the ledger.
+/// Build it with [`Signed::new`] so that `bytes` are the event's own.
 #[derive(Clone, Debug)]
 pub struct Signed {
     /// The event.
@@ -58,6 +59,14 @@ pub struct Signed {
     pub signer: PublicKey,
     /// The signature on the event's signing input.
     pub signature: Signature,
+}
+
+impl Signed {
+    /// The event with its canonical bytes, as `signer` signed them.
+    pub fn new(event: Event, signer: PublicKey, signature: Signature) -> Result<Signed, WireError> {
+        let bytes = event.encode()?;
+        Ok(Signed { event, bytes, signer, signature })
+    }
 }
 
 /// A durable append: the record's place, time and the head after it.
@@ -184,7 +193,7 @@ impl Ledger {
 /// starting a writer (for export while the daemon runs: WAL readers never
 /// block the writer).
 pub fn read_records(path: &Path, meeting: &MeetingId) -> Result<Vec<(EventRecord, Digest)>, LedgerError> {
-    let conn = store::open(path, meeting)?;
+    let conn = store::open_existing(path, meeting)?;
     let rows = store::read_all(&conn).map_err(|e| LedgerError::sqlite(path, e))?;
     let (records, _) = check_rows(&rows, meeting).map_err(|(seq, reason)| LedgerError::BrokenChain {
         path: path.display().to_string(),

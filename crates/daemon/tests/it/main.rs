@@ -1,6 +1,7 @@
 //! Integration tests of the `asamblea` crate: one test binary, a module per
 //! feature (STYLE.md §13).
 
+mod api;
 mod architecture;
 mod cli;
 mod invalid_scenarios;

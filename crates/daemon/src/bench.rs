@@ -1,0 +1,699 @@
+//! `asamblea bench`: simulated kiosks casting real signed ballots at a
+//! running daemon over HTTPS, and, in the same run, the pipeline ceiling
+//! without HTTP.
+//!
+//! # What it does
+//!
+//! 1. **A fresh meeting** in `--dir` (default: a new temporary directory,
+//!    removed at the end): a generated `meeting.toml` with two ordinary
+//!    items (`item-1` for the HTTPS run, `item-2` for the ceiling) and a
+//!    generated register with one holder per ballot, so that every ballot
+//!    is a distinct holder's (one ballot per holder per item). Everyone is
+//!    checked in and given a badge in process; the badges' credentials stay
+//!    in memory. These setup events are signed by the operator's key and
+//!    go through the group-committing writer (`Service::queue_ballot`, the
+//!    same admission as any event), so that setting up 20,000 holders
+//!    takes seconds rather than 40,000 fsyncs.
+//! 2. **`--kiosks` kiosks enrolled** (`crate::tls::enroll_kiosk`), each with
+//!    its own client certificate.
+//! 3. **The daemon runs in this process**, on its own multi-threaded tokio
+//!    runtime with one worker per core, exactly as `asamblea serve` builds
+//!    it (`AppState`, `router`, `tls::serve` on a 127.0.0.1 listener). In
+//!    process rather than as a child so that the ceiling can be measured on
+//!    the very same `AppState` (same lock, same writer, same ledger file)
+//!    and the ledger read back afterwards; the CPU is shared either way.
+//!    Only the per-kiosk rate limit is raised
+//!    ([`AppState::with_kiosk_rate`]): 64 simulated kiosks sending as fast
+//!    as they can would otherwise be held at 50 ballots a second each.
+//! 4. **Every ballot is signed before any timing** (the load generator only
+//!    sends prepared bytes).
+//! 5. **The ceiling**: the `item-2` ballots through the ballot path minus
+//!    HTTP and TLS ([`AppState::cast_ballot`]: receipt look-up, decode,
+//!    strict verify, admission under the lock, group commit, daemon-signed
+//!    receipt), from `--kiosks` tasks on the daemon's runtime (so verify
+//!    runs on as many threads as cores).
+//! 6. **The HTTPS run**: `item-1` is opened through the API with the
+//!    chair's token; `--kiosks` tasks, each with its own keep-alive TLS
+//!    connection and client certificate (handshakes done before timing),
+//!    send their share one after another and time each request. The
+//!    load generator runs on a separate single-threaded runtime.
+//!
+//! It prints ballots per second, p50 and p99 latency, the commits (fsyncs)
+//! of each run, and the ratio HTTPS ÷ ceiling. Commits are counted from
+//! the ledger afterwards as the distinct commit times of the run's records
+//! (a batch shares one time): a lower bound, exact unless two commits fell
+//! within the same millisecond.
+
+use std::io::Write;
+use std::net::SocketAddr;
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use anyhow::{bail, Context, Result};
+use asamblea_ledger::Signed;
+use asamblea_rules::OptionIndex;
+use asamblea_wire::{Credential, CredentialId, EventBody, Id, Keypair, Nonce};
+
+use crate::kiosk_client::{whole_votes, HttpsClient, SignedBallot};
+use crate::numfmt::{percent, thousands};
+use crate::server::AppState;
+use crate::service::Service;
+use crate::staff::Role;
+
+/// What to run.
+#[derive(Clone, Debug)]
+pub struct BenchOptions {
+    /// Concurrent kiosks (HTTPS connections, and tasks of the ceiling).
+    pub kiosks: usize,
+    /// Ballots in each run, shared among the kiosks.
+    pub ballots: usize,
+    /// Where to create the meeting (must not hold one); `None`: a fresh
+    /// temporary directory, removed at the end.
+    pub dir: Option<PathBuf>,
+    /// Where the daemon listens.
+    pub listen: String,
+}
+
+/// The item of the HTTPS run.
+const HTTP_ITEM: &str = "item-1";
+/// The item of the ceiling run.
+const PIPELINE_ITEM: &str = "item-2";
+/// Shares of each generated holder.
+const SHARES: u64 = 1_000;
+/// Worker threads of the load generator's runtime: one, so that it stays
+/// light next to the daemon's (one per core).
+const CLIENT_THREADS: usize = 1;
+
+/// The targets of issue 4 on a 2-core machine.
+const TARGET_RATIO_PERCENT: u64 = 70;
+const TARGET_RATE: u64 = 8_000;
+const TARGET_P99: Duration = Duration::from_millis(50);
+
+/// A ballot prepared for the ceiling run.
+struct RawBallot {
+    event: Vec<u8>,
+    signer: [u8; 32],
+    signature: [u8; 64],
+}
+
+/// What one timed run measured.
+struct Run {
+    ballots: usize,
+    elapsed: Duration,
+    latencies: Vec<Duration>,
+    failures: usize,
+    first_failure: Option<String>,
+    /// CPU use of the run by thread (Linux only).
+    cpu: Vec<Spent>,
+}
+
+impl Run {
+    fn rate(&self) -> u64 {
+        per_second(self.ballots as u64, self.elapsed)
+    }
+
+    fn quantile(&self, per_mille: usize) -> Duration {
+        if self.latencies.is_empty() {
+            return Duration::ZERO;
+        }
+        let rank = (self.latencies.len() * per_mille).div_ceil(1000).max(1);
+        self.latencies[rank - 1]
+    }
+}
+
+/// `asamblea bench`.
+pub fn bench(options: &BenchOptions, out: &mut dyn Write) -> Result<()> {
+    if options.kiosks == 0 || options.kiosks > 10_000 {
+        bail!("--kiosks must be between 1 and 10000");
+    }
+    if options.ballots < options.kiosks {
+        bail!("--ballots must be at least --kiosks ({})", options.kiosks);
+    }
+    let (dir, temporary) = match &options.dir {
+        Some(dir) => (dir.clone(), false),
+        None => {
+            let nanos = std::time::SystemTime::now()
+                .duration_since(std::time::UNIX_EPOCH)
+                .map_or(0, |d| d.subsec_nanos());
+            (std::env::temp_dir().join(format!("asamblea-bench-{}-{nanos}", std::process::id())), true)
+        }
+    };
+    let result = run(options, &dir, out);
+    if temporary {
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+    result
+}
+
+fn run(options: &BenchOptions, dir: &Path, out: &mut dyn Write) -> Result<()> {
+    let holders = options.ballots;
+    let cores = std::thread::available_parallelism().map_or(1, std::num::NonZeroUsize::get);
+    writeln!(
+        out,
+        "asamblea bench: {} quioscos / kiosks, {} papeletas por corrida / ballots per run, {} núcleos / cores",
+        thousands(options.kiosks as u64),
+        thousands(options.ballots as u64),
+        cores
+    )?;
+    writeln!(out, "  Reunión de prueba / bench meeting: {}", dir.display())?;
+    out.flush()?;
+
+    // 1. The meeting, everyone present with a badge.
+    let setup = Instant::now();
+    let ids: Vec<String> = (1..=holders).map(|i| format!("ACC-{i:06}")).collect();
+    let mut service = Service::init(
+        dir,
+        "meeting.toml (bench, generated)",
+        &meeting_toml(holders as u64),
+        "register.csv (bench, generated)",
+        &register_csv(&ids),
+        |_| {},
+    )?;
+    crate::tls::create_venue_pki(dir, &[])?;
+    let tokens = service.take_tokens();
+    let chair_token = tokens
+        .iter()
+        .find(|(_, role, _)| *role == Role::Chair)
+        .map(|(_, _, token)| token.clone())
+        .context("init draws a chair token")?;
+    let accounts = crate::staff::Accounts::load(dir)?;
+    let operator =
+        accounts.iter().find(|a| a.role == Role::Operator).map(|a| a.key.clone()).context("an operator")?;
+    let meeting = service.meeting_id();
+    let bodies = ids.iter().map(|id| Ok(EventBody::CheckedInPerson { holder: Id::new(id)? }));
+    queue_all(&mut service, &operator, bodies.collect::<Result<Vec<_>>>()?)?;
+    let first = service.state().badges_issued() + 1;
+    let credentials: Vec<Credential> = (0..holders)
+        .map(|i| {
+            let number = CredentialId(first + u32::try_from(i).expect("fewer holders than u32::MAX"));
+            Credential::generate_from(&meeting, number, &crate::service::random())
+        })
+        .collect();
+    let badges = credentials
+        .iter()
+        .zip(&ids)
+        .map(|(c, id)| Ok(EventBody::BadgeIssued { credential: c.id(), key: c.public_key(), person: Id::new(id)? }));
+    queue_all(&mut service, &operator, badges.collect::<Result<Vec<_>>>()?)?;
+    service.open_item(PIPELINE_ITEM)?;
+    let kiosks: Vec<Arc<rustls::ClientConfig>> = (0..options.kiosks)
+        .map(|k| {
+            let kiosk = crate::tls::enroll_kiosk(dir, &format!("bench-{k:04}"))?;
+            Ok(Arc::new(crate::tls::client_config(&kiosk.ca_pem, Some((&kiosk.cert_pem, &kiosk.key_pem)))?))
+        })
+        .collect::<Result<_>>()?;
+    let staff_tls = crate::kiosk_client::staff_tls(dir)?;
+    writeln!(
+        out,
+        "  Preparación / setup: {} accionistas presentes con credencial, {} quioscos inscritos ({})",
+        thousands(holders as u64),
+        thousands(options.kiosks as u64),
+        seconds(setup.elapsed())
+    )?;
+
+    // 2. Every ballot signed before any timing.
+    let signing = Instant::now();
+    let http_ballots = sign_all(&credentials, &ids, HTTP_ITEM, cores)?;
+    let pipeline_ballots = sign_all(&credentials, &ids, PIPELINE_ITEM, cores)?;
+    drop(credentials);
+    let http_bodies: Vec<String> = http_ballots.iter().map(SignedBallot::body).collect();
+    let pipeline_ballots: Vec<RawBallot> = pipeline_ballots
+        .into_iter()
+        .map(|b| RawBallot { event: b.event, signer: b.signer.to_bytes(), signature: b.signature.0 })
+        .collect();
+    drop(http_ballots);
+    writeln!(
+        out,
+        "  Papeletas firmadas de antemano / ballots signed beforehand: {} ({})",
+        thousands(2 * holders as u64),
+        seconds(signing.elapsed())
+    )?;
+
+    // 3. The daemon, in process.
+    let server = tokio::runtime::Builder::new_multi_thread().enable_all().thread_name("daemon").build()?;
+    let state = AppState::new(service, accounts)?.with_kiosk_rate(u32::MAX / 1000, u32::MAX / 1000);
+    let tls = crate::tls::server_config(dir)?;
+    let registry = crate::tls::KioskRegistry::load(dir)?;
+    let listener = server
+        .block_on(tokio::net::TcpListener::bind(&options.listen))
+        .with_context(|| format!("cannot listen on {}", options.listen))?;
+    let addr = listener.local_addr()?;
+    let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
+    let daemon = server.spawn(crate::tls::serve(
+        listener,
+        tls,
+        crate::server::router(state.clone()),
+        registry,
+        async move {
+            let _ = stopped.await;
+        },
+    ));
+    let ticker = {
+        let _entered = server.enter();
+        crate::server::spawn_feed_ticker(state.clone())
+    };
+    writeln!(out, "  Daemon en este proceso / in-process daemon: https://{addr}/ ({cores} hilos / threads)")?;
+    writeln!(out)?;
+    out.flush()?;
+
+    // 4. The ceiling: the same path minus HTTP and TLS.
+    let before = cpu_times();
+    let skip = std::env::var("BENCH_SKIP").unwrap_or_default();
+    let mut ceiling = server.block_on(pipeline_run(&state, if skip == "ceiling" { pipeline_ballots.into_iter().take(options.kiosks).collect() } else { pipeline_ballots }, options.kiosks));
+    ceiling.cpu = cpu_spent(&before, &cpu_times());
+    report(out, "Techo sin HTTP / pipeline ceiling (receipt look-up, decode, verify, admit, group commit, sign)", &ceiling)?;
+
+    // 5. The HTTPS run.
+    let client = tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(std::env::var("BENCH_CLIENT_THREADS").ok().and_then(|v| v.parse().ok()).unwrap_or(CLIENT_THREADS))
+        .enable_all()
+        .thread_name("kiosks")
+        .build()?;
+    let mut before = Vec::new();
+    let mut https = client.block_on(async {
+        let mut staff = HttpsClient::connect(addr, staff_tls).await?;
+        let (status, answer) =
+            staff.post_json(&format!("/api/v1/items/{HTTP_ITEM}/open"), &serde_json::json!({}), Some(&chair_token)).await?;
+        if !status.is_success() {
+            bail!("the chair could not open {HTTP_ITEM}: {status} {answer}");
+        }
+        https_run(addr, kiosks, http_bodies, &mut before).await
+    })?;
+    https.cpu = cpu_spent(&before, &cpu_times());
+    report(out, "HTTPS (quioscos con keep-alive y certificado / kiosks with keep-alive and client certificates)", &https)?;
+    drop(client);
+
+    // 6. Stop, flush, and count the commits in the ledger.
+    let _ = stop.send(());
+    server.block_on(async {
+        ticker.abort();
+        let _ = ticker.await;
+        daemon.await.context("the daemon task")?
+    })?;
+    state.close();
+    drop(server);
+    let records = asamblea_ledger::read_records(&dir.join("ledger.db"), &meeting)?;
+    let commits = |item: &str| {
+        let mut times: Vec<u64> = records
+            .iter()
+            .filter(|(r, _)| matches!(&r.event.body, EventBody::Ballot(b) if b.item.as_str() == item))
+            .map(|(r, _)| r.time_ms)
+            .collect();
+        let stored = times.len();
+        times.dedup();
+        (stored, times.len())
+    };
+    let (ceiling_stored, ceiling_commits) = commits(PIPELINE_ITEM);
+    let (https_stored, https_commits) = commits(HTTP_ITEM);
+
+    writeln!(out)?;
+    for (name, run, stored, commits) in [
+        ("techo / ceiling", &ceiling, ceiling_stored, ceiling_commits),
+        ("HTTPS", &https, https_stored, https_commits),
+    ] {
+        writeln!(
+            out,
+            "Registro / ledger, {name}: {} papeletas guardadas / ballots stored, ≥ {} fsyncs (lotes / batches; ≈ {} papeletas por lote / ballots per batch){}",
+            thousands(stored as u64),
+            thousands(commits as u64),
+            thousands((stored / commits.max(1)) as u64),
+            if stored == run.ballots - run.failures { "" } else { " — ¡NO COINCIDE con las confirmadas / does NOT match the acknowledged!" }
+        )?;
+    }
+    let (http_rate, ceiling_rate) = (https.rate(), ceiling.rate());
+    let p99 = https.quantile(990);
+    writeln!(out)?;
+    writeln!(
+        out,
+        "Razón / ratio HTTPS ÷ techo / ceiling: {} ({} ÷ {} papeletas/s)",
+        percent(http_rate, ceiling_rate),
+        thousands(http_rate),
+        thousands(ceiling_rate)
+    )?;
+    let mark = |ok: bool| if ok { "cumplido / met" } else { "NO cumplido / MISSED" };
+    writeln!(out, "Objetivos / targets ({} quioscos / kiosks):", options.kiosks)?;
+    writeln!(
+        out,
+        "  razón / ratio ≥ {TARGET_RATIO_PERCENT} %: {}",
+        mark(http_rate * 100 >= ceiling_rate * TARGET_RATIO_PERCENT)
+    )?;
+    writeln!(out, "  ≥ {} papeletas/s / ballots/s: {}", thousands(TARGET_RATE), mark(http_rate >= TARGET_RATE))?;
+    writeln!(out, "  p99 < {}: {}", millis(TARGET_P99), mark(p99 < TARGET_P99))?;
+    if https.failures + ceiling.failures > 0 {
+        bail!(
+            "{} ballots were not acknowledged (first: {})",
+            https.failures + ceiling.failures,
+            https.first_failure.as_deref().or(ceiling.first_failure.as_deref()).unwrap_or("?")
+        );
+    }
+    Ok(())
+}
+
+/// The generated meeting: the demo company, two ordinary items, and a
+/// capital that the generated holders hold whole.
+fn meeting_toml(holders: u64) -> String {
+    format!(
+        r#"# Generated by `asamblea bench`.
+company = "Banco de Pruebas S.A."
+nit = "900.000.000-1"
+kind = "ordinary"
+call = "first"
+date = "2027-03-25"
+time = "10:00"
+place = "Bogotá D.C., sala de pruebas"
+convened_by = "Aviso de prueba"
+convened_on = "2027-03-02"
+profile = "grupo-aval"
+
+[capital]
+ORD = {{ subscribed = {} }}
+
+[[agenda]]
+id = "{HTTP_ITEM}"
+title = "Corrida HTTPS"
+matter = "ordinary"
+
+[[agenda]]
+id = "{PIPELINE_ITEM}"
+title = "Techo sin HTTP"
+matter = "ordinary"
+"#,
+        holders * SHARES
+    )
+}
+
+fn register_csv(ids: &[String]) -> String {
+    let mut csv = String::from("holder_id,name,class,shares,role,split\n");
+    for (i, id) in ids.iter().enumerate() {
+        csv.push_str(&format!("{id},Accionista {},ORD,{SHARES},,\n", i + 1));
+    }
+    csv
+}
+
+/// Signs `bodies` with `key` and queues them all on the group-committing
+/// writer, then waits until every one is durable.
+fn queue_all(service: &mut Service, key: &Keypair, bodies: Vec<EventBody>) -> Result<()> {
+    let meeting = service.meeting_id();
+    let (sender, durable) = std::sync::mpsc::channel();
+    let count = bodies.len();
+    for body in bodies {
+        let event = asamblea_wire::Event { nonce: Nonce(crate::service::random()), body };
+        let bytes = event.encode()?;
+        let signature = key.sign(&meeting, &bytes)?;
+        let sender = sender.clone();
+        service
+            .queue_ballot(
+                Signed { event, bytes, signer: key.public_key(), signature },
+                Box::new(move |result| {
+                    let _ = sender.send(result.map(|_| ()));
+                }),
+            )
+            .map_err(|rejection| anyhow::anyhow!("setup refused: {rejection}"))?;
+    }
+    for _ in 0..count {
+        durable.recv().context("the ledger writer stopped")??;
+    }
+    Ok(())
+}
+
+/// One ballot per holder on `item`, voting for, signed on `threads`
+/// threads.
+fn sign_all(credentials: &[Credential], ids: &[String], item: &str, threads: usize) -> Result<Vec<SignedBallot>> {
+    let chunk = credentials.len().div_ceil(threads.max(1));
+    std::thread::scope(|scope| {
+        let workers: Vec<_> = credentials
+            .chunks(chunk)
+            .zip(ids.chunks(chunk))
+            .map(|(credentials, ids)| {
+                scope.spawn(move || {
+                    credentials
+                        .iter()
+                        .zip(ids)
+                        .map(|(c, id)| SignedBallot::sign(c, item, whole_votes(&[id], OptionIndex::FOR)?))
+                        .collect::<Result<Vec<_>>>()
+                })
+            })
+            .collect();
+        let mut all = Vec::with_capacity(credentials.len());
+        for worker in workers {
+            all.extend(worker.join().map_err(|_| anyhow::anyhow!("a signing thread panicked"))??);
+        }
+        Ok(all)
+    })
+}
+
+/// Splits `items` into `parts` shares of nearly equal size, in order.
+fn shares<T>(items: Vec<T>, parts: usize) -> Vec<Vec<T>> {
+    let (base, extra) = (items.len() / parts, items.len() % parts);
+    let mut items = items.into_iter();
+    (0..parts).map(|k| items.by_ref().take(base + usize::from(k < extra)).collect()).collect()
+}
+
+/// The ceiling: `tasks` tasks on the daemon's runtime, each casting its
+/// share one after another through [`AppState::cast_ballot`].
+async fn pipeline_run(state: &AppState, ballots: Vec<RawBallot>, tasks: usize) -> Run {
+    let count = ballots.len();
+    let start = Instant::now();
+    let mut set = tokio::task::JoinSet::new();
+    for share in shares(ballots, tasks) {
+        let state = state.clone();
+        set.spawn(async move {
+            let mut latencies = Vec::with_capacity(share.len());
+            let mut failures = Vec::new();
+            for ballot in share {
+                let sent = Instant::now();
+                match state.cast_ballot(ballot.event, &ballot.signer, &ballot.signature).await {
+                    Ok(_) => latencies.push(sent.elapsed()),
+                    Err(e) => failures.push(format!("{}: {}", e.code, e.message_en)),
+                }
+            }
+            (latencies, failures)
+        });
+    }
+    collect(count, start, set).await
+}
+
+/// The HTTPS run: one keep-alive connection per kiosk, connected before
+/// the clock starts; then each kiosk sends its share one after another.
+async fn https_run(
+    addr: SocketAddr,
+    kiosks: Vec<Arc<rustls::ClientConfig>>,
+    bodies: Vec<String>,
+    cpu_before: &mut Vec<ThreadTimes>,
+) -> Result<Run> {
+    let count = bodies.len();
+    let mut clients = Vec::with_capacity(kiosks.len());
+    let mut connecting = tokio::task::JoinSet::new();
+    for tls in kiosks.iter().cloned() {
+        connecting.spawn(HttpsClient::connect(addr, tls));
+    }
+    while let Some(connected) = connecting.join_next().await {
+        clients.push(connected.context("a kiosk task")??);
+    }
+    let (go, ready) = tokio::sync::watch::channel(false);
+    let mut set = tokio::task::JoinSet::new();
+    for (mut client, share) in clients.into_iter().zip(shares(bodies, kiosks.len())) {
+        let mut ready = ready.clone();
+        set.spawn(async move {
+            let _ = ready.wait_for(|go| *go).await;
+            let mut latencies = Vec::with_capacity(share.len());
+            let mut failures = Vec::new();
+            for body in share {
+                let sent = Instant::now();
+                match client.post_body("/api/v1/ballots", body, None).await {
+                    Ok((status, _)) if status.is_success() => latencies.push(sent.elapsed()),
+                    Ok((status, answer)) => failures.push(format!("{status}: {answer}")),
+                    Err(e) => failures.push(format!("{e:#}")),
+                }
+            }
+            (latencies, failures)
+        });
+    }
+    // Let every task reach the starting line.
+    tokio::task::yield_now().await;
+    *cpu_before = cpu_times();
+    let start = Instant::now();
+    go.send_replace(true);
+    Ok(collect(count, start, set).await)
+}
+
+async fn collect(
+    count: usize,
+    start: Instant,
+    mut set: tokio::task::JoinSet<(Vec<Duration>, Vec<String>)>,
+) -> Run {
+    let mut latencies = Vec::with_capacity(count);
+    let mut failures = Vec::new();
+    while let Some(joined) = set.join_next().await {
+        match joined {
+            Ok((l, f)) => {
+                latencies.extend(l);
+                failures.extend(f);
+            }
+            Err(e) => failures.push(format!("a task failed: {e}")),
+        }
+    }
+    let elapsed = start.elapsed();
+    latencies.sort_unstable();
+    Run {
+        ballots: count,
+        elapsed,
+        latencies,
+        failures: failures.len(),
+        first_failure: failures.into_iter().next(),
+        cpu: Vec::new(),
+    }
+}
+
+fn report(out: &mut dyn Write, title: &str, run: &Run) -> Result<()> {
+    writeln!(out, "{title}")?;
+    writeln!(
+        out,
+        "  {} papeletas en / ballots in {}: {} papeletas/s / ballots/s",
+        thousands(run.ballots as u64),
+        seconds(run.elapsed),
+        thousands(run.rate())
+    )?;
+    writeln!(
+        out,
+        "  latencia / latency p50 {} · p99 {} · máx / max {}",
+        millis(run.quantile(500)),
+        millis(run.quantile(990)),
+        millis(run.latencies.last().copied().unwrap_or_default())
+    )?;
+    if !run.cpu.is_empty() {
+        let total: Duration = run.cpu.iter().map(|s| s.cpu).sum();
+        let switches: u64 = run.cpu.iter().map(|s| s.switches).sum();
+        let threads: Vec<String> = run.cpu.iter().map(|s| format!("{} {}", s.name, seconds(s.cpu))).collect();
+        let cores = std::thread::available_parallelism().map_or(1, std::num::NonZeroUsize::get) as u64;
+        let available = u64::try_from(run.elapsed.as_micros()).unwrap_or(u64::MAX).saturating_mul(cores);
+        writeln!(
+            out,
+            "  CPU: {} = {} de los núcleos / of the cores; {} µs por papeleta / per ballot; {} cambios de contexto por papeleta / context switches per ballot",
+            threads.join(" · "),
+            percent(u64::try_from(total.as_micros()).unwrap_or(u64::MAX), available),
+            thousands(u64::try_from(total.as_micros()).unwrap_or(u64::MAX) / (run.ballots as u64).max(1)),
+            decimal(switches * 10 / (run.ballots as u64).max(1)),
+        )?;
+    }
+    if run.failures > 0 {
+        writeln!(
+            out,
+            "  ¡{} sin confirmar / not acknowledged! primera / first: {}",
+            thousands(run.failures as u64),
+            run.first_failure.as_deref().unwrap_or("?")
+        )?;
+    }
+    out.flush()?;
+    Ok(())
+}
+
+/// A thread's CPU use so far.
+struct ThreadTimes {
+    id: u32,
+    name: String,
+    /// Nanoseconds on a CPU.
+    nanos: u64,
+    /// Context switches, voluntary or not.
+    switches: u64,
+}
+
+/// CPU use of every thread of this process so far (from
+/// `/proc/self/task/*/{comm,schedstat,status}`; empty where there is no
+/// `/proc`).
+fn cpu_times() -> Vec<ThreadTimes> {
+    let Ok(tasks) = std::fs::read_dir("/proc/self/task") else { return Vec::new() };
+    tasks
+        .filter_map(|task| {
+            let task = task.ok()?;
+            let id = task.file_name().to_str()?.parse().ok()?;
+            let name = std::fs::read_to_string(task.path().join("comm")).ok()?.trim().to_string();
+            let schedstat = std::fs::read_to_string(task.path().join("schedstat")).ok()?;
+            let nanos = schedstat.split_whitespace().next()?.parse().ok()?;
+            let status = std::fs::read_to_string(task.path().join("status")).ok()?;
+            let switches = status
+                .lines()
+                .filter(|line| line.contains("ctxt_switches"))
+                .filter_map(|line| line.split_whitespace().nth(1)?.parse::<u64>().ok())
+                .sum();
+            Some(ThreadTimes { id, name, nanos, switches })
+        })
+        .collect()
+}
+
+/// What one kind of thread spent during a run.
+struct Spent {
+    name: &'static str,
+    cpu: Duration,
+    switches: u64,
+}
+
+/// CPU use between two [`cpu_times`], by thread: the daemon's workers,
+/// the ledger writer, the load generator, the rest.
+fn cpu_spent(before: &[ThreadTimes], after: &[ThreadTimes]) -> Vec<Spent> {
+    if after.is_empty() {
+        return Vec::new();
+    }
+    let mut spent: Vec<Spent> = ["daemon", "ledger-writer", "kiosks", "other"]
+        .into_iter()
+        .map(|name| Spent { name, cpu: Duration::ZERO, switches: 0 })
+        .collect();
+    for thread in after {
+        let start = before.iter().find(|b| b.id == thread.id);
+        let at = spent.iter().position(|s| s.name == thread.name).unwrap_or(spent.len() - 1);
+        spent[at].cpu += Duration::from_nanos(thread.nanos.saturating_sub(start.map_or(0, |s| s.nanos)));
+        spent[at].switches += thread.switches.saturating_sub(start.map_or(0, |s| s.switches));
+    }
+    spent
+}
+
+fn per_second(count: u64, elapsed: Duration) -> u64 {
+    let micros = u64::try_from(elapsed.as_micros()).unwrap_or(u64::MAX).max(1);
+    count.saturating_mul(1_000_000) / micros
+}
+
+/// Tenths as `1,2`.
+fn decimal(tenths: u64) -> String {
+    format!("{},{}", thousands(tenths / 10), tenths % 10)
+}
+
+/// `12,3 ms`.
+fn millis(d: Duration) -> String {
+    let micros = d.as_micros();
+    format!("{},{} ms", micros / 1000, micros % 1000 / 100)
+}
+
+/// `2,41 s`.
+fn seconds(d: Duration) -> String {
+    let millis = d.as_millis();
+    format!("{},{:02} s", millis / 1000, millis % 1000 / 10)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn shares_are_nearly_equal_and_keep_everything_in_order() {
+        let split = shares((0..10).collect(), 3);
+        assert_eq!(split, [vec![0, 1, 2, 3], vec![4, 5, 6], vec![7, 8, 9]]);
+        assert_eq!(shares(vec![1, 2], 2), [vec![1], vec![2]]);
+    }
+
+    #[test]
+    fn quantiles_are_nearest_rank() {
+        let run = Run {
+            ballots: 100,
+            elapsed: Duration::from_secs(1),
+            latencies: (1..=100).map(Duration::from_millis).collect(),
+            failures: 0,
+            first_failure: None,
+            cpu: Vec::new(),
+        };
+        assert_eq!(run.quantile(500), Duration::from_millis(50));
+        assert_eq!(run.quantile(990), Duration::from_millis(99));
+        assert_eq!(run.rate(), 100);
+        assert_eq!(millis(Duration::from_micros(12_345)), "12,3 ms");
+        assert_eq!(seconds(Duration::from_millis(2_415)), "2,41 s");
+    }
+}

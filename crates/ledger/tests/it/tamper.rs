@@ -1,0 +1,373 @@
+//! The tamper table: one way of falsifying an exported bundle per test,
+//! each caught by `verify_bundle` with its own error at the right
+//! sequence number.
+//!
+//! Where a forger would recompute the chain (a flipped event byte, a
+//! re-signed result, an inserted record), the bundle is rechained with
+//! [`Fixture::rechained`], so the test reaches the check it is about and
+//! not merely the first stale head.
+
+use asamblea_ledger::{Rejection, Verified, VerifyError};
+use asamblea_rules::Shares;
+use asamblea_wire::{
+    Ballot, Checkpoint, CredentialId, EventBody, EventRecord, HolderVote, Keypair, PublishedResult, Signature,
+};
+
+use crate::fixture::{badge, daemon, fixture, outsider, staff, Fixture, MEETING};
+use crate::support::{id, sign};
+
+/// The sequence number an error names, if it names one.
+fn seq_of(error: &VerifyError) -> Option<u64> {
+    match error {
+        VerifyError::Decode { seq, .. }
+        | VerifyError::Missing { seq, .. }
+        | VerifyError::Duplicated { seq, .. }
+        | VerifyError::Reordered { seq, .. }
+        | VerifyError::TimeWentBackwards { seq }
+        | VerifyError::HeadMismatch { seq }
+        | VerifyError::Rejected { seq, .. }
+        | VerifyError::CheckpointSignature { seq }
+        | VerifyError::CheckpointMismatch { seq }
+        | VerifyError::Truncated { seq, .. } => Some(*seq),
+        _ => None,
+    }
+}
+
+/// Verifies a tampered bundle and expects exactly `expected`, whose
+/// message must name its sequence number for the person reading it.
+fn check(bytes: &[u8], checkpoint: Option<(u64, asamblea_wire::Digest)>, expected: VerifyError) {
+    let verified = fixture().verify(bytes, checkpoint);
+    assert_eq!(verified, Err(expected.clone()));
+    if let Some(seq) = seq_of(&expected) {
+        let message = expected.to_string();
+        assert!(message.contains(&format!("event {seq}")), "the message names event {seq}: {message}");
+    }
+}
+
+fn rejected(seq: u64, rejection: Rejection) -> VerifyError {
+    VerifyError::Rejected { seq, rejection }
+}
+
+/// The record with its event signed anew by `key`.
+fn resigned(mut record: EventRecord, key: &Keypair) -> EventRecord {
+    let signed = sign(&MEETING, key, record.event.clone());
+    record.signer = signed.signer;
+    record.signature = signed.signature;
+    record
+}
+
+fn at(f: &Fixture, name: &str) -> usize {
+    f.seq(name) as usize - 1
+}
+
+#[test]
+fn the_untampered_bundle_verifies_with_every_record_result_and_checkpoint() {
+    let f = fixture();
+    let last = f.last();
+    let verified = f.verify(&f.bytes, Some((f.seq("item-2 closed"), f.head(f.seq("item-2 closed")))));
+    let expected = Verified {
+        records: last,
+        head: f.head(last),
+        results: ["item-1", "item-2", "item-3", "item-3"].map(String::from).to_vec(),
+        checkpoints: f.recorded.checkpoints.len() + 1,
+    };
+    assert_eq!(verified, Ok(expected));
+    assert_eq!(last, 42, "the story of the fixture has 42 events");
+    assert_eq!(f.recorded.checkpoints.len(), 4, "three closes and the end");
+}
+
+#[test]
+fn a_flipped_byte_in_a_ballots_body_is_a_bad_signature_at_its_number() {
+    let f = fixture();
+    let k = at(f, "H01 votes on item-1");
+    // The last byte of H01's ballot is the low byte of its option: for
+    // (0) becomes against (1), a ballot as canonical as the one signed.
+    let mut bytes = f.bundle.records[k].0.clone();
+    *bytes.last_mut().expect("a record") ^= 0x01;
+    let flipped = EventRecord::decode(&bytes).expect("still a canonical record");
+    let EventBody::Ballot(ballot) = &flipped.event.body else { panic!("a ballot") };
+    assert_eq!(ballot.votes[0].choice, asamblea_wire::Choice::Whole(asamblea_rules::OptionIndex::AGAINST));
+    let mut records = f.records();
+    records[k] = flipped;
+    check(&f.rechained(records), None, rejected(k as u64 + 1, Rejection::BadSignature));
+}
+
+#[test]
+fn a_flipped_byte_in_an_event_left_unchained_is_a_head_mismatch_at_its_number() {
+    let f = fixture();
+    let k = at(f, "AG-1 votes on item-2");
+    let bytes = f.bundle_with(|bundle| *bundle.records[k].0.last_mut().expect("a record") ^= 0x01);
+    check(&bytes, None, VerifyError::HeadMismatch { seq: k as u64 + 1 });
+}
+
+#[test]
+fn a_flipped_byte_in_a_signature_is_a_bad_signature_at_its_number() {
+    let f = fixture();
+    let k = at(f, "item-1 closed");
+    let mut records = f.records();
+    records[k].signature.0[17] ^= 0x40;
+    check(&f.rechained(records), None, rejected(k as u64 + 1, Rejection::BadSignature));
+}
+
+#[test]
+fn a_flipped_byte_in_a_head_is_a_head_mismatch_at_its_number() {
+    let f = fixture();
+    let k = at(f, "H05 arrives");
+    let bytes = f.bundle_with(|bundle| bundle.records[k].1 .0[31] ^= 0x80);
+    check(&bytes, None, VerifyError::HeadMismatch { seq: k as u64 + 1 });
+}
+
+#[test]
+fn a_deleted_event_is_reported_missing_at_its_number() {
+    let f = fixture();
+    let k = at(f, "H06 votes on item-3");
+    let bytes = f.bundle_with(|bundle| {
+        bundle.records.remove(k);
+    });
+    check(&bytes, None, VerifyError::Missing { seq: k as u64 + 1, found: k as u64 + 2 });
+}
+
+#[test]
+fn a_duplicated_event_is_reported_duplicated_where_the_next_should_be() {
+    let f = fixture();
+    let k = at(f, "AG-1 votes on item-1");
+    let bytes = f.bundle_with(|bundle| {
+        let copy = bundle.records[k].clone();
+        bundle.records.insert(k + 1, copy);
+    });
+    check(&bytes, None, VerifyError::Duplicated { seq: k as u64 + 1, expected: k as u64 + 2 });
+}
+
+#[test]
+fn two_swapped_events_are_reported_reordered_at_the_first_out_of_place() {
+    let f = fixture();
+    let k = at(f, "H01 votes on item-2");
+    let bytes = f.bundle_with(|bundle| bundle.records.swap(k, k + 1));
+    check(&bytes, None, VerifyError::Reordered { seq: k as u64 + 2, expected: k as u64 + 1 });
+}
+
+#[test]
+fn an_event_moved_later_is_reported_reordered_where_it_left_a_gap() {
+    let f = fixture();
+    let from = at(f, "H05 arrives");
+    let bytes = f.bundle_with(|bundle| {
+        let moved = bundle.records.remove(from);
+        bundle.records.insert(from + 3, moved);
+    });
+    check(&bytes, None, VerifyError::Reordered { seq: from as u64 + 2, expected: from as u64 + 1 });
+}
+
+#[test]
+fn a_staff_event_signed_by_a_key_nobody_enrolled_is_refused_as_signer_not_allowed() {
+    let f = fixture();
+    let mut records = f.records();
+    let body = EventBody::CheckedOut { person: id("H01") };
+    records.push(f.forged(&outsider(), 1, f.last(), body));
+    let expected = rejected(
+        f.last() + 1,
+        Rejection::SignerNotAllowed { kind: "checked-out", role: "an enrolled staff key" },
+    );
+    check(&f.rechained(records), None, expected);
+}
+
+#[test]
+fn a_result_the_daemon_re_signed_with_other_figures_is_a_result_mismatch() {
+    let f = fixture();
+    let k = at(f, "item-1 result");
+    let mut records = f.records();
+    let EventBody::ResultPublished { result: PublishedResult::Decision(figures), .. } =
+        &mut records[k].event.body
+    else {
+        panic!("item-1's result is a decision's")
+    };
+    // Ten thousand shares moved from against to for: the same total.
+    figures.for_votes = Shares::new(figures.for_votes.get() + 10_000);
+    figures.against = Shares::new(figures.against.get() - 10_000);
+    records[k] = resigned(records[k].clone(), &daemon());
+    check(&f.rechained(records), None, rejected(k as u64 + 1, Rejection::ResultMismatch("item-1".into())));
+}
+
+#[test]
+fn a_bundle_cut_short_before_a_checkpoint_it_carries_is_truncated() {
+    let f = fixture();
+    let closed = f.seq("item-3 closed");
+    let bytes = f.bundle_with(|bundle| bundle.records.truncate(closed as usize - 1));
+    check(&bytes, None, VerifyError::Truncated { last: closed - 1, seq: closed });
+}
+
+#[test]
+fn a_bundle_cut_short_and_stripped_of_its_checkpoints_is_caught_by_the_chairs_checkpoint() {
+    let f = fixture();
+    let cut = f.seq("item-3 lot");
+    let bytes = f.bundle_with(|bundle| {
+        bundle.records.truncate(cut as usize - 1);
+        bundle.checkpoints.clear();
+    });
+    // Without a head from outside, a clean prefix is a valid ledger.
+    assert!(f.verify(&bytes, None).is_ok(), "a prefix alone verifies");
+    let acta = Some((f.last(), f.head(f.last())));
+    check(&bytes, acta, VerifyError::Truncated { last: cut - 1, seq: f.last() });
+}
+
+#[test]
+fn a_rewritten_history_under_a_signed_checkpoint_is_a_checkpoint_mismatch() {
+    let f = fixture();
+    // The operator re-times AG-1's departure by a millisecond and
+    // recomputes the chain: every signature still holds (they cover
+    // events only, and no lot seed comes later), but the head at the end
+    // is no longer the one the daemon signed there. (Re-timing anything
+    // before item-3's close would change the lot's seed instead.)
+    let k = at(f, "AG-1 leaves");
+    let mut records = f.records();
+    records[k].time_ms += 1;
+    check(&f.rechained(records), None, VerifyError::CheckpointMismatch { seq: f.last() });
+}
+
+#[test]
+fn a_history_rewritten_with_the_daemon_key_is_caught_by_the_head_read_out_in_the_room() {
+    let f = fixture();
+    // Whoever holds the daemon key can re-sign every checkpoint; only the
+    // head printed in the acta at the end tells.
+    let k = at(f, "AG-1 leaves");
+    let mut records = f.records();
+    records[k].time_ms += 1;
+    let rewritten = asamblea_ledger::Bundle::decode(&f.rechained(records)).expect("a bundle");
+    let heads: Vec<_> = rewritten.records.iter().map(|(_, head)| *head).collect();
+    let mut resigned_bundle = rewritten.clone();
+    resigned_bundle.checkpoints = f
+        .bundle
+        .checkpoints
+        .iter()
+        .map(|(c, _)| {
+            let checkpoint = Checkpoint { seq: c.seq, head: heads[c.seq as usize - 1] };
+            (checkpoint, checkpoint.sign(&MEETING, &daemon()))
+        })
+        .collect();
+    let bytes = resigned_bundle.encode();
+    assert!(f.verify(&bytes, None).is_ok(), "the rewrite is self-consistent");
+    let acta = Some((f.last(), f.head(f.last())));
+    check(&bytes, acta, VerifyError::CheckpointMismatch { seq: f.last() });
+}
+
+#[test]
+fn a_checkpoint_not_signed_by_the_daemon_is_refused() {
+    let f = fixture();
+    let bytes = f.bundle_with(|bundle| {
+        let (checkpoint, _) = bundle.checkpoints[1];
+        bundle.checkpoints[1] = (checkpoint, checkpoint.sign(&MEETING, &staff()));
+    });
+    check(&bytes, None, VerifyError::CheckpointSignature { seq: f.seq("item-2 closed") });
+}
+
+#[test]
+fn a_checkpoint_signature_with_a_flipped_byte_is_refused() {
+    let f = fixture();
+    let bytes = f.bundle_with(|bundle| bundle.checkpoints[0].1 = Signature([0x5a; 64]));
+    check(&bytes, None, VerifyError::CheckpointSignature { seq: f.seq("item-1 closed") });
+}
+
+#[test]
+fn a_ballot_replayed_while_its_poll_is_open_is_a_repeated_nonce() {
+    let f = fixture();
+    let k = at(f, "H01 votes on item-3");
+    let mut records = f.records();
+    let replay = records[k].clone();
+    records.insert(k + 1, replay);
+    check(&f.rechained(records), None, rejected(k as u64 + 2, Rejection::RepeatedNonce));
+}
+
+#[test]
+fn a_ballot_signed_with_a_revoked_badge_is_refused_as_revoked() {
+    let f = fixture();
+    let opened = f.seq("item-1 opened");
+    let mut records = f.records();
+    let ballot = Ballot {
+        item: id("item-1"),
+        credential: CredentialId(4),
+        votes: vec![HolderVote {
+            holder: id("H04"),
+            choice: asamblea_wire::Choice::Whole(asamblea_rules::OptionIndex::AGAINST),
+        }],
+    };
+    let forged = f.forged(badge(4).keypair(), 2, opened, EventBody::Ballot(ballot));
+    records.insert(opened as usize, forged);
+    check(&f.rechained(records), None, rejected(opened + 1, Rejection::RevokedBadge(CredentialId(4))));
+}
+
+#[test]
+fn a_lot_drawn_for_the_other_tied_list_is_a_lot_mismatch() {
+    let f = fixture();
+    assert_eq!(f.recorded.lot_candidates, 2);
+    let k = at(f, "item-3 lot");
+    let mut records = f.records();
+    let EventBody::LotDrawn { winner, .. } = &mut records[k].event.body else { panic!("a lot") };
+    let other = if winner.as_str() == "Lista B" { "Lista C" } else { "Lista B" };
+    assert_eq!(winner.as_str(), f.recorded.lot_winner);
+    *winner = id(other);
+    records[k] = resigned(records[k].clone(), &staff());
+    check(&f.rechained(records), None, rejected(k as u64 + 1, Rejection::LotMismatch("item-3".into())));
+}
+
+#[test]
+fn a_register_swapped_in_the_bundle_is_refused_at_its_import() {
+    let f = fixture();
+    // The same holders with H10's shares moved to H08: same capital,
+    // another register.
+    let bytes = f.bundle_with(|bundle| {
+        let register = crate::fixture::register();
+        let specs = register.iter().map(|(_, h)| {
+            let moved = match h.id() {
+                "H08" => 130_000,
+                "H10" => 0,
+                _ => h.holdings().ordinary.get(),
+            };
+            asamblea_rules::HolderSpec {
+                id: h.id().to_string(),
+                holdings: asamblea_rules::ClassShares::new(Shares::new(moved), h.holdings().preferred),
+                role: h.role(),
+                split: h.split(),
+            }
+        });
+        let other = asamblea_rules::Register::new(*register.capital(), specs).expect("valid");
+        bundle.register_bytes = asamblea_ledger::register_bytes(&other);
+    });
+    check(&bytes, None, rejected(f.seq("register-imported"), Rejection::RegisterMismatch));
+}
+
+#[test]
+fn a_profile_file_swapped_in_the_bundle_does_not_load() {
+    let f = fixture();
+    let bytes = f.bundle_with(|bundle| bundle.profile_bytes.push(b' '));
+    let error = f.verify(&bytes, None).expect_err("refused");
+    assert!(matches!(error, VerifyError::Profile(_)), "{error}");
+}
+
+#[test]
+fn a_bundle_of_another_daemon_key_is_refused() {
+    let f = fixture();
+    let options = asamblea_ledger::VerifyOptions {
+        daemon_key: Some(outsider().public_key()),
+        checkpoint: None,
+        load_profile: &crate::fixture::load_profile,
+    };
+    assert_eq!(asamblea_ledger::verify_bundle(&f.bytes, &options), Err(VerifyError::DaemonKeyMismatch));
+}
+
+#[test]
+fn an_agents_ballot_for_a_holder_it_does_not_carry_is_refused() {
+    let f = fixture();
+    // AG-2 carries H09 only; a ballot of its badge for H08 (absent) or
+    // H06 (present in person) is not its to cast.
+    let opened = f.seq("item-2 opened");
+    let mut records = f.records();
+    let ballot = Ballot {
+        item: id("item-2"),
+        credential: CredentialId(7),
+        votes: vec![HolderVote {
+            holder: id("H06"),
+            choice: asamblea_wire::Choice::Whole(asamblea_rules::OptionIndex::FOR),
+        }],
+    };
+    records.insert(opened as usize, f.forged(badge(7).keypair(), 3, opened, EventBody::Ballot(ballot)));
+    check(&f.rechained(records), None, rejected(opened + 1, Rejection::NotCarried("H06".into())));
+}
