@@ -203,7 +203,7 @@ pub fn import(
             }
         }
         rows += 1;
-        if rows % 1024 == 0 {
+        if rows.is_multiple_of(1024) {
             progress(rows);
         }
     }
@@ -236,7 +236,7 @@ mod tests {
     }
 
     fn check_error(csv: &str, expected: &str) {
-        let error = import("r.csv", csv.as_bytes(), capital(), |_| {}).err().expect("refused");
+        let Err(error) = import("r.csv", csv.as_bytes(), capital(), |_| {}) else { panic!("refused") };
         assert_eq!(error.to_string(), expected);
     }
 

@@ -463,12 +463,12 @@ impl Service {
         for (record, head) in &records {
             if matches!(record.event.body, EventBody::ItemClosed { .. }) {
                 let c = Checkpoint { seq: record.seq, head: *head };
-                checkpoints.push((c.clone(), c.sign(&self.meeting_id, &self.daemon)));
+                checkpoints.push((c, c.sign(&self.meeting_id, &self.daemon)));
             }
         }
         if let Some((record, head)) = records.last() {
             let c = Checkpoint { seq: record.seq, head: *head };
-            checkpoints.push((c.clone(), c.sign(&self.meeting_id, &self.daemon)));
+            checkpoints.push((c, c.sign(&self.meeting_id, &self.daemon)));
         }
         Ok(Bundle {
             meeting: self.meeting_id,

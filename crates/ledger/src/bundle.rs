@@ -236,6 +236,10 @@ pub fn register_from_bytes(bytes: &[u8]) -> Result<Register, BundleError> {
     Register::new(capital, holders).map_err(|e| bad(e.to_string()))
 }
 
+/// Turns a profile's name and file bytes into a profile (the daemon parses
+/// TOML; this crate does not).
+pub type ProfileLoader = dyn Fn(&str, &[u8]) -> Result<Profile, String>;
+
 /// What `verify` is told besides the bundle.
 pub struct VerifyOptions<'a> {
     /// The daemon key published at the meeting, if the user has it.
@@ -244,7 +248,7 @@ pub struct VerifyOptions<'a> {
     /// printed in the acta): `(seq, head)`.
     pub checkpoint: Option<(u64, Digest)>,
     /// Turns the profile's name and bytes into a profile.
-    pub load_profile: &'a dyn Fn(&str, &[u8]) -> Result<Profile, String>,
+    pub load_profile: &'a ProfileLoader,
 }
 
 /// A bundle that verified.

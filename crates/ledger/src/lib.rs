@@ -40,8 +40,8 @@ use std::sync::mpsc;
 use asamblea_wire::{Chain, Digest, Event, EventRecord, MeetingId, PublicKey, Signature, WireError};
 
 pub use bundle::{
-    register_bytes, register_from_bytes, verify_bundle, Bundle, BundleError, Verified, VerifyError,
-    VerifyOptions,
+    register_bytes, register_from_bytes, verify_bundle, Bundle, BundleError, ProfileLoader, Verified,
+    VerifyError, VerifyOptions,
 };
 pub use journal::{Journal, OpenError, SubmitError};
 pub use state::{Rejection, State};
@@ -155,7 +155,7 @@ impl Ledger {
     /// it is durable (or the writer has failed).
     pub fn append(&self, signed: Signed, done: Completion) {
         if let Err(mpsc::SendError(writer::Request::Append { done, .. })) =
-            self.writer.sender.send(writer::Request::Append { signed, done })
+            self.writer.sender.send(writer::Request::Append { signed: Box::new(signed), done })
         {
             done(Err(LedgerError::WriterStopped { reason: "the writer thread has ended".into() }));
         }

@@ -28,7 +28,7 @@ pub type Clock = Box<dyn Fn() -> u64 + Send>;
 
 pub(crate) enum Request {
     Append {
-        signed: Signed,
+        signed: Box<Signed>,
         done: Completion,
     },
     /// Finish everything queued before, then stop.
@@ -76,13 +76,13 @@ fn run(
     let mut shutdown: Option<Box<dyn FnOnce() + Send>> = None;
     loop {
         match receiver.recv() {
-            Ok(Request::Append { signed, done }) => batch.push((signed, done)),
+            Ok(Request::Append { signed, done }) => batch.push((*signed, done)),
             Ok(Request::Shutdown { done }) => shutdown = Some(done),
             Err(RecvError) => break,
         }
         while shutdown.is_none() && batch.len() < MAX_BATCH {
             match receiver.try_recv() {
-                Ok(Request::Append { signed, done }) => batch.push((signed, done)),
+                Ok(Request::Append { signed, done }) => batch.push((*signed, done)),
                 Ok(Request::Shutdown { done }) => shutdown = Some(done),
                 Err(TryRecvError::Empty | TryRecvError::Disconnected) => break,
             }

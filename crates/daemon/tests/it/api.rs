@@ -228,7 +228,7 @@ async fn ballots_get_receipts_only_once_and_only_for_their_meeting() {
                 .then(|| (l.split(',').next().unwrap().to_string(), fields[2].parse().unwrap()))
         })
         .collect();
-    rows.sort_by(|a, b| b.1.cmp(&a.1));
+    rows.sort_by_key(|row| std::cmp::Reverse(row.1));
     let mut present = 0;
     for (holder, shares) in rows {
         api.ok(Method::POST, "/api/v1/checkins", "operator", Some(json!({ "holder": holder }))).await;
