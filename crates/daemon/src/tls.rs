@@ -65,20 +65,49 @@ use tower::ServiceExt;
 
 /// How long a client has to complete the TLS handshake after connecting. A
 /// silent or plain-HTTP client holds only its own task, and only this long.
+/// The default of [`Limits::handshake_timeout`].
 pub const HANDSHAKE_TIMEOUT: Duration = Duration::from_secs(10);
 
 /// How long a client has to send a request's headers, counted from when the
 /// connection is ready for the next request: it is also the idle time after
-/// which a keep-alive connection is closed.
+/// which a keep-alive connection is closed. The default of
+/// [`Limits::header_read_timeout`].
 pub const HEADER_READ_TIMEOUT: Duration = Duration::from_secs(30);
 
 /// The largest request line plus headers accepted; larger gets `431`.
-/// Bodies are limited by the router, per route.
+/// Bodies are limited by the router, per route. The default of
+/// [`Limits::max_header_bytes`].
 pub const MAX_HEADER_BYTES: usize = 16 * 1024;
 
 /// After shutdown is asked, how long in-flight requests have to finish
-/// before their connections are dropped.
+/// before their connections are dropped. The default of
+/// [`Limits::shutdown_grace`].
 pub const SHUTDOWN_GRACE: Duration = Duration::from_secs(10);
+
+/// The serving layer's limits on slow or silent clients and on shutdown.
+/// `Limits::default()` is what [`serve`] uses; tests shorten them.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Limits {
+    /// See [`HANDSHAKE_TIMEOUT`].
+    pub handshake_timeout: Duration,
+    /// See [`HEADER_READ_TIMEOUT`].
+    pub header_read_timeout: Duration,
+    /// See [`MAX_HEADER_BYTES`].
+    pub max_header_bytes: usize,
+    /// See [`SHUTDOWN_GRACE`].
+    pub shutdown_grace: Duration,
+}
+
+impl Default for Limits {
+    fn default() -> Limits {
+        Limits {
+            handshake_timeout: HANDSHAKE_TIMEOUT,
+            header_read_timeout: HEADER_READ_TIMEOUT,
+            max_header_bytes: MAX_HEADER_BYTES,
+            shutdown_grace: SHUTDOWN_GRACE,
+        }
+    }
+}
 
 /// Validity of the venue CA. A CA lives for one meeting, but the directory
 /// may be prepared weeks ahead.
@@ -569,7 +598,9 @@ struct Shared {
     acceptor: TlsAcceptor,
     app: Router,
     kiosks: KioskRegistry,
+    /// HTTP/1.1 settings, built once from the limits.
     http: http1::Builder,
+    handshake_timeout: Duration,
 }
 
 /// Resolves once shutdown has been asked.
@@ -578,20 +609,8 @@ async fn stopped(mut stop: watch::Receiver<bool>) {
     let _ = stop.wait_for(|stop| *stop).await;
 }
 
-/// Serves `app` over HTTPS on `listener` until `shutdown` resolves.
-///
-/// Each connection runs in its own task: a TLS handshake bounded by
-/// [`HANDSHAKE_TIMEOUT`] (a plain-HTTP client fails it at its first byte and
-/// is closed), then HTTP/1.1 with keep-alive, headers bounded by
-/// [`MAX_HEADER_BYTES`] and [`HEADER_READ_TIMEOUT`]. Every request carries
-/// `ConnectInfo<SocketAddr>` and, for a kiosk that is not revoked,
-/// [`ClientCert`].
-///
-/// When `shutdown` resolves the listener is closed at once (new connections
-/// are refused), idle connections are closed, and requests in flight get up
-/// to [`SHUTDOWN_GRACE`] to finish; then the rest are dropped and this
-/// returns. Errors accepting a connection are logged and retried, so this
-/// returns `Ok` once shut down.
+/// Serves `app` over HTTPS on `listener` until `shutdown` resolves, with
+/// the default [`Limits`]: see [`serve_with_limits`].
 pub async fn serve(
     listener: TcpListener,
     tls: Arc<ServerConfig>,
@@ -599,9 +618,45 @@ pub async fn serve(
     kiosks: KioskRegistry,
     shutdown: impl Future<Output = ()> + Send + 'static,
 ) -> Result<()> {
+    serve_with_limits(listener, tls, app, kiosks, shutdown, Limits::default()).await
+}
+
+/// Serves `app` over HTTPS on `listener` until `shutdown` resolves.
+///
+/// Each connection runs in its own task: a TLS handshake bounded by
+/// [`Limits::handshake_timeout`] (a plain-HTTP client fails it at its first
+/// byte and is closed), then HTTP/1.1 with keep-alive, headers bounded by
+/// [`Limits::max_header_bytes`] and [`Limits::header_read_timeout`]. Every request carries
+/// `ConnectInfo<SocketAddr>` and, for a kiosk that is not revoked,
+/// [`ClientCert`].
+///
+/// When `shutdown` resolves the listener is closed at once (new connections
+/// are refused), idle connections are closed, and requests in flight get up
+/// to [`Limits::shutdown_grace`] to finish; then the rest are dropped and this
+/// returns. Errors accepting a connection are logged and retried, so this
+/// returns `Ok` once shut down.
+///
+/// A long-lived response (a Server-Sent Events feed) counts as in flight:
+/// end such streams when shutdown is asked, or shutdown waits out the grace.
+pub async fn serve_with_limits(
+    listener: TcpListener,
+    tls: Arc<ServerConfig>,
+    app: Router,
+    kiosks: KioskRegistry,
+    shutdown: impl Future<Output = ()> + Send + 'static,
+    limits: Limits,
+) -> Result<()> {
     let mut http = http1::Builder::new();
-    http.timer(TokioTimer::new()).header_read_timeout(HEADER_READ_TIMEOUT).max_header_size(MAX_HEADER_BYTES);
-    let shared = Arc::new(Shared { acceptor: TlsAcceptor::from(tls), app, kiosks, http });
+    http.timer(TokioTimer::new())
+        .header_read_timeout(limits.header_read_timeout)
+        .max_header_size(limits.max_header_bytes);
+    let shared = Arc::new(Shared {
+        acceptor: TlsAcceptor::from(tls),
+        app,
+        kiosks,
+        http,
+        handshake_timeout: limits.handshake_timeout,
+    });
     let (stop_sender, stop) = watch::channel(false);
     let mut connections = JoinSet::new();
     let mut shutdown = std::pin::pin!(shutdown);
@@ -628,7 +683,7 @@ pub async fn serve(
     drop(listener);
     stop_sender.send_replace(true);
     tracing::info!(connections.open = connections.len(), "shutting down: no new connections");
-    let drained = tokio::time::timeout(SHUTDOWN_GRACE, async {
+    let drained = tokio::time::timeout(limits.shutdown_grace, async {
         while let Some(joined) = connections.join_next().await {
             log_join(joined);
         }
@@ -637,7 +692,7 @@ pub async fn serve(
     if drained.is_err() {
         tracing::warn!(
             connections.open = connections.len(),
-            grace_ms = SHUTDOWN_GRACE.as_millis() as u64,
+            grace_ms = limits.shutdown_grace.as_millis() as u64,
             "requests still in flight after the grace period; dropping their connections"
         );
         connections.shutdown().await;
@@ -662,11 +717,11 @@ fn log_join(joined: Result<(), tokio::task::JoinError>) {
 /// client leaves or shutdown is asked.
 async fn connection(tcp: TcpStream, peer: SocketAddr, shared: Arc<Shared>, stop: watch::Receiver<bool>) {
     // Small JSON answers: send them now rather than wait for more to send.
-    let _ = tcp.set_nodelay(true); tokio::time::sleep(Duration::from_secs(3)).await;
+    let _ = tcp.set_nodelay(true);
     let handshake = tokio::select! {
         biased;
         () = stopped(stop.clone()) => return,
-        handshake = tokio::time::timeout(HANDSHAKE_TIMEOUT, shared.acceptor.accept(tcp)) => handshake,
+        handshake = tokio::time::timeout(shared.handshake_timeout, shared.acceptor.accept(tcp)) => handshake,
     };
     let stream = match handshake {
         Ok(Ok(stream)) => stream,

@@ -8,8 +8,8 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use asamblea::tls::{
-    client_config, create_venue_pki, enroll_kiosk, revoke_kiosk, serve, server_config, ClientCert,
-    KioskRegistry,
+    client_config, create_venue_pki, enroll_kiosk, revoke_kiosk, serve_with_limits, server_config,
+    ClientCert, KioskRegistry, Limits,
 };
 use axum::extract::ConnectInfo;
 use axum::routing::get;
@@ -18,7 +18,7 @@ use rustls::pki_types::pem::PemObject;
 use rustls::pki_types::{CertificateDer, PrivateKeyDer, ServerName};
 use tokio::io::{AsyncRead, AsyncReadExt, AsyncWrite, AsyncWriteExt};
 use tokio::net::TcpStream;
-use tokio::sync::oneshot;
+use tokio::sync::{oneshot, Notify, Semaphore};
 use tokio::task::JoinHandle;
 use tokio_rustls::client::TlsStream;
 use tokio_rustls::TlsConnector;
@@ -32,8 +32,11 @@ fn temp(name: &str) -> PathBuf {
     dir
 }
 
-/// The router under test: who the serving layer says the client is.
-fn app() -> Router {
+/// The router under test: who the serving layer says the client is, the
+/// peer's address, and a slow route that says when it has started and runs
+/// its 300 ms only once the test opens the gate (so "in flight" does not
+/// depend on the machine's speed).
+fn app(slow: Arc<SlowRoute>) -> Router {
     Router::new()
         .route(
             "/whoami",
@@ -47,11 +50,22 @@ fn app() -> Router {
         .route("/peer", get(|ConnectInfo(peer): ConnectInfo<SocketAddr>| async move { peer.to_string() }))
         .route(
             "/slow",
-            get(|| async {
+            get(move || async move {
+                slow.started.notify_one();
+                let _open = slow.gate.acquire().await.expect("the gate is never closed");
                 tokio::time::sleep(Duration::from_millis(300)).await;
                 "slow done"
             }),
         )
+        .route("/forever", get(std::future::pending::<&'static str>))
+}
+
+/// The `/slow` route's handles.
+struct SlowRoute {
+    /// Notified when a `/slow` request reaches its handler.
+    started: Notify,
+    /// Lets `/slow` requests proceed, one per permit.
+    gate: Semaphore,
 }
 
 /// A daemon serving [`app`] on a fresh venue PKI.
@@ -60,6 +74,7 @@ struct Venue {
     addr: SocketAddr,
     ca_pem: String,
     kiosks: KioskRegistry,
+    slow: Arc<SlowRoute>,
     stop: Option<oneshot::Sender<()>>,
     server: JoinHandle<anyhow::Result<()>>,
 }
@@ -72,16 +87,28 @@ impl Venue {
     }
 
     async fn serve(dir: PathBuf) -> Venue {
+        Venue::serve_with(dir, Limits::default()).await
+    }
+
+    async fn serve_with(dir: PathBuf, limits: Limits) -> Venue {
         let tls = server_config(&dir).expect("server config");
         let kiosks = KioskRegistry::load(&dir).expect("kiosk registry");
         let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.expect("bind");
         let addr = listener.local_addr().unwrap();
         let (stop, stopped) = oneshot::channel::<()>();
-        let server = tokio::spawn(serve(listener, tls, app(), kiosks.clone(), async move {
-            let _ = stopped.await;
-        }));
+        let slow = Arc::new(SlowRoute { started: Notify::new(), gate: Semaphore::new(0) });
+        let server = tokio::spawn(serve_with_limits(
+            listener,
+            tls,
+            app(slow.clone()),
+            kiosks.clone(),
+            async move {
+                let _ = stopped.await;
+            },
+            limits,
+        ));
         let ca_pem = venue_ca(&dir);
-        Venue { dir, addr, ca_pem, kiosks, stop: Some(stop), server }
+        Venue { dir, addr, ca_pem, kiosks, slow, stop: Some(stop), server }
     }
 
     fn client(&self, credentials: Option<&asamblea::tls::KioskCredentials>) -> rustls::ClientConfig {
@@ -289,7 +316,7 @@ async fn shutdown_finishes_the_request_in_flight_and_refuses_new_connections() {
     assert_eq!(get_on(&mut idle, "/whoami").await.0, 200);
 
     send_get(&mut in_flight, "/slow").await.unwrap();
-    tokio::time::sleep(Duration::from_millis(100)).await;
+    tokio::time::timeout(PATIENCE, venue.slow.started.notified()).await.expect("/slow starts");
     let asked = Instant::now();
     venue.stop.take().unwrap().send(()).unwrap();
     tokio::time::sleep(Duration::from_millis(50)).await;
@@ -303,6 +330,8 @@ async fn shutdown_finishes_the_request_in_flight_and_refuses_new_connections() {
     let mut rest = Vec::new();
     let closed = tokio::time::timeout(Duration::from_secs(2), idle.read_to_end(&mut rest)).await;
     assert!(closed.is_ok(), "the idle connection stayed open");
+
+    venue.slow.gate.add_permits(1);
 
     let answer = tokio::time::timeout(PATIENCE, read_response(&mut in_flight)).await.expect("in time");
     assert_eq!(answer.expect("the request in flight is answered"), (200, "slow done".to_string()));
@@ -404,4 +433,79 @@ async fn the_ca_names_the_meeting_and_the_daemon_certificate_its_hosts() {
 
 fn venue_ca(dir: &Path) -> String {
     std::fs::read_to_string(dir.join("tls/ca.crt")).unwrap()
+}
+
+/// Limits short enough to watch them act.
+const SHORT: Limits = Limits {
+    handshake_timeout: Duration::from_millis(300),
+    header_read_timeout: Duration::from_millis(300),
+    max_header_bytes: 16 * 1024,
+    shutdown_grace: Duration::from_millis(300),
+};
+
+/// Reads until the peer closes; how long that took (an error counts as
+/// closed). Panics if it stays open for `PATIENCE`.
+async fn time_until_closed(stream: &mut (impl AsyncRead + Unpin)) -> Duration {
+    let started = Instant::now();
+    let mut sink = Vec::new();
+    let _ = tokio::time::timeout(PATIENCE, stream.read_to_end(&mut sink)).await.expect("closed in time");
+    started.elapsed()
+}
+
+#[tokio::test]
+async fn a_client_that_never_finishes_the_handshake_or_a_request_is_cut_off() {
+    let dir = temp("timeouts");
+    create_venue_pki(&dir, &[]).unwrap();
+    let venue = Venue::serve_with(dir, SHORT).await;
+
+    let mut silent_tcp = TcpStream::connect(venue.addr).await.unwrap();
+    let waited = time_until_closed(&mut silent_tcp).await;
+    assert!(waited >= Duration::from_millis(250), "closed before the handshake timeout: {waited:?}");
+
+    // Connected over TLS, then silent: the header read timeout closes it;
+    // the same holds for an idle keep-alive connection after a request.
+    let mut silent_tls = venue.connect(venue.client(None)).await.unwrap();
+    let waited = time_until_closed(&mut silent_tls).await;
+    assert!(waited >= Duration::from_millis(250), "closed before the header timeout: {waited:?}");
+    let mut idle = venue.connect(venue.client(None)).await.unwrap();
+    assert_eq!(get_on(&mut idle, "/whoami").await.0, 200);
+    time_until_closed(&mut idle).await;
+    venue.stop().await;
+}
+
+#[tokio::test]
+async fn oversized_headers_are_refused_with_431() {
+    let venue = Venue::start("headers").await;
+    let padded = |size: usize| {
+        format!("GET /whoami HTTP/1.1\r\nHost: localhost\r\nX-Padding: {}\r\n\r\n", "a".repeat(size))
+    };
+    let mut stream = venue.connect(venue.client(None)).await.unwrap();
+    stream.write_all(padded(20_000).as_bytes()).await.unwrap();
+    let mut answer = Vec::new();
+    let _ = tokio::time::timeout(PATIENCE, stream.read_to_end(&mut answer)).await.expect("in time");
+    let answer = String::from_utf8_lossy(&answer);
+    assert!(answer.starts_with("HTTP/1.1 431"), "{answer:?}");
+    // Just under the limit is served.
+    let mut stream = venue.connect(venue.client(None)).await.unwrap();
+    stream.write_all(padded(15_000).as_bytes()).await.unwrap();
+    let answer = tokio::time::timeout(PATIENCE, read_response(&mut stream)).await.expect("in time");
+    assert_eq!(answer.expect("answered"), (200, "anonymous".to_string()));
+    venue.stop().await;
+}
+
+#[tokio::test]
+async fn a_request_that_outlives_the_grace_period_is_dropped_and_serve_returns() {
+    let dir = temp("grace");
+    create_venue_pki(&dir, &[]).unwrap();
+    let mut venue = Venue::serve_with(dir, SHORT).await;
+    let mut forever = venue.connect(venue.client(None)).await.unwrap();
+    send_get(&mut forever, "/forever").await.unwrap();
+    tokio::time::sleep(Duration::from_millis(100)).await;
+    let asked = Instant::now();
+    venue.stop.take().unwrap().send(()).unwrap();
+    tokio::time::timeout(PATIENCE, &mut venue.server).await.expect("serve returns").unwrap().unwrap();
+    let took = asked.elapsed();
+    assert!(took >= Duration::from_millis(250), "serve did not wait for the request in flight: {took:?}");
+    time_until_closed(&mut forever).await;
+    std::fs::remove_dir_all(&venue.dir).unwrap();
 }
