@@ -25,7 +25,7 @@
 //! lists = ["A", "B", "C"]
 //! ```
 
-use asamblea_rules::{BallotOptions, Call, Capital, ItemSpec, MatterKind, MeetingKind, Profile};
+use asamblea_rules::{Call, Capital, ItemSpec, MatterKind, MeetingKind, Profile};
 
 use crate::fields::{FieldError, Fields};
 use crate::profiles::{self, read_settings};
@@ -170,33 +170,11 @@ fn check_date(f: &Fields, key: &str, value: &str) -> Result<(), FieldError> {
 fn read_item(table: &toml::Table, prefix: &str) -> Result<AgendaItem, FieldError> {
     let mut f = Fields::new(table, prefix);
     let id = f.required_string("id")?.to_string();
+    if id.is_empty() {
+        return Err(f.error("id", "must not be empty"));
+    }
     let title = f.required_string("title")?.to_string();
-    let codes: Vec<&str> = MatterKind::ALL.iter().map(|m| m.code()).collect();
-    let matter =
-        f.choice("matter", &codes, MatterKind::from_code)?.ok_or_else(|| f.error("matter", "is required"))?;
-    let noticed = f.boolean("noticed")?.unwrap_or(true);
-    let seats = f.count("seats")?;
-    let lists = f.array("lists")?;
-    let options = match lists {
-        None => BallotOptions::Decision,
-        Some(lists) => {
-            let mut names = Vec::new();
-            for (i, v) in lists.iter().enumerate() {
-                let name = v.as_str().ok_or_else(|| f.error(&format!("lists[{i}]"), "expected a string"))?;
-                names.push(name.into());
-            }
-            let seats =
-                seats.map_or(Ok(1), |n| u32::try_from(n).map_err(|_| f.error("seats", "is too large")))?;
-            BallotOptions::Election { seats, lists: names }
-        }
-    };
-    if seats.is_some() && matches!(options, BallotOptions::Decision) {
-        return Err(f.error("seats", format!("`{matter}` is not an election")));
-    }
-    if matter == MatterKind::BoardElection && seats.is_none() {
-        return Err(f.error("seats", "a board election needs `seats`"));
-    }
-    let spec = ItemSpec::new(id, matter, noticed, options).map_err(|e| f.error("matter", e.to_string()))?;
+    let spec = crate::scenario::read_open(&mut f, id)?;
     f.finish()?;
     Ok(AgendaItem { spec, title })
 }

@@ -7,7 +7,7 @@ mod report;
 mod run;
 
 pub use check::{compare, Difference};
-pub(crate) use parse::read_capital;
 pub use parse::{parse, Place, Scenario, ScenarioError, Step, VoteChoice};
+pub(crate) use parse::{read_capital, read_open};
 pub use report::report;
 pub use run::{apply, item_json, outcome_json, replay, Replay};

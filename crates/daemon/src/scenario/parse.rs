@@ -353,7 +353,9 @@ fn read_arrival(f: &mut Fields, agent: String) -> Result<Step, FieldError> {
     Ok(Step::ArriveAsAgent { agent, represents: principals, capacity, agent_role })
 }
 
-fn read_open(f: &mut Fields, id: String) -> Result<ItemSpec, FieldError> {
+/// Reads an item's `matter`, `noticed`, `seats` and `lists` (a scenario's
+/// `open` step and an agenda item of `meeting.toml` alike).
+pub(crate) fn read_open(f: &mut Fields, id: String) -> Result<ItemSpec, FieldError> {
     let codes: Vec<&str> = MatterKind::ALL.iter().map(|m| m.code()).collect();
     let matter =
         f.choice("matter", &codes, MatterKind::from_code)?.ok_or_else(|| f.error("matter", "is required"))?;
