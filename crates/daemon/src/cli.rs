@@ -49,6 +49,10 @@ enum Command {
         /// Instead: replay the demo scenario and print its report.
         #[arg(long)]
         replay: bool,
+        /// A name or address kiosks use to reach the daemon, besides
+        /// localhost (repeatable); fixed when the meeting is created.
+        #[arg(long = "host")]
+        hosts: Vec<String>,
     },
     /// Serve a meeting directory over HTTPS. Sirve una reunión.
     Serve {
@@ -79,6 +83,10 @@ enum Command {
         /// The share register as CSV (default: the embedded demo register).
         #[arg(long)]
         register: Option<PathBuf>,
+        /// A name or address kiosks use to reach the daemon, besides
+        /// localhost (repeatable): the daemon's certificate names them.
+        #[arg(long = "host")]
+        hosts: Vec<String>,
     },
     /// Check in a holder in person, or an agent with its principals.
     /// Registra la llegada de un accionista o apoderado.
@@ -210,8 +218,8 @@ pub fn run(cli: Cli, out: &mut dyn Write, err: &mut dyn Write) -> u8 {
                 2
             }
         }
-        Command::Demo { dir, listen, replay: false } => {
-            finish(crate::commands::demo(&dir, &listen, out), err)
+        Command::Demo { dir, listen, replay: false, hosts } => {
+            finish(crate::commands::demo(&dir, &listen, &hosts, out), err)
         }
         Command::Serve { dir, listen } => finish(crate::commands::serve(&dir, &listen, out), err),
         Command::Kiosk { dir, id, revoke } => finish(crate::commands::kiosk(&dir, &id, revoke, out), err),
@@ -228,8 +236,8 @@ pub fn run(cli: Cli, out: &mut dyn Write, err: &mut dyn Write) -> u8 {
                 }
             }
         }
-        Command::Init { dir, meeting, register } => {
-            finish(crate::commands::init(&dir, meeting.as_deref(), register.as_deref(), out), err)
+        Command::Init { dir, meeting, register, hosts } => {
+            finish(crate::commands::init(&dir, meeting.as_deref(), register.as_deref(), &hosts, out), err)
         }
         Command::Checkin { dir, person, represents, legal_representative, power_document } => finish(
             crate::commands::checkin(&dir, &person, &represents, legal_representative, &power_document, out),

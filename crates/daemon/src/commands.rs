@@ -35,7 +35,13 @@ fn progress_bar(total: u64, message: &'static str) -> indicatif::ProgressBar {
 }
 
 /// `asamblea init DIR`.
-pub fn init(dir: &Path, meeting: Option<&Path>, register: Option<&Path>, out: &mut dyn Write) -> Result<()> {
+pub fn init(
+    dir: &Path,
+    meeting: Option<&Path>,
+    register: Option<&Path>,
+    hosts: &[String],
+    out: &mut dyn Write,
+) -> Result<()> {
     let read = |p: &Path| fs_read(p);
     let (meeting_name, meeting_text) = match meeting {
         Some(p) => (p.display().to_string(), read(p)?),
@@ -52,7 +58,7 @@ pub fn init(dir: &Path, meeting: Option<&Path>, register: Option<&Path>, out: &m
             bar.set_position(n)
         })?;
     bar.finish_and_clear();
-    crate::tls::create_venue_pki(dir, &[])?;
+    crate::tls::create_venue_pki(dir, hosts)?;
     let meeting = service.meeting();
     let capital = meeting.register().capital();
     writeln!(out, "Reunión creada en {} / meeting created", dir.display())?;
@@ -486,6 +492,24 @@ async fn shutdown_signal() {
     }
 }
 
+/// Re-reads the kiosk revocations on SIGHUP (`asamblea kiosk DIR ID
+/// --revoke` writes them; `kill -HUP` applies them to a running daemon).
+fn spawn_kiosk_reloader(kiosks: crate::tls::KioskRegistry) -> tokio::task::JoinHandle<()> {
+    tokio::spawn(async move {
+        #[cfg(unix)]
+        if let Ok(mut hangups) = tokio::signal::unix::signal(tokio::signal::unix::SignalKind::hangup()) {
+            while hangups.recv().await.is_some() {
+                match kiosks.reload() {
+                    Ok(()) => tracing::info!("kiosk revocations reloaded"),
+                    Err(error) => {
+                        tracing::error!(%error, "cannot reload kiosk revocations; keeping the previous list")
+                    }
+                }
+            }
+        }
+    })
+}
+
 /// `asamblea serve DIR`: HTTPS only, until Ctrl-C or SIGTERM; then
 /// in-flight requests finish and the ledger is flushed.
 pub fn serve(dir: &Path, listen: &str, out: &mut dyn Write) -> Result<()> {
@@ -510,7 +534,16 @@ pub fn serve(dir: &Path, listen: &str, out: &mut dyn Write) -> Result<()> {
         writeln!(out, "Ctrl-C detiene el servicio guardando todo / stops after saving everything.")?;
         out.flush()?;
         let ticker = crate::server::spawn_feed_ticker(state.clone());
-        crate::tls::serve(listener, tls, app, kiosks, shutdown_signal()).await?;
+        let reloader = spawn_kiosk_reloader(kiosks.clone());
+        let closing = state.clone();
+        let shutdown = async move {
+            shutdown_signal().await;
+            // Live feeds end now, so they do not hold the graceful
+            // shutdown for its whole grace period.
+            closing.begin_shutdown();
+        };
+        crate::tls::serve(listener, tls, app, kiosks, shutdown).await?;
+        reloader.abort();
         ticker.abort();
         let _ = ticker.await;
         state.close();
@@ -522,9 +555,9 @@ pub fn serve(dir: &Path, listen: &str, out: &mut dyn Write) -> Result<()> {
 /// `asamblea demo`: a demo meeting (created on first run in `dir`, reused
 /// after), with attendees already checked in and a kiosk enrolled, served
 /// over HTTPS; prints where and how to reach it.
-pub fn demo(dir: &Path, listen: &str, out: &mut dyn Write) -> Result<()> {
+pub fn demo(dir: &Path, listen: &str, hosts: &[String], out: &mut dyn Write) -> Result<()> {
     if !dir.join("ledger.db").exists() {
-        init(dir, None, None, out)?;
+        init(dir, None, None, hosts, out)?;
         let mut service = Service::open(dir)?;
         let ids: Vec<String> = service.meeting().register().iter().map(|(_, h)| h.id().to_string()).collect();
         // Three quarters of the holders arrive; every tenth group of three
@@ -580,7 +613,10 @@ pub fn demo(dir: &Path, listen: &str, out: &mut dyn Write) -> Result<()> {
 pub fn kiosk(dir: &Path, id: &str, revoke: bool, out: &mut dyn Write) -> Result<()> {
     if revoke {
         crate::tls::revoke_kiosk(dir, id)?;
-        writeln!(out, "Quiosco {id} revocado / kiosk revoked (el servicio en marcha lo aplica al recargar)")?;
+        writeln!(
+            out,
+            "Quiosco {id} revocado / kiosk revoked. Un servicio en marcha lo aplica con `kill -HUP <pid>` / a running daemon applies it on SIGHUP."
+        )?;
     } else {
         crate::tls::enroll_kiosk(dir, id)?;
         writeln!(

@@ -292,13 +292,22 @@ pub(crate) async fn feed(
 ) -> Sse<impl Stream<Item = Result<SseEvent, std::convert::Infallible>>> {
     let first = json!({ "type": "status", "status": status_json(&state) }).to_string();
     let receiver = state.0.feed.subscribe();
+    let closing = state.0.closing.subscribe();
     let initial = stream::once(async move { Ok(SseEvent::default().data(first)) });
-    let updates = stream::unfold(receiver, |mut receiver| async move {
+    let updates = stream::unfold((receiver, closing), |(mut receiver, mut closing)| async move {
         loop {
-            match receiver.recv().await {
-                Ok(message) => return Some((Ok(SseEvent::default().data(message)), receiver)),
-                Err(tokio::sync::broadcast::error::RecvError::Lagged(_)) => continue,
-                Err(tokio::sync::broadcast::error::RecvError::Closed) => return None,
+            if *closing.borrow() {
+                return None;
+            }
+            tokio::select! {
+                message = receiver.recv() => match message {
+                    Ok(message) => return Some((Ok(SseEvent::default().data(message)), (receiver, closing))),
+                    Err(tokio::sync::broadcast::error::RecvError::Lagged(_)) => continue,
+                    Err(tokio::sync::broadcast::error::RecvError::Closed) => return None,
+                },
+                changed = closing.changed() => if changed.is_err() || *closing.borrow() {
+                    return None;
+                },
             }
         }
     });

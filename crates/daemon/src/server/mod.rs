@@ -66,6 +66,8 @@ pub(crate) struct Inner {
     /// Per-kiosk rate: ballots per second and burst ([`KIOSK_RATE`] unless
     /// [`AppState::with_kiosk_rate`] set another).
     pub(crate) kiosk_rate: (AtomicU32, AtomicU32),
+    /// Becomes true when the daemon is shutting down: live feeds end.
+    pub(crate) closing: tokio::sync::watch::Sender<bool>,
     /// Set once the ledger failed: every change is refused from then on.
     pub(crate) failed: std::sync::atomic::AtomicBool,
 }
@@ -99,6 +101,7 @@ impl AppState {
             buckets: Mutex::new(HashMap::new()),
             kiosk_rate: (AtomicU32::new(KIOSK_RATE.0), AtomicU32::new(KIOSK_RATE.1)),
             failed: std::sync::atomic::AtomicBool::new(false),
+            closing: tokio::sync::watch::channel(false).0,
         })))
     }
 
@@ -131,6 +134,11 @@ impl AppState {
     pub fn with_service<T>(&self, f: impl FnOnce(&mut Service) -> T) -> T {
         let mut guard = self.0.service.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
         f(&mut guard)
+    }
+
+    /// Ends every live feed (the daemon is shutting down).
+    pub fn begin_shutdown(&self) {
+        self.0.closing.send_replace(true);
     }
 
     /// Publishes the live status on the feed now.
