@@ -134,9 +134,13 @@ pub fn read_receipt(
     daemon_key: Option<&PublicKey>,
 ) -> Result<(Receipt, Signature)> {
     let field = |name: &str| -> Result<&str> {
-        answer["receipt"][name].as_str().with_context(|| format!("the answer has no receipt.{name}: {answer}"))
+        answer["receipt"][name]
+            .as_str()
+            .with_context(|| format!("the answer has no receipt.{name}: {answer}"))
     };
-    let seq = answer["receipt"]["seq"].as_u64().with_context(|| format!("the answer has no receipt.seq: {answer}"))?;
+    let seq = answer["receipt"]["seq"]
+        .as_u64()
+        .with_context(|| format!("the answer has no receipt.seq: {answer}"))?;
     let head = Digest::from_hex(field("head")?)?;
     let event = Digest::from_hex(field("event")?)?;
     let signature_hex = answer["signature"].as_str().with_context(|| format!("no signature: {answer}"))?;
@@ -256,10 +260,8 @@ impl HttpsClient {
         body: String,
         bearer: Option<&str>,
     ) -> Result<(StatusCode, Value)> {
-        let mut request = hyper::Request::builder()
-            .method(method)
-            .uri(path)
-            .header(hyper::header::HOST, &self.authority);
+        let mut request =
+            hyper::Request::builder().method(method).uri(path).header(hyper::header::HOST, &self.authority);
         if !body.is_empty() {
             request = request.header(hyper::header::CONTENT_TYPE, "application/json");
         }
@@ -300,10 +302,13 @@ fn hex(bytes: &[u8]) -> String {
 }
 
 fn unhex(text: &str) -> Result<Vec<u8>> {
-    if text.len() % 2 != 0 || !text.bytes().all(|b| b.is_ascii_hexdigit()) {
+    if !text.len().is_multiple_of(2) || !text.bytes().all(|b| b.is_ascii_hexdigit()) {
         bail!("`{text}` is not hexadecimal");
     }
-    Ok((0..text.len()).step_by(2).map(|i| u8::from_str_radix(&text[i..i + 2], 16).expect("checked")).collect())
+    Ok((0..text.len())
+        .step_by(2)
+        .map(|i| u8::from_str_radix(&text[i..i + 2], 16).expect("checked"))
+        .collect())
 }
 
 #[cfg(test)]
@@ -362,8 +367,12 @@ mod tests {
 
     #[test]
     fn the_body_carries_the_three_fields_in_hex() {
-        let ballot = SignedBallot::sign(&credential(), "item-2", whole_votes(&["CC-1"], OptionIndex::BLANK_DECISION).unwrap())
-            .unwrap();
+        let ballot = SignedBallot::sign(
+            &credential(),
+            "item-2",
+            whole_votes(&["CC-1"], OptionIndex::BLANK_DECISION).unwrap(),
+        )
+        .unwrap();
         let body: Value = serde_json::from_str(&ballot.body()).unwrap();
         let fields: Vec<&String> = body.as_object().unwrap().keys().collect();
         assert_eq!(fields, ["event", "signer", "signature"]);

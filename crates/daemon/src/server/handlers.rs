@@ -142,7 +142,7 @@ fn unhex(text: &str, field: &str) -> Result<Vec<u8>, ApiError> {
     }
     let bad = || ApiError::bad_request(format!("`{field}` must be hexadecimal"));
     let digits = text.as_bytes();
-    if digits.len() % 2 != 0 {
+    if !digits.len().is_multiple_of(2) {
         return Err(bad());
     }
     digits
@@ -693,7 +693,7 @@ pub(crate) async fn submit_ballot(
         .receipts
         .lock()
         .unwrap_or_else(std::sync::PoisonError::into_inner)
-        .insert(digest, (receipt.clone(), signature));
+        .insert(digest, (receipt, signature));
     Ok((receipt, signature))
 }
 

@@ -5,6 +5,7 @@ mod api;
 mod architecture;
 mod cli;
 mod invalid_scenarios;
+mod kill;
 mod meeting_dir;
 mod scenarios;
 mod tls;
