@@ -9,8 +9,9 @@
 //! everything (fail-stop): the caller's in-memory state may be ahead of
 //! the file, and only a restart that replays the file is safe.
 
-use std::sync::mpsc::{self, Receiver, RecvError, Sender, TryRecvError};
+use std::sync::mpsc::{self, Receiver, RecvError, RecvTimeoutError, Sender, TryRecvError};
 use std::thread::JoinHandle;
+use std::time::{Duration, Instant};
 
 use asamblea_wire::{Chain, Digest, EventRecord, WireError};
 use rusqlite::Connection;
@@ -19,6 +20,14 @@ use crate::{Appended, LedgerError, Signed};
 
 /// At most this many records go in one transaction.
 pub const MAX_BATCH: usize = 4096;
+
+/// A batch smaller than this, with several callers waiting, waits up to
+/// [`GROUP_WAIT`] for more before it is committed.
+pub const GROUP_TARGET: usize = 32;
+
+/// How long a small batch lingers for more records: far below a ballot's
+/// latency budget, and far below the cost of an extra fsync.
+pub const GROUP_WAIT: Duration = Duration::from_micros(500);
 
 /// What a caller is told once its record is durable (or not).
 pub type Completion = Box<dyn FnOnce(Result<Appended, LedgerError>) + Send>;
@@ -85,6 +94,20 @@ fn run(
                 Ok(Request::Append { signed, done }) => batch.push((*signed, done)),
                 Ok(Request::Shutdown { done }) => shutdown = Some(done),
                 Err(TryRecvError::Empty | TryRecvError::Disconnected) => break,
+            }
+        }
+        // Several callers are waiting but the batch is small: linger a
+        // little for more, since each commit (its fsync) costs far more than
+        // the wait. A lone caller (a staff action) is never delayed.
+        if batch.len() >= 2 && batch.len() < GROUP_TARGET {
+            let deadline = Instant::now() + GROUP_WAIT;
+            while shutdown.is_none() && batch.len() < GROUP_TARGET {
+                let Some(left) = deadline.checked_duration_since(Instant::now()) else { break };
+                match receiver.recv_timeout(left) {
+                    Ok(Request::Append { signed, done }) => batch.push((*signed, done)),
+                    Ok(Request::Shutdown { done }) => shutdown = Some(done),
+                    Err(RecvTimeoutError::Timeout | RecvTimeoutError::Disconnected) => break,
+                }
             }
         }
         if !batch.is_empty() {
