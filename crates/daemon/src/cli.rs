@@ -62,6 +62,21 @@ enum Command {
         #[arg(long, default_value = "127.0.0.1:8443")]
         listen: String,
     },
+    /// Sign a ballot with a scanned badge, as a kiosk does; prints the body
+    /// of POST /api/v1/ballots. Firma una papeleta.
+    Ballot {
+        /// The meeting directory (for its id and agenda).
+        dir: PathBuf,
+        /// The badge's QR text.
+        #[arg(long)]
+        badge: String,
+        /// The agenda item.
+        #[arg(long)]
+        item: String,
+        /// HOLDER=OPTION (for, against, blank, or a list name); repeatable.
+        #[arg(long = "vote", required = true)]
+        votes: Vec<String>,
+    },
     /// Enroll (or revoke) a kiosk's client certificate. Inscribe un quiosco.
     Kiosk {
         /// The meeting directory.
@@ -222,6 +237,9 @@ pub fn run(cli: Cli, out: &mut dyn Write, err: &mut dyn Write) -> u8 {
             finish(crate::commands::demo(&dir, &listen, &hosts, out), err)
         }
         Command::Serve { dir, listen } => finish(crate::commands::serve(&dir, &listen, out), err),
+        Command::Ballot { dir, badge, item, votes } => {
+            finish(crate::commands::sign_ballot(&dir, &badge, &item, &votes, out), err)
+        }
         Command::Kiosk { dir, id, revoke } => finish(crate::commands::kiosk(&dir, &id, revoke, out), err),
         Command::Demo { replay: true, .. } => {
             match scenario::parse("config/demo-meeting.toml", DEMO_SCENARIO) {

@@ -628,3 +628,47 @@ pub fn kiosk(dir: &Path, id: &str, revoke: bool, out: &mut dyn Write) -> Result<
     }
     Ok(())
 }
+
+/// `asamblea ballot DIR --badge QR --item ITEM --vote HOLDER=OPTION…`:
+/// what a kiosk does with a scanned badge — a signed ballot, printed as the
+/// body of `POST /api/v1/ballots`, so a meeting can be driven with curl.
+pub fn sign_ballot(dir: &Path, badge: &str, item: &str, votes: &[String], out: &mut dyn Write) -> Result<()> {
+    let meeting_hex = fs_read(&dir.join("meeting-id"))?;
+    let meeting = asamblea_wire::MeetingId::from_hex(meeting_hex.trim())
+        .map_err(|e| anyhow::anyhow!("meeting-id: {e}"))?;
+    let config = crate::meeting_config::parse("meeting.toml", &fs_read(&dir.join("meeting.toml"))?)
+        .map_err(anyhow::Error::msg)?;
+    let agenda = config
+        .agenda
+        .iter()
+        .find(|a| a.spec.id() == item)
+        .with_context(|| format!("`{item}` is not on the agenda of meeting.toml"))?;
+    let options: Vec<String> = match agenda.spec_options() {
+        asamblea_rules::BallotOptions::Decision => vec!["for".into(), "against".into(), "blank".into()],
+        asamblea_rules::BallotOptions::Election { lists, .. } => {
+            lists.iter().map(|l| l.to_string()).chain(std::iter::once("blank".into())).collect()
+        }
+    };
+    let credential =
+        crate::kiosk_client::parse_badge(badge, &meeting).map_err(|e| anyhow::anyhow!("--badge: {e}"))?;
+    let mut parsed = Vec::new();
+    for vote in votes {
+        let (holder, option) = vote
+            .split_once('=')
+            .with_context(|| format!("--vote `{vote}`: write HOLDER=OPTION, e.g. CC-1=for"))?;
+        let index = options
+            .iter()
+            .position(|o| o == option)
+            .with_context(|| format!("--vote `{vote}`: the options of {item} are {}", options.join(", ")))?;
+        parsed.push(HolderVote {
+            holder: Id::new(holder).map_err(|e| anyhow::anyhow!("--vote `{vote}`: {e}"))?,
+            choice: Choice::Whole(OptionIndex::list(index)),
+        });
+    }
+    if parsed.is_empty() {
+        bail!("give at least one --vote HOLDER=OPTION");
+    }
+    let ballot = crate::kiosk_client::SignedBallot::sign(&credential, item, parsed)?;
+    writeln!(out, "{}", ballot.body())?;
+    Ok(())
+}

@@ -217,3 +217,51 @@ fn a_flipped_byte_anywhere_in_a_small_bundle_region_fails_verification() {
     }
     std::fs::remove_dir_all(&dir).ok();
 }
+
+#[test]
+fn the_ballot_command_signs_what_a_kiosk_would_send() {
+    let dir = temp("ballot-cmd");
+    ok(&["init", s(&dir)]);
+    ok(&["checkin", s(&dir), "CC-10000000"]);
+    let mut service = asamblea::service::Service::open(&dir).expect("open");
+    let (credential, _) = service.issue_badge("CC-10000000").expect("badge");
+    let meeting = service.meeting_id();
+    service.close();
+    let qr = credential.to_qr_text();
+    let body = ok(&["ballot", s(&dir), "--badge", &qr, "--item", "item-4", "--vote", "CC-10000000=Lista 2"]);
+    let json: serde_json::Value = serde_json::from_str(body.trim()).expect("a JSON body");
+    let hex = json["event"].as_str().expect("event");
+    let bytes: Vec<u8> =
+        (0..hex.len()).step_by(2).map(|i| u8::from_str_radix(&hex[i..i + 2], 16).unwrap()).collect();
+    let event = asamblea_wire::Event::decode(&bytes).expect("a canonical event");
+    assert!(matches!(event.body, asamblea_wire::EventBody::Ballot(_)));
+    let signature = asamblea_wire::Signature::from_slice(
+        &(0..128)
+            .step_by(2)
+            .map(|i| u8::from_str_radix(&json["signature"].as_str().unwrap()[i..i + 2], 16).unwrap())
+            .collect::<Vec<u8>>(),
+    )
+    .unwrap();
+    credential
+        .public_key()
+        .verify(&meeting, &bytes, &signature)
+        .expect("signed with the badge's key for this meeting");
+    // A mistyped badge or an option not on the ballot is refused, saying which.
+    let mut typo = qr.clone();
+    typo.replace_range(10..11, if &qr[10..11] == "A" { "B" } else { "A" });
+    let out =
+        asamblea(&["ballot", s(&dir), "--badge", &typo, "--item", "item-1", "--vote", "CC-10000000=for"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        text(&out.stderr).contains("--badge: the credential's check value does not match"),
+        "{}",
+        text(&out.stderr)
+    );
+    let out = asamblea(&["ballot", s(&dir), "--badge", &qr, "--item", "item-1", "--vote", "CC-10000000=yes"]);
+    assert!(
+        text(&out.stderr).contains("the options of item-1 are for, against, blank"),
+        "{}",
+        text(&out.stderr)
+    );
+    std::fs::remove_dir_all(&dir).ok();
+}
