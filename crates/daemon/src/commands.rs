@@ -85,9 +85,7 @@ fn fs_read(path: &Path) -> Result<String> {
     std::fs::read_to_string(path).with_context(|| format!("{}: cannot read the file", path.display()))
 }
 
-fn hex(bytes: &[u8]) -> String {
-    bytes.iter().map(|b| format!("{b:02x}")).collect()
-}
+use crate::hex::encode as hex;
 
 /// `asamblea checkin DIR PERSON [--represents …]`.
 pub fn checkin(
@@ -459,15 +457,7 @@ pub fn verify(
 }
 
 fn parse_hex32(text: &str) -> Result<[u8; 32]> {
-    let text = text.trim();
-    if text.len() != 64 || !text.bytes().all(|b| b.is_ascii_hexdigit()) {
-        bail!("expected 64 hexadecimal digits");
-    }
-    let mut out = [0u8; 32];
-    for (i, b) in out.iter_mut().enumerate() {
-        *b = u8::from_str_radix(&text[2 * i..2 * i + 2], 16)?;
-    }
-    Ok(out)
+    crate::hex::decode_array(text).context("expected 64 hexadecimal digits")
 }
 
 /// Resolves on Ctrl-C or SIGTERM.

@@ -1,9 +1,10 @@
-//! `asamblea`: the venue daemon's library and its command-line tools.
+//! `asamblea`: the venue daemon and its command-line tools — the outermost
+//! crate, the only one that knows files, TOML, CSV, JSON, TLS and sockets.
 //!
-//! For now it holds the conformance-scenario runner (`asamblea scenario`)
-//! and the loading of bylaws profiles; the daemon, the ledger and the kiosk
-//! API come in later issues. The binary (`main.rs`) is thin glue over
-//! [`cli::run`].
+//! The binary (`main.rs`) is one line over [`cli::main`]; every subcommand
+//! is a function of [`commands`] (or [`scenario`]) that prints for people
+//! and returns an exit code. The HTTP API is [`server::router`] over an
+//! [`server::AppState`]; [`tls::serve`] runs it over rustls.
 //!
 //! # Layout
 //!
@@ -11,12 +12,20 @@
 //! - `bench`: `asamblea bench`, simulated kiosks against an in-process
 //!   daemon, and the pipeline ceiling without HTTP.
 //! - `cli`: argument parsing and the subcommands; exit codes.
+//! - `commands`: the meeting-directory subcommands (init, checkin, badges,
+//!   revoke, simulate, export, verify, serve, demo, kiosk, ballot).
 //! - `fields`: reading TOML with errors that name the key.
+//! - `hex`: the one hexadecimal form of keys, digests and signed bytes.
 //! - `kiosk_client`: what a kiosk does: read a badge, sign a ballot, and a
 //!   keep-alive HTTPS client for the API.
-//! - `profiles`: bylaws profiles from `config/*.toml`.
-//! - `scenario`: parse, replay, check and report FORMAT.md scenarios.
+//! - `meeting_config`: `meeting.toml` (settings and agenda).
 //! - `numfmt`: Colombian number format.
+//! - `profiles`: bylaws profiles from `config/*.toml`.
+//! - `register_csv`: the share register from CSV.
+//! - `scenario`: parse, replay, check and report FORMAT.md scenarios.
+//! - `server`: the HTTP API: routes, roles, handlers, the live feed.
+//! - `service`: a meeting directory and its signed actions.
+//! - `staff`: staff accounts, tokens and keys.
 //! - `tls`: the venue PKI (CA, daemon and kiosk certificates, revocation)
 //!   and the HTTPS serving layer that runs a `Router` over rustls.
 
@@ -25,6 +34,7 @@ pub mod bench;
 pub mod cli;
 pub mod commands;
 pub mod fields;
+pub mod hex;
 pub mod kiosk_client;
 pub mod meeting_config;
 pub mod numfmt;

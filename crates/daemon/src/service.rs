@@ -78,20 +78,11 @@ pub fn random<const N: usize>() -> [u8; N] {
     bytes
 }
 
-fn hex(bytes: &[u8]) -> String {
-    bytes.iter().map(|b| format!("{b:02x}")).collect()
-}
+use crate::hex::encode as hex;
 
 fn unhex<const N: usize>(text: &str, file: &Path) -> Result<[u8; N]> {
-    let text = text.trim();
-    if text.len() != 2 * N || !text.bytes().all(|b| b.is_ascii_hexdigit()) {
-        bail!("{}: expected {} hexadecimal digits", file.display(), 2 * N);
-    }
-    let mut out = [0u8; N];
-    for (i, byte) in out.iter_mut().enumerate() {
-        *byte = u8::from_str_radix(&text[2 * i..2 * i + 2], 16).expect("checked hex");
-    }
-    Ok(out)
+    crate::hex::decode_array(text)
+        .with_context(|| format!("{}: expected {} hexadecimal digits", file.display(), 2 * N))
 }
 
 /// Writes a secret seed as hex, readable by the owner only.

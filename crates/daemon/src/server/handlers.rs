@@ -121,35 +121,10 @@ impl axum::extract::FromRequestParts<AppState> for Kiosk {
     }
 }
 
-fn hex(bytes: &[u8]) -> String {
-    const DIGITS: &[u8; 16] = b"0123456789abcdef";
-    let mut out = String::with_capacity(2 * bytes.len());
-    for &b in bytes {
-        out.push(char::from(DIGITS[usize::from(b >> 4)]));
-        out.push(char::from(DIGITS[usize::from(b & 0x0f)]));
-    }
-    out
-}
+use crate::hex::encode as hex;
 
 fn unhex(text: &str, field: &str) -> Result<Vec<u8>, ApiError> {
-    fn nibble(digit: u8) -> Option<u8> {
-        match digit {
-            b'0'..=b'9' => Some(digit - b'0'),
-            b'a'..=b'f' => Some(digit - b'a' + 10),
-            b'A'..=b'F' => Some(digit - b'A' + 10),
-            _ => None,
-        }
-    }
-    let bad = || ApiError::bad_request(format!("`{field}` must be hexadecimal"));
-    let digits = text.as_bytes();
-    if !digits.len().is_multiple_of(2) {
-        return Err(bad());
-    }
-    digits
-        .chunks_exact(2)
-        .map(|pair| Some(nibble(pair[0])? << 4 | nibble(pair[1])?))
-        .collect::<Option<Vec<u8>>>()
-        .ok_or_else(bad)
+    crate::hex::decode(text).ok_or_else(|| ApiError::bad_request(format!("`{field}` must be hexadecimal")))
 }
 
 fn id(text: &str, field: &str) -> Result<Id, ApiError> {
