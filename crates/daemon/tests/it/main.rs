@@ -3,6 +3,7 @@
 
 mod api;
 mod architecture;
+mod board;
 mod cli;
 mod invalid_scenarios;
 mod kill;
