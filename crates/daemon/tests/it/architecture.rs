@@ -91,11 +91,28 @@ fn dependencies_between_our_crates_point_one_way() {
         .iter()
         .map(|p| p["name"].as_str().expect("name").to_string())
         .collect();
-    if members.iter().any(|m| m == "asamblea-wire") {
-        let wire = dependency_closure(&metadata, "asamblea-wire");
-        let inner: Vec<_> = wire.iter().filter(|d| ours(d)).collect();
-        assert_eq!(inner, ["asamblea-rules"], "asamblea-wire may depend on asamblea-rules only");
+    assert!(members.iter().any(|m| m == "asamblea-wire") && members.iter().any(|m| m == "asamblea-ledger"));
+    let wire = dependency_closure(&metadata, "asamblea-wire");
+    let inner: Vec<_> = wire.iter().filter(|d| ours(d)).collect();
+    assert_eq!(inner, ["asamblea-rules"], "asamblea-wire may depend on asamblea-rules only");
+    let ledger = dependency_closure(&metadata, "asamblea-ledger");
+    let inner: Vec<_> = ledger.iter().filter(|d| ours(d)).collect();
+    assert_eq!(
+        inner,
+        ["asamblea-rules", "asamblea-wire"],
+        "asamblea-ledger may depend on rules and wire only"
+    );
+    for forbidden in ["tokio", "axum", "hyper", "rustls"] {
+        assert!(
+            !ledger.contains(forbidden),
+            "asamblea-ledger knows no sockets or HTTP: it depends on {forbidden}"
+        );
+        assert!(
+            !wire.contains(forbidden),
+            "asamblea-wire knows no sockets or HTTP: it depends on {forbidden}"
+        );
     }
+    assert!(!wire.contains("rusqlite"), "asamblea-wire knows no storage");
 }
 
 #[test]
