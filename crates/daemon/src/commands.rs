@@ -222,6 +222,13 @@ pub fn revoke(dir: &Path, credential: u32, out: &mut dyn Write) -> Result<()> {
     Ok(())
 }
 
+/// Proxy number `n` of a simulated or demo meeting arrives for `principals`.
+fn check_in_proxy(service: &mut Service, n: u32, principals: &[String]) -> Result<()> {
+    let principals: Vec<&str> = principals.iter().map(String::as_str).collect();
+    service.check_in_agent(&format!("APODERADO-{n}"), &principals, Capacity::Proxy, "poder escrito")?;
+    Ok(())
+}
+
 /// A small deterministic generator for the simulation.
 struct XorShift(u64);
 
@@ -259,13 +266,7 @@ pub fn simulate(dir: &Path, seed: u64, attendance_percent: u64, out: &mut dyn Wr
             waiting.push(id.clone());
             if waiting.len() == 3 {
                 proxies += 1;
-                let principals: Vec<&str> = waiting.iter().map(String::as_str).collect();
-                service.check_in_agent(
-                    &format!("APODERADO-{proxies}"),
-                    &principals,
-                    Capacity::Proxy,
-                    "poder escrito",
-                )?;
+                check_in_proxy(&mut service, proxies, &waiting)?;
                 waiting.clear();
             }
         } else {
@@ -559,13 +560,7 @@ pub fn demo(dir: &Path, listen: &str, hosts: &[String], out: &mut dyn Write) -> 
             }
             if i % 10 == 5 {
                 proxies += 1;
-                let principals: Vec<&str> = chunk.iter().map(String::as_str).collect();
-                service.check_in_agent(
-                    &format!("APODERADO-{proxies}"),
-                    &principals,
-                    Capacity::Proxy,
-                    "poder escrito",
-                )?;
+                check_in_proxy(&mut service, proxies, chunk)?;
             } else {
                 for id in chunk {
                     service.check_in(id)?;
