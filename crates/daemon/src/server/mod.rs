@@ -179,7 +179,10 @@ impl Inner {
         let burst = u64::from(self.kiosk_rate.1.load(Ordering::Relaxed)) * 1000;
         let mut buckets = self.buckets.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
         let now = Instant::now();
-        let bucket = buckets.entry(kiosk.to_string()).or_insert(Bucket { millitokens: burst, at: now });
+        if !buckets.contains_key(kiosk) {
+            buckets.insert(kiosk.to_string(), Bucket { millitokens: burst, at: now });
+        }
+        let bucket = buckets.get_mut(kiosk).expect("inserted above");
         let elapsed_us = u64::try_from(now.duration_since(bucket.at).as_micros()).unwrap_or(u64::MAX);
         bucket.millitokens =
             bucket.millitokens.saturating_add(elapsed_us.saturating_mul(rate) / 1000).min(burst);
