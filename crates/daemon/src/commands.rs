@@ -628,7 +628,7 @@ pub fn sign_ballot(dir: &Path, badge: &str, item: &str, votes: &[String], out: &
         .iter()
         .find(|a| a.spec.id() == item)
         .with_context(|| format!("`{item}` is not on the agenda of meeting.toml"))?;
-    let options: Vec<String> = match agenda.spec_options() {
+    let options: Vec<String> = match agenda.spec.options() {
         asamblea_rules::BallotOptions::Decision => vec!["for".into(), "against".into(), "blank".into()],
         asamblea_rules::BallotOptions::Election { lists, .. } => {
             lists.iter().map(|l| l.to_string()).chain(std::iter::once("blank".into())).collect()

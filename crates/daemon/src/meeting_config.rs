@@ -25,7 +25,7 @@
 //! lists = ["A", "B", "C"]
 //! ```
 
-use asamblea_rules::{Call, Capital, ItemSpec, MatterKind, MeetingKind, Profile};
+use asamblea_rules::{Call, Capital, ItemSpec, MeetingKind, Profile};
 
 use crate::fields::{FieldError, Fields};
 use crate::profiles::{self, read_settings};
@@ -37,21 +37,6 @@ pub struct AgendaItem {
     pub spec: ItemSpec,
     /// The title read out and printed in the acta.
     pub title: String,
-}
-
-impl AgendaItem {
-    /// The ballot's options.
-    pub fn spec_options(&self) -> &asamblea_rules::BallotOptions {
-        self.spec.options()
-    }
-    /// The matter kind.
-    pub fn matter(&self) -> MatterKind {
-        self.spec.matter()
-    }
-    /// Whether it was in the notice.
-    pub fn noticed(&self) -> bool {
-        self.spec.noticed()
-    }
 }
 
 /// A validated `meeting.toml`.

@@ -196,6 +196,26 @@ mod tests {
         }
     }
 
+    #[test]
+    fn every_profile_keeps_the_law_and_legal_default_is_the_law_alone() {
+        use asamblea_rules::{BylawRules, MatterKind, MatterRules};
+        for (name, _) in EMBEDDED {
+            let profile = embedded(name).unwrap();
+            for kind in MatterKind::ALL {
+                let mut rules = *profile.matter(kind);
+                // Almagrario's extra notice gate (its bylaws list the waiver
+                // of preemptive rights) is the one addition outside `bylaws`.
+                if name == "almagrario" && kind == MatterKind::IssueWithoutPreemptiveRights {
+                    rules.notice_required = false;
+                }
+                if name != "legal-default" {
+                    rules.bylaws = BylawRules::default();
+                }
+                assert_eq!(rules, MatterRules::statutory(kind), "{name}: {kind}");
+            }
+        }
+    }
+
     fn error_of(text: &str) -> String {
         parse_profile("p.toml", text).unwrap_err().to_string()
     }

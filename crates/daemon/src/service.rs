@@ -65,7 +65,8 @@ pub struct Service {
     meeting_id: MeetingId,
     config: MeetingConfig,
     daemon: Keypair,
-    operator: Keypair,
+    /// The command line's staff key (the operator's), shared with actions.
+    operator: std::sync::Arc<Keypair>,
     journal: Journal,
     /// Staff tokens, only right after `init` (shown once, never stored).
     tokens: Vec<(String, crate::staff::Role, String)>,
@@ -188,7 +189,8 @@ impl Service {
             .map_err(anyhow::Error::msg)?;
         let meeting_id = MeetingId(unhex(&read("meeting-id")?, &dir.join("meeting-id"))?);
         let daemon = Keypair::from_seed(&unhex(&read("keys/daemon.seed")?, &dir.join("keys/daemon.seed"))?);
-        let operator = Keypair::from_seed(&read_seed(&dir.join(format!("keys/{OPERATOR}.seed")))?);
+        let operator =
+            std::sync::Arc::new(Keypair::from_seed(&read_seed(&dir.join(format!("keys/{OPERATOR}.seed")))?));
         let register_path = dir.join("register.bin");
         let register_raw =
             fs::read(&register_path).with_context(|| format!("{}: cannot read", register_path.display()))?;
@@ -298,11 +300,6 @@ impl Service {
         receipt.sign(&self.meeting_id, &self.daemon)
     }
 
-    /// Signs a checkpoint with the daemon key.
-    pub fn sign_checkpoint(&self, checkpoint: &Checkpoint) -> Signature {
-        checkpoint.sign(&self.meeting_id, &self.daemon)
-    }
-
     /// A daemon statement (results, enrolment).
     pub fn daemon_event(&mut self, body: EventBody) -> Result<Appended> {
         let signed = self.signed(&self.daemon, body)?;
@@ -355,7 +352,7 @@ impl Service {
             .iter()
             .find(|a| a.spec.id() == item)
             .with_context(|| format!("`{item}` is not on the agenda of meeting.toml"))?;
-        let (seats, lists) = match agenda.spec_options() {
+        let (seats, lists) = match agenda.spec.options() {
             asamblea_rules::BallotOptions::Decision => (0, Vec::new()),
             asamblea_rules::BallotOptions::Election { seats, lists } => {
                 (*seats, lists.iter().map(|l| Id::new(l)).collect::<Result<Vec<_>, _>>()?)
@@ -363,8 +360,8 @@ impl Service {
         };
         Ok(EventBody::ItemOpened(ItemOpened {
             item: Id::new(item)?,
-            matter: agenda.matter(),
-            noticed: agenda.noticed(),
+            matter: agenda.spec.matter(),
+            noticed: agenda.spec.noticed(),
             seats,
             lists,
         }))
@@ -397,7 +394,7 @@ impl Service {
     /// (recorded, recomputable from the ledger). Returns the checkpoint to
     /// read out and print.
     pub fn close_item(&mut self, item: &str) -> Result<(Checkpoint, Signature)> {
-        let operator = Keypair::from_seed(&read_seed(&self.dir.join(format!("keys/{OPERATOR}.seed")))?);
+        let operator = std::sync::Arc::clone(&self.operator);
         self.close_item_as(&operator, item).map_err(|e| anyhow::anyhow!("{e}"))
     }
 

@@ -2,7 +2,8 @@
 //! group-commits.
 //!
 //! Callers hand it signed events; it takes every event waiting (up to
-//! [`MAX_BATCH`]), gives each its sequence number and time, chains them,
+//! [`MAX_BATCH`]; a small batch with several callers waiting lingers up to
+//! [`GROUP_WAIT`] for more), gives each its sequence number and time, chains them,
 //! writes them in one transaction — one COMMIT, one fsync — and only then
 //! calls each caller's completion. No acknowledgement ever precedes the
 //! fsync that makes it true. After a failed commit the writer refuses

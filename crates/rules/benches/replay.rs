@@ -19,8 +19,8 @@ use std::time::{Duration, Instant};
 
 use asamblea_rules::{
     Ballot, BallotOptions, Call, Capacity, Capital, ClassCapital, ClassShares, HolderIndex, HolderSpec,
-    ItemIndex, ItemResult, ItemSpec, Majority, MatterKind, MatterRules, Meeting, MeetingKind, OptionIndex,
-    Profile, Register, Role, Settings, Shares, SplitPermission,
+    ItemIndex, ItemResult, ItemSpec, MatterKind, MatterRules, Meeting, MeetingKind, OptionIndex, Profile,
+    Register, Role, Settings, Shares, SplitPermission,
 };
 
 const HOLDERS: usize = 100_000;
@@ -157,34 +157,7 @@ impl XorShift {
 
 /// `config/legal-default.toml` in code.
 fn legal_profile() -> Profile {
-    use MatterKind::*;
-    let rules = |kind: MatterKind| {
-        let mut rules = MatterRules::plain(Majority::Simple);
-        match kind {
-            FinancialStatements | LiquidationAccounts => rules.administrators_barred = true,
-            ProfitDistributionBelowMinimum => {
-                rules.majority = Majority::AtLeastPercent { percent: 78, plural: true }
-            }
-            IssueWithoutPreemptiveRights => {
-                rules.majority = Majority::AtLeastPercent { percent: 70, plural: false }
-            }
-            StockDividend => rules.majority = Majority::AtLeastPercent { percent: 80, plural: false },
-            PreferredAdverseChange | PreferredConversion => {
-                rules.majority = Majority::TwoClassSubscribed { percent: 70 };
-                rules.preferred_votes = true;
-            }
-            CapitalIncrease | CapitalReduction | Segregation => rules.notice_required = true,
-            Merger | SpinOff | Transformation | Delisting => {
-                rules.notice_required = true;
-                rules.withdrawal = true;
-            }
-            SuspendMeeting => rules.majority = Majority::AtLeastPercent { percent: 51, plural: true },
-            BoardElection => rules.majority = Majority::ElectoralQuotient,
-            SingleSeatElection => rules.majority = Majority::SingleSeat,
-            _ => {}
-        }
-        rules
-    };
+    let rules = MatterRules::statutory;
     let settings = Settings { listed: false, ..Settings::default() };
     Profile::new("legal-default", settings, MatterKind::ALL.map(|kind| (kind, rules(kind))))
         .expect("a valid profile")

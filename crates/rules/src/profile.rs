@@ -212,6 +212,38 @@ pub struct MatterRules {
 }
 
 impl MatterRules {
+    /// The rule Colombian law alone gives `kind` (R9–R11, R13, R17, R18):
+    /// what `config/legal-default.toml` writes, and what a profile adds its
+    /// bylaws to. Unlisted-company bylaw rules are not part of it.
+    pub const fn statutory(kind: MatterKind) -> MatterRules {
+        use MatterKind::*;
+        let mut rules = MatterRules::plain(Majority::Simple);
+        match kind {
+            FinancialStatements | LiquidationAccounts => rules.administrators_barred = true,
+            ProfitDistributionBelowMinimum => {
+                rules.majority = Majority::AtLeastPercent { percent: 78, plural: true }
+            }
+            IssueWithoutPreemptiveRights => {
+                rules.majority = Majority::AtLeastPercent { percent: 70, plural: false }
+            }
+            StockDividend => rules.majority = Majority::AtLeastPercent { percent: 80, plural: false },
+            PreferredAdverseChange | PreferredConversion => {
+                rules.majority = Majority::TwoClassSubscribed { percent: 70 };
+                rules.preferred_votes = true;
+            }
+            CapitalIncrease | CapitalReduction | Segregation => rules.notice_required = true,
+            Merger | SpinOff | Transformation | Delisting => {
+                rules.notice_required = true;
+                rules.withdrawal = true;
+            }
+            SuspendMeeting => rules.majority = Majority::AtLeastPercent { percent: 51, plural: true },
+            BoardElection => rules.majority = Majority::ElectoralQuotient,
+            SingleSeatElection => rules.majority = Majority::SingleSeat,
+            Ordinary | ProfitDistribution | RemoveAdministrators | BylawAmendment => {}
+        }
+        rules
+    }
+
     /// A matter decided by `majority` with no other rule.
     pub const fn plain(majority: Majority) -> MatterRules {
         MatterRules {

@@ -172,8 +172,8 @@ pub(crate) fn status_json(state: &AppState) -> Value {
                 let mut out = json!({
                     "id": id,
                     "title": agenda.title,
-                    "matter": agenda.matter().code(),
-                    "matter_es": agenda.matter().spanish(),
+                    "matter": agenda.spec.matter().code(),
+                    "matter_es": agenda.spec.matter().spanish(),
                 });
                 match meeting.item_index(id).map(|at| meeting.item(at)) {
                     None => out["state"] = json!("pending"),
@@ -242,22 +242,27 @@ pub(crate) async fn result(
     })
 }
 
-fn receipt_json(receipt: &Receipt, signature: &Signature) -> Value {
-    json!({
-        "receipt": { "seq": receipt.seq, "head": hex(&receipt.head.0), "event": hex(&receipt.event.0) },
-        "signature": hex(&signature.0),
-    })
+/// A receipt and the daemon's signature as the API answers them, written
+/// directly (this is the ballot hot path's answer too).
+fn receipt_response(receipt: &Receipt, signature: &Signature) -> Response {
+    let body = format!(
+        r#"{{"receipt":{{"seq":{},"head":"{}","event":"{}"}},"signature":"{}"}}"#,
+        receipt.seq,
+        hex(&receipt.head.0),
+        hex(&receipt.event.0),
+        hex(&signature.0)
+    );
+    ([(header::CONTENT_TYPE, "application/json")], body).into_response()
 }
 
 pub(crate) async fn receipt(
     State(state): State<AppState>,
     Path(digest): Path<String>,
-) -> Result<Json<Value>, ApiError> {
+) -> Result<Response, ApiError> {
     let digest = Digest::from_hex(&digest).map_err(|e| ApiError::bad_request(format!("digest: {e}")))?;
-    let receipts = state.0.receipts.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
     let (receipt, signature) =
-        receipts.get(&digest).ok_or_else(|| ApiError::not_found("a ballot with that hash"))?;
-    Ok(Json(receipt_json(receipt, signature)))
+        lookup(&state, &digest).ok_or_else(|| ApiError::not_found("a ballot with that hash"))?;
+    Ok(receipt_response(&receipt, &signature))
 }
 
 pub(crate) async fn feed(
@@ -552,11 +557,9 @@ pub(crate) async fn ballot_sheet(
         let items: Vec<Value> = meeting
             .items()
             .iter()
-            .enumerate()
-            .filter(|(_, item)| !item.is_closed())
-            .map(|(i, item)| {
+            .filter(|item| !item.is_closed())
+            .map(|item| {
                 let at = meeting.item_index(item.id()).expect("listed");
-                let _ = i;
                 let options: Vec<&str> =
                     (0..item.option_count()).map(|o| item.option_name(asamblea_rules::OptionIndex::list(o))).collect();
                 let voters: Vec<Value> = carried
@@ -594,16 +597,7 @@ pub(crate) async fn cast(
     let signer = unhex(&request.signer, "signer")?;
     let signature = unhex(&request.signature, "signature")?;
     let (receipt, signature) = submit_ballot(&state, event, &signer, &signature).await?;
-    // The hot path's answer, written directly: the same document as
-    // `receipt_json`, without building a JSON tree per ballot.
-    let body = format!(
-        r#"{{"receipt":{{"seq":{},"head":"{}","event":"{}"}},"signature":"{}"}}"#,
-        receipt.seq,
-        hex(&receipt.head.0),
-        hex(&receipt.event.0),
-        hex(&signature.0)
-    );
-    Ok(([(header::CONTENT_TYPE, "application/json")], body).into_response())
+    Ok(receipt_response(&receipt, &signature))
 }
 
 /// The hot path of a ballot once its kiosk is let in: the same ballot

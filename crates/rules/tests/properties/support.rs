@@ -46,32 +46,7 @@ pub enum Flavor {
 /// The legal rule of every matter kind, as `config/legal-default.toml`
 /// writes it.
 pub fn legal_rules(kind: MatterKind) -> MatterRules {
-    use MatterKind::*;
-    let mut rules = MatterRules::plain(Majority::Simple);
-    match kind {
-        FinancialStatements | LiquidationAccounts => rules.administrators_barred = true,
-        ProfitDistributionBelowMinimum => {
-            rules.majority = Majority::AtLeastPercent { percent: 78, plural: true }
-        }
-        IssueWithoutPreemptiveRights => {
-            rules.majority = Majority::AtLeastPercent { percent: 70, plural: false }
-        }
-        StockDividend => rules.majority = Majority::AtLeastPercent { percent: 80, plural: false },
-        PreferredAdverseChange | PreferredConversion => {
-            rules.majority = Majority::TwoClassSubscribed { percent: 70 };
-            rules.preferred_votes = true;
-        }
-        CapitalIncrease | CapitalReduction | Segregation => rules.notice_required = true,
-        Merger | SpinOff | Transformation | Delisting => {
-            rules.notice_required = true;
-            rules.withdrawal = true;
-        }
-        SuspendMeeting => rules.majority = Majority::AtLeastPercent { percent: 51, plural: true },
-        BoardElection => rules.majority = Majority::ElectoralQuotient,
-        SingleSeatElection => rules.majority = Majority::SingleSeat,
-        Ordinary | ProfitDistribution | RemoveAdministrators | BylawAmendment => {}
-    }
-    rules
+    MatterRules::statutory(kind)
 }
 
 /// The rules of `config/almagrario.toml`: the legal ones plus its bylaws.
