@@ -6,17 +6,20 @@
 //!
 //! 1. **A fresh meeting** in `--dir` (default: a new temporary directory,
 //!    removed at the end): a generated `meeting.toml` with two ordinary
-//!    items (`item-1` for the HTTPS run, `item-2` for the ceiling) and a
-//!    generated register with one holder per ballot, so that every ballot
-//!    is a distinct holder's (one ballot per holder per item). Everyone is
-//!    checked in and given a badge in process; the badges' credentials stay
-//!    in memory. These setup events are signed by the operator's key and
-//!    go through the group-committing writer (`Service::queue_ballot`, the
-//!    same admission as any event), so that setting up 20,000 holders
-//!    takes seconds rather than 40,000 fsyncs.
+//!    items per round (`item-1`, `item-3`, … for HTTPS; `item-2`,
+//!    `item-4`, … for the ceiling) and a generated register with one holder
+//!    per ballot of a run, so that every ballot is a distinct holder's (one
+//!    ballot per holder per item). Everyone is checked in and given a badge
+//!    in process; the badges' credentials stay in memory. These setup
+//!    events are signed by the operator's key and go through the
+//!    group-committing writer (`Service::queue_ballot`, the same admission
+//!    as any event), so that setting up 20,000 holders takes a second
+//!    rather than 40,000 fsyncs. Every item is opened.
 //! 2. **`--kiosks` kiosks enrolled** (`crate::tls::enroll_kiosk`), each with
 //!    its own client certificate.
-//! 3. **The daemon runs in this process**, on its own multi-threaded tokio
+//! 3. **Every ballot is signed before any timing**, and every HTTPS request
+//!    rendered: the load generator only writes prepared bytes.
+//! 4. **The daemon runs in this process**, on a multi-threaded tokio
 //!    runtime with one worker per core, exactly as `asamblea serve` builds
 //!    it (`AppState`, `router`, `tls::serve` on a 127.0.0.1 listener). In
 //!    process rather than as a child so that the ceiling can be measured on
@@ -25,30 +28,51 @@
 //!    Only the per-kiosk rate limit is raised
 //!    ([`AppState::with_kiosk_rate`]): 64 simulated kiosks sending as fast
 //!    as they can would otherwise be held at 50 ballots a second each.
-//! 4. **Every ballot is signed before any timing** (the load generator only
-//!    sends prepared bytes).
-//! 5. **The ceiling**: the `item-2` ballots through the ballot path minus
-//!    HTTP and TLS ([`AppState::cast_ballot`]: receipt look-up, decode,
-//!    strict verify, admission under the lock, group commit, daemon-signed
-//!    receipt), from `--kiosks` tasks on the daemon's runtime (so verify
-//!    runs on as many threads as cores).
-//! 6. **The HTTPS run**: `item-1` is opened through the API with the
-//!    chair's token; `--kiosks` tasks, each with its own keep-alive TLS
-//!    connection and client certificate (handshakes done before timing),
-//!    send their share one after another and time each request. The load
-//!    generator runs on its own runtime with one worker thread.
-//! 7. **A reference**: the same requests from the same connections at a
+//! 5. **`--rounds` rounds**, each of two runs in turn:
+//!    - **the ceiling**: the round's ceiling item's ballots through the
+//!      ballot path minus HTTP and TLS ([`AppState::cast_ballot`]: receipt
+//!      look-up, decode, strict verify, admission under the lock, group
+//!      commit, daemon-signed receipt), from `--kiosks` tasks on the
+//!      daemon's runtime (so verify runs on as many threads as cores);
+//!    - **the HTTPS run**: `--kiosks` simulated kiosks ([`LoadKiosk`]),
+//!      each with its own keep-alive TLS connection and client certificate
+//!      (handshakes done before timing), send their share one after
+//!      another and time each request. Afterwards every answer is checked:
+//!      a receipt for that very ballot, signed by the daemon.
+//!
+//!    Taking the two in turn, several times, lets both see the same
+//!    machine: on a shared virtual machine the speed of the same binary
+//!    drifts by a fifth from one second to the next.
+//! 6. **A reference**: the same requests from the same connections at a
 //!    hello-world server on the same TLS and HTTP stack (a JSON body in, a
 //!    receipt-sized JSON out, no ballot work): what HTTPS alone costs here.
 //!
-//! It prints, for each run, ballots per second, p50 and p99 latency and the
-//! CPU time the threads of this process spent (daemon workers, ledger
-//! writer, load generator; from `/proc`, so Linux only) per ballot; the
-//! commits (fsyncs) of each run; and the ratio HTTPS ÷ ceiling. Commits are
-//! counted from the ledger afterwards as the distinct commit times of the
-//! run's records (a batch shares one time): a lower bound, exact unless two
-//! commits fell within the same millisecond. (`Service::close` drops the
-//! writer's exact counters, `asamblea_ledger::WriterStats`.)
+//! # Where the load generator runs
+//!
+//! The simulated kiosks are tasks on the daemon's own runtime, not threads
+//! of their own. Real kiosks run on their own machines and cost the
+//! daemon's cores nothing but the network; here they must share the two
+//! cores, and as extra threads they made four busy threads on two cores,
+//! so that the kernel preempted daemon workers (sometimes holding the
+//! meeting's lock) to run the load generator: ~10 µs more CPU per ballot,
+//! and a ratio that swung with the scheduler. As tasks they take their
+//! turn between the daemon's. Each simulated kiosk writes its prepared
+//! request and parses the answer with `httparse` (as `wrk` does), so the
+//! load generator's own share is the TLS records and the socket calls.
+//!
+//! # What it prints
+//!
+//! For each run: ballots per second, p50 and p99 latency, and the CPU time
+//! the threads of this process spent (daemon workers with the simulated
+//! kiosks, ledger writer; from `/proc`, so Linux only) per ballot; then the
+//! commits (fsyncs) of each kind of run; then every round pooled (total
+//! ballots ÷ total time, latencies of every HTTPS ballot), the ratio
+//! HTTPS ÷ ceiling of the pooled rates, and the targets judged on them.
+//! Commits are counted from the ledger afterwards as the distinct commit
+//! times of the runs' records (a batch shares one time): a lower bound,
+//! exact unless two commits fell within the same millisecond.
+//! (`Service::close` drops the writer's exact counters,
+//! `asamblea_ledger::WriterStats`.)
 //!
 //! # Reading the figures
 //!
@@ -56,9 +80,10 @@
 //! for its group commit, and on a 2-core machine both are CPU-bound: the
 //! ratio is, in effect, ceiling CPU per ballot ÷ HTTPS CPU per ballot. The
 //! CPU lines say where the difference goes; the hello-world line says how
-//! much of it the HTTP stack itself takes. Other processes on the machine
-//! take CPU from both runs unevenly: compare the CPU per ballot rather
-//! than the rates when the machine is not idle.
+//! much of it the HTTP stack itself takes (both ends, since the kiosks
+//! share the cores). Other processes on the machine take CPU from both
+//! runs unevenly: compare the CPU per ballot rather than the rates when
+//! the machine is not idle.
 
 use std::io::Write;
 use std::net::SocketAddr;
@@ -69,9 +94,9 @@ use std::time::{Duration, Instant};
 use anyhow::{bail, Context, Result};
 use asamblea_ledger::Signed;
 use asamblea_rules::OptionIndex;
-use asamblea_wire::{Credential, CredentialId, EventBody, Id, Keypair, Nonce};
+use asamblea_wire::{Credential, CredentialId, Digest, EventBody, Id, Keypair, Nonce};
 
-use crate::kiosk_client::{whole_votes, HttpsClient, SignedBallot};
+use crate::kiosk_client::{whole_votes, SignedBallot};
 use crate::numfmt::{percent, thousands};
 use crate::server::AppState;
 use crate::service::Service;
@@ -89,17 +114,13 @@ pub struct BenchOptions {
     pub dir: Option<PathBuf>,
     /// Where the daemon listens.
     pub listen: String,
+    /// Rounds of (ceiling, HTTPS) runs, taken in turn; the figures judged
+    /// pool every round.
+    pub rounds: usize,
 }
 
-/// The item of the HTTPS run.
-const HTTP_ITEM: &str = "item-1";
-/// The item of the ceiling run.
-const PIPELINE_ITEM: &str = "item-2";
 /// Shares of each generated holder.
 const SHARES: u64 = 1_000;
-/// Worker threads of the load generator's runtime: one, so that it stays
-/// light next to the daemon's (one per core).
-const CLIENT_THREADS: usize = 1;
 
 /// The targets of issue 4 on a 2-core machine.
 const TARGET_RATIO_PERCENT: u64 = 70;
@@ -129,6 +150,31 @@ impl Run {
         per_second(self.ballots as u64, self.elapsed)
     }
 
+    /// Several runs as one: their ballots, times, latencies (sorted) and
+    /// CPU added up.
+    fn pooled(runs: &[Run]) -> Run {
+        let mut latencies: Vec<Duration> = runs.iter().flat_map(|r| r.latencies.iter().copied()).collect();
+        latencies.sort_unstable();
+        let mut cpu: Vec<Spent> = Vec::new();
+        for spent in runs.iter().flat_map(|r| &r.cpu) {
+            match cpu.iter_mut().find(|s| s.name == spent.name) {
+                Some(sum) => {
+                    sum.cpu += spent.cpu;
+                    sum.switches += spent.switches;
+                }
+                None => cpu.push(Spent { name: spent.name, cpu: spent.cpu, switches: spent.switches }),
+            }
+        }
+        Run {
+            ballots: runs.iter().map(|r| r.ballots).sum(),
+            elapsed: runs.iter().map(|r| r.elapsed).sum(),
+            latencies,
+            failures: runs.iter().map(|r| r.failures).sum(),
+            first_failure: runs.iter().find_map(|r| r.first_failure.clone()),
+            cpu,
+        }
+    }
+
     /// CPU time of every thread per ballot, in µs (`None` without `/proc`).
     fn cpu_per_ballot(&self) -> Option<u64> {
         if self.cpu.is_empty() {
@@ -137,14 +183,15 @@ impl Run {
         let total: Duration = self.cpu.iter().map(|s| s.cpu).sum();
         Some(u64::try_from(total.as_micros()).unwrap_or(u64::MAX) / (self.ballots as u64).max(1))
     }
+}
 
-    fn quantile(&self, per_mille: usize) -> Duration {
-        if self.latencies.is_empty() {
-            return Duration::ZERO;
-        }
-        let rank = (self.latencies.len() * per_mille).div_ceil(1000).max(1);
-        self.latencies[rank - 1]
+/// The nearest-rank quantile of sorted `latencies`, in thousandths.
+fn quantile(latencies: &[Duration], per_mille: usize) -> Duration {
+    if latencies.is_empty() {
+        return Duration::ZERO;
     }
+    let rank = (latencies.len() * per_mille).div_ceil(1000).max(1);
+    latencies[rank - 1]
 }
 
 /// `asamblea bench`.
@@ -173,35 +220,32 @@ pub fn bench(options: &BenchOptions, out: &mut dyn Write) -> Result<()> {
 
 fn run(options: &BenchOptions, dir: &Path, out: &mut dyn Write) -> Result<()> {
     let holders = options.ballots;
+    let rounds = options.rounds;
     let cores = std::thread::available_parallelism().map_or(1, std::num::NonZeroUsize::get);
     writeln!(
         out,
-        "asamblea bench: {} quioscos / kiosks, {} papeletas por corrida / ballots per run, {} núcleos / cores",
+        "asamblea bench: {} quioscos / kiosks, {} papeletas por corrida / ballots per run, {} rondas / rounds, {} núcleos / cores",
         thousands(options.kiosks as u64),
         thousands(options.ballots as u64),
+        rounds,
         cores
     )?;
     writeln!(out, "  Reunión de prueba / bench meeting: {}", dir.display())?;
     out.flush()?;
 
-    // 1. The meeting, everyone present with a badge.
+    // 1. The meeting, everyone present with a badge, every item open.
     let setup = Instant::now();
     let ids: Vec<String> = (1..=holders).map(|i| format!("ACC-{i:06}")).collect();
     let mut service = Service::init(
         dir,
         "meeting.toml (bench, generated)",
-        &meeting_toml(holders as u64),
+        &meeting_toml(holders as u64, rounds),
         "register.csv (bench, generated)",
         &register_csv(&ids),
         |_| {},
     )?;
     crate::tls::create_venue_pki(dir, &[])?;
-    let tokens = service.take_tokens();
-    let chair_token = tokens
-        .iter()
-        .find(|(_, role, _)| *role == Role::Chair)
-        .map(|(_, _, token)| token.clone())
-        .context("init draws a chair token")?;
+    drop(service.take_tokens());
     let accounts = crate::staff::Accounts::load(dir)?;
     let operator =
         accounts.iter().find(|a| a.role == Role::Operator).map(|a| a.key.clone()).context("an operator")?;
@@ -219,14 +263,16 @@ fn run(options: &BenchOptions, dir: &Path, out: &mut dyn Write) -> Result<()> {
         Ok(EventBody::BadgeIssued { credential: c.id(), key: c.public_key(), person: Id::new(id)? })
     });
     queue_all(&mut service, &operator, badges.collect::<Result<Vec<_>>>()?)?;
-    service.open_item(PIPELINE_ITEM)?;
+    for round in 0..rounds {
+        service.open_item(&pipeline_item(round))?;
+        service.open_item(&https_item(round))?;
+    }
     let kiosks: Vec<Arc<rustls::ClientConfig>> = (0..options.kiosks)
         .map(|k| {
             let kiosk = crate::tls::enroll_kiosk(dir, &format!("bench-{k:04}"))?;
             Ok(Arc::new(crate::tls::client_config(&kiosk.ca_pem, Some((&kiosk.cert_pem, &kiosk.key_pem)))?))
         })
         .collect::<Result<_>>()?;
-    let staff_tls = crate::kiosk_client::staff_tls(dir)?;
     writeln!(
         out,
         "  Preparación / setup: {} accionistas presentes con credencial, {} quioscos inscritos ({})",
@@ -237,25 +283,29 @@ fn run(options: &BenchOptions, dir: &Path, out: &mut dyn Write) -> Result<()> {
 
     // 2. Every ballot signed before any timing.
     let signing = Instant::now();
-    let http_ballots = sign_all(&credentials, &ids, HTTP_ITEM, cores)?;
-    let pipeline_ballots = sign_all(&credentials, &ids, PIPELINE_ITEM, cores)?;
+    let mut prepared = Vec::with_capacity(rounds);
+    for round in 0..rounds {
+        let pipeline: Vec<RawBallot> = sign_all(&credentials, &ids, &pipeline_item(round), cores)?
+            .into_iter()
+            .map(|b| RawBallot { event: b.event, signer: b.signer.to_bytes(), signature: b.signature.0 })
+            .collect();
+        let https = sign_all(&credentials, &ids, &https_item(round), cores)?;
+        let digests: Vec<Digest> = https.iter().map(SignedBallot::digest).collect();
+        let bodies: Vec<String> = https.iter().map(SignedBallot::body).collect();
+        prepared.push((pipeline, bodies, digests));
+    }
     drop(credentials);
-    let http_bodies: Vec<String> = http_ballots.iter().map(SignedBallot::body).collect();
-    let pipeline_ballots: Vec<RawBallot> = pipeline_ballots
-        .into_iter()
-        .map(|b| RawBallot { event: b.event, signer: b.signer.to_bytes(), signature: b.signature.0 })
-        .collect();
-    drop(http_ballots);
     writeln!(
         out,
         "  Papeletas firmadas de antemano / ballots signed beforehand: {} ({})",
-        thousands(2 * holders as u64),
+        thousands((2 * rounds * holders) as u64),
         seconds(signing.elapsed())
     )?;
 
     // 3. The daemon, in process.
     let server = tokio::runtime::Builder::new_multi_thread().enable_all().thread_name("daemon").build()?;
     let state = AppState::new(service, accounts)?.with_kiosk_rate(u32::MAX / 1000, u32::MAX / 1000);
+    let daemon_key = state.0.daemon.public_key();
     let tls = crate::tls::server_config(dir)?;
     let registry = crate::tls::KioskRegistry::load(dir)?;
     let listener = server
@@ -277,39 +327,35 @@ fn run(options: &BenchOptions, dir: &Path, out: &mut dyn Write) -> Result<()> {
         crate::server::spawn_feed_ticker(state.clone())
     };
     writeln!(out, "  Daemon en este proceso / in-process daemon: https://{addr}/ ({cores} hilos / threads)")?;
-    writeln!(out)?;
     out.flush()?;
 
-    // 4. The ceiling: the same path minus HTTP and TLS.
-    let ceiling = server.block_on(pipeline_run(&state, pipeline_ballots, options.kiosks));
-    report(
-        out,
-        "Techo sin HTTP / pipeline ceiling (receipt look-up, decode, verify, admit, group commit, sign)",
-        &ceiling,
-    )?;
+    // 4. The rounds: the ceiling, then the same path over HTTPS.
+    let mut ceilings = Vec::with_capacity(rounds);
+    let mut httpses = Vec::with_capacity(rounds);
+    let mut echo_bodies = None;
+    for (round, (pipeline, bodies, digests)) in prepared.into_iter().enumerate() {
+        writeln!(out)?;
+        writeln!(out, "Ronda / round {} de / of {rounds}", round + 1)?;
+        let ceiling = server.block_on(pipeline_run(&state, pipeline, options.kiosks));
+        report(
+            out,
+            "Techo sin HTTP / pipeline ceiling (receipt look-up, decode, verify, admit, group commit, sign)",
+            &ceiling,
+        )?;
+        let (https, answers) = server.block_on(https_run(addr, &kiosks, render_requests(addr, &bodies)))?;
+        report(
+            out,
+            "HTTPS (quioscos con keep-alive y certificado / kiosks with keep-alive and client certificates)",
+            &https,
+        )?;
+        check_receipts(&answers, &digests, &meeting, &daemon_key)?;
+        writeln!(out, "  Razón / ratio: {}", percent(https.rate(), ceiling.rate()))?;
+        ceilings.push(ceiling);
+        httpses.push(https);
+        echo_bodies.get_or_insert(bodies);
+    }
 
-    // 5. The HTTPS run, then the same requests at a hello-world server.
-    let client = tokio::runtime::Builder::new_multi_thread()
-        .worker_threads(CLIENT_THREADS)
-        .enable_all()
-        .thread_name("kiosks")
-        .build()?;
-    let echo_bodies = http_bodies.clone();
-    let https = client.block_on(async {
-        let mut staff = HttpsClient::connect(addr, staff_tls).await?;
-        let (status, answer) = staff
-            .post_json(&format!("/api/v1/items/{HTTP_ITEM}/open"), &serde_json::json!({}), Some(&chair_token))
-            .await?;
-        if !status.is_success() {
-            bail!("the chair could not open {HTTP_ITEM}: {status} {answer}");
-        }
-        https_run(addr, &kiosks, http_bodies).await
-    })?;
-    report(
-        out,
-        "HTTPS (quioscos con keep-alive y certificado / kiosks with keep-alive and client certificates)",
-        &https,
-    )?;
+    // 5. The same requests at a hello-world server.
     let echo_listener = server.block_on(tokio::net::TcpListener::bind("127.0.0.1:0"))?;
     let echo_addr = echo_listener.local_addr()?;
     let (stop_echo, echo_stopped) = tokio::sync::oneshot::channel::<()>();
@@ -322,13 +368,14 @@ fn run(options: &BenchOptions, dir: &Path, out: &mut dyn Write) -> Result<()> {
             let _ = echo_stopped.await;
         },
     ));
-    let echo = client.block_on(https_run(echo_addr, &kiosks, echo_bodies))?;
+    let echo_requests = render_requests(echo_addr, &echo_bodies.unwrap_or_default());
+    let (echo, _) = server.block_on(https_run(echo_addr, &kiosks, echo_requests))?;
+    writeln!(out)?;
     report(
         out,
         "Referencia / reference: HTTPS hello-world (el mismo TLS, HTTP y JSON, sin papeleta / same TLS, HTTP and JSON, no ballot work)",
         &echo,
     )?;
-    drop(client);
     let _ = stop_echo.send(());
     server.block_on(echo_server).context("the hello-world server")??;
 
@@ -342,36 +389,54 @@ fn run(options: &BenchOptions, dir: &Path, out: &mut dyn Write) -> Result<()> {
     state.close();
     drop(server);
     let records = asamblea_ledger::read_records(&dir.join("ledger.db"), &meeting)?;
-    let commits = |item: &str| {
-        let mut times: Vec<u64> = records
+    let commits = |item: &dyn Fn(usize) -> String| {
+        let names: Vec<String> = (0..rounds).map(item).collect();
+        let mut times: Vec<(usize, u64)> = records
             .iter()
-            .filter(|(r, _)| matches!(&r.event.body, EventBody::Ballot(b) if b.item.as_str() == item))
-            .map(|(r, _)| r.time_ms)
+            .filter_map(|(r, _)| match &r.event.body {
+                EventBody::Ballot(b) => {
+                    names.iter().position(|n| n == b.item.as_str()).map(|round| (round, r.time_ms))
+                }
+                _ => None,
+            })
             .collect();
         let stored = times.len();
         times.dedup();
         (stored, times.len())
     };
-    let (ceiling_stored, ceiling_commits) = commits(PIPELINE_ITEM);
-    let (https_stored, https_commits) = commits(HTTP_ITEM);
+    let (ceiling_stored, ceiling_commits) = commits(&pipeline_item);
+    let (https_stored, https_commits) = commits(&https_item);
 
     writeln!(out)?;
-    for (name, run, stored, commits) in [
-        ("techo / ceiling", &ceiling, ceiling_stored, ceiling_commits),
-        ("HTTPS", &https, https_stored, https_commits),
+    for (name, runs, stored, commits) in [
+        ("techo / ceiling", &ceilings, ceiling_stored, ceiling_commits),
+        ("HTTPS", &httpses, https_stored, https_commits),
     ] {
+        let acknowledged: usize = runs.iter().map(|r| r.ballots - r.failures).sum();
         writeln!(
             out,
             "Registro / ledger, {name}: {} papeletas guardadas / ballots stored, ≥ {} fsyncs (lotes / batches; ≈ {} papeletas por lote / ballots per batch){}",
             thousands(stored as u64),
             thousands(commits as u64),
             thousands((stored / commits.max(1)) as u64),
-            if stored == run.ballots - run.failures { "" } else { " — ¡NO COINCIDE con las confirmadas / does NOT match the acknowledged!" }
+            if stored == acknowledged { "" } else { " — ¡NO COINCIDE con las confirmadas / does NOT match the acknowledged!" }
         )?;
     }
+
+    // 7. Every round pooled, and the targets judged on that.
+    let ceiling = Run::pooled(&ceilings);
+    let https = Run::pooled(&httpses);
     let (http_rate, ceiling_rate) = (https.rate(), ceiling.rate());
-    let p99 = https.quantile(990);
+    let p99 = quantile(&https.latencies, 990);
     writeln!(out)?;
+    writeln!(
+        out,
+        "Las {rounds} rondas juntas / all {rounds} rounds together: techo / ceiling {} papeletas/s · HTTPS {} papeletas/s, p50 {} · p99 {}",
+        thousands(ceiling_rate),
+        thousands(http_rate),
+        millis(quantile(&https.latencies, 500)),
+        millis(p99),
+    )?;
     writeln!(
         out,
         "Razón / ratio HTTPS ÷ techo / ceiling: {} ({} ÷ {} papeletas/s)",
@@ -402,20 +467,29 @@ fn run(options: &BenchOptions, dir: &Path, out: &mut dyn Write) -> Result<()> {
         mark(http_rate >= TARGET_RATE)
     )?;
     writeln!(out, "  p99 < {}: {}", millis(TARGET_P99), mark(p99 < TARGET_P99))?;
-    if https.failures + ceiling.failures > 0 {
-        bail!(
-            "{} ballots were not acknowledged (first: {})",
-            https.failures + ceiling.failures,
-            https.first_failure.as_deref().or(ceiling.first_failure.as_deref()).unwrap_or("?")
-        );
+    let failures = ceiling.failures + https.failures + echo.failures;
+    if failures > 0 {
+        let first = [&https, &ceiling, &echo].into_iter().find_map(|r| r.first_failure.as_deref());
+        bail!("{failures} ballots were not acknowledged (first: {})", first.unwrap_or("?"));
     }
     Ok(())
 }
 
-/// The generated meeting: the demo company, two ordinary items, and a
-/// capital that the generated holders hold whole.
-fn meeting_toml(holders: u64) -> String {
-    format!(
+/// The item of the HTTPS run of `round` (from 0).
+fn https_item(round: usize) -> String {
+    format!("item-{}", 2 * round + 1)
+}
+
+/// The item of the ceiling run of `round` (from 0).
+fn pipeline_item(round: usize) -> String {
+    format!("item-{}", 2 * round + 2)
+}
+
+/// The generated meeting: the demo company, two ordinary items a round
+/// (`item-1`, `item-3`, … for HTTPS; `item-2`, `item-4`, … for the
+/// ceiling), and a capital that the generated holders hold whole.
+fn meeting_toml(holders: u64, rounds: usize) -> String {
+    let mut toml = format!(
         r#"# Generated by `asamblea bench`.
 company = "Banco de Pruebas S.A."
 nit = "900.000.000-1"
@@ -430,19 +504,18 @@ profile = "grupo-aval"
 
 [capital]
 ORD = {{ subscribed = {} }}
-
-[[agenda]]
-id = "{HTTP_ITEM}"
-title = "Corrida HTTPS"
-matter = "ordinary"
-
-[[agenda]]
-id = "{PIPELINE_ITEM}"
-title = "Techo sin HTTP"
-matter = "ordinary"
 "#,
         holders * SHARES
-    )
+    );
+    for round in 0..rounds {
+        for (id, title) in [(https_item(round), "Corrida HTTPS"), (pipeline_item(round), "Techo sin HTTP")] {
+            toml.push_str(&format!(
+                "\n[[agenda]]\nid = \"{id}\"\ntitle = \"{title} {}\"\nmatter = \"ordinary\"\n",
+                round + 1
+            ));
+        }
+    }
+    toml
 }
 
 fn register_csv(ids: &[String]) -> String {
@@ -559,56 +632,135 @@ async fn pipeline_run(state: &AppState, ballots: Vec<RawBallot>, tasks: usize) -
     for share in shares(ballots, tasks) {
         let state = state.clone();
         set.spawn(async move {
-            let mut latencies = Vec::with_capacity(share.len());
-            let mut failures = Vec::new();
+            let mut done = Outcome::with_capacity(share.len());
             for ballot in share {
                 let sent = Instant::now();
                 match state.cast_ballot(ballot.event, &ballot.signer, &ballot.signature).await {
-                    Ok(_) => latencies.push(sent.elapsed()),
-                    Err(e) => failures.push(format!("{}: {}", e.code, e.message_en)),
+                    Ok(_) => done.latencies.push(sent.elapsed()),
+                    Err(e) => done.failures.push(format!("{}: {}", e.code, e.message_en)),
                 }
             }
-            (latencies, failures)
+            done
         });
     }
-    let mut run = collect(count, start, set).await;
+    let (mut run, _) = collect(count, start, set).await;
     run.cpu = cpu_spent(&before, &cpu_times());
     run
 }
 
+/// Every ballot's request, rendered before the clock starts: the load
+/// generator only writes prepared bytes.
+fn render_requests(addr: SocketAddr, bodies: &[String]) -> Vec<Vec<u8>> {
+    bodies
+        .iter()
+        .map(|body| {
+            format!(
+                "POST /api/v1/ballots HTTP/1.1\r\nhost: {addr}\r\ncontent-type: application/json\r\ncontent-length: {}\r\n\r\n{body}",
+                body.len()
+            )
+            .into_bytes()
+        })
+        .collect()
+}
+
+/// A simulated kiosk of the load generator: its own keep-alive TLS
+/// connection with its own client certificate, writing requests rendered
+/// beforehand and reading each answer whole (`httparse`), as `wrk` does.
+/// No HTTP client machinery (a connection task, channels, a JSON tree)
+/// runs on the cores the daemon needs; the answers are kept and checked
+/// after the clock stops ([`check_receipts`]).
+struct LoadKiosk {
+    stream: tokio_rustls::client::TlsStream<tokio::net::TcpStream>,
+    buffer: Vec<u8>,
+}
+
+impl LoadKiosk {
+    async fn connect(addr: SocketAddr, tls: Arc<rustls::ClientConfig>) -> Result<LoadKiosk> {
+        let tcp = tokio::net::TcpStream::connect(addr)
+            .await
+            .with_context(|| format!("cannot connect to {addr}"))?;
+        tcp.set_nodelay(true)?;
+        let name = rustls::pki_types::ServerName::from(addr.ip());
+        let stream = tokio_rustls::TlsConnector::from(tls)
+            .connect(name, tcp)
+            .await
+            .with_context(|| format!("TLS handshake with {addr} failed"))?;
+        Ok(LoadKiosk { stream, buffer: Vec::with_capacity(4096) })
+    }
+
+    /// Sends one request and reads its answer: the status and the body.
+    async fn exchange(&mut self, request: &[u8]) -> Result<(u16, Vec<u8>)> {
+        use tokio::io::{AsyncReadExt, AsyncWriteExt};
+        self.stream.write_all(request).await?;
+        self.stream.flush().await?;
+        self.buffer.clear();
+        let (status, head, length) = loop {
+            if self.stream.read_buf(&mut self.buffer).await? == 0 {
+                bail!("the daemon closed the connection");
+            }
+            let mut headers = [httparse::EMPTY_HEADER; 16];
+            let mut response = httparse::Response::new(&mut headers);
+            if let httparse::Status::Complete(head) = response.parse(&self.buffer)? {
+                let length = response
+                    .headers
+                    .iter()
+                    .find(|h| h.name.eq_ignore_ascii_case("content-length"))
+                    .context("an answer without content-length")?;
+                let length: usize = std::str::from_utf8(length.value)?.trim().parse()?;
+                break (response.code.unwrap_or(0), head, length);
+            }
+        };
+        while self.buffer.len() < head + length {
+            if self.stream.read_buf(&mut self.buffer).await? == 0 {
+                bail!("the answer was cut short");
+            }
+        }
+        if self.buffer.len() > head + length {
+            bail!("bytes after the answer, none asked for");
+        }
+        Ok((status, self.buffer[head..].to_vec()))
+    }
+}
+
 /// The HTTPS run: one keep-alive connection per kiosk, connected before
 /// the clock starts; then each kiosk sends its share one after another.
+/// Returns the run and every acknowledged answer by request number.
 async fn https_run(
     addr: SocketAddr,
     kiosks: &[Arc<rustls::ClientConfig>],
-    bodies: Vec<String>,
-) -> Result<Run> {
-    let count = bodies.len();
+    requests: Vec<Vec<u8>>,
+) -> Result<(Run, Vec<(usize, Vec<u8>)>)> {
+    let count = requests.len();
     let mut clients = Vec::with_capacity(kiosks.len());
     let mut connecting = tokio::task::JoinSet::new();
     for tls in kiosks.iter().cloned() {
-        connecting.spawn(HttpsClient::connect(addr, tls));
+        connecting.spawn(LoadKiosk::connect(addr, tls));
     }
     while let Some(connected) = connecting.join_next().await {
         clients.push(connected.context("a kiosk task")??);
     }
+    let numbered: Vec<(usize, Vec<u8>)> = requests.into_iter().enumerate().collect();
     let (go, ready) = tokio::sync::watch::channel(false);
     let mut set = tokio::task::JoinSet::new();
-    for (mut client, share) in clients.into_iter().zip(shares(bodies, kiosks.len())) {
+    for (mut client, share) in clients.into_iter().zip(shares(numbered, kiosks.len())) {
         let mut ready = ready.clone();
         set.spawn(async move {
             let _ = ready.wait_for(|go| *go).await;
-            let mut latencies = Vec::with_capacity(share.len());
-            let mut failures = Vec::new();
-            for body in share {
+            let mut done = Outcome::with_capacity(share.len());
+            for (number, request) in share {
                 let sent = Instant::now();
-                match client.post_body("/api/v1/ballots", body, None).await {
-                    Ok((status, _)) if status.is_success() => latencies.push(sent.elapsed()),
-                    Ok((status, answer)) => failures.push(format!("{status}: {answer}")),
-                    Err(e) => failures.push(format!("{e:#}")),
+                match client.exchange(&request).await {
+                    Ok((200, answer)) => {
+                        done.latencies.push(sent.elapsed());
+                        done.answers.push((number, answer));
+                    }
+                    Ok((status, answer)) => {
+                        done.failures.push(format!("{status}: {}", String::from_utf8_lossy(&answer)));
+                    }
+                    Err(e) => done.failures.push(format!("{e:#}")),
                 }
             }
-            (latencies, failures)
+            done
         });
     }
     // Let every task reach the starting line.
@@ -616,37 +768,74 @@ async fn https_run(
     let before = cpu_times();
     let start = Instant::now();
     go.send_replace(true);
-    let mut run = collect(count, start, set).await;
+    let (mut run, answers) = collect(count, start, set).await;
     run.cpu = cpu_spent(&before, &cpu_times());
-    Ok(run)
+    Ok((run, answers))
+}
+
+/// After the clock: every acknowledged answer is a receipt for its own
+/// ballot, signed by the daemon.
+fn check_receipts(
+    answers: &[(usize, Vec<u8>)],
+    digests: &[Digest],
+    meeting: &asamblea_wire::MeetingId,
+    daemon_key: &asamblea_wire::PublicKey,
+) -> Result<()> {
+    for (number, answer) in answers {
+        let answer: serde_json::Value = serde_json::from_slice(answer)
+            .with_context(|| format!("answer to ballot {number} is not JSON"))?;
+        let (receipt, _) = crate::kiosk_client::read_receipt(&answer, meeting, Some(daemon_key))
+            .with_context(|| format!("answer to ballot {number}"))?;
+        if receipt.event != digests[*number] {
+            bail!("the receipt for ballot {number} names another event");
+        }
+    }
+    Ok(())
+}
+
+/// What one task of a run brings back.
+#[derive(Default)]
+struct Outcome {
+    latencies: Vec<Duration>,
+    failures: Vec<String>,
+    answers: Vec<(usize, Vec<u8>)>,
+}
+
+impl Outcome {
+    fn with_capacity(n: usize) -> Outcome {
+        Outcome { latencies: Vec::with_capacity(n), answers: Vec::with_capacity(n), failures: Vec::new() }
+    }
 }
 
 async fn collect(
     count: usize,
     start: Instant,
-    mut set: tokio::task::JoinSet<(Vec<Duration>, Vec<String>)>,
-) -> Run {
+    mut set: tokio::task::JoinSet<Outcome>,
+) -> (Run, Vec<(usize, Vec<u8>)>) {
     let mut latencies = Vec::with_capacity(count);
     let mut failures = Vec::new();
+    let mut answers = Vec::new();
     while let Some(joined) = set.join_next().await {
         match joined {
-            Ok((l, f)) => {
-                latencies.extend(l);
-                failures.extend(f);
+            Ok(done) => {
+                latencies.extend(done.latencies);
+                failures.extend(done.failures);
+                answers.extend(done.answers);
             }
             Err(e) => failures.push(format!("a task failed: {e}")),
         }
     }
     let elapsed = start.elapsed();
     latencies.sort_unstable();
-    Run {
+    let run = Run {
         ballots: count,
         elapsed,
         latencies,
         failures: failures.len(),
         first_failure: failures.into_iter().next(),
         cpu: Vec::new(),
-    }
+    };
+    (run, answers)
 }
 
 fn report(out: &mut dyn Write, title: &str, run: &Run) -> Result<()> {
@@ -661,8 +850,8 @@ fn report(out: &mut dyn Write, title: &str, run: &Run) -> Result<()> {
     writeln!(
         out,
         "  latencia / latency p50 {} · p99 {} · máx / max {}",
-        millis(run.quantile(500)),
-        millis(run.quantile(990)),
+        millis(quantile(&run.latencies, 500)),
+        millis(quantile(&run.latencies, 990)),
         millis(run.latencies.last().copied().unwrap_or_default())
     )?;
     if !run.cpu.is_empty() {
@@ -732,13 +921,13 @@ struct Spent {
     switches: u64,
 }
 
-/// CPU use between two [`cpu_times`], by thread: the daemon's workers,
-/// the ledger writer, the load generator, the rest.
+/// CPU use between two [`cpu_times`], by thread: the daemon's workers
+/// (with the simulated kiosks' tasks), the ledger writer, the rest.
 fn cpu_spent(before: &[ThreadTimes], after: &[ThreadTimes]) -> Vec<Spent> {
     if after.is_empty() {
         return Vec::new();
     }
-    let mut spent: Vec<Spent> = ["daemon", "ledger-writer", "kiosks", "other"]
+    let mut spent: Vec<Spent> = ["daemon", "ledger-writer", "other"]
         .into_iter()
         .map(|name| Spent { name, cpu: Duration::ZERO, switches: 0 })
         .collect();
@@ -778,6 +967,27 @@ mod tests {
     use super::*;
 
     #[test]
+    fn pooled_runs_add_up_ballots_time_cpu_and_latencies() {
+        let run = |ballots: usize, millis: u64, cpu: u64, failure: Option<&str>| Run {
+            ballots,
+            elapsed: Duration::from_millis(millis),
+            latencies: (1..=ballots as u64).rev().map(Duration::from_micros).collect(),
+            failures: usize::from(failure.is_some()),
+            first_failure: failure.map(str::to_string),
+            cpu: vec![Spent { name: "daemon", cpu: Duration::from_millis(cpu), switches: 3 }],
+        };
+        let pooled = Run::pooled(&[run(100, 1_000, 10, None), run(300, 1_000, 30, Some("boom"))]);
+        assert_eq!(pooled.ballots, 400);
+        assert_eq!(pooled.rate(), 200, "400 ballots in 2 s");
+        assert_eq!(pooled.latencies.len(), 400);
+        assert!(pooled.latencies.windows(2).all(|w| w[0] <= w[1]), "sorted");
+        assert_eq!((pooled.failures, pooled.first_failure.as_deref()), (1, Some("boom")));
+        assert_eq!(pooled.cpu.len(), 1);
+        assert_eq!((pooled.cpu[0].cpu, pooled.cpu[0].switches), (Duration::from_millis(40), 6));
+        assert_eq!(pooled.cpu_per_ballot(), Some(100));
+    }
+
+    #[test]
     fn shares_are_nearly_equal_and_keep_everything_in_order() {
         let split = shares((0..10).collect(), 3);
         assert_eq!(split, [vec![0, 1, 2, 3], vec![4, 5, 6], vec![7, 8, 9]]);
@@ -794,10 +1004,11 @@ mod tests {
             first_failure: None,
             cpu: Vec::new(),
         };
-        assert_eq!(run.quantile(500), Duration::from_millis(50));
-        assert_eq!(run.quantile(990), Duration::from_millis(99));
+        assert_eq!(quantile(&run.latencies, 500), Duration::from_millis(50));
+        assert_eq!(quantile(&run.latencies, 990), Duration::from_millis(99));
         assert_eq!(run.rate(), 100);
         assert_eq!(millis(Duration::from_micros(12_345)), "12,3 ms");
+        assert_eq!(quantile(&[], 990), Duration::ZERO);
         assert_eq!(seconds(Duration::from_millis(2_415)), "2,41 s");
     }
 }

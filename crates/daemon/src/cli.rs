@@ -173,6 +173,11 @@ enum Command {
         /// Address the daemon listens on.
         #[arg(long, default_value = "127.0.0.1:0")]
         listen: String,
+        /// Rounds of (ceiling, HTTPS) runs, taken in turn so that both
+        /// see the same machine; the targets are judged on all of them
+        /// together.
+        #[arg(long, default_value_t = 5, value_parser = clap::value_parser!(u16).range(1..=20))]
+        rounds: u16,
     },
     /// Verify a bundle or a meeting directory's ledger, trusting nothing.
     /// Verifica un paquete de auditoría.
@@ -268,8 +273,11 @@ pub fn run(cli: Cli, out: &mut dyn Write, err: &mut dyn Write) -> u8 {
         Command::Simulate { dir, seed, attendance } => {
             finish(crate::commands::simulate(&dir, seed, attendance, out), err)
         }
-        Command::Bench { kiosks, ballots, dir, listen } => finish(
-            crate::bench::bench(&crate::bench::BenchOptions { kiosks, ballots, dir, listen }, out),
+        Command::Bench { kiosks, ballots, dir, listen, rounds } => finish(
+            crate::bench::bench(
+                &crate::bench::BenchOptions { kiosks, ballots, dir, listen, rounds: usize::from(rounds) },
+                out,
+            ),
             err,
         ),
         Command::Export { dir, out: file } => finish(crate::commands::export(&dir, &file, out), err),

@@ -13,14 +13,24 @@ pub fn encode(bytes: &[u8]) -> String {
     out
 }
 
-fn nibble(digit: u8) -> Option<u8> {
-    match digit {
-        b'0'..=b'9' => Some(digit - b'0'),
-        b'a'..=b'f' => Some(digit - b'a' + 10),
-        b'A'..=b'F' => Some(digit - b'A' + 10),
-        _ => None,
+/// Each byte's value as a hex digit, or `INVALID`: a table rather than a
+/// `match`, since a ballot arrives as ~500 hex digits.
+const INVALID: u8 = 0xff;
+const VALUES: [u8; 256] = {
+    let mut table = [INVALID; 256];
+    let mut i = 0;
+    while i < 10 {
+        table[b'0' as usize + i] = i as u8;
+        i += 1;
     }
-}
+    let mut i = 0;
+    while i < 6 {
+        table[b'a' as usize + i] = 10 + i as u8;
+        table[b'A' as usize + i] = 10 + i as u8;
+        i += 1;
+    }
+    table
+};
 
 /// Hexadecimal (either case) as bytes; `None` for an odd length or a
 /// character that is not a hex digit.
@@ -29,7 +39,15 @@ pub fn decode(text: &str) -> Option<Vec<u8>> {
     if !digits.len().is_multiple_of(2) {
         return None;
     }
-    digits.chunks_exact(2).map(|pair| Some(nibble(pair[0])? << 4 | nibble(pair[1])?)).collect()
+    let mut out = Vec::with_capacity(digits.len() / 2);
+    let mut invalid = 0u8;
+    for pair in digits.chunks_exact(2) {
+        let (high, low) = (VALUES[usize::from(pair[0])], VALUES[usize::from(pair[1])]);
+        // Both are below 16 unless one is INVALID, whose high bits show.
+        invalid |= high | low;
+        out.push(high << 4 | (low & 0x0f));
+    }
+    (invalid & 0xf0 == 0).then_some(out)
 }
 
 /// Exactly `N` bytes of hexadecimal (surrounding whitespace ignored).
@@ -47,6 +65,19 @@ mod tests {
         assert_eq!(decode("00ABff"), Some(vec![0x00, 0xab, 0xff]));
         assert_eq!(decode("0"), None);
         assert_eq!(decode("zz"), None);
+        assert_eq!(decode("0g"), None);
+        assert_eq!(decode("g0"), None);
+        assert_eq!(decode("0:"), None);
+        let every: String = (0..=255u8).map(|b| format!("{b:02x}")).collect();
+        assert_eq!(decode(&every), Some((0..=255).collect()));
+        assert_eq!(decode(&every.to_uppercase()), Some((0..=255).collect()));
+        for byte in 0..=255u8 {
+            let valid = byte.is_ascii_hexdigit();
+            let text = String::from_utf8(vec![b'0', byte]).unwrap_or_default();
+            if !text.is_empty() {
+                assert_eq!(decode(&text).is_some(), valid, "{byte}");
+            }
+        }
         assert_eq!(decode_array::<2>(" 0102\n"), Some([1, 2]));
         assert_eq!(decode_array::<2>("010203"), None);
     }

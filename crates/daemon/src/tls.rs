@@ -125,8 +125,9 @@ const ALPN_HTTP_1_1: &[u8] = b"http/1.1";
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct ClientCert {
     /// The kiosk id: the certificate's common name, checked by
-    /// [`check_kiosk_id`].
-    pub kiosk_id: String,
+    /// [`check_kiosk_id`]. Shared, not copied, by every request of the
+    /// connection.
+    pub kiosk_id: Arc<str>,
 }
 
 /// What a kiosk needs to connect: its client certificate and key, and the
@@ -742,7 +743,7 @@ async fn connection(tcp: TcpStream, peer: SocketAddr, shared: Arc<Shared>, stop:
             if shared.kiosks.is_revoked(&id) {
                 tracing::warn!(peer.addr = %peer, kiosk.id = %id, "a revoked kiosk connected; served without the kiosk role");
             }
-            Some(id)
+            Some(Arc::<str>::from(id))
         }
         Some(None) => {
             tracing::warn!(peer.addr = %peer, "a venue-signed client certificate names no kiosk id; served without the kiosk role");
@@ -759,7 +760,7 @@ async fn connection(tcp: TcpStream, peer: SocketAddr, shared: Arc<Shared>, stop:
                 if shared.kiosks.is_revoked(kiosk_id) {
                     tracing::debug!(kiosk.id = %kiosk_id, "request from a revoked kiosk; no kiosk role");
                 } else {
-                    extensions.insert(ClientCert { kiosk_id: kiosk_id.clone() });
+                    extensions.insert(ClientCert { kiosk_id: Arc::clone(kiosk_id) });
                 }
             }
             shared.app.clone().oneshot(request)

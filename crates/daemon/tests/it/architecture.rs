@@ -43,10 +43,22 @@ fn dependency_closure(metadata: &serde_json::Value, package: &str) -> BTreeSet<S
     seen
 }
 
+/// The dependency graph for this machine's platform: offline, and without
+/// the packages only other platforms build (a fresh machine's cache holds
+/// only what the build fetched, and `cargo metadata` would want the rest).
 fn metadata() -> serde_json::Value {
     let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
+    let rustc = std::env::var("RUSTC").unwrap_or_else(|_| "rustc".into());
+    let version = Command::new(rustc).arg("-vV").output().expect("rustc -vV runs");
+    let version = String::from_utf8_lossy(&version.stdout).into_owned();
+    let host = version
+        .lines()
+        .find_map(|line| line.strip_prefix("host: "))
+        .expect("rustc -vV names the host")
+        .trim()
+        .to_string();
     let output = Command::new(cargo)
-        .args(["metadata", "--format-version", "1", "--offline"])
+        .args(["metadata", "--format-version", "1", "--offline", "--filter-platform", &host])
         .current_dir(workspace_root())
         .output()
         .expect("cargo metadata runs");

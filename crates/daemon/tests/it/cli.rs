@@ -108,3 +108,31 @@ fn usage_errors_exit_2() {
     let out = asamblea(&["frobnicate"]);
     assert_eq!(out.status.code(), Some(2));
 }
+
+/// The bench, small: every ballot of every round acknowledged with a
+/// receipt the daemon signed for that very ballot (the bench checks each
+/// and fails otherwise), stored once, and the figures printed.
+#[test]
+fn bench_acknowledges_and_stores_every_ballot_of_every_round() {
+    let out = asamblea(&["bench", "--kiosks", "4", "--ballots", "150", "--rounds", "2"]);
+    let stdout = text(&out.stdout);
+    assert_eq!(out.status.code(), Some(0), "{stdout}{}", text(&out.stderr));
+    assert_eq!(stdout.matches("Ronda / round ").count(), 2, "{stdout}");
+    assert_eq!(stdout.matches("300 papeletas guardadas / ballots stored").count(), 2, "{stdout}");
+    assert!(!stdout.contains("NO COINCIDE"), "{stdout}");
+    assert!(stdout.contains("Razón / ratio HTTPS ÷ techo / ceiling: "), "{stdout}");
+    assert!(stdout.contains("p99 < 50,0 ms: "), "{stdout}");
+}
+
+#[test]
+fn bench_refuses_bad_options_before_doing_anything() {
+    for (args, says) in [
+        (&["bench", "--kiosks", "0"][..], "--kiosks must be between 1 and 10000"),
+        (&["bench", "--kiosks", "8", "--ballots", "4"][..], "--ballots must be at least --kiosks (8)"),
+        (&["bench", "--rounds", "0"][..], "--rounds"),
+    ] {
+        let out = asamblea(args);
+        assert_eq!(out.status.code(), Some(2), "{args:?}: {}", text(&out.stdout));
+        assert!(text(&out.stderr).contains(says), "{args:?}: {}", text(&out.stderr));
+    }
+}
