@@ -17,9 +17,7 @@
 //!    rather than 40,000 fsyncs. Every item is opened.
 //! 2. **`--kiosks` kiosks enrolled** (`crate::tls::enroll_kiosk`), each with
 //!    its own client certificate.
-//! 3. **Every ballot is signed before any timing**, and every HTTPS request
-//!    rendered: the load generator only writes prepared bytes.
-//! 4. **The daemon runs in this process**, on a multi-threaded tokio
+//! 3. **The daemon runs in this process**, on a multi-threaded tokio
 //!    runtime with one worker per core, exactly as `asamblea serve` builds
 //!    it (`AppState`, `router`, `tls::serve` on a 127.0.0.1 listener). In
 //!    process rather than as a child so that the ceiling can be measured on
@@ -28,7 +26,9 @@
 //!    Only the per-kiosk rate limit is raised
 //!    ([`AppState::with_kiosk_rate`]): 64 simulated kiosks sending as fast
 //!    as they can would otherwise be held at 50 ballots a second each.
-//! 5. **`--rounds` rounds**, each of two runs in turn:
+//! 4. **`--rounds` rounds**, each of two runs in turn, with every ballot
+//!    of the round signed, and every HTTPS request rendered, before its
+//!    clock starts (the load generator only writes prepared bytes):
 //!    - **the ceiling**: the round's ceiling item's ballots through the
 //!      ballot path minus HTTP and TLS ([`AppState::cast_ballot`]: receipt
 //!      look-up, decode, strict verify, admission under the lock, group
@@ -40,10 +40,12 @@
 //!      another and time each request. Afterwards every answer is checked:
 //!      a receipt for that very ballot, signed by the daemon.
 //!
-//!    Taking the two in turn, several times, lets both see the same
-//!    machine: on a shared virtual machine the speed of the same binary
-//!    drifts by a fifth from one second to the next.
-//! 6. **A reference**: the same requests from the same connections at a
+//!    Taking the two in turn, many times over half a minute, lets both see
+//!    the same machine: on this shared virtual machine the same binary's
+//!    HTTPS path runs up to ~40 % slower for stretches of seconds (the
+//!    signature arithmetic does not; see the README), and a single short
+//!    pair of runs measures the period more than the code.
+//! 5. **A reference**: the same requests from the same connections at a
 //!    hello-world server on the same TLS and HTTP stack (a JSON body in, a
 //!    receipt-sized JSON out, no ballot work): what HTTPS alone costs here.
 //!
@@ -281,28 +283,7 @@ fn run(options: &BenchOptions, dir: &Path, out: &mut dyn Write) -> Result<()> {
         seconds(setup.elapsed())
     )?;
 
-    // 2. Every ballot signed before any timing.
-    let signing = Instant::now();
-    let mut prepared = Vec::with_capacity(rounds);
-    for round in 0..rounds {
-        let pipeline: Vec<RawBallot> = sign_all(&credentials, &ids, &pipeline_item(round), cores)?
-            .into_iter()
-            .map(|b| RawBallot { event: b.event, signer: b.signer.to_bytes(), signature: b.signature.0 })
-            .collect();
-        let https = sign_all(&credentials, &ids, &https_item(round), cores)?;
-        let digests: Vec<Digest> = https.iter().map(SignedBallot::digest).collect();
-        let bodies: Vec<String> = https.iter().map(SignedBallot::body).collect();
-        prepared.push((pipeline, bodies, digests));
-    }
-    drop(credentials);
-    writeln!(
-        out,
-        "  Papeletas firmadas de antemano / ballots signed beforehand: {} ({})",
-        thousands((2 * rounds * holders) as u64),
-        seconds(signing.elapsed())
-    )?;
-
-    // 3. The daemon, in process.
+    // 2. The daemon, in process.
     let server = tokio::runtime::Builder::new_multi_thread().enable_all().thread_name("daemon").build()?;
     let state = AppState::new(service, accounts)?.with_kiosk_rate(u32::MAX / 1000, u32::MAX / 1000);
     let daemon_key = state.0.daemon.public_key();
@@ -329,13 +310,31 @@ fn run(options: &BenchOptions, dir: &Path, out: &mut dyn Write) -> Result<()> {
     writeln!(out, "  Daemon en este proceso / in-process daemon: https://{addr}/ ({cores} hilos / threads)")?;
     out.flush()?;
 
-    // 4. The rounds: the ceiling, then the same path over HTTPS.
+    // 3. The rounds: the ceiling, then the same path over HTTPS.
     let mut ceilings = Vec::with_capacity(rounds);
     let mut httpses = Vec::with_capacity(rounds);
     let mut echo_bodies = None;
-    for (round, (pipeline, bodies, digests)) in prepared.into_iter().enumerate() {
+    for round in 0..rounds {
+        // Every ballot of the round signed, and every request rendered,
+        // before its clock starts (one round at a time, to keep memory
+        // to one round's ballots).
+        let signing = Instant::now();
+        let pipeline: Vec<RawBallot> = sign_all(&credentials, &ids, &pipeline_item(round), cores)?
+            .into_iter()
+            .map(|b| RawBallot { event: b.event, signer: b.signer.to_bytes(), signature: b.signature.0 })
+            .collect();
+        let https = sign_all(&credentials, &ids, &https_item(round), cores)?;
+        let digests: Vec<Digest> = https.iter().map(SignedBallot::digest).collect();
+        let bodies: Vec<String> = https.iter().map(SignedBallot::body).collect();
+        drop(https);
         writeln!(out)?;
-        writeln!(out, "Ronda / round {} de / of {rounds}", round + 1)?;
+        writeln!(
+            out,
+            "Ronda / round {} de / of {rounds} ({} papeletas firmadas de antemano / ballots signed beforehand in {})",
+            round + 1,
+            thousands(2 * holders as u64),
+            seconds(signing.elapsed())
+        )?;
         let ceiling = server.block_on(pipeline_run(&state, pipeline, options.kiosks));
         report(
             out,
@@ -355,7 +354,7 @@ fn run(options: &BenchOptions, dir: &Path, out: &mut dyn Write) -> Result<()> {
         echo_bodies.get_or_insert(bodies);
     }
 
-    // 5. The same requests at a hello-world server.
+    // 4. The same requests at a hello-world server.
     let echo_listener = server.block_on(tokio::net::TcpListener::bind("127.0.0.1:0"))?;
     let echo_addr = echo_listener.local_addr()?;
     let (stop_echo, echo_stopped) = tokio::sync::oneshot::channel::<()>();
@@ -379,7 +378,7 @@ fn run(options: &BenchOptions, dir: &Path, out: &mut dyn Write) -> Result<()> {
     let _ = stop_echo.send(());
     server.block_on(echo_server).context("the hello-world server")??;
 
-    // 6. Stop, flush, and count the commits in the ledger.
+    // 5. Stop, flush, and count the commits in the ledger.
     let _ = stop.send(());
     server.block_on(async {
         ticker.abort();
@@ -423,7 +422,7 @@ fn run(options: &BenchOptions, dir: &Path, out: &mut dyn Write) -> Result<()> {
         )?;
     }
 
-    // 7. Every round pooled, and the targets judged on that.
+    // 6. Every round pooled, and the targets judged on that.
     let ceiling = Run::pooled(&ceilings);
     let https = Run::pooled(&httpses);
     let (http_rate, ceiling_rate) = (https.rate(), ceiling.rate());

@@ -176,7 +176,7 @@ enum Command {
         /// Rounds of (ceiling, HTTPS) runs, taken in turn so that both
         /// see the same machine; the targets are judged on all of them
         /// together.
-        #[arg(long, default_value_t = 5, value_parser = clap::value_parser!(u16).range(1..=20))]
+        #[arg(long, default_value_t = 10, value_parser = clap::value_parser!(u16).range(1..=100))]
         rounds: u16,
     },
     /// Verify a bundle or a meeting directory's ledger, trusting nothing.
