@@ -200,7 +200,10 @@ pub const DEMO_SCENARIO: &str = include_str!("../../../config/demo-meeting.toml"
 pub fn main() -> ExitCode {
     let cli = Cli::parse();
     let mut stdout = std::io::stdout().lock();
-    let mut stderr = std::io::stderr().lock();
+    // Not locked for the whole run: the daemon's log lines go to standard
+    // error from its worker threads, and would wait forever on a lock the
+    // main thread holds.
+    let mut stderr = std::io::stderr();
     let code = run(cli, &mut stdout, &mut stderr);
     let _ = stdout.flush();
     ExitCode::from(code)
@@ -239,9 +242,11 @@ pub fn run(cli: Cli, out: &mut dyn Write, err: &mut dyn Write) -> u8 {
             }
         }
         Command::Demo { dir, listen, replay: false, hosts } => {
-            finish(crate::commands::demo(&dir, &listen, &hosts, out), err)
+            finish(start_logging().and_then(|()| crate::commands::demo(&dir, &listen, &hosts, out)), err)
         }
-        Command::Serve { dir, listen } => finish(crate::commands::serve(&dir, &listen, out), err),
+        Command::Serve { dir, listen } => {
+            finish(start_logging().and_then(|()| crate::commands::serve(&dir, &listen, out)), err)
+        }
         Command::Ballot { dir, badge, item, votes } => {
             finish(crate::commands::sign_ballot(&dir, &badge, &item, &votes, out), err)
         }
@@ -292,6 +297,35 @@ pub fn run(cli: Cli, out: &mut dyn Write, err: &mut dyn Write) -> u8 {
 }
 
 /// Exit code 0, or the error chain printed once and exit code 2.
+/// The variable that sets how much a running daemon logs.
+pub const LOG_VARIABLE: &str = "ASAMBLEA_LOG";
+
+/// Sends a running daemon's log to standard error, one line per event
+/// with its time (UTC) and level: what the operator's terminal shows
+/// besides the addresses and tokens printed at start. `ASAMBLEA_LOG`
+/// chooses how much (`error`, `warn`, `info` — the default —, `debug`,
+/// `trace`, or `off`); any other value is refused before anything starts.
+fn start_logging() -> anyhow::Result<()> {
+    use std::str::FromStr;
+    let level = match std::env::var(LOG_VARIABLE) {
+        Ok(value) => tracing_subscriber::filter::LevelFilter::from_str(value.trim()).map_err(|_| {
+            anyhow::anyhow!(
+                "{LOG_VARIABLE}={value:?} no es un nivel de registro: use error, warn, info, debug, trace u off / \
+                 is not a log level: use error, warn, info, debug, trace or off"
+            )
+        })?,
+        Err(_) => tracing_subscriber::filter::LevelFilter::INFO,
+    };
+    // A second daemon in the same process (tests) keeps the first's.
+    let _ = tracing_subscriber::fmt()
+        .with_writer(std::io::stderr)
+        .with_max_level(level)
+        .with_target(false)
+        .with_ansi(false)
+        .try_init();
+    Ok(())
+}
+
 fn finish(result: anyhow::Result<()>, err: &mut dyn Write) -> u8 {
     match result {
         Ok(()) => 0,

@@ -491,9 +491,11 @@ fn spawn_kiosk_reloader(kiosks: crate::tls::KioskRegistry) -> tokio::task::JoinH
         if let Ok(mut hangups) = tokio::signal::unix::signal(tokio::signal::unix::SignalKind::hangup()) {
             while hangups.recv().await.is_some() {
                 match kiosks.reload() {
-                    Ok(()) => tracing::info!("kiosk revocations reloaded"),
+                    Ok(()) => {
+                        tracing::info!("revocaciones de quioscos releídas / kiosk revocations reloaded")
+                    }
                     Err(error) => {
-                        tracing::error!(%error, "cannot reload kiosk revocations; keeping the previous list")
+                        tracing::error!(%error, "no se pudieron releer las revocaciones de quioscos; sigue la lista anterior. Revise el archivo tls/revoked-kiosks y envíe SIGHUP de nuevo / cannot reload kiosk revocations; keeping the previous list. Check tls/revoked-kiosks and send SIGHUP again")
                     }
                 }
             }

@@ -674,7 +674,7 @@ pub async fn serve_with_limits(
                 }
                 Err(error) => {
                     // Out of file descriptors, most likely: back off rather than spin.
-                    tracing::error!(%error, "cannot accept connections; retrying in 100 ms");
+                    tracing::error!(%error, "no se aceptan conexiones (¿sin descriptores de archivo? revise `ulimit -n`); reintento en 100 ms / cannot accept connections (out of file descriptors? check `ulimit -n`); retrying in 100 ms");
                     tokio::time::sleep(Duration::from_millis(100)).await;
                 }
             },
@@ -683,7 +683,10 @@ pub async fn serve_with_limits(
     }
     drop(listener);
     stop_sender.send_replace(true);
-    tracing::info!(connections.open = connections.len(), "shutting down: no new connections");
+    tracing::info!(
+        connections.open = connections.len(),
+        "cerrando: no se aceptan conexiones nuevas / shutting down: no new connections"
+    );
     let drained = tokio::time::timeout(limits.shutdown_grace, async {
         while let Some(joined) = connections.join_next().await {
             log_join(joined);
@@ -694,7 +697,7 @@ pub async fn serve_with_limits(
         tracing::warn!(
             connections.open = connections.len(),
             grace_ms = limits.shutdown_grace.as_millis() as u64,
-            "requests still in flight after the grace period; dropping their connections"
+            "solicitudes aún en curso tras el plazo de gracia; se cierran sus conexiones / requests still in flight after the grace period; dropping their connections"
         );
         connections.shutdown().await;
     }
@@ -709,7 +712,7 @@ fn is_connection_error(error: &std::io::Error) -> bool {
 fn log_join(joined: Result<(), tokio::task::JoinError>) {
     if let Err(error) = joined {
         if error.is_panic() {
-            tracing::error!(%error, "a connection task panicked");
+            tracing::error!(%error, "una conexión falló por un error interno / a connection task panicked");
         }
     }
 }
@@ -741,12 +744,12 @@ async fn connection(tcp: TcpStream, peer: SocketAddr, shared: Arc<Shared>, stop:
         None => None,
         Some(Some(id)) => {
             if shared.kiosks.is_revoked(&id) {
-                tracing::warn!(peer.addr = %peer, kiosk.id = %id, "a revoked kiosk connected; served without the kiosk role");
+                tracing::warn!(peer.addr = %peer, kiosk.id = %id, "se conectó un quiosco revocado; se atiende sin el rol de quiosco / a revoked kiosk connected; served without the kiosk role");
             }
             Some(Arc::<str>::from(id))
         }
         Some(None) => {
-            tracing::warn!(peer.addr = %peer, "a venue-signed client certificate names no kiosk id; served without the kiosk role");
+            tracing::warn!(peer.addr = %peer, "un certificado de cliente firmado por la sede no nombra un quiosco; se atiende sin el rol de quiosco / a venue-signed client certificate names no kiosk id; served without the kiosk role");
             None
         }
     };

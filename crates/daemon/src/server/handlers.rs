@@ -180,11 +180,7 @@ async fn blocking<T: Send + 'static>(
 fn action_error(state: &AppState, e: ActionError) -> ApiError {
     match e {
         ActionError::Rejected(r) => ApiError::rejected(&r),
-        ActionError::Ledger(l) => {
-            tracing::error!(error = %l, "ledger failure: refusing every change from now on");
-            state.0.failed.store(true, std::sync::atomic::Ordering::SeqCst);
-            ApiError::ledger_failed()
-        }
+        ActionError::Ledger(l) => ledger_error(state, &l),
         ActionError::Other(e) => ApiError::bad_request(format!("{e:#}")),
     }
 }
@@ -720,7 +716,14 @@ fn lookup(state: &AppState, digest: &Digest) -> Option<(Receipt, Signature)> {
 }
 
 fn ledger_error(state: &AppState, error: &LedgerError) -> ApiError {
-    tracing::error!(error = %error, "ledger failure: refusing every change from now on");
+    tracing::error!(
+        error = %error,
+        "FALLO DEL REGISTRO: el daemon ya no acepta cambios. Deténgalo (Ctrl+C), revise el disco (espacio libre, \
+         permisos) y vuelva a iniciar `asamblea serve`: al arrancar relee y verifica todo el registro, y nada \
+         confirmado se pierde. / LEDGER FAILURE: the daemon refuses every change from now on. Stop it (Ctrl+C), \
+         check the disk (free space, permissions) and start `asamblea serve` again: it re-reads and verifies the \
+         whole ledger, and nothing acknowledged is lost."
+    );
     state.0.failed.store(true, std::sync::atomic::Ordering::SeqCst);
     ApiError::ledger_failed()
 }

@@ -136,3 +136,79 @@ fn bench_refuses_bad_options_before_doing_anything() {
         assert!(text(&out.stderr).contains(says), "{args:?}: {}", text(&out.stderr));
     }
 }
+
+/// A running daemon logs to standard error, from its worker threads too,
+/// while the main thread prints the addresses: the log reaches the
+/// terminal (a log line from a worker waits on no lock the main thread
+/// holds), and a stop is logged.
+#[test]
+fn a_running_daemon_logs_to_standard_error_and_stops_on_sigterm() {
+    use std::io::{BufRead, BufReader, Read};
+    use std::process::Stdio;
+    use std::time::{Duration, Instant};
+
+    let dir = std::env::temp_dir().join(format!("asamblea-cli-log-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    let port = std::net::TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port();
+    let mut child = Command::new(env!("CARGO_BIN_EXE_asamblea"))
+        .args(["demo", "--dir", dir.to_str().unwrap(), "--listen", &format!("127.0.0.1:{port}")])
+        .current_dir(workspace_root())
+        .env("ASAMBLEA_LOG", "info")
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("the binary starts");
+    let mut stdout = BufReader::new(child.stdout.take().unwrap());
+    let mut line = String::new();
+    let deadline = Instant::now() + Duration::from_secs(120);
+    while !line.contains("serving at") {
+        line.clear();
+        assert!(stdout.read_line(&mut line).unwrap() > 0, "the demo ended before serving");
+        assert!(Instant::now() < deadline, "the demo did not start serving");
+    }
+    let pid = child.id();
+    // SIGHUP is handled on a worker thread, which logs what it did.
+    assert!(Command::new("kill").args(["-HUP", &pid.to_string()]).status().unwrap().success());
+    std::thread::sleep(Duration::from_millis(500));
+    assert!(Command::new("kill").args(["-TERM", &pid.to_string()]).status().unwrap().success());
+    // The rest of the output and the exit, or a stuck daemon after a minute.
+    let (done, finished) = std::sync::mpsc::channel();
+    let mut stderr_pipe = child.stderr.take().unwrap();
+    std::thread::spawn(move || {
+        let mut rest = String::new();
+        let _ = stdout.read_to_string(&mut rest);
+        let mut stderr = String::new();
+        let _ = stderr_pipe.read_to_string(&mut stderr);
+        let _ = done.send((rest, stderr, child.wait().map(|s| s.code())));
+    });
+    let Ok((rest, stderr, code)) = finished.recv_timeout(Duration::from_secs(60)) else {
+        let _ = Command::new("kill").args(["-KILL", &pid.to_string()]).status();
+        panic!("the daemon did not stop within a minute of SIGTERM");
+    };
+    assert_eq!(code.unwrap(), Some(0), "stdout: {rest}\nstderr: {stderr}");
+    assert!(rest.contains("Servicio detenido; registro guardado / stopped, ledger flushed."), "{rest}");
+    for logged in ["revocaciones de quioscos releídas", "cerrando: no se aceptan conexiones nuevas"] {
+        assert!(stderr.lines().any(|l| l.contains("INFO") && l.contains(logged)), "{logged}: {stderr}");
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn a_log_level_that_is_not_one_is_refused_before_anything_starts() {
+    let dir = std::env::temp_dir().join(format!("asamblea-cli-badlog-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    let out = Command::new(env!("CARGO_BIN_EXE_asamblea"))
+        .args(["demo", "--dir", dir.to_str().unwrap(), "--listen", "127.0.0.1:0"])
+        .current_dir(workspace_root())
+        .env("ASAMBLEA_LOG", "loud")
+        .output()
+        .expect("the binary runs");
+    assert_eq!(out.status.code(), Some(2), "{}", text(&out.stdout));
+    assert!(
+        text(&out.stderr).contains("ASAMBLEA_LOG=\"loud\" no es un nivel de registro"),
+        "{}",
+        text(&out.stderr)
+    );
+    assert!(!dir.exists(), "nothing is created");
+}
