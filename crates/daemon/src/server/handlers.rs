@@ -64,7 +64,7 @@ impl<S: Send + Sync> FromRequest<S> for JsonBytes {
             .map(str::trim)
             .is_some_and(|mime| {
                 mime.eq_ignore_ascii_case("application/json")
-                    || (mime.len() > 5 && mime[mime.len() - 5..].eq_ignore_ascii_case("+json"))
+                    || mime.len() > 5 && mime.as_bytes()[mime.len() - 5..].eq_ignore_ascii_case(b"+json")
             });
         if !declared_json {
             return Err(ApiError::bad_request("Expected request with `Content-Type: application/json`"));

@@ -53,17 +53,31 @@ impl Api {
         caller: &str,
         body: Option<Value>,
     ) -> (StatusCode, Value) {
+        match body {
+            Some(body) => {
+                self.call_raw(method, path, caller, Some("application/json"), body.to_string()).await
+            }
+            None => self.call_raw(method, path, caller, None, String::new()).await,
+        }
+    }
+
+    /// A request with exactly this body and content type (if any).
+    async fn call_raw(
+        &self,
+        method: Method,
+        path: &str,
+        caller: &str,
+        content_type: Option<&str>,
+        body: String,
+    ) -> (StatusCode, Value) {
         let mut request = Request::builder().method(method).uri(path);
         if let Some(role) = Role::ALL.into_iter().find(|r| r.code() == caller) {
             request = request.header("authorization", format!("Bearer {}", self.tokens[&role]));
         }
-        let mut request = match body {
-            Some(body) => {
-                request.header("content-type", "application/json").body(Body::from(body.to_string()))
-            }
-            None => request.body(Body::empty()),
+        if let Some(content_type) = content_type {
+            request = request.header("content-type", content_type);
         }
-        .expect("request");
+        let mut request = request.body(Body::from(body)).expect("request");
         if caller == "kiosk" {
             request.extensions_mut().insert(ClientCert { kiosk_id: "quiosco-prueba".into() });
         }
@@ -247,6 +261,31 @@ async fn ballots_get_receipts_only_once_and_only_for_their_meeting() {
     let first = api.ok(Method::POST, "/api/v1/ballots", "kiosk", Some(ballot.clone())).await;
     let again = api.ok(Method::POST, "/api/v1/ballots", "kiosk", Some(ballot.clone())).await;
     assert_eq!(first, again, "the same ballot gets the same receipt");
+    // The same ballot in other JSON spellings: an escaped digit, a charset.
+    let text = ballot.to_string();
+    let digit = ballot["signature"].as_str().unwrap().as_bytes()[0];
+    let escaped = text.replacen("\"signature\":\"", &format!("\"signature\":\"\\u00{digit:02x}"), 1);
+    let escaped =
+        escaped.replacen(&format!("\\u00{digit:02x}{}", char::from(digit)), &format!("\\u00{digit:02x}"), 1);
+    assert_ne!(escaped, text);
+    for (content_type, body) in
+        [("application/json", escaped), ("application/json; charset=utf-8", text.clone())]
+    {
+        let (status, value) =
+            api.call_raw(Method::POST, "/api/v1/ballots", "kiosk", Some(content_type), body).await;
+        assert_eq!((status, &value), (StatusCode::OK, &first), "{content_type}");
+    }
+    // Not declared as JSON, or with a field too many: refused, naming why.
+    for (content_type, body) in [
+        (None, text.clone()),
+        (Some("text/plain"), text.clone()),
+        (Some("application/json"), text.replacen('{', "{\"extra\":1,", 1)),
+    ] {
+        let (status, value) =
+            api.call_raw(Method::POST, "/api/v1/ballots", "kiosk", content_type, body).await;
+        assert_eq!((status, value["error"]["code"].clone()), (StatusCode::BAD_REQUEST, json!("bad-request")));
+        assert!(value["error"]["message_en"].as_str().is_some_and(|m| m.len() > 20), "{value}");
+    }
     let digest = first["receipt"]["event"].as_str().unwrap();
     assert_eq!(api.ok(Method::GET, &format!("/api/v1/receipts/{digest}"), "public", None).await, first);
     // A second, different ballot for the same holder is a second vote.
