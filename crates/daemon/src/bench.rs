@@ -204,6 +204,9 @@ pub fn bench(options: &BenchOptions, out: &mut dyn Write) -> Result<()> {
     if options.ballots < options.kiosks {
         bail!("--ballots must be at least --kiosks ({})", options.kiosks);
     }
+    if options.rounds == 0 {
+        bail!("--rounds must be at least 1");
+    }
     let (dir, temporary) = match &options.dir {
         Some(dir) => (dir.clone(), false),
         None => {
