@@ -296,7 +296,6 @@ pub fn run(cli: Cli, out: &mut dyn Write, err: &mut dyn Write) -> u8 {
     }
 }
 
-/// Exit code 0, or the error chain printed once and exit code 2.
 /// The variable that sets how much a running daemon logs.
 pub const LOG_VARIABLE: &str = "ASAMBLEA_LOG";
 
@@ -326,6 +325,7 @@ fn start_logging() -> anyhow::Result<()> {
     Ok(())
 }
 
+/// Exit code 0, or the error chain printed once and exit code 2.
 fn finish(result: anyhow::Result<()>, err: &mut dyn Write) -> u8 {
     match result {
         Ok(()) => 0,

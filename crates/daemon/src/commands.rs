@@ -461,34 +461,40 @@ fn parse_hex32(text: &str) -> Result<[u8; 32]> {
     crate::hex::decode_array(text).context("expected 64 hexadecimal digits")
 }
 
-/// Resolves on Ctrl-C or SIGTERM.
-async fn shutdown_signal() {
-    let ctrl_c = async {
-        let _ = tokio::signal::ctrl_c().await;
-    };
-    #[cfg(unix)]
-    let terminate = async {
-        match tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate()) {
-            Ok(mut s) => {
-                s.recv().await;
-            }
-            Err(_) => std::future::pending::<()>().await,
+/// Resolves on Ctrl-C or SIGTERM. The handlers are registered when this
+/// is called, not when the future is first awaited: the daemon calls it
+/// before it prints that it is serving, so a signal sent the moment the
+/// address appears never meets the default action (which ends the process
+/// on the spot, without flushing).
+#[cfg(unix)]
+fn shutdown_signal() -> Result<impl std::future::Future<Output = ()>> {
+    use tokio::signal::unix::{signal, SignalKind};
+    let mut interrupt = signal(SignalKind::interrupt()).context("cannot handle SIGINT")?;
+    let mut terminate = signal(SignalKind::terminate()).context("cannot handle SIGTERM")?;
+    Ok(async move {
+        tokio::select! {
+            _ = interrupt.recv() => {},
+            _ = terminate.recv() => {},
         }
-    };
-    #[cfg(not(unix))]
-    let terminate = std::future::pending::<()>();
-    tokio::select! {
-        () = ctrl_c => {},
-        () = terminate => {},
-    }
+    })
+}
+
+#[cfg(not(unix))]
+fn shutdown_signal() -> Result<impl std::future::Future<Output = ()>> {
+    Ok(async {
+        let _ = tokio::signal::ctrl_c().await;
+    })
 }
 
 /// Re-reads the kiosk revocations on SIGHUP (`asamblea kiosk DIR ID
 /// --revoke` writes them; `kill -HUP` applies them to a running daemon).
-fn spawn_kiosk_reloader(kiosks: crate::tls::KioskRegistry) -> tokio::task::JoinHandle<()> {
-    tokio::spawn(async move {
-        #[cfg(unix)]
-        if let Ok(mut hangups) = tokio::signal::unix::signal(tokio::signal::unix::SignalKind::hangup()) {
+/// The handler is registered before this returns (see [`shutdown_signal`]).
+fn spawn_kiosk_reloader(kiosks: crate::tls::KioskRegistry) -> Result<tokio::task::JoinHandle<()>> {
+    #[cfg(unix)]
+    {
+        use tokio::signal::unix::{signal, SignalKind};
+        let mut hangups = signal(SignalKind::hangup()).context("cannot handle SIGHUP")?;
+        Ok(tokio::spawn(async move {
             while hangups.recv().await.is_some() {
                 match kiosks.reload() {
                     Ok(()) => {
@@ -499,8 +505,13 @@ fn spawn_kiosk_reloader(kiosks: crate::tls::KioskRegistry) -> tokio::task::JoinH
                     }
                 }
             }
-        }
-    })
+        }))
+    }
+    #[cfg(not(unix))]
+    {
+        drop(kiosks);
+        Ok(tokio::spawn(async {}))
+    }
 }
 
 /// `asamblea serve DIR`: HTTPS only, until Ctrl-C or SIGTERM; then
@@ -519,6 +530,8 @@ pub fn serve(dir: &Path, listen: &str, out: &mut dyn Write) -> Result<()> {
             .await
             .with_context(|| format!("cannot listen on {listen}: is another daemon running there?"))?;
         let address = listener.local_addr()?;
+        let stop_signal = shutdown_signal()?;
+        let reloader = spawn_kiosk_reloader(kiosks.clone())?;
         writeln!(out, "asamblea sirve en / serving at https://{address}/ (solo HTTPS / HTTPS only)")?;
         writeln!(out, "  Tablero público / public board: https://{address}/")?;
         writeln!(out, "  API: https://{address}/api/v1/openapi.json")?;
@@ -527,10 +540,9 @@ pub fn serve(dir: &Path, listen: &str, out: &mut dyn Write) -> Result<()> {
         writeln!(out, "Ctrl-C detiene el servicio guardando todo / stops after saving everything.")?;
         out.flush()?;
         let ticker = crate::server::spawn_feed_ticker(state.clone());
-        let reloader = spawn_kiosk_reloader(kiosks.clone());
         let closing = state.clone();
         let shutdown = async move {
-            shutdown_signal().await;
+            stop_signal.await;
             // Live feeds end now, so they do not hold the graceful
             // shutdown for its whole grace period.
             closing.begin_shutdown();
