@@ -55,10 +55,10 @@
 //! of their own. Real kiosks run on their own machines and cost the
 //! daemon's cores nothing but the network; here they must share the two
 //! cores, and as extra threads they made four busy threads on two cores,
-//! so that the kernel preempted daemon workers (sometimes holding the
-//! meeting's lock) to run the load generator: ~10 µs more CPU per ballot,
-//! and a ratio that swung with the scheduler. As tasks they take their
-//! turn between the daemon's. Each simulated kiosk writes its prepared
+//! so that the kernel must preempt daemon workers (possibly one holding
+//! the meeting's lock) to run the load generator. Measured side by side,
+//! that cost ~10 µs more CPU per HTTPS ballot (88–98 µs against 75–90 µs
+//! as tasks). As tasks they take their turn between the daemon's. Each simulated kiosk writes its prepared
 //! request and parses the answer with `httparse` (as `wrk` does), so the
 //! load generator's own share is the TLS records and the socket calls.
 //!
