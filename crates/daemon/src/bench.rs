@@ -56,9 +56,9 @@
 //! daemon's cores nothing but the network; here they must share the two
 //! cores, and as extra threads they made four busy threads on two cores,
 //! so that the kernel must preempt daemon workers (possibly one holding
-//! the meeting's lock) to run the load generator. Measured side by side,
-//! that cost ~10 µs more CPU per HTTPS ballot (88–98 µs against 75–90 µs
-//! as tasks). As tasks they take their turn between the daemon's. Each simulated kiosk writes its prepared
+//! the meeting's lock) to run the load generator. Measured side by side
+//! in one session's A/B runs, that cost ~10 µs more CPU per HTTPS ballot
+//! (88–98 µs as a thread against 75–90 µs as tasks). As tasks they take their turn between the daemon's. Each simulated kiosk writes its prepared
 //! request and parses the answer with `httparse` (as `wrk` does), so the
 //! load generator's own share is the TLS records and the socket calls.
 //!
@@ -250,7 +250,6 @@ fn run(options: &BenchOptions, dir: &Path, out: &mut dyn Write) -> Result<()> {
         |_| {},
     )?;
     crate::tls::create_venue_pki(dir, &[])?;
-    drop(service.take_tokens());
     let accounts = crate::staff::Accounts::load(dir)?;
     let operator =
         accounts.iter().find(|a| a.role == Role::Operator).map(|a| a.key.clone()).context("an operator")?;
@@ -393,14 +392,14 @@ fn run(options: &BenchOptions, dir: &Path, out: &mut dyn Write) -> Result<()> {
     let records = asamblea_ledger::read_records(&dir.join("ledger.db"), &meeting)?;
     let commits = |item: &dyn Fn(usize) -> String| {
         let names: Vec<String> = (0..rounds).map(item).collect();
-        let mut times: Vec<(usize, u64)> = records
+        // A batch's records share one commit time, and the runs never
+        // interleave: equal neighbouring times are one commit.
+        let mut times: Vec<u64> = records
             .iter()
-            .filter_map(|(r, _)| match &r.event.body {
-                EventBody::Ballot(b) => {
-                    names.iter().position(|n| n == b.item.as_str()).map(|round| (round, r.time_ms))
-                }
-                _ => None,
+            .filter(|(r, _)| {
+                matches!(&r.event.body, EventBody::Ballot(b) if names.iter().any(|n| n == b.item.as_str()))
             })
+            .map(|(r, _)| r.time_ms)
             .collect();
         let stored = times.len();
         times.dedup();
@@ -678,15 +677,8 @@ struct LoadKiosk {
 
 impl LoadKiosk {
     async fn connect(addr: SocketAddr, tls: Arc<rustls::ClientConfig>) -> Result<LoadKiosk> {
-        let tcp = tokio::net::TcpStream::connect(addr)
-            .await
-            .with_context(|| format!("cannot connect to {addr}"))?;
-        tcp.set_nodelay(true)?;
         let name = rustls::pki_types::ServerName::from(addr.ip());
-        let stream = tokio_rustls::TlsConnector::from(tls)
-            .connect(name, tcp)
-            .await
-            .with_context(|| format!("TLS handshake with {addr} failed"))?;
+        let stream = crate::kiosk_client::tls_connect(addr, name, tls).await?;
         Ok(LoadKiosk { stream, buffer: Vec::with_capacity(4096) })
     }
 
@@ -749,6 +741,7 @@ async fn https_run(
         set.spawn(async move {
             let _ = ready.wait_for(|go| *go).await;
             let mut done = Outcome::with_capacity(share.len());
+            done.answers.reserve(share.len());
             for (number, request) in share {
                 let sent = Instant::now();
                 match client.exchange(&request).await {
@@ -796,7 +789,6 @@ fn check_receipts(
 }
 
 /// What one task of a run brings back.
-#[derive(Default)]
 struct Outcome {
     latencies: Vec<Duration>,
     failures: Vec<String>,
@@ -805,7 +797,7 @@ struct Outcome {
 
 impl Outcome {
     fn with_capacity(n: usize) -> Outcome {
-        Outcome { latencies: Vec::with_capacity(n), answers: Vec::with_capacity(n), failures: Vec::new() }
+        Outcome { latencies: Vec::with_capacity(n), answers: Vec::new(), failures: Vec::new() }
     }
 }
 

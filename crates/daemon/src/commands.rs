@@ -461,8 +461,8 @@ fn parse_hex32(text: &str) -> Result<[u8; 32]> {
     crate::hex::decode_array(text).context("expected 64 hexadecimal digits")
 }
 
-/// Resolves on Ctrl-C or SIGTERM. The handlers are registered when this
-/// is called, not when the future is first awaited: the daemon calls it
+/// Resolves on Ctrl-C or SIGTERM. On Unix the handlers are registered
+/// when this is called, not when the future is first awaited: the daemon calls it
 /// before it prints that it is serving, so a signal sent the moment the
 /// address appears never meets the default action (which ends the process
 /// on the spot, without flushing).

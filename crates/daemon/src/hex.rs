@@ -13,9 +13,10 @@ pub fn encode(bytes: &[u8]) -> String {
     out
 }
 
-/// Each byte's value as a hex digit, or `INVALID`: a table rather than a
-/// `match`, since a ballot arrives as ~500 hex digits.
+/// Not a hex digit, in [`VALUES`] (its high bits show after an OR).
 const INVALID: u8 = 0xff;
+/// Each byte's value as a hex digit, or [`INVALID`]: a table rather than
+/// a `match`, since a ballot arrives as ~500 hex digits.
 const VALUES: [u8; 256] = {
     let mut table = [INVALID; 256];
     let mut i = 0;

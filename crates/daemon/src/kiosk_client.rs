@@ -1,6 +1,6 @@
 //! What a kiosk does, as a library: read a badge, sign a ballot, send it
-//! over HTTPS and read the receipt. Used by `asamblea bench`, by the tests,
-//! and (later) by the kiosk program.
+//! over HTTPS and read the receipt. Used by `asamblea bench` (signing and
+//! the TLS connection), by the tests, and (later) by the kiosk program.
 //!
 //! # A ballot, step by step
 //!
@@ -39,7 +39,7 @@ use std::net::SocketAddr;
 use std::path::Path;
 use std::sync::Arc;
 
-use anyhow::{bail, Context, Result};
+use anyhow::{Context, Result};
 use asamblea_rules::OptionIndex;
 use asamblea_wire::{
     Ballot, Choice, Credential, Digest, Event, EventBody, HolderVote, Id, MeetingId, Nonce, PublicKey,
@@ -194,16 +194,11 @@ impl HttpsClient {
         server_name: ServerName<'static>,
         tls: Arc<ClientConfig>,
     ) -> Result<HttpsClient> {
-        let tcp = TcpStream::connect(addr).await.with_context(|| format!("cannot connect to {addr}"))?;
-        tcp.set_nodelay(true)?;
         let authority = match &server_name {
             ServerName::DnsName(name) => format!("{}:{}", name.as_ref(), addr.port()),
             _ => addr.to_string(),
         };
-        let stream = tokio_rustls::TlsConnector::from(tls)
-            .connect(server_name, tcp)
-            .await
-            .with_context(|| format!("TLS handshake with {addr} failed"))?;
+        let stream = tls_connect(addr, server_name, tls).await?;
         let (sender, connection) = http1::handshake(TokioIo::new(stream)).await?;
         let connection = tokio::spawn(async move {
             if let Err(error) = connection.await {
@@ -225,7 +220,7 @@ impl HttpsClient {
     }
 
     /// [`HttpsClient::post_json`] with a body already written as JSON text
-    /// (the bench renders its bodies before the timed run).
+    /// (the kill test resends the very same bytes).
     pub async fn post_body(
         &mut self,
         path: &str,
@@ -285,6 +280,22 @@ impl HttpsClient {
     }
 }
 
+/// A TCP connection to `addr` (no Nagle delay: small JSON requests go out
+/// at once) with its TLS handshake done, the daemon known as
+/// `server_name`.
+pub async fn tls_connect(
+    addr: SocketAddr,
+    server_name: ServerName<'static>,
+    tls: Arc<ClientConfig>,
+) -> Result<tokio_rustls::client::TlsStream<TcpStream>> {
+    let tcp = TcpStream::connect(addr).await.with_context(|| format!("cannot connect to {addr}"))?;
+    tcp.set_nodelay(true)?;
+    tokio_rustls::TlsConnector::from(tls)
+        .connect(server_name, tcp)
+        .await
+        .with_context(|| format!("TLS handshake with {addr} failed"))
+}
+
 impl Drop for HttpsClient {
     fn drop(&mut self) {
         self.connection.abort();
@@ -294,13 +305,7 @@ impl Drop for HttpsClient {
 use crate::hex::encode as hex;
 
 fn unhex(text: &str) -> Result<Vec<u8>> {
-    if !text.len().is_multiple_of(2) || !text.bytes().all(|b| b.is_ascii_hexdigit()) {
-        bail!("`{text}` is not hexadecimal");
-    }
-    Ok((0..text.len())
-        .step_by(2)
-        .map(|i| u8::from_str_radix(&text[i..i + 2], 16).expect("checked"))
-        .collect())
+    crate::hex::decode(text).with_context(|| format!("`{text}` is not hexadecimal"))
 }
 
 #[cfg(test)]

@@ -32,7 +32,8 @@ pub const GROUP_TARGET: usize = 64;
 /// a [`GROUP_SLICE`] brings nothing.
 pub const GROUP_WAIT: Duration = Duration::from_micros(1000);
 
-/// The writer looks for more records this often while it lingers.
+/// The writer looks for more records this often while it lingers (at
+/// least: Linux adds its timer slack, ~50 µs, to every sleep).
 const GROUP_SLICE: Duration = Duration::from_micros(100);
 
 /// What a caller is told once its record is durable (or not).

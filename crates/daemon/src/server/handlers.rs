@@ -63,8 +63,12 @@ impl<S: Send + Sync> FromRequest<S> for JsonBytes {
             .and_then(|value| value.split(';').next())
             .map(str::trim)
             .is_some_and(|mime| {
-                mime.eq_ignore_ascii_case("application/json")
-                    || mime.len() > 5 && mime.as_bytes()[mime.len() - 5..].eq_ignore_ascii_case(b"+json")
+                // `application/json` or `application/…+json`, as axum's `Json`.
+                let mime = mime.as_bytes();
+                mime.len() >= 16
+                    && mime[..12].eq_ignore_ascii_case(b"application/")
+                    && (mime[12..].eq_ignore_ascii_case(b"json")
+                        || mime[mime.len() - 5..].eq_ignore_ascii_case(b"+json"))
             });
         if !declared_json {
             return Err(ApiError::bad_request("Expected request with `Content-Type: application/json`"));
@@ -719,9 +723,9 @@ fn ledger_error(state: &AppState, error: &LedgerError) -> ApiError {
     tracing::error!(
         error = %error,
         "FALLO DEL REGISTRO: el daemon ya no acepta cambios. Deténgalo (Ctrl+C), revise el disco (espacio libre, \
-         permisos) y vuelva a iniciar `asamblea serve`: al arrancar relee y verifica todo el registro, y nada \
+         permisos) y vuelva a iniciarlo (`asamblea serve DIR`): al arrancar relee y verifica todo el registro, y nada \
          confirmado se pierde. / LEDGER FAILURE: the daemon refuses every change from now on. Stop it (Ctrl+C), \
-         check the disk (free space, permissions) and start `asamblea serve` again: it re-reads and verifies the \
+         check the disk (free space, permissions) and start it again (`asamblea serve DIR`): it re-reads and verifies the \
          whole ledger, and nothing acknowledged is lost."
     );
     state.0.failed.store(true, std::sync::atomic::Ordering::SeqCst);

@@ -209,6 +209,12 @@ async fn bad_requests_are_refused_with_a_code_and_change_nothing() {
         (status, value["error"]["code"].clone()),
         (StatusCode::PAYLOAD_TOO_LARGE, json!("payload-too-large"))
     );
+    let huge = json!({ "event": "0".repeat(100_000), "signer": "00", "signature": "00" });
+    let (status, value) = api.call(Method::POST, "/api/v1/ballots", "kiosk", Some(huge)).await;
+    assert_eq!(
+        (status, value["error"]["code"].clone()),
+        (StatusCode::PAYLOAD_TOO_LARGE, json!("payload-too-large"))
+    );
     for body in [
         json!({ "event": "zz", "signer": "00", "signature": "00" }),
         json!({ "event": "0b01", "signer": "00", "signature": "00" }),
@@ -268,9 +274,11 @@ async fn ballots_get_receipts_only_once_and_only_for_their_meeting() {
     let escaped =
         escaped.replacen(&format!("\\u00{digit:02x}{}", char::from(digit)), &format!("\\u00{digit:02x}"), 1);
     assert_ne!(escaped, text);
-    for (content_type, body) in
-        [("application/json", escaped), ("application/json; charset=utf-8", text.clone())]
-    {
+    for (content_type, body) in [
+        ("application/json", escaped),
+        ("application/json; charset=utf-8", text.clone()),
+        ("Application/vnd.asamblea+JSON", text.clone()),
+    ] {
         let (status, value) =
             api.call_raw(Method::POST, "/api/v1/ballots", "kiosk", Some(content_type), body).await;
         assert_eq!((status, &value), (StatusCode::OK, &first), "{content_type}");
@@ -279,6 +287,7 @@ async fn ballots_get_receipts_only_once_and_only_for_their_meeting() {
     for (content_type, body) in [
         (None, text.clone()),
         (Some("text/plain"), text.clone()),
+        (Some("text/x+json"), text.clone()),
         (Some("application/json"), text.replacen('{', "{\"extra\":1,", 1)),
     ] {
         let (status, value) =
