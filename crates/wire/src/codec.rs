@@ -8,7 +8,6 @@
 //! `encode(decode(b)) == b` for every byte string `decode` accepts.
 
 use crate::error::{Problem, WireError};
-use crate::keys::PublicKey;
 use crate::kinds::{MessageKind, WireCode, FORMAT_VERSION};
 use crate::limits::{MAX_ID_LEN, MAX_MESSAGE_LEN, MAX_TEXT_LEN};
 use crate::values::{check_string, Id, Text};
@@ -235,13 +234,6 @@ impl<'a> Reader<'a> {
     /// A [`Text`].
     pub(crate) fn text(&mut self, field: &'static str) -> Result<Text, WireError> {
         self.string(field, 0, MAX_TEXT_LEN).map(Text::new_unchecked)
-    }
-
-    /// A public key: 32 bytes that must be a canonical point of full order.
-    pub(crate) fn public_key(&mut self, field: &'static str) -> Result<PublicKey, WireError> {
-        let at = self.at();
-        let bytes = self.array(field)?;
-        PublicKey::from_bytes(&bytes).map_err(|_| self.malformed(field, at, Problem::InvalidPublicKey))
     }
 
     /// Nothing may follow the end of the message.

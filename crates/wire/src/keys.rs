@@ -85,6 +85,18 @@ impl PublicKey {
     }
 }
 
+/// Keys in canonical bytes. The method lives here, beside the key type,
+/// so that the codec knows nothing of keys (the dependency points one way:
+/// `keys` → `codec`).
+impl Reader<'_> {
+    /// A public key: 32 bytes that must be a canonical point of full order.
+    pub(crate) fn public_key(&mut self, field: &'static str) -> Result<PublicKey, WireError> {
+        let at = self.at();
+        let bytes = self.array(field)?;
+        PublicKey::from_bytes(&bytes).map_err(|_| self.malformed(field, at, Problem::InvalidPublicKey))
+    }
+}
+
 impl Hash for PublicKey {
     fn hash<H: Hasher>(&self, state: &mut H) {
         self.0.as_bytes().hash(state);

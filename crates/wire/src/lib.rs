@@ -48,6 +48,8 @@
 //! - `statement`: [`Receipt`], [`Checkpoint`].
 //! - `credential`: [`Credential`], the QR badge.
 //! - `derived`: [`register_digest`], [`withdrawal_digest`], [`lot_index`].
+//! - [`hex`]: lowercase hexadecimal, the text form of keys, digests,
+//!   seeds and signed bytes in files, on the command line and in the API.
 //! - [`limits`]: the size limits.
 //! - `error`: [`WireError`] and [`Problem`].
 
@@ -56,6 +58,7 @@ mod credential;
 mod derived;
 mod error;
 mod event;
+pub mod hex;
 mod keys;
 mod kinds;
 pub mod limits;

@@ -1,0 +1,673 @@
+//! The meeting-directory subcommands: `init`, `checkin`, `badges`,
+//! `revoke`, `simulate`, `export`, `verify`. Each prints what a tired
+//! operator needs (Spanish first, Colombian numbers) and returns an exit
+//! code; errors say what and where, and what to do.
+
+use std::io::{IsTerminal, Write};
+use std::path::Path;
+
+use anyhow::{bail, Context, Result};
+use asamblea_ledger::{verify_bundle, Bundle, VerifyOptions};
+use asamblea_rules::{Capacity, Channel, ItemResult, OptionIndex};
+use asamblea_wire::{Choice, Digest, EventBody, HolderVote, Id, PublicKey};
+
+use asamblea_documents::badges::{self, BadgeInfo};
+use asamblea_documents::numfmt::thousands;
+use asamblea_venue::service::Service;
+
+/// The demo meeting's settings and register, embedded.
+pub const DEMO_MEETING: &str = include_str!("../../../config/demo/meeting.toml");
+/// The demo register.
+pub const DEMO_REGISTER: &str = include_str!("../../../config/demo/register.csv");
+
+fn progress_bar(total: u64, message: &'static str) -> indicatif::ProgressBar {
+    if !std::io::stderr().is_terminal() {
+        return indicatif::ProgressBar::hidden();
+    }
+    let bar = indicatif::ProgressBar::new(total);
+    bar.set_style(
+        indicatif::ProgressStyle::with_template("{msg} [{bar:40}] {pos}/{len} ({eta})")
+            .expect("a valid template")
+            .progress_chars("=> "),
+    );
+    bar.set_message(message);
+    bar
+}
+
+/// `asamblea init DIR`.
+pub fn init(
+    dir: &Path,
+    meeting: Option<&Path>,
+    register: Option<&Path>,
+    hosts: &[String],
+    out: &mut dyn Write,
+) -> Result<()> {
+    let read = |p: &Path| fs_read(p);
+    let (meeting_name, meeting_text) = match meeting {
+        Some(p) => (p.display().to_string(), read(p)?),
+        None => ("config/demo/meeting.toml (embedded)".to_string(), DEMO_MEETING.to_string()),
+    };
+    let (register_name, register_text) = match register {
+        Some(p) => (p.display().to_string(), read(p)?),
+        None => ("config/demo/register.csv (embedded)".to_string(), DEMO_REGISTER.to_string()),
+    };
+    let rows = register_text.lines().count().saturating_sub(1) as u64;
+    let bar = progress_bar(rows, "Importando el registro de accionistas");
+    let mut service =
+        Service::init(dir, &meeting_name, &meeting_text, &register_name, &register_text, |n| {
+            bar.set_position(n)
+        })?;
+    bar.finish_and_clear();
+    asamblea_pki::create_venue_pki(dir, hosts)?;
+    let meeting = service.meeting();
+    let capital = meeting.register().capital();
+    writeln!(out, "Reunión creada en {} / meeting created", dir.display())?;
+    writeln!(out, "  {} · {} {}", service.config().company, service.config().date, service.config().time)?;
+    writeln!(
+        out,
+        "  Accionistas: {} · acciones ordinarias en circulación {} · preferenciales {}",
+        thousands(meeting.register().len() as u64),
+        thousands(capital.ordinary.outstanding().get()),
+        thousands(capital.preferred.outstanding().get())
+    )?;
+    writeln!(out, "  Orden del día: {} puntos", service.config().agenda.len())?;
+    writeln!(out, "  Clave pública del daemon / daemon key: {}", service.daemon_key())?;
+    writeln!(out, "  Identificador de la reunión / meeting id: {}", hex(&service.meeting_id().0))?;
+    writeln!(out, "Claves del personal (se muestran una sola vez; guárdelas) / staff tokens, shown once:")?;
+    for (name, role, token) in service.take_tokens() {
+        writeln!(out, "  {name:<12} {:<10} {token}", role.code())?;
+    }
+    service.close();
+    Ok(())
+}
+
+fn fs_read(path: &Path) -> Result<String> {
+    std::fs::read_to_string(path).with_context(|| format!("{}: cannot read the file", path.display()))
+}
+
+use asamblea_wire::hex::encode as hex;
+
+/// `asamblea checkin DIR PERSON [--represents …]`.
+pub fn checkin(
+    dir: &Path,
+    person: &str,
+    represents: &[String],
+    legal_representative: bool,
+    power_document: &str,
+    out: &mut dyn Write,
+) -> Result<()> {
+    let mut service = Service::open(dir)?;
+    let result = if represents.is_empty() {
+        service.check_in(person)
+    } else {
+        let principals: Vec<&str> = represents.iter().map(String::as_str).collect();
+        let capacity = if legal_representative { Capacity::LegalRepresentative } else { Capacity::Proxy };
+        service.check_in_agent(person, &principals, capacity, power_document)
+    };
+    let quorum = service.meeting().quorum();
+    service.close();
+    let appended = result?;
+    writeln!(out, "Registrado / checked in: {person} (evento {})", appended.seq)?;
+    writeln!(
+        out,
+        "Quórum: {} acciones de {} · {} accionistas · {}",
+        thousands(quorum.present.get()),
+        thousands(quorum.voting_outstanding.get()),
+        thousands(u64::from(quorum.holders)),
+        if quorum.this_call { "HAY QUÓRUM" } else { "sin quórum" }
+    )?;
+    Ok(())
+}
+
+/// The people present who may vote: holders in person and agents.
+fn attendees(service: &Service) -> Vec<(String, Vec<String>)> {
+    let meeting = service.meeting();
+    let mut people: Vec<(String, Vec<String>)> = Vec::new();
+    for (at, holder) in meeting.register().iter() {
+        let person = match meeting.presence().channel(at) {
+            Channel::Absent => continue,
+            Channel::InPerson => holder.id().to_string(),
+            Channel::Agent { agent, .. } => meeting.presence().agent_id(agent).to_string(),
+        };
+        match people.iter_mut().find(|(p, _)| *p == person) {
+            Some((_, carried)) => carried.push(holder.id().to_string()),
+            None => people.push((person, vec![holder.id().to_string()])),
+        }
+    }
+    people
+}
+
+/// `asamblea badges DIR`: a badge for every person present without one.
+pub fn issue_badges(dir: &Path, out_dir: Option<&Path>, out: &mut dyn Write) -> Result<()> {
+    let mut service = Service::open(dir)?;
+    let out_dir = out_dir.map_or_else(|| dir.join("badges"), Path::to_path_buf);
+    std::fs::create_dir_all(&out_dir).with_context(|| format!("{}: cannot create", out_dir.display()))?;
+    let names = asamblea_venue::register_csv::import(
+        "register.csv",
+        std::fs::read(dir.join("register.csv"))?.as_slice(),
+        *service.meeting().register().capital(),
+        |_| {},
+    )?
+    .1;
+    let title = format!("{} · {}", service.config().company, service.config().date);
+    let people: Vec<_> =
+        attendees(&service).into_iter().filter(|(p, _)| service.state().badge_of(p).is_none()).collect();
+    let bar = progress_bar(people.len() as u64, "Emitiendo credenciales");
+    let mut issued = Vec::new();
+    for (person, carried) in &people {
+        let (credential, _) = service.issue_badge(person)?;
+        issued.push((person.clone(), carried.clone(), credential.id().0, credential.to_qr_text()));
+        bar.inc(1);
+    }
+    bar.finish_and_clear();
+    service.close();
+    let infos: Vec<(String, Vec<String>)> = issued
+        .iter()
+        .map(|(person, carried, _, _)| {
+            let name = names.get(person).cloned().unwrap_or_else(|| person.clone());
+            let represents = carried
+                .iter()
+                .filter(|h| *h != person)
+                .map(|h| names.get(h).cloned().unwrap_or(h.clone()))
+                .collect();
+            (name, represents)
+        })
+        .collect();
+    let badges: Vec<BadgeInfo> = issued
+        .iter()
+        .zip(&infos)
+        .map(|((person, _, id, qr), (name, represents))| BadgeInfo {
+            holder_id: person,
+            holder_name: name,
+            credential_id: *id,
+            represents,
+            meeting_title: &title,
+            qr_text: qr,
+        })
+        .collect();
+    for badge in &badges {
+        std::fs::write(
+            out_dir.join(format!("credencial-{:04}.svg", badge.credential_id)),
+            badges::badge_svg(badge)?,
+        )?;
+        std::fs::write(
+            out_dir.join(format!("credencial-{:04}.png", badge.credential_id)),
+            badges::badge_png(badge, badges::DEFAULT_PNG_SCALE)?,
+        )?;
+    }
+    if !badges.is_empty() {
+        std::fs::write(out_dir.join("hoja-de-credenciales.html"), badges::badge_sheet_html(&badges)?)?;
+    }
+    writeln!(
+        out,
+        "Credenciales emitidas / badges issued: {} en {} (hoja para imprimir: hoja-de-credenciales.html)",
+        badges.len(),
+        out_dir.display()
+    )?;
+    writeln!(
+        out,
+        "Las credenciales contienen claves secretas: entréguelas en mano y destruya las copias sobrantes."
+    )?;
+    Ok(())
+}
+
+/// `asamblea revoke DIR CREDENTIAL`.
+pub fn revoke(dir: &Path, credential: u32, out: &mut dyn Write) -> Result<()> {
+    let mut service = Service::open(dir)?;
+    let result =
+        service.staff_event(EventBody::BadgeRevoked { credential: asamblea_wire::CredentialId(credential) });
+    service.close();
+    let appended = result?;
+    writeln!(out, "Credencial {credential} revocada / revoked (evento {})", appended.seq)?;
+    Ok(())
+}
+
+/// Proxy number `n` of a simulated or demo meeting arrives for `principals`.
+fn check_in_proxy(service: &mut Service, n: u32, principals: &[String]) -> Result<()> {
+    let principals: Vec<&str> = principals.iter().map(String::as_str).collect();
+    service.check_in_agent(&format!("APODERADO-{n}"), &principals, Capacity::Proxy, "poder escrito")?;
+    Ok(())
+}
+
+/// A small deterministic generator for the simulation.
+struct XorShift(u64);
+
+impl XorShift {
+    fn next(&mut self) -> u64 {
+        self.0 ^= self.0 << 13;
+        self.0 ^= self.0 >> 7;
+        self.0 ^= self.0 << 17;
+        self.0
+    }
+    fn below(&mut self, n: u64) -> u64 {
+        self.next() % n
+    }
+}
+
+/// `asamblea simulate DIR`: runs the whole agenda with simulated kiosks —
+/// check-ins, proxies, badges, real signed ballots, closes, results, lots.
+pub fn simulate(dir: &Path, seed: u64, attendance_percent: u64, out: &mut dyn Write) -> Result<()> {
+    let mut service = Service::open(dir)?;
+    let mut rng = XorShift(seed.max(1));
+    let ids: Vec<String> = service.meeting().register().iter().map(|(_, h)| h.id().to_string()).collect();
+    // Arrivals: most in person, some in groups of three through a proxy.
+    let mut proxies = 0;
+    let mut waiting: Vec<String> = Vec::new();
+    let bar = progress_bar(ids.len() as u64, "Registrando asistentes");
+    for id in &ids {
+        bar.inc(1);
+        if service.meeting().presence().is_present(service.meeting().register().lookup(id).expect("own id")) {
+            continue;
+        }
+        if rng.below(100) >= attendance_percent {
+            continue;
+        }
+        if rng.below(10) == 0 {
+            waiting.push(id.clone());
+            if waiting.len() == 3 {
+                proxies += 1;
+                check_in_proxy(&mut service, proxies, &waiting)?;
+                waiting.clear();
+            }
+        } else {
+            service.check_in(id)?;
+        }
+    }
+    bar.finish_and_clear();
+    let people = attendees(&service);
+    let mut credentials = Vec::new();
+    for (person, carried) in &people {
+        let (credential, _) = service.issue_badge(person)?;
+        credentials.push((credential, carried.clone()));
+    }
+    let quorum = service.meeting().quorum();
+    writeln!(
+        out,
+        "Asistencia: {} acciones de {} ({} accionistas, {} personas, {} apoderados)",
+        thousands(quorum.present.get()),
+        thousands(quorum.voting_outstanding.get()),
+        thousands(u64::from(quorum.holders)),
+        people.len(),
+        proxies
+    )?;
+    let agenda: Vec<String> = service.config().agenda.iter().map(|a| a.spec.id().to_string()).collect();
+    let mut ballots = 0u64;
+    for item in &agenda {
+        if let Err(e) = service.open_item(item) {
+            writeln!(out, "▶ {item}: no se abre / not opened: {e}")?;
+            continue;
+        }
+        let at = service.meeting().item_index(item).expect("opened");
+        let options = service.meeting().item(at).option_count() as u64;
+        let bar = progress_bar(credentials.len() as u64, "Votando");
+        for (credential, carried) in &credentials {
+            bar.inc(1);
+            let mut votes = Vec::new();
+            for holder in carried {
+                // Most vote the first option; the rest spread out.
+                let option = if rng.below(3) == 0 { rng.below(options) } else { 0 };
+                let ballot = asamblea_rules::Ballot::Whole(Some(OptionIndex::list(option as usize)));
+                let h = service.meeting().register().lookup(holder).expect("own id");
+                if service.meeting().check_cast(at, h, &ballot).is_ok() {
+                    votes.push(HolderVote {
+                        holder: Id::new(holder)?,
+                        choice: Choice::Whole(OptionIndex::list(option as usize)),
+                    });
+                }
+            }
+            if !votes.is_empty() {
+                service.cast(credential, item, votes)?;
+                ballots += 1;
+            }
+        }
+        bar.finish_and_clear();
+        let (checkpoint, _) = service.close_item(item)?;
+        let entry = service.meeting().item(at);
+        writeln!(
+            out,
+            "▶ {item} — {}: {} · punto de control / checkpoint {}:{}",
+            entry.matter().spanish(),
+            entry.outcome().spanish().to_uppercase(),
+            checkpoint.seq,
+            hex(&checkpoint.head.0)
+        )?;
+        if let Some(ItemResult::Decision(d)) = entry.result() {
+            writeln!(
+                out,
+                "    Sí {} · No {} · En blanco {} · Abstención {} · base {}",
+                thousands(d.for_votes.get()),
+                thousands(d.against.get()),
+                thousands(d.blank.get()),
+                thousands(d.abstain.get()),
+                thousands(d.base.get())
+            )?;
+        }
+    }
+    writeln!(out, "Papeletas firmadas / signed ballots: {}", thousands(ballots))?;
+    service.close();
+    Ok(())
+}
+
+/// `asamblea export DIR OUT`.
+pub fn export(dir: &Path, file: &Path, out: &mut dyn Write) -> Result<()> {
+    let service = Service::open(dir)?;
+    let bundle = service.export()?;
+    service.close();
+    std::fs::write(file, bundle.encode()).with_context(|| format!("{}: cannot write", file.display()))?;
+    let last = bundle.checkpoints.last();
+    writeln!(
+        out,
+        "Paquete de auditoría / audit bundle: {} ({} eventos)",
+        file.display(),
+        thousands(bundle.records.len() as u64)
+    )?;
+    writeln!(out, "Clave del daemon / daemon key: {}", bundle.daemon_key)?;
+    if let Some((c, _)) = last {
+        writeln!(out, "Punto de control final / final checkpoint: {}:{}", c.seq, hex(&c.head.0))?;
+    }
+    Ok(())
+}
+
+/// Parses `SEQ:HEX` as printed by `export` and at each close.
+pub fn parse_checkpoint(text: &str) -> Result<(u64, Digest)> {
+    let (seq, head) =
+        text.split_once(':').context("a checkpoint is written SEQ:HEAD, as printed at each close")?;
+    let seq = seq.trim().parse().with_context(|| format!("`{seq}` is not an event number"))?;
+    let head = Digest::from_hex(head.trim()).map_err(|e| anyhow::anyhow!("the checkpoint's head: {e}"))?;
+    Ok((seq, head))
+}
+
+/// `asamblea verify PATH`: a bundle file, or a meeting directory's ledger
+/// as stored. Returns whether it verified.
+pub fn verify(
+    path: &Path,
+    daemon_key: Option<&str>,
+    checkpoint: Option<&str>,
+    out: &mut dyn Write,
+) -> Result<bool> {
+    let daemon_key = match daemon_key {
+        Some(hex_key) => {
+            let bytes = parse_hex32(hex_key).context("--daemon-key")?;
+            Some(PublicKey::from_bytes(&bytes).map_err(|e| anyhow::anyhow!("--daemon-key: {e}"))?)
+        }
+        None => None,
+    };
+    let checkpoint = checkpoint.map(parse_checkpoint).transpose()?;
+    let bytes = if path.is_dir() {
+        let service_files = |name: &str| {
+            std::fs::read(path.join(name)).with_context(|| format!("{}: cannot read {name}", path.display()))
+        };
+        let meeting =
+            asamblea_wire::MeetingId::from_hex(String::from_utf8_lossy(&service_files("meeting-id")?).trim())
+                .map_err(|e| anyhow::anyhow!("meeting-id: {e}"))?;
+        let daemon = asamblea_wire::Keypair::from_seed(&parse_hex32(
+            String::from_utf8_lossy(&service_files("keys/daemon.seed")?).trim(),
+        )?);
+        let config = asamblea_venue::meeting_config::parse(
+            "meeting.toml",
+            &String::from_utf8_lossy(&service_files("meeting.toml")?),
+        )
+        .map_err(anyhow::Error::msg)?;
+        let records = asamblea_ledger::raw_records(&path.join("ledger.db"), &meeting)?;
+        Bundle {
+            meeting,
+            daemon_key: daemon.public_key(),
+            profile_name: config.profile.name().to_string(),
+            profile_bytes: service_files("profile.toml")?,
+            register_bytes: service_files("register.bin")?,
+            records,
+            checkpoints: Vec::new(),
+        }
+        .encode()
+    } else {
+        std::fs::read(path).with_context(|| format!("{}: cannot read the bundle", path.display()))?
+    };
+    let load = |name: &str, bytes: &[u8]| -> Result<asamblea_rules::Profile, String> {
+        let text = std::str::from_utf8(bytes).map_err(|_| "the profile is not UTF-8 text".to_string())?;
+        let profile = asamblea_venue::profiles::parse_profile(&format!("profile `{name}`"), text)
+            .map_err(|e| e.to_string())?;
+        if profile.name() != name {
+            return Err(format!("the profile file is named `{}`, not `{name}`", profile.name()));
+        }
+        Ok(profile)
+    };
+    let options = VerifyOptions { daemon_key, checkpoint, load_profile: &load };
+    match verify_bundle(&bytes, &options) {
+        Ok(verified) => {
+            writeln!(
+                out,
+                "VERIFICADO / VERIFIED: {} eventos, {} resultados recalculados, {} puntos de control",
+                thousands(verified.records),
+                verified.results.len(),
+                verified.checkpoints
+            )?;
+            writeln!(out, "Cabeza final / final head: {}:{}", verified.records, hex(&verified.head.0))?;
+            if checkpoint.is_none() {
+                writeln!(
+                    out,
+                    "Para detectar un paquete recortado, compare con el punto de control leído en la reunión (--checkpoint SEQ:HEAD)."
+                )?;
+            }
+            Ok(true)
+        }
+        Err(e) => {
+            writeln!(out, "FALLA / FAILED: {e}")?;
+            Ok(false)
+        }
+    }
+}
+
+fn parse_hex32(text: &str) -> Result<[u8; 32]> {
+    asamblea_wire::hex::decode_array(text).context("expected 64 hexadecimal digits")
+}
+
+/// Resolves on Ctrl-C or SIGTERM. On Unix the handlers are registered
+/// when this is called, not when the future is first awaited: the daemon calls it
+/// before it prints that it is serving, so a signal sent the moment the
+/// address appears never meets the default action (which ends the process
+/// on the spot, without flushing).
+#[cfg(unix)]
+fn shutdown_signal() -> Result<impl std::future::Future<Output = ()>> {
+    use tokio::signal::unix::{signal, SignalKind};
+    let mut interrupt = signal(SignalKind::interrupt()).context("cannot handle SIGINT")?;
+    let mut terminate = signal(SignalKind::terminate()).context("cannot handle SIGTERM")?;
+    Ok(async move {
+        tokio::select! {
+            _ = interrupt.recv() => {},
+            _ = terminate.recv() => {},
+        }
+    })
+}
+
+#[cfg(not(unix))]
+fn shutdown_signal() -> Result<impl std::future::Future<Output = ()>> {
+    Ok(async {
+        let _ = tokio::signal::ctrl_c().await;
+    })
+}
+
+/// Re-reads the kiosk revocations on SIGHUP (`asamblea kiosk DIR ID
+/// --revoke` writes them; `kill -HUP` applies them to a running daemon).
+/// The handler is registered before this returns (see [`shutdown_signal`]).
+fn spawn_kiosk_reloader(kiosks: asamblea_pki::KioskRegistry) -> Result<tokio::task::JoinHandle<()>> {
+    #[cfg(unix)]
+    {
+        use tokio::signal::unix::{signal, SignalKind};
+        let mut hangups = signal(SignalKind::hangup()).context("cannot handle SIGHUP")?;
+        Ok(tokio::spawn(async move {
+            while hangups.recv().await.is_some() {
+                match kiosks.reload() {
+                    Ok(()) => {
+                        tracing::info!("revocaciones de quioscos releídas / kiosk revocations reloaded")
+                    }
+                    Err(error) => {
+                        tracing::error!(%error, "no se pudieron releer las revocaciones de quioscos; sigue la lista anterior. Revise el archivo tls/revoked-kiosks y envíe SIGHUP de nuevo / cannot reload kiosk revocations; keeping the previous list. Check tls/revoked-kiosks and send SIGHUP again")
+                    }
+                }
+            }
+        }))
+    }
+    #[cfg(not(unix))]
+    {
+        drop(kiosks);
+        Ok(tokio::spawn(async {}))
+    }
+}
+
+/// `asamblea serve DIR`: HTTPS only, until Ctrl-C or SIGTERM; then
+/// in-flight requests finish and the ledger is flushed.
+pub fn serve(dir: &Path, listen: &str, out: &mut dyn Write) -> Result<()> {
+    let runtime = tokio::runtime::Builder::new_multi_thread().enable_all().build()?;
+    runtime.block_on(async {
+        let service = Service::open(dir)?;
+        let accounts = asamblea_venue::staff::Accounts::load(dir)?;
+        let tls = asamblea_pki::server_config(dir)?;
+        let kiosks = asamblea_pki::KioskRegistry::load(dir)?;
+        let daemon_key = service.daemon_key();
+        let state = asamblea_server::AppState::new(service, accounts)?;
+        let app = asamblea_server::router(state.clone());
+        let listener = tokio::net::TcpListener::bind(listen)
+            .await
+            .with_context(|| format!("cannot listen on {listen}: is another daemon running there?"))?;
+        let address = listener.local_addr()?;
+        let stop_signal = shutdown_signal()?;
+        let reloader = spawn_kiosk_reloader(kiosks.clone())?;
+        writeln!(out, "asamblea sirve en / serving at https://{address}/ (solo HTTPS / HTTPS only)")?;
+        writeln!(out, "  Tablero público / public board: https://{address}/")?;
+        writeln!(out, "  API: https://{address}/api/v1/openapi.json")?;
+        writeln!(out, "  CA de la sede / venue CA: {}", dir.join("tls/ca.crt").display())?;
+        writeln!(out, "  Clave del daemon / daemon key: {daemon_key}")?;
+        writeln!(out, "Ctrl-C detiene el servicio guardando todo / stops after saving everything.")?;
+        out.flush()?;
+        let ticker = asamblea_server::spawn_feed_ticker(state.clone());
+        let closing = state.clone();
+        let shutdown = async move {
+            stop_signal.await;
+            // Live feeds end now, so they do not hold the graceful
+            // shutdown for its whole grace period.
+            closing.begin_shutdown();
+        };
+        asamblea_server::tls::serve(listener, tls, app, kiosks, shutdown).await?;
+        reloader.abort();
+        ticker.abort();
+        let _ = ticker.await;
+        state.close();
+        writeln!(out, "Servicio detenido; registro guardado / stopped, ledger flushed.")?;
+        Ok(())
+    })
+}
+
+/// `asamblea demo`: a demo meeting (created on first run in `dir`, reused
+/// after), with attendees already checked in and a kiosk enrolled, served
+/// over HTTPS; prints where and how to reach it.
+pub fn demo(dir: &Path, listen: &str, hosts: &[String], out: &mut dyn Write) -> Result<()> {
+    if !dir.join("ledger.db").exists() {
+        init(dir, None, None, hosts, out)?;
+        let mut service = Service::open(dir)?;
+        let ids: Vec<String> = service.meeting().register().iter().map(|(_, h)| h.id().to_string()).collect();
+        // Three quarters of the holders arrive; every tenth group of three
+        // comes through a proxy.
+        let mut proxies = 0;
+        for (i, chunk) in ids.chunks(3).enumerate() {
+            if i % 4 == 3 {
+                continue;
+            }
+            if i % 10 == 5 {
+                proxies += 1;
+                check_in_proxy(&mut service, proxies, chunk)?;
+            } else {
+                for id in chunk {
+                    service.check_in(id)?;
+                }
+            }
+        }
+        let quorum = service.meeting().quorum();
+        writeln!(
+            out,
+            "Asistentes registrados / checked in: {} accionistas, {} acciones ({} apoderados)",
+            thousands(u64::from(quorum.holders)),
+            thousands(quorum.present.get()),
+            proxies
+        )?;
+        service.close();
+        let kiosk = asamblea_pki::enroll_kiosk(dir, "quiosco-1")?;
+        let _ = kiosk;
+        writeln!(
+            out,
+            "Quiosco inscrito / kiosk enrolled: {}",
+            dir.join("tls/kiosks/quiosco-1.crt").display()
+        )?;
+    } else {
+        writeln!(
+            out,
+            "Reanudando la reunión de demostración en / resuming the demo meeting in {}",
+            dir.display()
+        )?;
+        writeln!(out, "  (las claves del personal se mostraron al crearla / staff tokens were shown when it was created)")?;
+    }
+    serve(dir, listen, out)
+}
+
+/// `asamblea kiosk DIR ID [--revoke]`.
+pub fn kiosk(dir: &Path, id: &str, revoke: bool, out: &mut dyn Write) -> Result<()> {
+    if revoke {
+        asamblea_pki::revoke_kiosk(dir, id)?;
+        writeln!(
+            out,
+            "Quiosco {id} revocado / kiosk revoked. Un servicio en marcha lo aplica con `kill -HUP <pid>` / a running daemon applies it on SIGHUP."
+        )?;
+    } else {
+        asamblea_pki::enroll_kiosk(dir, id)?;
+        writeln!(
+            out,
+            "Quiosco inscrito / kiosk enrolled: {} y {}",
+            dir.join(format!("tls/kiosks/{id}.crt")).display(),
+            dir.join(format!("tls/kiosks/{id}.key")).display()
+        )?;
+    }
+    Ok(())
+}
+
+/// `asamblea ballot DIR --badge QR --item ITEM --vote HOLDER=OPTION…`:
+/// what a kiosk does with a scanned badge — a signed ballot, printed as the
+/// body of `POST /api/v1/ballots`, so a meeting can be driven with curl.
+pub fn sign_ballot(dir: &Path, badge: &str, item: &str, votes: &[String], out: &mut dyn Write) -> Result<()> {
+    let meeting_hex = fs_read(&dir.join("meeting-id"))?;
+    let meeting = asamblea_wire::MeetingId::from_hex(meeting_hex.trim())
+        .map_err(|e| anyhow::anyhow!("meeting-id: {e}"))?;
+    let config = asamblea_venue::meeting_config::parse("meeting.toml", &fs_read(&dir.join("meeting.toml"))?)
+        .map_err(anyhow::Error::msg)?;
+    let agenda = config
+        .agenda
+        .iter()
+        .find(|a| a.spec.id() == item)
+        .with_context(|| format!("`{item}` is not on the agenda of meeting.toml"))?;
+    let options: Vec<String> = match agenda.spec.options() {
+        asamblea_rules::BallotOptions::Decision => vec!["for".into(), "against".into(), "blank".into()],
+        asamblea_rules::BallotOptions::Election { lists, .. } => {
+            lists.iter().map(|l| l.to_string()).chain(std::iter::once("blank".into())).collect()
+        }
+    };
+    let credential =
+        asamblea_kiosk::parse_badge(badge, &meeting).map_err(|e| anyhow::anyhow!("--badge: {e}"))?;
+    let mut parsed = Vec::new();
+    for vote in votes {
+        let (holder, option) = vote
+            .split_once('=')
+            .with_context(|| format!("--vote `{vote}`: write HOLDER=OPTION, e.g. CC-1=for"))?;
+        let index = options
+            .iter()
+            .position(|o| o == option)
+            .with_context(|| format!("--vote `{vote}`: the options of {item} are {}", options.join(", ")))?;
+        parsed.push(HolderVote {
+            holder: Id::new(holder).map_err(|e| anyhow::anyhow!("--vote `{vote}`: {e}"))?,
+            choice: Choice::Whole(OptionIndex::list(index)),
+        });
+    }
+    if parsed.is_empty() {
+        bail!("give at least one --vote HOLDER=OPTION");
+    }
+    let ballot = asamblea_kiosk::SignedBallot::sign(&credential, item, parsed)?;
+    writeln!(out, "{}", ballot.body())?;
+    Ok(())
+}

@@ -1,0 +1,23 @@
+//! `asamblea`: the command line — thin glue over the library crates. Every
+//! subcommand is a function of [`commands`] (or [`scenario`], [`mod@bench`])
+//! that prints for people and returns an exit code; [`cli::main`] parses
+//! the arguments, sets up logging and maps results to exit codes (0 ok, 1
+//! a difference, 2 invalid input). The binary (`main.rs`) is one line.
+//!
+//! What each crate below knows, and must not, is in `ARCHITECTURE.md` at
+//! the root; `tests/it/architecture.rs` holds them to it.
+//!
+//! # Layout
+//!
+//! - `cli`: argument parsing and the subcommands; exit codes; logging.
+//! - `commands`: the meeting-directory subcommands (init, checkin, badges,
+//!   revoke, simulate, export, verify, serve, demo, kiosk, ballot).
+//! - `bench`: `asamblea bench`, simulated kiosks against an in-process
+//!   daemon, and the pipeline ceiling without HTTP.
+//! - `scenario`: parse, replay, check and report FORMAT.md scenarios (the
+//!   conformance runner).
+
+pub mod bench;
+pub mod cli;
+pub mod commands;
+pub mod scenario;

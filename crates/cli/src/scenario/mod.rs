@@ -1,0 +1,12 @@
+//! Conformance scenarios (`shared/scenarios/FORMAT.md`): parse a file,
+//! replay it through the rules engine, print or check the outcome.
+
+mod check;
+mod parse;
+mod report;
+mod run;
+
+pub use check::{compare, Difference};
+pub use parse::{parse, Place, Scenario, ScenarioError, Step, VoteChoice};
+pub use report::report;
+pub use run::{apply, outcome_json, replay, Replay};

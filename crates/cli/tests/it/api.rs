@@ -1,0 +1,495 @@
+//! The HTTP API in process (the router called with `oneshot`, no socket):
+//! who is let in where, a whole meeting driven through the API against the
+//! same meeting run as a scenario, the OpenAPI document, and bad input.
+
+use std::collections::HashMap;
+use std::path::PathBuf;
+
+use asamblea_rules::OptionIndex;
+use asamblea_server::tls::ClientCert;
+use asamblea_server::{router, AppState, ROUTES};
+use asamblea_venue::service::Service;
+use asamblea_venue::staff::{Accounts, Role};
+use asamblea_wire::{
+    Ballot, Choice, Credential, Event, EventBody, HolderVote, Id, MeetingId, Nonce, SplitPart,
+};
+use axum::body::Body;
+use axum::http::{Method, Request, StatusCode};
+use http_body_util::BodyExt;
+use serde_json::{json, Value};
+use tower::ServiceExt;
+
+/// A meeting directory made from a meeting and a register, served in
+/// process, with its staff tokens.
+struct Api {
+    dir: PathBuf,
+    state: AppState,
+    tokens: HashMap<Role, String>,
+    meeting: MeetingId,
+}
+
+impl Api {
+    fn new(name: &str, meeting: &str, register: &str) -> Api {
+        let dir = std::env::temp_dir().join(format!("asamblea-api-{name}-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        let mut service =
+            Service::init(&dir, "meeting.toml", meeting, "register.csv", register, |_| {}).expect("init");
+        let tokens = service.take_tokens().into_iter().map(|(_, role, token)| (role, token)).collect();
+        let meeting = service.meeting_id();
+        let accounts = Accounts::load(&dir).expect("accounts");
+        let state = AppState::new(service, accounts).expect("state");
+        Api { dir, state, tokens, meeting }
+    }
+
+    fn demo(name: &str) -> Api {
+        Api::new(name, asamblea::commands::DEMO_MEETING, asamblea::commands::DEMO_REGISTER)
+    }
+
+    /// Sends a request as `caller` (`public`, a role code, or `kiosk`).
+    async fn call(
+        &self,
+        method: Method,
+        path: &str,
+        caller: &str,
+        body: Option<Value>,
+    ) -> (StatusCode, Value) {
+        match body {
+            Some(body) => {
+                self.call_raw(method, path, caller, Some("application/json"), body.to_string()).await
+            }
+            None => self.call_raw(method, path, caller, None, String::new()).await,
+        }
+    }
+
+    /// A request with exactly this body and content type (if any).
+    async fn call_raw(
+        &self,
+        method: Method,
+        path: &str,
+        caller: &str,
+        content_type: Option<&str>,
+        body: String,
+    ) -> (StatusCode, Value) {
+        let mut request = Request::builder().method(method).uri(path);
+        if let Some(role) = Role::ALL.into_iter().find(|r| r.code() == caller) {
+            request = request.header("authorization", format!("Bearer {}", self.tokens[&role]));
+        }
+        if let Some(content_type) = content_type {
+            request = request.header("content-type", content_type);
+        }
+        let mut request = request.body(Body::from(body)).expect("request");
+        if caller == "kiosk" {
+            request.extensions_mut().insert(ClientCert { kiosk_id: "quiosco-prueba".into() });
+        }
+        let response = router(self.state.clone()).oneshot(request).await.expect("infallible");
+        let status = response.status();
+        let bytes = response.into_body().collect().await.expect("body").to_bytes();
+        let value = serde_json::from_slice(&bytes).unwrap_or(Value::Null);
+        (status, value)
+    }
+
+    async fn ok(&self, method: Method, path: &str, caller: &str, body: Option<Value>) -> Value {
+        let (status, value) = self.call(method.clone(), path, caller, body).await;
+        assert!(status.is_success(), "{method} {path} as {caller}: {status} {value}");
+        value
+    }
+
+    /// A badge for a present person, as the kiosk will hold it.
+    async fn badge(&self, person: &str) -> Credential {
+        let issued =
+            self.ok(Method::POST, "/api/v1/badges", "operator", Some(json!({ "person": person }))).await;
+        Credential::parse_qr_text(issued["qr_text"].as_str().expect("qr text"), &self.meeting)
+            .expect("a credential")
+    }
+
+    /// What a kiosk sends: a ballot signed with the badge's key.
+    fn ballot(&self, credential: &Credential, item: &str, mut votes: Vec<HolderVote>) -> Value {
+        votes.sort_by(|a, b| a.holder.cmp(&b.holder));
+        let event = Event {
+            nonce: Nonce(asamblea_venue::secrets::random()),
+            body: EventBody::Ballot(Ballot {
+                item: Id::new(item).unwrap(),
+                credential: credential.id(),
+                votes,
+            }),
+        };
+        let bytes = event.encode().expect("encodes");
+        let signature = credential.keypair().sign(&self.meeting, &bytes).expect("signs");
+        json!({ "event": hex(&bytes), "signer": hex(&credential.public_key().to_bytes()), "signature": hex(&signature.0) })
+    }
+}
+
+impl Drop for Api {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.dir);
+    }
+}
+
+fn hex(bytes: &[u8]) -> String {
+    bytes.iter().map(|b| format!("{b:02x}")).collect()
+}
+
+const CALLERS: [&str; 6] = ["public", "operator", "chair", "secretary", "auditor", "kiosk"];
+
+#[tokio::test]
+async fn every_route_lets_in_exactly_its_callers() {
+    let api = Api::demo("roles");
+    for (method, path, allowed) in ROUTES {
+        let path = path
+            .replace("{item}", "item-1")
+            .replace("{digest}", &"00".repeat(32))
+            .replace("{credential}", "1");
+        let method = Method::from_bytes(method.as_bytes()).expect("method");
+        for caller in CALLERS {
+            let body = (method == Method::POST).then(|| json!({}));
+            if path == "/api/v1/feed" {
+                // A live stream never ends: read its head only.
+                let response = router(api.state.clone())
+                    .oneshot(Request::get(&path).body(Body::empty()).expect("request"))
+                    .await
+                    .expect("infallible");
+                assert_eq!(response.status(), StatusCode::OK);
+                assert_eq!(response.headers()["content-type"], "text/event-stream");
+                continue;
+            }
+            let (status, value) = api.call(method.clone(), &path, caller, body).await;
+            let let_in = allowed.contains(&"public") || allowed.contains(&caller);
+            if let_in {
+                assert!(
+                    status != StatusCode::UNAUTHORIZED && status != StatusCode::FORBIDDEN,
+                    "{method} {path}: {caller} must be let in, got {status} {value}"
+                );
+            } else {
+                let expected = if allowed.contains(&"kiosk") {
+                    "kiosk-certificate-required"
+                } else if caller == "public" || caller == "kiosk" {
+                    "unauthorized"
+                } else {
+                    "forbidden"
+                };
+                assert_eq!(value["error"]["code"], expected, "{method} {path} as {caller}: {status} {value}");
+            }
+        }
+    }
+}
+
+#[tokio::test]
+async fn the_openapi_document_describes_every_route() {
+    let api = Api::demo("openapi");
+    let doc = api.ok(Method::GET, "/api/v1/openapi.json", "public", None).await;
+    for (method, path, _) in ROUTES {
+        let operation = &doc["paths"][path][method.to_lowercase()];
+        assert!(operation.is_object(), "{method} {path} is not in the OpenAPI document");
+    }
+    insta::assert_json_snapshot!("openapi", doc);
+}
+
+#[tokio::test]
+async fn bad_requests_are_refused_with_a_code_and_change_nothing() {
+    let api = Api::demo("bad");
+    let before = api.ok(Method::GET, "/api/v1/status", "public", None).await;
+    let cases = [
+        (json!({ "holder": "X", "agent": "Y" }), "bad-request"),
+        (json!({ "holder": "CC-10000000", "colour": 1 }), "bad-request"),
+        (json!({ "holder": "" }), "bad-request"),
+        (json!({ "agent": "Y", "represents": ["CC-10000000", "CC-10000000"] }), "bad-request"),
+        (json!({ "agent": "Y", "represents": ["CC-10000000"], "as": "friend" }), "bad-request"),
+        (json!({ "holder": "NOBODY" }), "unknown-holder"),
+    ];
+    for (body, code) in cases {
+        let (status, value) =
+            api.call(Method::POST, "/api/v1/checkins", "operator", Some(body.clone())).await;
+        assert_eq!(value["error"]["code"], code, "{body}: {status} {value}");
+        assert!(value["error"]["message"].as_str().is_some_and(|m| !m.is_empty()));
+        assert!(value["error"]["message_en"].as_str().is_some_and(|m| !m.is_empty()));
+    }
+    let huge = json!({ "person": "x".repeat(100_000) });
+    let (status, value) = api.call(Method::POST, "/api/v1/badges", "operator", Some(huge)).await;
+    assert_eq!(
+        (status, value["error"]["code"].clone()),
+        (StatusCode::PAYLOAD_TOO_LARGE, json!("payload-too-large"))
+    );
+    let huge = json!({ "event": "0".repeat(100_000), "signer": "00", "signature": "00" });
+    let (status, value) = api.call(Method::POST, "/api/v1/ballots", "kiosk", Some(huge)).await;
+    assert_eq!(
+        (status, value["error"]["code"].clone()),
+        (StatusCode::PAYLOAD_TOO_LARGE, json!("payload-too-large"))
+    );
+    for body in [
+        json!({ "event": "zz", "signer": "00", "signature": "00" }),
+        json!({ "event": "0b01", "signer": "00", "signature": "00" }),
+    ] {
+        let (status, value) = api.call(Method::POST, "/api/v1/ballots", "kiosk", Some(body)).await;
+        assert_eq!(
+            (status, value["error"]["code"].clone()),
+            (StatusCode::BAD_REQUEST, json!("bad-request")),
+            "{value}"
+        );
+    }
+    let (status, _) = api.call(Method::GET, "/api/v1/nothing-here", "public", None).await;
+    assert_eq!(status, StatusCode::NOT_FOUND);
+    assert_eq!(
+        api.ok(Method::GET, "/api/v1/status", "public", None).await,
+        before,
+        "refusals changed the meeting"
+    );
+}
+
+#[tokio::test]
+async fn ballots_get_receipts_only_once_and_only_for_their_meeting() {
+    let api = Api::demo("ballots");
+    // The largest holders, until more than half the ordinary shares are in.
+    let mut rows: Vec<(String, u64)> = asamblea::commands::DEMO_REGISTER
+        .lines()
+        .skip(1)
+        .filter_map(|l| {
+            let fields: Vec<&str> = l.rsplitn(5, ',').collect();
+            (fields[3] == "ORD")
+                .then(|| (l.split(',').next().unwrap().to_string(), fields[2].parse().unwrap()))
+        })
+        .collect();
+    rows.sort_by_key(|row| std::cmp::Reverse(row.1));
+    let mut present = 0;
+    for (holder, shares) in rows {
+        api.ok(Method::POST, "/api/v1/checkins", "operator", Some(json!({ "holder": holder }))).await;
+        present += shares;
+        if 2 * present > 98_000_000 {
+            break;
+        }
+    }
+    api.ok(Method::POST, "/api/v1/items/item-1/open", "chair", None).await;
+    let credential = api.badge("NIT-800100200").await;
+    let vote = |option| HolderVote {
+        holder: Id::new("NIT-800100200").unwrap(),
+        choice: Choice::Whole(OptionIndex::list(option)),
+    };
+    let ballot = api.ballot(&credential, "item-1", vec![vote(0)]);
+    let first = api.ok(Method::POST, "/api/v1/ballots", "kiosk", Some(ballot.clone())).await;
+    let again = api.ok(Method::POST, "/api/v1/ballots", "kiosk", Some(ballot.clone())).await;
+    assert_eq!(first, again, "the same ballot gets the same receipt");
+    // The same ballot in other JSON spellings: an escaped digit, a charset.
+    let text = ballot.to_string();
+    let digit = ballot["signature"].as_str().unwrap().as_bytes()[0];
+    let escaped = text.replacen("\"signature\":\"", &format!("\"signature\":\"\\u00{digit:02x}"), 1);
+    let escaped =
+        escaped.replacen(&format!("\\u00{digit:02x}{}", char::from(digit)), &format!("\\u00{digit:02x}"), 1);
+    assert_ne!(escaped, text);
+    for (content_type, body) in [
+        ("application/json", escaped),
+        ("application/json; charset=utf-8", text.clone()),
+        ("Application/vnd.asamblea+JSON", text.clone()),
+    ] {
+        let (status, value) =
+            api.call_raw(Method::POST, "/api/v1/ballots", "kiosk", Some(content_type), body).await;
+        assert_eq!((status, &value), (StatusCode::OK, &first), "{content_type}");
+    }
+    // Not declared as JSON, or with a field too many: refused, naming why.
+    for (content_type, body) in [
+        (None, text.clone()),
+        (Some("text/plain"), text.clone()),
+        (Some("text/x+json"), text.clone()),
+        (Some("application/json"), text.replacen('{', "{\"extra\":1,", 1)),
+    ] {
+        let (status, value) =
+            api.call_raw(Method::POST, "/api/v1/ballots", "kiosk", content_type, body).await;
+        assert_eq!((status, value["error"]["code"].clone()), (StatusCode::BAD_REQUEST, json!("bad-request")));
+        assert!(value["error"]["message_en"].as_str().is_some_and(|m| m.len() > 20), "{value}");
+    }
+    let digest = first["receipt"]["event"].as_str().unwrap();
+    assert_eq!(api.ok(Method::GET, &format!("/api/v1/receipts/{digest}"), "public", None).await, first);
+    // A second, different ballot for the same holder is a second vote.
+    let (status, value) = api
+        .call(
+            Method::POST,
+            "/api/v1/ballots",
+            "kiosk",
+            Some(api.ballot(&credential, "item-1", vec![vote(1)])),
+        )
+        .await;
+    assert_eq!(
+        (status, value["error"]["code"].clone()),
+        (StatusCode::UNPROCESSABLE_ENTITY, json!("already-voted"))
+    );
+    // A ballot for a holder the badge does not carry.
+    let other =
+        HolderVote { holder: Id::new("NIT-800200300").unwrap(), choice: Choice::Whole(OptionIndex::list(0)) };
+    let (_, value) = api
+        .call(Method::POST, "/api/v1/ballots", "kiosk", Some(api.ballot(&credential, "item-1", vec![other])))
+        .await;
+    assert_eq!(value["error"]["code"], "not-carried");
+    // Signed for another meeting: the signature does not verify here.
+    let foreign = Credential::generate_from(&MeetingId([9; 32]), credential.id(), &[3; 32]);
+    let mut body = api.ballot(&foreign, "item-1", vec![vote(0)]);
+    body["signer"] = json!(hex(&credential.public_key().to_bytes()));
+    let (_, value) = api.call(Method::POST, "/api/v1/ballots", "kiosk", Some(body)).await;
+    assert_eq!(value["error"]["code"], "bad-signature");
+    // While open, the status shows turnout and no tally.
+    let status = api.ok(Method::GET, "/api/v1/status", "public", None).await;
+    assert_eq!(status["items"][0]["state"], "open");
+    assert_eq!(status["items"][0]["ballots"], 1);
+    assert!(status["items"][0].get("result").is_none(), "no running tally while open: {status}");
+}
+
+/// Replays a FORMAT.md scenario through the API (check-ins, polls, signed
+/// ballots, closes) and compares every step's verdict and every result
+/// with the scenario runner's: the daemon and the runner share one engine,
+/// and nothing on the way (events, signatures, ledger) changes a number.
+#[tokio::test]
+async fn a_meeting_driven_through_the_api_matches_the_same_meeting_as_a_scenario() {
+    let text = std::fs::read_to_string(crate::workspace_root().join("config/demo-meeting.toml"))
+        .expect("demo scenario");
+    let scenario = asamblea::scenario::parse("config/demo-meeting.toml", &text).expect("valid");
+    let expected = asamblea::scenario::outcome_json(&asamblea::scenario::replay(&scenario));
+
+    // The same company as a meeting directory: capital, register, agenda.
+    let capital = scenario.register.capital();
+    let mut register = String::from("holder_id,name,class,shares,role,split\n");
+    for (_, holder) in scenario.register.iter() {
+        let role = holder.role().map_or("", |r| r.code());
+        let split = holder.split().map_or("", |s| s.code());
+        for (class, shares) in [("ORD", holder.holdings().ordinary), ("PREF", holder.holdings().preferred)] {
+            if !shares.is_zero() {
+                register.push_str(&format!(
+                    "{},{},{class},{},{role},{split}\n",
+                    holder.id(),
+                    holder.id(),
+                    shares.get()
+                ));
+            }
+        }
+    }
+    let mut meeting = format!(
+        "company = \"Demo\"\nnit = \"1\"\nkind = \"ordinary\"\ncall = \"first\"\ndate = \"2027-03-25\"\ntime = \"10:00\"\n\
+         place = \"Bogotá\"\nconvened_by = \"aviso\"\nconvened_on = \"2027-03-01\"\nprofile = \"grupo-aval\"\n\
+         [capital]\nORD = {{ subscribed = {}, treasury = {} }}\nPREF = {{ subscribed = {}, treasury = {} }}\n",
+        capital.ordinary.subscribed().get(),
+        capital.ordinary.treasury().get(),
+        capital.preferred.subscribed().get(),
+        capital.preferred.treasury().get()
+    );
+    let mut agenda: Vec<String> = Vec::new();
+    for step in &scenario.steps {
+        if let asamblea::scenario::Step::Open(spec) = step {
+            if agenda.contains(&spec.id().to_string()) {
+                continue;
+            }
+            agenda.push(spec.id().to_string());
+            meeting.push_str(&format!(
+                "[[agenda]]\nid = \"{}\"\ntitle = \"{}\"\nmatter = \"{}\"\nnoticed = {}\n",
+                spec.id(),
+                spec.id(),
+                spec.matter().code(),
+                spec.noticed()
+            ));
+            if let asamblea_rules::BallotOptions::Election { seats, lists } = spec.options() {
+                let lists: Vec<String> = lists.iter().map(|l| format!("\"{l}\"")).collect();
+                meeting.push_str(&format!("seats = {seats}\nlists = [{}]\n", lists.join(", ")));
+            }
+        }
+    }
+    let api = Api::new("scenario", &meeting, &register);
+
+    // Who carries each holder, and their badges.
+    let mut carrier: HashMap<String, String> = HashMap::new();
+    let mut badges: HashMap<String, Credential> = HashMap::new();
+    let mut verdicts = Vec::new();
+    for step in &scenario.steps {
+        use asamblea::scenario::{Step, VoteChoice};
+        let (status, value) = match step {
+            Step::ArriveInPerson(holder) => {
+                let r = api
+                    .call(Method::POST, "/api/v1/checkins", "operator", Some(json!({ "holder": holder })))
+                    .await;
+                if r.0.is_success() {
+                    carrier.insert(holder.clone(), holder.clone());
+                }
+                r
+            }
+            Step::ArriveAsAgent { agent, represents, capacity, agent_role } => {
+                let body = json!({ "agent": agent, "represents": represents, "as": capacity.code(), "agent_role": agent_role.map(|r| r.code()) });
+                let body = if agent_role.is_none() {
+                    json!({ "agent": agent, "represents": represents, "as": capacity.code() })
+                } else {
+                    body
+                };
+                let r = api.call(Method::POST, "/api/v1/checkins", "operator", Some(body)).await;
+                if r.0.is_success() {
+                    for holder in represents {
+                        carrier.insert(holder.clone(), agent.clone());
+                    }
+                }
+                r
+            }
+            Step::Leave(person) => {
+                api.call(Method::POST, "/api/v1/checkouts", "operator", Some(json!({ "person": person })))
+                    .await
+            }
+            Step::Open(spec) => {
+                api.call(Method::POST, &format!("/api/v1/items/{}/open", spec.id()), "chair", None).await
+            }
+            Step::Close(item) => {
+                api.call(Method::POST, &format!("/api/v1/items/{item}/close"), "chair", None).await
+            }
+            Step::Vote { item, holder, choice } => {
+                let person = carrier.get(holder).cloned().expect("the scenario's voters are present");
+                if !badges.contains_key(&person) {
+                    let credential = api.badge(&person).await;
+                    badges.insert(person.clone(), credential);
+                }
+                let status = api.ok(Method::GET, "/api/v1/status", "public", None).await;
+                let open = status["items"]
+                    .as_array()
+                    .unwrap()
+                    .iter()
+                    .find(|i| i["id"] == item.as_str())
+                    .unwrap()
+                    .clone();
+                let _ = open;
+                let option = |name: &str| -> OptionIndex {
+                    let decision = ["for", "against", "blank"];
+                    let spec = scenario.steps.iter().find_map(|s| match s {
+                        Step::Open(spec) if spec.id() == item => Some(spec.clone()),
+                        _ => None,
+                    });
+                    match spec.as_ref().map(|s| s.options().clone()) {
+                        Some(asamblea_rules::BallotOptions::Election { lists, .. }) => {
+                            OptionIndex::list(lists.iter().position(|l| &**l == name).unwrap_or(lists.len()))
+                        }
+                        _ => OptionIndex::list(
+                            decision.iter().position(|d| *d == name).expect("a decision option"),
+                        ),
+                    }
+                };
+                let choice = match choice {
+                    VoteChoice::Whole(name) => Choice::Whole(option(name)),
+                    VoteChoice::Split(parts) => {
+                        let mut parts: Vec<SplitPart> =
+                            parts.iter().map(|(n, s)| SplitPart { option: option(n), shares: *s }).collect();
+                        parts.sort_by_key(|p| p.option);
+                        Choice::Split(parts)
+                    }
+                };
+                let ballot = api.ballot(
+                    &badges[&person],
+                    item,
+                    vec![HolderVote { holder: Id::new(holder).unwrap(), choice }],
+                );
+                api.call(Method::POST, "/api/v1/ballots", "kiosk", Some(ballot)).await
+            }
+            Step::Draw { .. } => unreachable!("the demo scenario draws no lots"),
+        };
+        verdicts.push(if status.is_success() {
+            json!({ "ok": true })
+        } else {
+            json!({ "ok": false, "error": value["error"]["code"] })
+        });
+    }
+    assert_eq!(Value::Array(verdicts), expected["steps"], "step verdicts differ");
+    for (item, result) in expected["items"].as_object().expect("items") {
+        let got = api.ok(Method::GET, &format!("/api/v1/results/{item}"), "public", None).await;
+        assert_eq!(&got, result, "{item}");
+    }
+    let status = api.ok(Method::GET, "/api/v1/status", "public", None).await;
+    assert_eq!(status["quorum"]["present_shares"], expected["presence"]["shares"]);
+    assert_eq!(status["quorum"]["holders"], expected["presence"]["holders"]);
+}

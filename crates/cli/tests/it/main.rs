@@ -1,0 +1,21 @@
+//! Integration tests of the `asamblea` package — the binary and the crates
+//! together, end to end: one test binary, a module per feature (STYLE.md
+//! §13).
+
+mod api;
+mod architecture;
+mod board;
+mod cli;
+mod invalid_scenarios;
+mod kill;
+mod meeting_dir;
+mod scenarios;
+
+/// The workspace root, from this crate's manifest directory.
+pub fn workspace_root() -> std::path::PathBuf {
+    std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .ancestors()
+        .nth(2)
+        .expect("crates/cli is two levels down")
+        .to_path_buf()
+}

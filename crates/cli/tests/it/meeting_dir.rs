@@ -1,0 +1,267 @@
+//! Meeting directories end to end, through the real binary: init, check-in,
+//! badges, a simulated meeting with real signatures, export, verify, and
+//! the faults a user can make or meet.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+fn asamblea(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_asamblea")).args(args).output().expect("the binary runs")
+}
+
+fn text(bytes: &[u8]) -> String {
+    String::from_utf8_lossy(bytes).into_owned()
+}
+
+fn temp(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("asamblea-dir-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    dir
+}
+
+fn s(p: &Path) -> &str {
+    p.to_str().expect("utf-8 path")
+}
+
+fn ok(args: &[&str]) -> String {
+    let out = asamblea(args);
+    assert_eq!(out.status.code(), Some(0), "{args:?}\n{}{}", text(&out.stdout), text(&out.stderr));
+    text(&out.stdout)
+}
+
+/// A demo meeting, simulated and exported; returns (dir, bundle, stdout of export).
+fn simulated(name: &str) -> (PathBuf, PathBuf, String) {
+    let dir = temp(name);
+    ok(&["init", s(&dir)]);
+    ok(&["simulate", s(&dir), "--attendance", "70"]);
+    let bundle = dir.with_extension("bundle");
+    let exported = ok(&["export", s(&dir), s(&bundle)]);
+    (dir, bundle, exported)
+}
+
+#[test]
+fn a_simulated_meeting_exports_a_bundle_that_verifies() {
+    let (dir, bundle, exported) = simulated("verify");
+    let key_line = exported.lines().find(|l| l.contains("daemon key")).expect("key printed");
+    let key = key_line.rsplit(' ').next().expect("hex");
+    let checkpoint_line =
+        exported.lines().find(|l| l.contains("final checkpoint")).expect("checkpoint printed");
+    let checkpoint = checkpoint_line.rsplit(' ').next().expect("SEQ:HEAD");
+    let out = ok(&["verify", s(&bundle), "--daemon-key", key, "--checkpoint", checkpoint]);
+    assert!(out.contains("VERIFICADO") && out.contains("7 resultados recalculados"), "{out}");
+    // The directory's own ledger verifies too.
+    assert!(ok(&["verify", s(&dir)]).contains("VERIFICADO"));
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+#[test]
+fn a_wrong_daemon_key_or_checkpoint_fails_verification() {
+    let (dir, bundle, exported) = simulated("wrong");
+    let out = asamblea(&["verify", s(&bundle), "--daemon-key", &"ab".repeat(32)]);
+    // Not a valid curve point, or not the key: refused either way.
+    assert_ne!(out.status.code(), Some(0));
+    let checkpoint = exported
+        .lines()
+        .find(|l| l.contains("final checkpoint"))
+        .expect("printed")
+        .rsplit(' ')
+        .next()
+        .unwrap();
+    let (seq, head) = checkpoint.split_once(':').unwrap();
+    let other_head: String = head.chars().rev().collect();
+    let out = asamblea(&["verify", s(&bundle), "--checkpoint", &format!("{seq}:{other_head}")]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(
+        text(&out.stdout).contains(&format!("checkpoint at event {seq} names another head")),
+        "{}",
+        text(&out.stdout)
+    );
+    let beyond: u64 = seq.parse::<u64>().unwrap() + 5;
+    let out = asamblea(&["verify", s(&bundle), "--checkpoint", &format!("{beyond}:{head}")]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(text(&out.stdout).contains("cut short"), "{}", text(&out.stdout));
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+#[test]
+fn a_ledger_edited_by_hand_is_caught_naming_the_event() {
+    let (dir, _bundle, _) = simulated("edited");
+    let conn = rusqlite::Connection::open(dir.join("ledger.db")).expect("raw open");
+    conn.execute_batch("DROP TRIGGER events_no_update;").expect("drop trigger");
+    let mut record: Vec<u8> =
+        conn.query_row("SELECT record FROM events WHERE seq = 321", [], |r| r.get(0)).expect("row 321");
+    // The record's time field: the record still decodes, the chain breaks.
+    record[15] ^= 0x01;
+    conn.execute("UPDATE events SET record = ?1 WHERE seq = 321", [&record]).expect("edit");
+    drop(conn);
+    let out = asamblea(&["verify", s(&dir)]);
+    assert_eq!(out.status.code(), Some(1), "{}", text(&out.stdout));
+    assert!(text(&out.stdout).contains("event 321"), "{}", text(&out.stdout));
+    // And the directory can no longer be used to run the meeting.
+    let out = asamblea(&["checkin", s(&dir), "CC-10000000"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(text(&out.stderr).contains("breaks at event 321"), "{}", text(&out.stderr));
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+#[test]
+fn badges_are_issued_once_per_person_and_scan_back() {
+    let dir = temp("badges");
+    ok(&["init", s(&dir)]);
+    ok(&["checkin", s(&dir), "CC-10000000"]);
+    ok(&[
+        "checkin",
+        s(&dir),
+        "APODERADO-X",
+        "--represents",
+        "CC-10007919,CC-10015838",
+        "--power-document",
+        "poder 17",
+    ]);
+    let out = ok(&["badges", s(&dir)]);
+    assert!(out.contains("badges issued: 2"), "{out}");
+    let png = std::fs::read(dir.join("badges/credencial-0001.png")).expect("badge PNG");
+    assert!(dir.join("badges/hoja-de-credenciales.html").exists());
+    // Decode the printed QR code and parse it as this meeting's credential.
+    let decoder = png::Decoder::new(std::io::Cursor::new(png));
+    let mut reader = decoder.read_info().expect("PNG");
+    let mut buffer = vec![0; reader.output_buffer_size().expect("size")];
+    let frame = reader.next_frame(&mut buffer).expect("frame");
+    let info = reader.info();
+    let (width, height) = (info.width as usize, info.height as usize);
+    let bytes = &buffer[..frame.buffer_size()];
+    let bits_per_row = bytes.len() / height;
+    let mut image = rqrr::PreparedImage::prepare_from_greyscale(width, height, |x, y| {
+        let byte = bytes[y * bits_per_row + x / 8];
+        if byte & (0x80 >> (x % 8)) != 0 {
+            255
+        } else {
+            0
+        }
+    });
+    let grids = image.detect_grids();
+    assert_eq!(grids.len(), 1);
+    let (_, content) = grids[0].decode().expect("QR decodes");
+    let meeting_hex = std::fs::read_to_string(dir.join("meeting-id")).expect("meeting id");
+    let meeting = asamblea_wire::MeetingId::from_hex(meeting_hex.trim()).expect("hex");
+    let credential =
+        asamblea_wire::Credential::parse_qr_text(&content, &meeting).expect("a credential of this meeting");
+    assert_eq!(credential.id(), asamblea_wire::CredentialId(1));
+    // Nobody new: no badge issued twice.
+    assert!(ok(&["badges", s(&dir)]).contains("badges issued: 0"));
+    ok(&["revoke", s(&dir), "1"]);
+    let out = asamblea(&["revoke", s(&dir), "1"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(text(&out.stderr).contains("badge 1 was revoked"), "{}", text(&out.stderr));
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+#[test]
+fn refused_check_ins_say_why_in_spanish_and_change_nothing() {
+    let dir = temp("refused");
+    ok(&["init", s(&dir)]);
+    let out = asamblea(&["checkin", s(&dir), "NOBODY"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(text(&out.stderr).contains("unknown-holder — El accionista no figura"), "{}", text(&out.stderr));
+    ok(&["checkin", s(&dir), "CC-10000000"]);
+    let out = asamblea(&["checkin", s(&dir), "CC-10000000"]);
+    assert!(text(&out.stderr).contains("already-present"), "{}", text(&out.stderr));
+    // Six events from init (convened, four staff enrolled, register) and
+    // one check-in: the refusals left no trace.
+    let out = ok(&["verify", s(&dir)]);
+    assert!(out.contains("VERIFIED: 7 eventos"), "{out}");
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+#[test]
+fn init_refuses_bad_input_and_leaves_no_meeting_behind() {
+    let dir = temp("bad-init");
+    let register = dir.with_extension("csv");
+    std::fs::write(&register, "holder_id,name,class,shares\nA,Ana,ORD,12x\n").expect("write");
+    let out = asamblea(&["init", s(&dir), "--register", s(&register)]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        text(&out.stderr).contains("line 2, field `shares`: `12x` is not a whole number"),
+        "{}",
+        text(&out.stderr)
+    );
+    assert!(!dir.exists(), "a refused init must create nothing");
+    ok(&["init", s(&dir)]);
+    let out = asamblea(&["init", s(&dir)]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(text(&out.stderr).contains("a meeting already exists here"), "{}", text(&out.stderr));
+    let out = asamblea(&["checkin", "/nonexistent/meeting", "A"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        text(&out.stderr).contains("is this a meeting directory made by `asamblea init`?"),
+        "{}",
+        text(&out.stderr)
+    );
+    std::fs::remove_dir_all(&dir).ok();
+    std::fs::remove_file(&register).ok();
+}
+
+#[test]
+fn a_flipped_byte_anywhere_in_a_small_bundle_region_fails_verification() {
+    let (dir, bundle, _) = simulated("flip");
+    let bytes = std::fs::read(&bundle).expect("bundle");
+    // Every 997th byte (a prime stride crosses every field), through the
+    // real binary; the library's property test flips every byte.
+    let flipped = dir.with_extension("flipped");
+    for at in (0..bytes.len()).step_by(997) {
+        let mut copy = bytes.clone();
+        copy[at] ^= 0x20;
+        std::fs::write(&flipped, &copy).expect("write");
+        let out = asamblea(&["verify", s(&flipped)]);
+        assert_ne!(out.status.code(), Some(0), "flipping byte {at} went unnoticed");
+    }
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+#[test]
+fn the_ballot_command_signs_what_a_kiosk_would_send() {
+    let dir = temp("ballot-cmd");
+    ok(&["init", s(&dir)]);
+    ok(&["checkin", s(&dir), "CC-10000000"]);
+    let mut service = asamblea_venue::service::Service::open(&dir).expect("open");
+    let (credential, _) = service.issue_badge("CC-10000000").expect("badge");
+    let meeting = service.meeting_id();
+    service.close();
+    let qr = credential.to_qr_text();
+    let body = ok(&["ballot", s(&dir), "--badge", &qr, "--item", "item-4", "--vote", "CC-10000000=Lista 2"]);
+    let json: serde_json::Value = serde_json::from_str(body.trim()).expect("a JSON body");
+    let hex = json["event"].as_str().expect("event");
+    let bytes: Vec<u8> =
+        (0..hex.len()).step_by(2).map(|i| u8::from_str_radix(&hex[i..i + 2], 16).unwrap()).collect();
+    let event = asamblea_wire::Event::decode(&bytes).expect("a canonical event");
+    assert!(matches!(event.body, asamblea_wire::EventBody::Ballot(_)));
+    let signature = asamblea_wire::Signature::from_slice(
+        &(0..128)
+            .step_by(2)
+            .map(|i| u8::from_str_radix(&json["signature"].as_str().unwrap()[i..i + 2], 16).unwrap())
+            .collect::<Vec<u8>>(),
+    )
+    .unwrap();
+    credential
+        .public_key()
+        .verify(&meeting, &bytes, &signature)
+        .expect("signed with the badge's key for this meeting");
+    // A mistyped badge or an option not on the ballot is refused, saying which.
+    let mut typo = qr.clone();
+    typo.replace_range(10..11, if &qr[10..11] == "A" { "B" } else { "A" });
+    let out =
+        asamblea(&["ballot", s(&dir), "--badge", &typo, "--item", "item-1", "--vote", "CC-10000000=for"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        text(&out.stderr).contains("--badge: the credential's check value does not match"),
+        "{}",
+        text(&out.stderr)
+    );
+    let out = asamblea(&["ballot", s(&dir), "--badge", &qr, "--item", "item-1", "--vote", "CC-10000000=yes"]);
+    assert!(
+        text(&out.stderr).contains("the options of item-1 are for, against, blank"),
+        "{}",
+        text(&out.stderr)
+    );
+    std::fs::remove_dir_all(&dir).ok();
+}

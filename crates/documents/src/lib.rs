@@ -1,0 +1,27 @@
+//! `asamblea-documents`: everything a person prints or opens, as pure
+//! functions from meeting data to bytes or text — today the attendee
+//! badges (SVG, PNG, the A4 sheet), an item's result as JSON and the
+//! Colombian number format; the acta and the tally exports join them.
+//!
+//! # Invariants
+//!
+//! - Pure: no files, sockets, clock or randomness. A date or a seed comes
+//!   in as an argument, so the same input gives the same bytes.
+//! - Each format is written once here and used by every caller (the
+//!   command line, the daemon's pages and API, the conformance runner).
+//!
+//! # What this crate does not know
+//!
+//! The ledger, SQLite, HTTP, TLS, async. A test of the `asamblea` package
+//! reads `cargo metadata` and fails if this crate depends on tokio,
+//! rusqlite, axum, hyper, rustls or getrandom.
+//!
+//! # Layout
+//!
+//! - `badges`: printable attendee badges (SVG, QR PNG, A4 sheets).
+//! - `results`: an item's result as FORMAT.md's JSON.
+//! - `numfmt`: Colombian number format (1.234.567; 12,34 %).
+
+pub mod badges;
+pub mod numfmt;
+pub mod results;

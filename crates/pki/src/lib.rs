@@ -1,0 +1,641 @@
+//! `asamblea-pki`: the venue's public-key infrastructure, on disk and as
+//! rustls configurations for either end of a connection.
+//!
+//! ```text
+//! DIR/tls/ca.crt              the venue CA (PEM); staff browsers and kiosks trust it
+//! DIR/tls/ca.key              its private key (PEM, mode 0600); signs kiosk certificates
+//! DIR/tls/server.crt          the daemon's certificate for the venue's host names
+//! DIR/tls/server.key          its private key (mode 0600)
+//! DIR/tls/kiosks/<id>.crt     a kiosk's client certificate, CN = the kiosk id
+//! DIR/tls/kiosks/<id>.key     its private key (mode 0600), to be moved onto the kiosk
+//! DIR/tls/revoked-kiosks      revoked kiosk ids, one a line, append-only
+//! ```
+//!
+//! The daemon (`asamblea-server`) takes its [`server_config`] and the
+//! [`KioskRegistry`] from here; a kiosk (`asamblea-kiosk`) its
+//! [`client_config`]. Both ends share one crate so that their TLS versions,
+//! ALPN and certificate parsing are written once, and so that the kiosk
+//! never links the daemon to get them.
+//!
+//! Client certificates are *optional* at the daemon but, when presented,
+//! verified against the venue CA: staff browsers and the public board
+//! connect without one, kiosks with theirs. A certificate from another CA
+//! fails the handshake. The kiosk id is the certificate's [`common_name`].
+//! Revocation is by kiosk id ([`KioskRegistry`]), checked by the serving
+//! layer on every request.
+//!
+//! The CA carries name constraints (the daemon's host names and addresses),
+//! so a staff browser that trusts it cannot be fooled, should `ca.key` leak,
+//! into accepting a venue-signed certificate for any other site.
+//!
+//! **Not its business:** sockets, HTTP, the ledger. It reads and writes
+//! only `DIR/tls` (and reads `DIR/meeting-id` for the CA's name).
+//!
+//! # Layout
+//!
+//! One file: the files above and their rules (kiosk ids, host names),
+//! certificate making with `rcgen`, the revocation list, the two rustls
+//! configurations, and a minimal DER reader for the subject's common name.
+
+use std::collections::HashSet;
+use std::fs;
+use std::io::Write;
+use std::net::IpAddr;
+use std::path::{Path, PathBuf};
+use std::sync::{Arc, PoisonError, RwLock};
+
+use anyhow::{bail, Context, Result};
+use rcgen::{
+    BasicConstraints, CertificateParams, CidrSubnet, DistinguishedName, DnType, ExtendedKeyUsagePurpose,
+    GeneralSubtree, IsCa, Issuer, KeyPair, KeyUsagePurpose, NameConstraints,
+};
+use rustls::crypto::CryptoProvider;
+use rustls::pki_types::pem::PemObject;
+use rustls::pki_types::{CertificateDer, PrivateKeyDer, ServerName};
+use rustls::server::WebPkiClientVerifier;
+use rustls::{ClientConfig, RootCertStore, ServerConfig};
+
+/// Validity of the venue CA. A CA lives for one meeting, but the directory
+/// may be prepared weeks ahead.
+const CA_VALIDITY_DAYS: i64 = 730;
+
+/// Validity of the daemon's and kiosks' certificates: 397 days is the most
+/// that every browser accepts for a server certificate.
+const LEAF_VALIDITY_DAYS: i64 = 397;
+
+/// The only application protocol served.
+const ALPN_HTTP_1_1: &[u8] = b"http/1.1";
+
+/// What a kiosk needs to connect: its client certificate and key, and the
+/// venue CA to verify the daemon with. `Debug` leaves the key out.
+#[derive(Clone)]
+pub struct KioskCredentials {
+    /// The kiosk's certificate (PEM), signed by the venue CA, CN = kiosk id.
+    pub cert_pem: String,
+    /// The kiosk's private key (PEM, PKCS#8). A secret: never log it.
+    pub key_pem: String,
+    /// The venue CA's certificate (PEM).
+    pub ca_pem: String,
+}
+
+impl std::fmt::Debug for KioskCredentials {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("KioskCredentials").field("cert_pem", &self.cert_pem).finish_non_exhaustive()
+    }
+}
+
+/// Checks a kiosk id: 1 to 32 ASCII letters, digits or `-`. The id is a
+/// certificate's common name and a file name, so nothing else is allowed.
+pub fn check_kiosk_id(kiosk_id: &str) -> Result<()> {
+    let valid = (1..=32).contains(&kiosk_id.len())
+        && kiosk_id.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'-');
+    if !valid {
+        let shown: String = kiosk_id.chars().take(40).collect();
+        bail!("kiosk id {shown:?} is not valid: use 1 to 32 letters (A-Z, a-z), digits or '-'");
+    }
+    Ok(())
+}
+
+fn tls_dir(dir: &Path) -> PathBuf {
+    dir.join("tls")
+}
+
+fn kiosk_path(dir: &Path, kiosk_id: &str, extension: &str) -> PathBuf {
+    tls_dir(dir).join("kiosks").join(format!("{kiosk_id}.{extension}"))
+}
+
+fn revoked_path(dir: &Path) -> PathBuf {
+    tls_dir(dir).join("revoked-kiosks")
+}
+
+/// The venue CA's certificate (PEM) of the meeting directory `dir`: what
+/// staff browsers import and kiosks are given.
+pub fn ca_cert_pem(dir: &Path) -> Result<String> {
+    let path = tls_dir(dir).join("ca.crt");
+    fs::read_to_string(&path).with_context(|| {
+        format!("{}: cannot read the venue CA; was the meeting made by `asamblea init`?", path.display())
+    })
+}
+
+/// The credentials of kiosk `kiosk_id` as enrolled in the meeting directory
+/// `dir` (`DIR/tls/kiosks/<id>.crt` and `.key`, and the venue CA): what is
+/// moved onto the kiosk.
+pub fn read_kiosk_credentials(dir: &Path, kiosk_id: &str) -> Result<KioskCredentials> {
+    let read =
+        |path: PathBuf| fs::read_to_string(&path).with_context(|| format!("{}: cannot read", path.display()));
+    let ca_pem = ca_cert_pem(dir)?;
+    let cert_pem = read(kiosk_path(dir, kiosk_id, "crt"))?;
+    let key_pem = read(kiosk_path(dir, kiosk_id, "key"))?;
+    Ok(KioskCredentials { cert_pem, key_pem, ca_pem })
+}
+
+/// Writes a new file; fails if it exists. Private files (keys) get mode 0600
+/// from the start, so a key is never readable by others, even for a moment.
+fn write_new_file(path: &Path, contents: &str, private: bool) -> Result<()> {
+    let mut options = fs::OpenOptions::new();
+    options.write(true).create_new(true);
+    #[cfg(unix)]
+    if private {
+        use std::os::unix::fs::OpenOptionsExt;
+        options.mode(0o600);
+    }
+    #[cfg(not(unix))]
+    let _ = private;
+    let mut file = options.open(path).with_context(|| format!("{}: cannot create", path.display()))?;
+    file.write_all(contents.as_bytes()).with_context(|| format!("{}: cannot write", path.display()))?;
+    file.sync_all().with_context(|| format!("{}: cannot write", path.display()))?;
+    Ok(())
+}
+
+/// The validity window of a certificate made now: from a day ago (kiosk
+/// clocks may lag) to `days` ahead.
+fn validity(params: &mut CertificateParams, days: i64) {
+    let now = time::OffsetDateTime::now_utc();
+    params.not_before = now - time::Duration::days(1);
+    params.not_after = now + time::Duration::days(days);
+}
+
+fn distinguished_name(common_name: &str) -> DistinguishedName {
+    let mut name = DistinguishedName::new();
+    name.push(DnType::CommonName, common_name);
+    name
+}
+
+/// The CA's parameters that an [`Issuer`] needs: its name, key usages and
+/// key-identifier method. They are rebuilt from the CA's common name when a
+/// kiosk is enrolled, so the issuer name in a kiosk certificate is the same
+/// bytes as the subject of `ca.crt` (which the chain check compares).
+fn ca_issuer_params(common_name: &str) -> CertificateParams {
+    let mut params = CertificateParams::default();
+    params.distinguished_name = distinguished_name(common_name);
+    params.is_ca = IsCa::Ca(BasicConstraints::Constrained(0));
+    params.key_usages =
+        vec![KeyUsagePurpose::KeyCertSign, KeyUsagePurpose::CrlSign, KeyUsagePurpose::DigitalSignature];
+    params
+}
+
+/// A short name of the meeting for the CA's common name (what a browser
+/// shows): the first 16 hex digits of `DIR/meeting-id` when it exists, else
+/// the directory's name.
+fn meeting_label(dir: &Path) -> String {
+    if let Ok(id) = fs::read_to_string(dir.join("meeting-id")) {
+        let id = id.trim();
+        if id.len() >= 16 && id.is_ascii() {
+            return id[..16].to_string();
+        }
+    }
+    let name = dir.canonicalize().ok().and_then(|d| d.file_name().map(|n| n.to_string_lossy().into_owned()));
+    name.unwrap_or_else(|| "meeting".to_string())
+}
+
+/// The daemon certificate's names: the given host names (DNS names or IP
+/// addresses, checked) plus `localhost`, `127.0.0.1` and `::1`, without
+/// repeats, in order.
+fn server_names(hostnames: &[String]) -> Result<Vec<String>> {
+    let mut names: Vec<String> = Vec::new();
+    let always = ["localhost", "127.0.0.1", "::1"];
+    for name in hostnames.iter().map(|h| h.trim()).chain(always) {
+        let name = name.to_ascii_lowercase();
+        let valid = name.parse::<IpAddr>().is_ok()
+            || (ServerName::try_from(name.as_str()).is_ok() && !name.starts_with('*'));
+        if !valid {
+            bail!("{name:?} is not a host name or an IP address the daemon's certificate can name");
+        }
+        let name = match name.parse::<IpAddr>() {
+            Ok(ip) => ip.to_string(),
+            Err(_) => name,
+        };
+        if !names.contains(&name) {
+            names.push(name);
+        }
+    }
+    Ok(names)
+}
+
+/// Creates the venue PKI of the meeting directory `dir` (see the module
+/// docs for the files): a self-signed venue CA named `asamblea venue CA
+/// <meeting>`, and the daemon's certificate for `hostnames` plus
+/// `localhost`, `127.0.0.1` and `::1`. Keys are ECDSA P-256, written with
+/// mode 0600. Refuses when `DIR/tls` exists: a second CA would orphan every
+/// enrolled kiosk. Call it after the meeting id is written, so the CA names
+/// the meeting.
+pub fn create_venue_pki(dir: &Path, hostnames: &[String]) -> Result<()> {
+    let names = server_names(hostnames)?;
+    let tls = tls_dir(dir);
+    fs::create_dir_all(dir).with_context(|| format!("{}: cannot create the directory", dir.display()))?;
+    match fs::create_dir(&tls) {
+        Ok(()) => {}
+        Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => {
+            bail!("{}: this meeting already has a venue PKI; it is never replaced", tls.display())
+        }
+        Err(e) => return Err(e).with_context(|| format!("{}: cannot create the directory", tls.display())),
+    }
+    fs::create_dir(tls.join("kiosks"))
+        .with_context(|| format!("{}: cannot create the directory", tls.join("kiosks").display()))?;
+
+    let ca_name = format!("asamblea venue CA {}", meeting_label(dir));
+    let ca_key = KeyPair::generate().context("cannot generate the venue CA's key")?;
+    let mut ca_params = ca_issuer_params(&ca_name);
+    validity(&mut ca_params, CA_VALIDITY_DAYS);
+    let permitted = names
+        .iter()
+        .map(|name| match name.parse::<IpAddr>() {
+            Ok(ip) => GeneralSubtree::IpAddress(CidrSubnet::from_addr_prefix(
+                ip,
+                if ip.is_ipv4() { 32 } else { 128 },
+            )),
+            Err(_) => GeneralSubtree::DnsName(name.clone()),
+        })
+        .collect();
+    ca_params.name_constraints =
+        Some(NameConstraints { permitted_subtrees: permitted, excluded_subtrees: Vec::new() });
+    let ca_cert = ca_params.self_signed(&ca_key).context("cannot make the venue CA's certificate")?;
+    let ca_key_pem = ca_key.serialize_pem();
+    let issuer = Issuer::new(ca_params, ca_key);
+
+    let mut server = CertificateParams::new(names.clone()).context("the daemon's host names")?;
+    server.distinguished_name = distinguished_name(&names[0]);
+    server.key_usages = vec![KeyUsagePurpose::DigitalSignature];
+    server.extended_key_usages = vec![ExtendedKeyUsagePurpose::ServerAuth];
+    server.use_authority_key_identifier_extension = true;
+    validity(&mut server, LEAF_VALIDITY_DAYS);
+    let server_key = KeyPair::generate().context("cannot generate the daemon's TLS key")?;
+    let server_cert =
+        server.signed_by(&server_key, &issuer).context("cannot sign the daemon's certificate")?;
+
+    write_new_file(&tls.join("ca.crt"), &ca_cert.pem(), false)?;
+    write_new_file(&tls.join("ca.key"), &ca_key_pem, true)?;
+    write_new_file(&tls.join("server.crt"), &server_cert.pem(), false)?;
+    write_new_file(&tls.join("server.key"), &server_key.serialize_pem(), true)?;
+    write_new_file(&revoked_path(dir), "", false)?;
+    Ok(())
+}
+
+/// The revoked kiosk ids in `DIR/tls/revoked-kiosks` (none if the file is
+/// missing). A line that is not a kiosk id is an error naming the line:
+/// better to refuse to start than to forget a revocation.
+fn read_revoked(dir: &Path) -> Result<HashSet<String>> {
+    let path = revoked_path(dir);
+    let text = match fs::read_to_string(&path) {
+        Ok(text) => text,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(HashSet::new()),
+        Err(e) => return Err(e).with_context(|| format!("{}: cannot read", path.display())),
+    };
+    let mut revoked = HashSet::new();
+    for (number, line) in text.lines().enumerate() {
+        let id = line.trim();
+        if id.is_empty() {
+            continue;
+        }
+        check_kiosk_id(id).with_context(|| format!("{}: line {}", path.display(), number + 1))?;
+        revoked.insert(id.to_string());
+    }
+    Ok(revoked)
+}
+
+/// Enrols the kiosk `kiosk_id`: a client certificate signed by the venue CA
+/// with the id as its common name, written to `DIR/tls/kiosks/<id>.crt` and
+/// `.key` (mode 0600). Refuses an invalid id, an id already enrolled, and a
+/// revoked id (revocation is by id: enrol a replacement under a new one).
+pub fn enroll_kiosk(dir: &Path, kiosk_id: &str) -> Result<KioskCredentials> {
+    check_kiosk_id(kiosk_id)?;
+    if read_revoked(dir)?.contains(kiosk_id) {
+        bail!("kiosk {kiosk_id} was revoked; enrol the replacement under a new kiosk id");
+    }
+    let cert_path = kiosk_path(dir, kiosk_id, "crt");
+    let key_path = kiosk_path(dir, kiosk_id, "key");
+    if cert_path.exists() || key_path.exists() {
+        bail!("kiosk {kiosk_id} is already enrolled ({}); revoke it and enrol a new id", cert_path.display());
+    }
+
+    let ca_pem = ca_cert_pem(dir)?;
+    let ca_der = CertificateDer::from_pem_slice(ca_pem.as_bytes())
+        .with_context(|| format!("{}: not a PEM certificate", tls_dir(dir).join("ca.crt").display()))?;
+    let ca_name = common_name(&ca_der).context("the venue CA's certificate has no common name")?;
+    let ca_key_path = tls_dir(dir).join("ca.key");
+    let ca_key_pem = fs::read_to_string(&ca_key_path)
+        .with_context(|| format!("{}: cannot read the venue CA's key", ca_key_path.display()))?;
+    let ca_key = KeyPair::from_pem(&ca_key_pem)
+        .with_context(|| format!("{}: not a PEM private key", ca_key_path.display()))?;
+    let issuer = Issuer::new(ca_issuer_params(&ca_name), ca_key);
+
+    let mut params = CertificateParams::default();
+    params.distinguished_name = distinguished_name(kiosk_id);
+    params.key_usages = vec![KeyUsagePurpose::DigitalSignature];
+    params.extended_key_usages = vec![ExtendedKeyUsagePurpose::ClientAuth];
+    params.use_authority_key_identifier_extension = true;
+    validity(&mut params, LEAF_VALIDITY_DAYS);
+    let key = KeyPair::generate().context("cannot generate the kiosk's key")?;
+    let cert = params.signed_by(&key, &issuer).context("cannot sign the kiosk's certificate")?;
+
+    let credentials = KioskCredentials { cert_pem: cert.pem(), key_pem: key.serialize_pem(), ca_pem };
+    // The key first, created exclusively: of two enrolments of one id racing,
+    // exactly one gets past here.
+    write_new_file(&key_path, &credentials.key_pem, true)?;
+    write_new_file(&cert_path, &credentials.cert_pem, false)?;
+    Ok(credentials)
+}
+
+/// Revokes the kiosk `kiosk_id`: appends it to `DIR/tls/revoked-kiosks`
+/// (durably) unless it is there already. Refuses an id that was never
+/// enrolled. A running daemon learns of it through
+/// [`KioskRegistry::revoke`] (which calls this) or [`KioskRegistry::reload`].
+pub fn revoke_kiosk(dir: &Path, kiosk_id: &str) -> Result<()> {
+    check_kiosk_id(kiosk_id)?;
+    if !kiosk_path(dir, kiosk_id, "crt").exists() {
+        bail!("no kiosk {kiosk_id} is enrolled in {}", dir.display());
+    }
+    if read_revoked(dir)?.contains(kiosk_id) {
+        return Ok(());
+    }
+    let path = revoked_path(dir);
+    let mut file = fs::OpenOptions::new()
+        .append(true)
+        .create(true)
+        .open(&path)
+        .with_context(|| format!("{}: cannot open", path.display()))?;
+    file.write_all(format!("{kiosk_id}\n").as_bytes())
+        .and_then(|()| file.sync_all())
+        .with_context(|| format!("{}: cannot write", path.display()))?;
+    Ok(())
+}
+
+/// The set of revoked kiosks, shared by the daemon's handlers and the
+/// serving layer. Cheap to clone (an `Arc`).
+///
+/// It is loaded from `DIR/tls/revoked-kiosks` at start. [`revoke`](Self::revoke)
+/// writes the file and updates the set at once; [`reload`](Self::reload)
+/// re-reads the file after another process (the CLI) changed it. The serving
+/// layer asks [`is_revoked`](Self::is_revoked) on every request.
+#[derive(Clone, Debug)]
+pub struct KioskRegistry {
+    /// The meeting directory, whose `tls/revoked-kiosks` this mirrors.
+    dir: PathBuf,
+    /// The revoked ids. A std lock: held only to look up or swap, never
+    /// across an `.await`.
+    revoked: Arc<RwLock<HashSet<String>>>,
+}
+
+impl KioskRegistry {
+    /// Loads the revoked kiosks of the meeting directory `dir`.
+    pub fn load(dir: &Path) -> Result<KioskRegistry> {
+        let revoked = read_revoked(dir)?;
+        Ok(KioskRegistry { dir: dir.to_path_buf(), revoked: Arc::new(RwLock::new(revoked)) })
+    }
+
+    /// Re-reads `DIR/tls/revoked-kiosks`. On error the set is unchanged.
+    pub fn reload(&self) -> Result<()> {
+        let revoked = read_revoked(&self.dir)?;
+        *self.revoked.write().unwrap_or_else(PoisonError::into_inner) = revoked;
+        Ok(())
+    }
+
+    /// Revokes a kiosk ([`revoke_kiosk`]) and refuses it from the next
+    /// request on, also on its open connections.
+    pub fn revoke(&self, kiosk_id: &str) -> Result<()> {
+        revoke_kiosk(&self.dir, kiosk_id)?;
+        self.revoked.write().unwrap_or_else(PoisonError::into_inner).insert(kiosk_id.to_string());
+        Ok(())
+    }
+
+    /// Whether the kiosk is revoked.
+    pub fn is_revoked(&self, kiosk_id: &str) -> bool {
+        self.revoked.read().unwrap_or_else(PoisonError::into_inner).contains(kiosk_id)
+    }
+}
+
+/// The crypto provider for every config: ring (builds with a C compiler
+/// alone), passed explicitly so nothing depends on a process default.
+fn provider() -> Arc<CryptoProvider> {
+    Arc::new(rustls::crypto::ring::default_provider())
+}
+
+const VERSIONS: &[&rustls::SupportedProtocolVersion] = &[&rustls::version::TLS13, &rustls::version::TLS12];
+
+fn parse_certs(pem: &[u8], what: &str) -> Result<Vec<CertificateDer<'static>>> {
+    let certs = CertificateDer::pem_slice_iter(pem)
+        .collect::<Result<Vec<_>, _>>()
+        .with_context(|| format!("{what}: not PEM certificates"))?;
+    if certs.is_empty() {
+        bail!("{what}: no certificate found");
+    }
+    Ok(certs)
+}
+
+fn roots(ca_pem: &[u8], what: &str) -> Result<Arc<RootCertStore>> {
+    let mut roots = RootCertStore::empty();
+    for cert in parse_certs(ca_pem, what)? {
+        roots.add(cert).with_context(|| format!("{what}: not a usable CA certificate"))?;
+    }
+    Ok(Arc::new(roots))
+}
+
+/// The daemon's TLS configuration from `DIR/tls`: TLS 1.3 and 1.2, ALPN
+/// `http/1.1` only, the daemon's certificate, and client certificates
+/// optional but verified against the venue CA when presented.
+pub fn server_config(dir: &Path) -> Result<Arc<ServerConfig>> {
+    let tls = tls_dir(dir);
+    let read = |name: &str| -> Result<Vec<u8>> {
+        let path = tls.join(name);
+        fs::read(&path).with_context(|| {
+            format!("{}: cannot read; was the meeting made by `asamblea init`?", path.display())
+        })
+    };
+    let provider = provider();
+    let verifier =
+        WebPkiClientVerifier::builder_with_provider(roots(&read("ca.crt")?, "tls/ca.crt")?, provider.clone())
+            .allow_unauthenticated()
+            .build()
+            .context("cannot build the client-certificate verifier")?;
+    let chain = parse_certs(&read("server.crt")?, "tls/server.crt")?;
+    let key = PrivateKeyDer::from_pem_slice(&read("server.key")?)
+        .context("tls/server.key: not a PEM private key")?;
+    let mut config = ServerConfig::builder_with_provider(provider)
+        .with_protocol_versions(VERSIONS)
+        .context("TLS versions")?
+        .with_client_cert_verifier(verifier)
+        .with_single_cert(chain, key)
+        .context("tls/server.crt and tls/server.key do not make a usable pair")?;
+    config.alpn_protocols = vec![ALPN_HTTP_1_1.to_vec()];
+    Ok(Arc::new(config))
+}
+
+/// A client configuration that trusts the venue CA `ca_pem` and, given
+/// `client = Some((cert_pem, key_pem))`, presents that client certificate:
+/// for tests, the bench and the kiosk. TLS 1.3 and 1.2, ALPN `http/1.1`.
+pub fn client_config(ca_pem: &str, client: Option<(&str, &str)>) -> Result<ClientConfig> {
+    let builder = ClientConfig::builder_with_provider(provider())
+        .with_protocol_versions(VERSIONS)
+        .context("TLS versions")?
+        .with_root_certificates(roots(ca_pem.as_bytes(), "the venue CA")?);
+    let mut config = match client {
+        None => builder.with_no_client_auth(),
+        Some((cert_pem, key_pem)) => {
+            let chain = parse_certs(cert_pem.as_bytes(), "the client certificate")?;
+            let key = PrivateKeyDer::from_pem_slice(key_pem.as_bytes())
+                .context("the client key: not a PEM private key")?;
+            builder.with_client_auth_cert(chain, key).context("the client certificate and key")?
+        }
+    };
+    config.alpn_protocols = vec![ALPN_HTTP_1_1.to_vec()];
+    Ok(config)
+}
+
+/// Splits the first DER element off `input`: its tag, its contents and the
+/// rest. Single-byte tags and definite lengths only, which is all X.509 uses
+/// on the way to the subject.
+fn der_element(input: &[u8]) -> Option<(u8, &[u8], &[u8])> {
+    let (&tag, rest) = input.split_first()?;
+    let (&first, rest) = rest.split_first()?;
+    let (length, rest) = if first < 0x80 {
+        (usize::from(first), rest)
+    } else {
+        let count = usize::from(first & 0x7f);
+        if count == 0 || count > 4 || rest.len() < count {
+            return None;
+        }
+        let length = rest[..count].iter().fold(0usize, |acc, &b| (acc << 8) | usize::from(b));
+        (length, &rest[count..])
+    };
+    if rest.len() < length {
+        return None;
+    }
+    Some((tag, &rest[..length], &rest[length..]))
+}
+
+/// The subject's common name of a DER certificate, if it has one (UTF8String
+/// or PrintableString). Only called on certificates that rustls has already
+/// verified, or on our own CA's.
+pub fn common_name(cert_der: &[u8]) -> Option<String> {
+    const SEQUENCE: u8 = 0x30;
+    const SET: u8 = 0x31;
+    const OID: u8 = 0x06;
+    const VERSION: u8 = 0xa0;
+    const COMMON_NAME: [u8; 3] = [0x55, 0x04, 0x03]; // 2.5.4.3
+    let (SEQUENCE, certificate, _) = der_element(cert_der)? else { return None };
+    let (SEQUENCE, tbs, _) = der_element(certificate)? else { return None };
+    let mut rest = tbs;
+    if der_element(rest)?.0 == VERSION {
+        rest = der_element(rest)?.2;
+    }
+    // serialNumber, signature, issuer, validity, then the subject.
+    for _ in 0..4 {
+        rest = der_element(rest)?.2;
+    }
+    let (SEQUENCE, mut subject, _) = der_element(rest)? else { return None };
+    while !subject.is_empty() {
+        let (SET, mut relative_name, next) = der_element(subject)? else { return None };
+        subject = next;
+        while !relative_name.is_empty() {
+            let (SEQUENCE, attribute, next) = der_element(relative_name)? else { return None };
+            relative_name = next;
+            let (OID, oid, value) = der_element(attribute)? else { return None };
+            if oid == COMMON_NAME {
+                let (tag, text, _) = der_element(value)?;
+                return match tag {
+                    0x0c | 0x13 => String::from_utf8(text.to_vec()).ok(),
+                    _ => None,
+                };
+            }
+        }
+    }
+    None
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use tokio_rustls::TlsAcceptor;
+
+    fn temp(name: &str) -> PathBuf {
+        let dir = std::env::temp_dir().join(format!("asamblea-tls-unit-{name}-{}", std::process::id()));
+        let _ = fs::remove_dir_all(&dir);
+        dir
+    }
+
+    #[test]
+    fn kiosk_ids_are_letters_digits_and_dashes_up_to_32() {
+        for good in ["k", "kiosk-01", "A-z-9", &"x".repeat(32)] {
+            assert!(check_kiosk_id(good).is_ok(), "{good:?} should be accepted");
+        }
+        for bad in ["", "kiosk_01", "kiosk 1", "../x", "kiosk.1", "kiosco-ñ", &"x".repeat(33), "a\nb"] {
+            let error = check_kiosk_id(bad).expect_err(bad).to_string();
+            assert!(error.contains("kiosk id"), "{error}");
+        }
+    }
+
+    #[test]
+    fn the_common_name_is_read_from_certificates_and_their_absence_is_none() {
+        let key = KeyPair::generate().unwrap();
+        let mut params = CertificateParams::default();
+        params.distinguished_name = DistinguishedName::new();
+        params.distinguished_name.push(DnType::OrganizationName, "asamblea");
+        params.distinguished_name.push(DnType::CommonName, "kiosk-7");
+        let cert = params.self_signed(&key).unwrap();
+        assert_eq!(common_name(cert.der()).as_deref(), Some("kiosk-7"));
+
+        params.distinguished_name = distinguished_name("Junta de Socios ñ");
+        let cert = params.self_signed(&key).unwrap();
+        assert_eq!(common_name(cert.der()).as_deref(), Some("Junta de Socios ñ"));
+
+        params.distinguished_name = DistinguishedName::new();
+        params.distinguished_name.push(DnType::OrganizationName, "no common name");
+        let cert = params.self_signed(&key).unwrap();
+        assert_eq!(common_name(cert.der()), None);
+
+        // Truncated input never panics, and yields nothing.
+        let der = cert.der().to_vec();
+        for cut in 0..der.len() {
+            assert_eq!(common_name(&der[..cut]), None, "cut at {cut}");
+        }
+    }
+
+    #[test]
+    fn server_names_always_cover_loopback_and_refuse_junk() {
+        let names = server_names(&["Urna.Local".into(), "192.168.1.10".into(), "localhost".into()]).unwrap();
+        assert_eq!(names, ["urna.local", "192.168.1.10", "localhost", "127.0.0.1", "::1"]);
+        for bad in ["two words", "*.local", "", "exa_mple..com"] {
+            assert!(server_names(&[bad.to_string()]).is_err(), "{bad:?} should be refused");
+        }
+    }
+
+    /// The CA's name constraints: a certificate it signs for a host name the
+    /// venue did not list is refused by a client that trusts the CA.
+    #[tokio::test]
+    async fn the_venue_ca_cannot_vouch_for_other_sites() {
+        let dir = temp("constraints");
+        create_venue_pki(&dir, &["urna.local".into()]).unwrap();
+        let ca_pem = ca_cert_pem(&dir).unwrap();
+        let ca_der = CertificateDer::from_pem_slice(ca_pem.as_bytes()).unwrap();
+        let ca_key = KeyPair::from_pem(&fs::read_to_string(dir.join("tls/ca.key")).unwrap()).unwrap();
+        let issuer = Issuer::new(ca_issuer_params(&common_name(&ca_der).unwrap()), ca_key);
+
+        for (host, accepted) in [("urna.local", true), ("bank.example", false)] {
+            let mut params = CertificateParams::new(vec![host.to_string()]).unwrap();
+            params.extended_key_usages = vec![ExtendedKeyUsagePurpose::ServerAuth];
+            let key = KeyPair::generate().unwrap();
+            let cert = params.signed_by(&key, &issuer).unwrap();
+            let server = ServerConfig::builder_with_provider(provider())
+                .with_protocol_versions(VERSIONS)
+                .unwrap()
+                .with_no_client_auth()
+                .with_single_cert(
+                    vec![cert.der().clone()],
+                    PrivateKeyDer::try_from(key.serialize_der()).unwrap(),
+                )
+                .unwrap();
+            let client = client_config(&ca_pem, None).unwrap();
+
+            let (client_io, server_io) = tokio::io::duplex(64 * 1024);
+            let server_side =
+                tokio::spawn(async move { TlsAcceptor::from(Arc::new(server)).accept(server_io).await });
+            let connected = tokio_rustls::TlsConnector::from(Arc::new(client))
+                .connect(ServerName::try_from(host.to_string()).unwrap(), client_io)
+                .await;
+            assert_eq!(connected.is_ok(), accepted, "{host}: {:?}", connected.err());
+            drop(connected);
+            let _ = server_side.await;
+        }
+        fs::remove_dir_all(&dir).unwrap();
+    }
+}

@@ -1,0 +1,736 @@
+//! The API's handlers. Each checks its caller first (see the table in
+//! `server/mod.rs`), validates its input at the edge, and changes the
+//! meeting only through signed ledger events.
+
+use std::borrow::Cow;
+use std::time::Duration;
+
+use axum::body::Body as HttpBody;
+use axum::extract::rejection::JsonRejection;
+use axum::extract::{FromRequest, Path, Request, State};
+use axum::http::{header, StatusCode, Uri};
+use axum::response::sse::{Event as SseEvent, KeepAlive, Sse};
+use axum::response::{Html, IntoResponse, Response};
+use axum::Json;
+use futures_util::stream::{self, Stream};
+use serde::Deserialize;
+use serde_json::{json, Value};
+
+use asamblea_ledger::{LedgerError, Rejection, Signed};
+use asamblea_rules::{Capacity, Channel, Refusal, Role as HolderRole};
+use asamblea_wire::{
+    AgentArrival, CredentialId, Digest, Event, EventBody, Id, ProxyRefusal, PublicKey, Receipt, Signature,
+    Text,
+};
+
+use super::{ApiError, AppState};
+use crate::tls::ClientCert;
+use asamblea_venue::service::ActionError;
+use asamblea_venue::staff::Role;
+
+/// A JSON body whose rejections are [`ApiError`]s.
+pub(crate) struct Body<T>(pub T);
+
+impl<S, T> FromRequest<S> for Body<T>
+where
+    Json<T>: FromRequest<S, Rejection = JsonRejection>,
+    S: Send + Sync,
+{
+    type Rejection = ApiError;
+
+    async fn from_request(req: Request, state: &S) -> Result<Self, ApiError> {
+        match Json::<T>::from_request(req, state).await {
+            Ok(Json(value)) => Ok(Body(value)),
+            Err(rejection) if rejection.status() == StatusCode::PAYLOAD_TOO_LARGE => Err(too_large()),
+            Err(rejection) => Err(ApiError::bad_request(rejection.body_text())),
+        }
+    }
+}
+
+/// A JSON body left as its bytes, for a handler that parses it borrowing
+/// from them; refused like [`Body`] (413 when too large, 400 when it is
+/// not declared as JSON).
+pub(crate) struct JsonBytes(pub axum::body::Bytes);
+
+impl<S: Send + Sync> FromRequest<S> for JsonBytes {
+    type Rejection = ApiError;
+
+    async fn from_request(req: Request, state: &S) -> Result<Self, ApiError> {
+        let declared_json = req
+            .headers()
+            .get(header::CONTENT_TYPE)
+            .and_then(|value| value.to_str().ok())
+            .and_then(|value| value.split(';').next())
+            .map(str::trim)
+            .is_some_and(|mime| {
+                // `application/json` or `application/…+json`, as axum's `Json`.
+                let mime = mime.as_bytes();
+                mime.len() >= 16
+                    && mime[..12].eq_ignore_ascii_case(b"application/")
+                    && (mime[12..].eq_ignore_ascii_case(b"json")
+                        || mime[mime.len() - 5..].eq_ignore_ascii_case(b"+json"))
+            });
+        if !declared_json {
+            return Err(ApiError::bad_request("Expected request with `Content-Type: application/json`"));
+        }
+        match axum::body::Bytes::from_request(req, state).await {
+            Ok(bytes) => Ok(JsonBytes(bytes)),
+            Err(rejection) if rejection.status() == StatusCode::PAYLOAD_TOO_LARGE => Err(too_large()),
+            Err(rejection) => Err(ApiError::bad_request(rejection.body_text())),
+        }
+    }
+}
+
+fn too_large() -> ApiError {
+    ApiError::new(
+        StatusCode::PAYLOAD_TOO_LARGE,
+        "payload-too-large",
+        format!("El cuerpo de la solicitud supera {} bytes.", super::MAX_BODY_BYTES),
+        format!("The request body exceeds {} bytes.", super::MAX_BODY_BYTES),
+    )
+}
+
+/// A staff member allowed on the route, extracted before the body is read:
+/// an unauthenticated caller learns nothing about what the body must be.
+pub(crate) struct StaffMember<R: Allowed>(
+    pub std::sync::Arc<asamblea_wire::Keypair>,
+    std::marker::PhantomData<R>,
+);
+
+/// The roles a route lets in.
+pub(crate) trait Allowed: Send + Sync {
+    /// The roles.
+    const ROLES: &'static [Role];
+}
+
+/// Registration.
+pub(crate) struct OperatorOnly;
+impl Allowed for OperatorOnly {
+    const ROLES: &'static [Role] = &[Role::Operator];
+}
+/// The chair.
+pub(crate) struct ChairOnly;
+impl Allowed for ChairOnly {
+    const ROLES: &'static [Role] = &[Role::Chair];
+}
+/// Export.
+pub(crate) struct SecretaryOrAuditor;
+impl Allowed for SecretaryOrAuditor {
+    const ROLES: &'static [Role] = &[Role::Secretary, Role::Auditor];
+}
+
+impl<R: Allowed> axum::extract::FromRequestParts<AppState> for StaffMember<R> {
+    type Rejection = ApiError;
+
+    async fn from_request_parts(
+        parts: &mut axum::http::request::Parts,
+        state: &AppState,
+    ) -> Result<Self, ApiError> {
+        let account = state.0.staff(&parts.headers, R::ROLES)?;
+        Ok(StaffMember(account.key.clone(), std::marker::PhantomData))
+    }
+}
+
+/// An enrolled kiosk, by its client certificate, rate-limited; extracted
+/// before the body is read.
+pub(crate) struct Kiosk(pub std::sync::Arc<str>);
+
+impl Kiosk {
+    /// The kiosk's id (its certificate's common name).
+    pub(crate) fn id(&self) -> &str {
+        &self.0
+    }
+}
+
+impl axum::extract::FromRequestParts<AppState> for Kiosk {
+    type Rejection = ApiError;
+
+    async fn from_request_parts(
+        parts: &mut axum::http::request::Parts,
+        state: &AppState,
+    ) -> Result<Self, ApiError> {
+        // Taken, not cloned: nothing after the extractor reads it.
+        let id =
+            parts.extensions.remove::<ClientCert>().map(|c| c.kiosk_id).ok_or_else(ApiError::kiosk_only)?;
+        state.0.rate_limit(&id)?;
+        Ok(Kiosk(id))
+    }
+}
+
+use asamblea_wire::hex::encode as hex;
+
+fn unhex(text: &str, field: &str) -> Result<Vec<u8>, ApiError> {
+    asamblea_wire::hex::decode(text)
+        .ok_or_else(|| ApiError::bad_request(format!("`{field}` must be hexadecimal")))
+}
+
+fn id(text: &str, field: &str) -> Result<Id, ApiError> {
+    Id::new(text).map_err(|e| ApiError::bad_request(format!("`{field}`: {e}")))
+}
+
+/// Runs a blocking action on the meeting off the async threads.
+async fn blocking<T: Send + 'static>(
+    state: &AppState,
+    f: impl FnOnce(&mut asamblea_venue::service::Service) -> Result<T, ApiError> + Send + 'static,
+) -> Result<T, ApiError> {
+    if state.0.failed.load(std::sync::atomic::Ordering::SeqCst) {
+        return Err(ApiError::ledger_failed());
+    }
+    let state = state.clone();
+    tokio::task::spawn_blocking(move || state.with_service(f)).await.map_err(|_| {
+        ApiError::new(StatusCode::INTERNAL_SERVER_ERROR, "internal", "Error interno.", "Internal error.")
+    })?
+}
+
+fn action_error(state: &AppState, e: ActionError) -> ApiError {
+    match e {
+        ActionError::Rejected(r) => ApiError::rejected(&r),
+        ActionError::Ledger(l) => ledger_error(state, &l),
+        ActionError::Other(e) => ApiError::bad_request(format!("{e:#}")),
+    }
+}
+
+// ----- public ------------------------------------------------------------
+
+/// The live status: meeting, quorum, items (turnout while open, results
+/// once closed).
+pub(crate) fn status_json(state: &AppState) -> Value {
+    state.with_service(|service| {
+        let meeting = service.meeting();
+        let quorum = meeting.quorum();
+        let config = service.config();
+        let items: Vec<Value> = config
+            .agenda
+            .iter()
+            .map(|agenda| {
+                let id = agenda.spec.id();
+                let mut out = json!({
+                    "id": id,
+                    "title": agenda.title,
+                    "matter": agenda.spec.matter().code(),
+                    "matter_es": agenda.spec.matter().spanish(),
+                });
+                match meeting.item_index(id).map(|at| meeting.item(at)) {
+                    None => out["state"] = json!("pending"),
+                    Some(item) if !item.is_closed() => {
+                        out["state"] = json!("open");
+                        out["ballots"] = json!(item.ballots());
+                    }
+                    Some(item) => {
+                        out["state"] = json!("closed");
+                        out["result"] = asamblea_documents::results::item_json(meeting, item);
+                    }
+                }
+                out
+            })
+            .collect();
+        json!({
+            "meeting": {
+                "company": config.company,
+                "date": config.date,
+                "time": config.time,
+                "place": config.place,
+                "kind": config.kind.code(),
+                "call": config.call.code(),
+            },
+            "quorum": {
+                "present_shares": quorum.present.get(),
+                "holders": quorum.holders,
+                "voting_outstanding": quorum.voting_outstanding.get(),
+                "met": quorum.this_call,
+                "first_call_met": quorum.first_call,
+            },
+            "items": items,
+        })
+    })
+}
+
+pub(crate) async fn status(State(state): State<AppState>) -> Json<Value> {
+    Json(status_json(&state))
+}
+
+pub(crate) async fn openapi() -> Response {
+    ([(header::CONTENT_TYPE, "application/json")], include_str!("openapi.json")).into_response()
+}
+
+pub(crate) async fn not_found(uri: Uri) -> ApiError {
+    ApiError::not_found(uri.path().to_string())
+}
+
+pub(crate) async fn result(
+    State(state): State<AppState>,
+    Path(item): Path<String>,
+) -> Result<Json<Value>, ApiError> {
+    state.with_service(|service| {
+        let meeting = service.meeting();
+        let entry = meeting.item_index(&item).map(|at| meeting.item(at));
+        match entry {
+            Some(entry) if entry.is_closed() => {
+                Ok(Json(asamblea_documents::results::item_json(meeting, entry)))
+            }
+            Some(_) => Err(ApiError::new(
+                StatusCode::CONFLICT,
+                "item-open",
+                "La votación sigue abierta: el resultado se publica al cerrarla.",
+                "Voting is still open: the result is published at the close.",
+            )),
+            None => Err(ApiError::not_found(format!("item {item}"))),
+        }
+    })
+}
+
+/// A receipt and the daemon's signature as the API answers them, written
+/// directly (this is the ballot hot path's answer too).
+fn receipt_response(receipt: &Receipt, signature: &Signature) -> Response {
+    let body = format!(
+        r#"{{"receipt":{{"seq":{},"head":"{}","event":"{}"}},"signature":"{}"}}"#,
+        receipt.seq,
+        hex(&receipt.head.0),
+        hex(&receipt.event.0),
+        hex(&signature.0)
+    );
+    ([(header::CONTENT_TYPE, "application/json")], body).into_response()
+}
+
+pub(crate) async fn receipt(
+    State(state): State<AppState>,
+    Path(digest): Path<String>,
+) -> Result<Response, ApiError> {
+    let digest = Digest::from_hex(&digest).map_err(|e| ApiError::bad_request(format!("digest: {e}")))?;
+    let (receipt, signature) =
+        lookup(&state, &digest).ok_or_else(|| ApiError::not_found("a ballot with that hash"))?;
+    Ok(receipt_response(&receipt, &signature))
+}
+
+pub(crate) async fn feed(
+    State(state): State<AppState>,
+) -> Sse<impl Stream<Item = Result<SseEvent, std::convert::Infallible>>> {
+    let first = json!({ "type": "status", "status": status_json(&state) }).to_string();
+    let receiver = state.0.feed.subscribe();
+    let closing = state.0.closing.subscribe();
+    let initial = stream::once(async move { Ok(SseEvent::default().data(first)) });
+    let updates = stream::unfold((receiver, closing), |(mut receiver, mut closing)| async move {
+        loop {
+            if *closing.borrow() {
+                return None;
+            }
+            tokio::select! {
+                message = receiver.recv() => match message {
+                    Ok(message) => return Some((Ok(SseEvent::default().data(message)), (receiver, closing))),
+                    Err(tokio::sync::broadcast::error::RecvError::Lagged(_)) => continue,
+                    Err(tokio::sync::broadcast::error::RecvError::Closed) => return None,
+                },
+                changed = closing.changed() => if changed.is_err() || *closing.borrow() {
+                    return None;
+                },
+            }
+        }
+    });
+    Sse::new(futures_util::StreamExt::chain(initial, updates)).keep_alive(KeepAlive::default())
+}
+
+pub(crate) async fn board() -> Html<&'static str> {
+    Html(include_str!("board.html"))
+}
+
+// ----- operator ----------------------------------------------------------
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct CheckinRequest {
+    holder: Option<String>,
+    agent: Option<String>,
+    #[serde(default)]
+    represents: Vec<String>,
+    #[serde(rename = "as")]
+    capacity: Option<String>,
+    agent_role: Option<String>,
+    #[serde(default)]
+    power_document: String,
+}
+
+pub(crate) async fn checkin(
+    State(state): State<AppState>,
+    StaffMember(key, _): StaffMember<OperatorOnly>,
+    Body(request): Body<CheckinRequest>,
+) -> Result<(StatusCode, Json<Value>), ApiError> {
+    let body = match (&request.holder, &request.agent) {
+        (Some(holder), None) if request.represents.is_empty() => {
+            EventBody::CheckedInPerson { holder: id(holder, "holder")? }
+        }
+        (None, Some(agent)) if !request.represents.is_empty() => {
+            let mut principals =
+                request.represents.iter().map(|p| id(p, "represents")).collect::<Result<Vec<_>, _>>()?;
+            principals.sort();
+            if principals.windows(2).any(|w| w[0] == w[1]) {
+                return Err(ApiError::bad_request("`represents` names a holder twice"));
+            }
+            let capacity = match request.capacity.as_deref() {
+                None | Some("proxy") => Capacity::Proxy,
+                Some("legal-representative") => Capacity::LegalRepresentative,
+                Some(other) => {
+                    return Err(ApiError::bad_request(format!(
+                        "`as` must be proxy or legal-representative, not `{other}`"
+                    )))
+                }
+            };
+            let declared_role = match request.agent_role.as_deref() {
+                None => None,
+                Some(code) => Some(HolderRole::from_code(code).ok_or_else(|| {
+                    ApiError::bad_request(format!(
+                        "`agent_role` must be administrator or employee, not `{code}`"
+                    ))
+                })?),
+            };
+            let power_document = Text::new(&request.power_document)
+                .map_err(|e| ApiError::bad_request(format!("`power_document`: {e}")))?;
+            EventBody::CheckedInAgent(AgentArrival {
+                agent: id(agent, "agent")?,
+                principals,
+                capacity,
+                declared_role,
+                power_document,
+            })
+        }
+        _ => {
+            return Err(ApiError::bad_request(
+                "give `holder` (in person) or `agent` with `represents` (an agent), not both",
+            ))
+        }
+    };
+    let state2 = state.clone();
+    let result = blocking(&state, move |service| {
+        // A proxy the rules refuse is recorded as refused (with its reason)
+        // before the operator is told.
+        if let EventBody::CheckedInAgent(arrival) = &body {
+            let principals: Vec<&str> = arrival.principals.iter().map(Id::as_str).collect();
+            if let Err(refusal) =
+                service.meeting().check_arrival(arrival.agent.as_str(), &principals, arrival.capacity, arrival.declared_role)
+            {
+                if let Some(reason) = ProxyRefusal::from_refusal(refusal) {
+                    service
+                        .staff_event_as(&key, EventBody::ProxyRefused { arrival: arrival.clone(), reason })
+                        .map_err(|e| action_error(&state2, e))?;
+                }
+                return Err(ApiError::refused(refusal));
+            }
+        }
+        let appended = service.staff_event_as(&key, body).map_err(|e| action_error(&state2, e))?;
+        let quorum = service.meeting().quorum();
+        Ok(json!({
+            "seq": appended.seq,
+            "quorum": { "present_shares": quorum.present.get(), "holders": quorum.holders, "met": quorum.this_call },
+        }))
+    })
+    .await?;
+    state.publish_status();
+    Ok((StatusCode::CREATED, Json(result)))
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct PersonRequest {
+    person: String,
+}
+
+pub(crate) async fn checkout(
+    State(state): State<AppState>,
+    StaffMember(key, _): StaffMember<OperatorOnly>,
+    Body(request): Body<PersonRequest>,
+) -> Result<Json<Value>, ApiError> {
+    let person = id(&request.person, "person")?;
+    let state2 = state.clone();
+    let seq = blocking(&state, move |service| {
+        service
+            .staff_event_as(&key, EventBody::CheckedOut { person })
+            .map(|a| a.seq)
+            .map_err(|e| action_error(&state2, e))
+    })
+    .await?;
+    state.publish_status();
+    Ok(Json(json!({ "seq": seq })))
+}
+
+pub(crate) async fn issue_badge(
+    State(state): State<AppState>,
+    StaffMember(key, _): StaffMember<OperatorOnly>,
+    Body(request): Body<PersonRequest>,
+) -> Result<(StatusCode, Json<Value>), ApiError> {
+    let person = id(&request.person, "person")?;
+    let state2 = state.clone();
+    let out = blocking(&state, move |service| {
+        let meeting = service.meeting();
+        let carries = meeting.register().iter().any(|(at, holder)| match meeting.presence().channel(at) {
+            Channel::InPerson => holder.id() == person.as_str(),
+            Channel::Agent { agent, .. } => meeting.presence().agent_id(agent) == person.as_str(),
+            Channel::Absent => false,
+        });
+        if !carries {
+            return Err(ApiError::refused(Refusal::NotPresent));
+        }
+        let number = CredentialId(service.state().badges_issued() + 1);
+        let credential = asamblea_wire::Credential::generate_from(&service.meeting_id(), number, &asamblea_venue::secrets::random());
+        let appended = service
+            .staff_event_as(&key, EventBody::BadgeIssued { credential: number, key: credential.public_key(), person: person.clone() })
+            .map_err(|e| action_error(&state2, e))?;
+        // The seed leaves only here, once, to the operator's badge printer.
+        Ok(json!({ "seq": appended.seq, "credential": number.0, "person": person.as_str(), "qr_text": credential.to_qr_text() }))
+    })
+    .await?;
+    Ok((StatusCode::CREATED, Json(out)))
+}
+
+pub(crate) async fn revoke_badge(
+    State(state): State<AppState>,
+    StaffMember(key, _): StaffMember<OperatorOnly>,
+    Path(credential): Path<String>,
+) -> Result<Json<Value>, ApiError> {
+    let number: u32 =
+        credential.parse().map_err(|_| ApiError::bad_request("the badge number must be a whole number"))?;
+    let state2 = state.clone();
+    let seq = blocking(&state, move |service| {
+        service
+            .staff_event_as(&key, EventBody::BadgeRevoked { credential: CredentialId(number) })
+            .map(|a| a.seq)
+            .map_err(|e| action_error(&state2, e))
+    })
+    .await?;
+    Ok(Json(json!({ "seq": seq, "revoked": number })))
+}
+
+// ----- chair -------------------------------------------------------------
+
+pub(crate) async fn open_item(
+    State(state): State<AppState>,
+    StaffMember(key, _): StaffMember<ChairOnly>,
+    Path(item): Path<String>,
+) -> Result<Json<Value>, ApiError> {
+    let state2 = state.clone();
+    let seq = blocking(&state, move |service| {
+        let body = service.item_opened(&item).map_err(|e| ApiError::not_found(format!("{e:#}")))?;
+        service.staff_event_as(&key, body).map(|a| a.seq).map_err(|e| action_error(&state2, e))
+    })
+    .await?;
+    state.publish_status();
+    Ok(Json(json!({ "seq": seq })))
+}
+
+pub(crate) async fn close_item(
+    State(state): State<AppState>,
+    StaffMember(key, _): StaffMember<ChairOnly>,
+    Path(item): Path<String>,
+) -> Result<Json<Value>, ApiError> {
+    let state2 = state.clone();
+    let item2 = item.clone();
+    let out = blocking(&state, move |service| {
+        let (checkpoint, signature) =
+            service.close_item_as(&key, &item2).map_err(|e| action_error(&state2, e))?;
+        let meeting = service.meeting();
+        let at = meeting.item_index(&item2).expect("closed");
+        Ok(json!({
+            "checkpoint": { "seq": checkpoint.seq, "head": hex(&checkpoint.head.0) },
+            "signature": hex(&signature.0),
+            "result": asamblea_documents::results::item_json(meeting, meeting.item(at)),
+        }))
+    })
+    .await?;
+    let _ = state.0.feed.send(json!({ "type": "result", "item": item, "result": out["result"] }).to_string());
+    state.publish_status();
+    Ok(Json(out))
+}
+
+// ----- secretary, auditor -------------------------------------------------
+
+pub(crate) async fn export(
+    State(state): State<AppState>,
+    _staff: StaffMember<SecretaryOrAuditor>,
+) -> Result<Response, ApiError> {
+    let bytes = blocking(&state, |service| {
+        service.export().map(|b| b.encode()).map_err(|e| ApiError::bad_request(format!("{e:#}")))
+    })
+    .await?;
+    Ok((
+        [
+            (header::CONTENT_TYPE, "application/octet-stream"),
+            (header::CONTENT_DISPOSITION, "attachment; filename=\"asamblea.bundle\""),
+        ],
+        HttpBody::from(bytes),
+    )
+        .into_response())
+}
+
+// ----- kiosk -------------------------------------------------------------
+
+pub(crate) async fn ballot_sheet(
+    State(state): State<AppState>,
+    kiosk: Kiosk,
+    Path(credential): Path<String>,
+) -> Result<Json<Value>, ApiError> {
+    tracing::debug!(kiosk.id = %kiosk.id(), "ballot sheet");
+    let number: u32 =
+        credential.parse().map_err(|_| ApiError::bad_request("the badge number must be a whole number"))?;
+    state.with_service(|service| {
+        let (_, person, revoked) = service
+            .state()
+            .badge(CredentialId(number))
+            .ok_or_else(|| ApiError::rejected(&Rejection::UnknownBadge(CredentialId(number))))?;
+        if revoked {
+            return Err(ApiError::rejected(&Rejection::RevokedBadge(CredentialId(number))));
+        }
+        let meeting = service.meeting();
+        let carried: Vec<_> = meeting
+            .register()
+            .iter()
+            .filter(|(at, holder)| match meeting.presence().channel(*at) {
+                Channel::InPerson => holder.id() == person,
+                Channel::Agent { agent, .. } => meeting.presence().agent_id(agent) == person,
+                Channel::Absent => false,
+            })
+            .collect();
+        let holders: Vec<Value> = carried
+            .iter()
+            .map(|(_, h)| json!({ "holder": h.id(), "ORD": h.holdings().ordinary.get(), "PREF": h.holdings().preferred.get() }))
+            .collect();
+        let items: Vec<Value> = meeting
+            .items()
+            .iter()
+            .filter(|item| !item.is_closed())
+            .map(|item| {
+                let at = meeting.item_index(item.id()).expect("listed");
+                let options: Vec<&str> =
+                    (0..item.option_count()).map(|o| item.option_name(asamblea_rules::OptionIndex::list(o))).collect();
+                let voters: Vec<Value> = carried
+                    .iter()
+                    .map(|(h, holder)| {
+                        let verdict = meeting.check_cast(at, *h, &asamblea_rules::Ballot::Whole(Some(asamblea_rules::OptionIndex::list(0))));
+                        json!({ "holder": holder.id(), "may_vote": verdict.is_ok(), "reason": verdict.err().map(|r| r.code()) })
+                    })
+                    .collect();
+                json!({ "id": item.id(), "matter": item.matter().code(), "matter_es": item.matter().spanish(), "options": options, "holders": voters })
+            })
+            .collect();
+        Ok(Json(json!({ "credential": number, "person": person, "holders": holders, "open_items": items })))
+    })
+}
+
+/// A ballot as a kiosk sends it. Its fields borrow from the request's
+/// bytes (hexadecimal has nothing to unescape): the hot path copies
+/// nothing it does not keep.
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct BallotRequest<'a> {
+    /// The ballot event's canonical bytes, hex.
+    #[serde(borrow)]
+    event: Cow<'a, str>,
+    /// The badge's public key, hex.
+    #[serde(borrow)]
+    signer: Cow<'a, str>,
+    /// The signature, hex.
+    #[serde(borrow)]
+    signature: Cow<'a, str>,
+}
+
+pub(crate) async fn cast(
+    State(state): State<AppState>,
+    Kiosk(kiosk_id): Kiosk,
+    JsonBytes(body): JsonBytes,
+) -> Result<Response, ApiError> {
+    tracing::debug!(kiosk.id = %kiosk_id, "ballot received");
+    let request: BallotRequest<'_> = serde_json::from_slice(&body)
+        .map_err(|e| ApiError::bad_request(format!("Failed to deserialize the JSON body: {e}")))?;
+    let event = unhex(&request.event, "event")?;
+    let signer = unhex(&request.signer, "signer")?;
+    let signature = unhex(&request.signature, "signature")?;
+    let (receipt, signature) = submit_ballot(&state, event, &signer, &signature).await?;
+    Ok(receipt_response(&receipt, &signature))
+}
+
+/// The hot path of a ballot once its kiosk is let in: the same ballot
+/// again gets its first receipt; otherwise it is decoded, its signature
+/// checked strictly, admitted under the lock, group-committed, and
+/// answered with the daemon's receipt once durable. What the handler and
+/// `asamblea bench`'s pipeline ceiling both run ([`AppState::cast_ballot`]).
+pub(crate) async fn submit_ballot(
+    state: &AppState,
+    bytes: Vec<u8>,
+    signer: &[u8],
+    signature: &[u8],
+) -> Result<(Receipt, Signature), ApiError> {
+    if state.0.failed.load(std::sync::atomic::Ordering::SeqCst) {
+        return Err(ApiError::ledger_failed());
+    }
+    let digest = Digest::sha256(&bytes);
+    if let Some(found) = lookup(state, &digest) {
+        return Ok(found);
+    }
+    let event = Event::decode(&bytes).map_err(|e| ApiError::bad_request(format!("`event`: {e}")))?;
+    if !matches!(event.body, EventBody::Ballot(_)) {
+        return Err(ApiError::bad_request("`event` must be a ballot"));
+    }
+    let signer =
+        PublicKey::from_slice(signer).map_err(|e| ApiError::bad_request(format!("`signer`: {e}")))?;
+    let signature =
+        Signature::from_slice(signature).map_err(|e| ApiError::bad_request(format!("`signature`: {e}")))?;
+    // Strict verification here, on the request's own thread: many run at
+    // once; the admission under the lock that follows is short.
+    signer
+        .verify(&state.0.meeting_id, &bytes, &signature)
+        .map_err(|_| ApiError::rejected(&Rejection::BadSignature))?;
+    let (done, acknowledged) = tokio::sync::oneshot::channel();
+    let queued = state.with_service(|service| {
+        service.queue_ballot(
+            Signed { event, bytes, signer, signature },
+            Box::new(move |result| {
+                let _ = done.send(result);
+            }),
+        )
+    });
+    match queued {
+        Ok(()) => {}
+        Err(Rejection::RepeatedNonce) => {
+            // The same ballot, sent again while the first is being saved:
+            // answer with the first one's receipt.
+            for _ in 0..200 {
+                if let Some(found) = lookup(state, &digest) {
+                    return Ok(found);
+                }
+                tokio::time::sleep(Duration::from_millis(10)).await;
+            }
+            return Err(ApiError::rejected(&Rejection::RepeatedNonce));
+        }
+        Err(rejection) => return Err(ApiError::rejected(&rejection)),
+    }
+    let appended = match acknowledged.await {
+        Ok(Ok(appended)) => appended,
+        Ok(Err(error)) => return Err(ledger_error(state, &error)),
+        Err(_) => {
+            return Err(ledger_error(state, &LedgerError::WriterStopped { reason: "no answer".into() }))
+        }
+    };
+    let receipt = Receipt { seq: appended.seq, head: appended.head, event: appended.event_digest };
+    let signature = receipt.sign(&state.0.meeting_id, &state.0.daemon);
+    state
+        .0
+        .receipts
+        .lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner)
+        .insert(digest, (receipt, signature));
+    Ok((receipt, signature))
+}
+
+fn lookup(state: &AppState, digest: &Digest) -> Option<(Receipt, Signature)> {
+    state.0.receipts.lock().unwrap_or_else(std::sync::PoisonError::into_inner).get(digest).cloned()
+}
+
+fn ledger_error(state: &AppState, error: &LedgerError) -> ApiError {
+    tracing::error!(
+        error = %error,
+        "FALLO DEL REGISTRO: el daemon ya no acepta cambios. Deténgalo (Ctrl+C), revise el disco (espacio libre, \
+         permisos) y vuelva a iniciarlo (`asamblea serve DIR`): al arrancar relee y verifica todo el registro, y nada \
+         confirmado se pierde. / LEDGER FAILURE: the daemon refuses every change from now on. Stop it (Ctrl+C), \
+         check the disk (free space, permissions) and start it again (`asamblea serve DIR`): it re-reads and verifies the \
+         whole ledger, and nothing acknowledged is lost."
+    );
+    state.0.failed.store(true, std::sync::atomic::Ordering::SeqCst);
+    ApiError::ledger_failed()
+}

@@ -1,0 +1,320 @@
+//! `asamblea-server`: the venue daemon's HTTPS service — one [`router`]
+//! over an [`AppState`], served over rustls by [`tls::serve`].
+//!
+//! Who may call what (checked in every handler, tested route by route):
+//!
+//! | caller | how it proves it | may |
+//! |---|---|---|
+//! | public | nothing | status, results, receipts by hash, the live feed, the OpenAPI document |
+//! | operator | bearer token | check-ins and exits, badges (issue, revoke) |
+//! | chair | bearer token | open and close polls (lots are drawn and recorded at the close) |
+//! | secretary | bearer token | export the audit bundle |
+//! | auditor | bearer token | export the audit bundle (read-only) |
+//! | kiosk | an enrolled client certificate (mTLS) | read a badge's ballot sheet, cast ballots |
+//!
+//! Every staff action is a ledger event signed with the acting member's
+//! key; a ballot is signed by the attendee's badge key in the kiosk and
+//! only checked here. A ballot is answered with a daemon-signed receipt
+//! only once the batch holding it is durable.
+//!
+//! # What this crate does not know
+//!
+//! Files and formats (the meeting directory is `asamblea-venue`'s, the
+//! certificates `asamblea-pki`'s), the command line, and what a document
+//! looks like (`asamblea-documents`). It is the only crate that knows axum
+//! and hyper's serving side; a test of the `asamblea` package reads `cargo
+//! metadata` and fails if any crate this one depends on knows axum.
+//!
+//! # Layout
+//!
+//! - this file: [`AppState`] (the meeting behind a lock, receipts, the
+//!   live feed, rate limits), [`router`] and [`ROUTES`].
+//! - `handlers`: one function per route; roles are extractors that run
+//!   before the body is read.
+//! - `error`: [`ApiError`], the one error answer (stable code, Spanish and
+//!   English message).
+//! - [`tls`]: the accept loop over rustls, with its limits and the kiosk
+//!   identity of each connection.
+//! - `board.html`, `openapi.json`: the public board and the API document,
+//!   served as they are.
+
+mod error;
+mod handlers;
+pub mod tls;
+
+use std::collections::HashMap;
+use std::sync::atomic::{AtomicU32, Ordering};
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+use axum::extract::DefaultBodyLimit;
+use axum::http::HeaderMap;
+use axum::routing::{get, post};
+use axum::Router;
+use tokio::sync::broadcast;
+
+use asamblea_wire::{Digest, MeetingId, Receipt, Signature};
+
+pub use error::ApiError;
+
+use asamblea_venue::service::Service;
+use asamblea_venue::staff::{Account, Accounts, Role};
+
+/// Largest request body accepted: a ballot for many principals fits well
+/// within it; anything bigger is refused before it is read.
+pub const MAX_BODY_BYTES: usize = 64 * 1024;
+
+/// Ballots a kiosk may send per second on average, and in a burst.
+pub const KIOSK_RATE: (u32, u32) = (50, 200);
+
+/// The state every handler shares; cheap to clone.
+#[derive(Clone)]
+pub struct AppState(pub(crate) Arc<Inner>);
+
+pub(crate) struct Inner {
+    /// The meeting: its ledger and the rules state folded from it. A
+    /// `std` mutex, never held across an `.await`.
+    pub(crate) service: Mutex<Service>,
+    pub(crate) meeting_id: MeetingId,
+    /// The daemon's key, for receipts signed on the request's thread.
+    pub(crate) daemon: asamblea_wire::Keypair,
+    pub(crate) accounts: Accounts,
+    /// Receipts of counted ballots by event digest, so that a ballot sent
+    /// twice gets the same receipt and the public can look one up.
+    pub(crate) receipts: Mutex<HashMap<Digest, (Receipt, Signature)>>,
+    /// The live feed (SSE): JSON documents.
+    pub(crate) feed: broadcast::Sender<String>,
+    /// Per-kiosk token buckets.
+    pub(crate) buckets: Mutex<HashMap<String, Bucket>>,
+    /// Per-kiosk rate: ballots per second and burst ([`KIOSK_RATE`] unless
+    /// [`AppState::with_kiosk_rate`] set another).
+    pub(crate) kiosk_rate: (AtomicU32, AtomicU32),
+    /// Becomes true when the daemon is shutting down: live feeds end.
+    pub(crate) closing: tokio::sync::watch::Sender<bool>,
+    /// Set once the ledger failed: every change is refused from then on.
+    pub(crate) failed: std::sync::atomic::AtomicBool,
+}
+
+/// A token bucket, in thousandths of a request (integers only).
+pub(crate) struct Bucket {
+    millitokens: u64,
+    at: Instant,
+}
+
+impl AppState {
+    /// The state of an open meeting directory. Receipts of ballots stored
+    /// before are re-issued from the ledger.
+    pub fn new(mut service: Service, accounts: Accounts) -> anyhow::Result<AppState> {
+        let meeting_id = service.meeting_id();
+        let daemon = service.daemon_keypair()?;
+        let mut receipts = HashMap::new();
+        for (digest, appended) in service.take_stored_ballots() {
+            let receipt = Receipt { seq: appended.seq, head: appended.head, event: appended.event_digest };
+            let signature = service.sign_receipt(&receipt);
+            receipts.insert(digest, (receipt, signature));
+        }
+        let (feed, _) = broadcast::channel(256);
+        Ok(AppState(Arc::new(Inner {
+            service: Mutex::new(service),
+            meeting_id,
+            daemon,
+            accounts,
+            receipts: Mutex::new(receipts),
+            feed,
+            buckets: Mutex::new(HashMap::new()),
+            kiosk_rate: (AtomicU32::new(KIOSK_RATE.0), AtomicU32::new(KIOSK_RATE.1)),
+            failed: std::sync::atomic::AtomicBool::new(false),
+            closing: tokio::sync::watch::channel(false).0,
+        })))
+    }
+
+    /// The same state with another per-kiosk rate limit: `per_second` on
+    /// average, `burst` at once. For `asamblea bench`, whose simulated
+    /// kiosks each send far more than a real one; a meeting keeps
+    /// [`KIOSK_RATE`].
+    pub fn with_kiosk_rate(self, per_second: u32, burst: u32) -> AppState {
+        self.0.kiosk_rate.0.store(per_second, Ordering::Relaxed);
+        self.0.kiosk_rate.1.store(burst, Ordering::Relaxed);
+        self
+    }
+
+    /// A ballot through the same path as `POST /api/v1/ballots` once the
+    /// kiosk is identified and its rate checked: the same ballot again gets
+    /// its receipt; otherwise decode, strict signature check, admission by
+    /// the ledger's checks and the rules, group commit, and the daemon's
+    /// signed receipt once durable. (The bench measures the pipeline
+    /// ceiling through it.)
+    pub async fn cast_ballot(
+        &self,
+        event: Vec<u8>,
+        signer: &[u8],
+        signature: &[u8],
+    ) -> Result<(Receipt, Signature), ApiError> {
+        handlers::submit_ballot(self, event, signer, signature).await
+    }
+
+    /// The daemon's public key, which signs receipts and results.
+    pub fn daemon_key(&self) -> asamblea_wire::PublicKey {
+        self.0.daemon.public_key()
+    }
+
+    /// Runs `f` on the meeting, under the lock.
+    pub fn with_service<T>(&self, f: impl FnOnce(&mut Service) -> T) -> T {
+        let mut guard = self.0.service.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+        f(&mut guard)
+    }
+
+    /// Ends every live feed (the daemon is shutting down).
+    pub fn begin_shutdown(&self) {
+        self.0.closing.send_replace(true);
+    }
+
+    /// Publishes the live status on the feed now.
+    pub fn publish_status(&self) {
+        let status = handlers::status_json(self);
+        let _ = self.0.feed.send(serde_json::json!({ "type": "status", "status": status }).to_string());
+    }
+
+    /// Stops the ledger writer after the queued appends (graceful
+    /// shutdown). Only the last clone of the state can do it; others
+    /// return without waiting.
+    pub fn close(self) {
+        if let Ok(inner) = Arc::try_unwrap(self.0) {
+            inner.service.into_inner().unwrap_or_else(std::sync::PoisonError::into_inner).close();
+        }
+    }
+}
+
+impl Inner {
+    /// The staff account of the request, if its role is one of `allowed`.
+    pub(crate) fn staff(&self, headers: &HeaderMap, allowed: &[Role]) -> Result<&Account, ApiError> {
+        let token = headers
+            .get(axum::http::header::AUTHORIZATION)
+            .and_then(|v| v.to_str().ok())
+            .and_then(|v| v.strip_prefix("Bearer "))
+            .ok_or_else(ApiError::unauthorized)?;
+        let account = self.accounts.authenticate(token.trim()).ok_or_else(ApiError::unauthorized)?;
+        if !allowed.contains(&account.role) {
+            let names: Vec<&str> = allowed.iter().map(|r| r.code()).collect();
+            return Err(ApiError::forbidden(account.role.code(), &names.join(", ")));
+        }
+        Ok(account)
+    }
+
+    /// Takes one token from a kiosk's bucket.
+    pub(crate) fn rate_limit(&self, kiosk: &str) -> Result<(), ApiError> {
+        let rate = u64::from(self.kiosk_rate.0.load(Ordering::Relaxed));
+        let burst = u64::from(self.kiosk_rate.1.load(Ordering::Relaxed)) * 1000;
+        let mut buckets = self.buckets.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+        let now = Instant::now();
+        if !buckets.contains_key(kiosk) {
+            buckets.insert(kiosk.to_string(), Bucket { millitokens: burst, at: now });
+        }
+        let bucket = buckets.get_mut(kiosk).expect("inserted above");
+        let elapsed_us = u64::try_from(now.duration_since(bucket.at).as_micros()).unwrap_or(u64::MAX);
+        bucket.millitokens =
+            bucket.millitokens.saturating_add(elapsed_us.saturating_mul(rate) / 1000).min(burst);
+        bucket.at = now;
+        if bucket.millitokens < 1000 {
+            return Err(ApiError::rate_limited());
+        }
+        bucket.millitokens -= 1000;
+        Ok(())
+    }
+}
+
+/// The API's routes.
+pub fn router(state: AppState) -> Router {
+    Router::new()
+        .route("/", get(handlers::board))
+        .route("/api/v1/openapi.json", get(handlers::openapi))
+        .route("/api/v1/status", get(handlers::status))
+        .route("/api/v1/feed", get(handlers::feed))
+        .route("/api/v1/results/{item}", get(handlers::result))
+        .route("/api/v1/receipts/{digest}", get(handlers::receipt))
+        .route("/api/v1/checkins", post(handlers::checkin))
+        .route("/api/v1/checkouts", post(handlers::checkout))
+        .route("/api/v1/badges", post(handlers::issue_badge))
+        .route("/api/v1/badges/{credential}/revoke", post(handlers::revoke_badge))
+        .route("/api/v1/items/{item}/open", post(handlers::open_item))
+        .route("/api/v1/items/{item}/close", post(handlers::close_item))
+        .route("/api/v1/export", get(handlers::export))
+        .route("/api/v1/kiosk/badges/{credential}", get(handlers::ballot_sheet))
+        .route("/api/v1/ballots", post(handlers::cast))
+        .fallback(handlers::not_found)
+        .layer(DefaultBodyLimit::max(MAX_BODY_BYTES))
+        .with_state(state)
+}
+
+/// Every route with the callers let in: the contract the role test and
+/// the OpenAPI document are checked against.
+pub const ROUTES: &[(&str, &str, &[&str])] = &[
+    ("GET", "/", &["public"]),
+    ("GET", "/api/v1/openapi.json", &["public"]),
+    ("GET", "/api/v1/status", &["public"]),
+    ("GET", "/api/v1/feed", &["public"]),
+    ("GET", "/api/v1/results/{item}", &["public"]),
+    ("GET", "/api/v1/receipts/{digest}", &["public"]),
+    ("POST", "/api/v1/checkins", &["operator"]),
+    ("POST", "/api/v1/checkouts", &["operator"]),
+    ("POST", "/api/v1/badges", &["operator"]),
+    ("POST", "/api/v1/badges/{credential}/revoke", &["operator"]),
+    ("POST", "/api/v1/items/{item}/open", &["chair"]),
+    ("POST", "/api/v1/items/{item}/close", &["chair"]),
+    ("GET", "/api/v1/export", &["secretary", "auditor"]),
+    ("GET", "/api/v1/kiosk/badges/{credential}", &["kiosk"]),
+    ("POST", "/api/v1/ballots", &["kiosk"]),
+];
+
+/// Sends the live status on the feed twice a second while it changes:
+/// quorum and turnout, never a running tally of an open poll.
+pub fn spawn_feed_ticker(state: AppState) -> tokio::task::JoinHandle<()> {
+    tokio::spawn(async move {
+        let mut last = String::new();
+        let mut tick = tokio::time::interval(Duration::from_millis(500));
+        loop {
+            tick.tick().await;
+            if state.0.feed.receiver_count() == 0 {
+                continue;
+            }
+            let status = handlers::status_json(&state).to_string();
+            if status != last {
+                let _ = state.0.feed.send(format!("{{\"type\":\"status\",\"status\":{status}}}"));
+                last = status;
+            }
+        }
+    })
+}
+
+/// A hello-world at the ballot route: the same TLS, HTTP/1.1, kiosk
+/// check, JSON body and a JSON answer the size of a receipt, and nothing
+/// else. What the HTTP layer costs on this machine, for reading the ratio
+/// of `asamblea bench`; never served by a meeting.
+pub fn hello_router() -> axum::Router {
+    #[derive(serde::Deserialize)]
+    #[allow(dead_code)]
+    struct Request {
+        event: String,
+        signer: String,
+        signature: String,
+    }
+    let answer = serde_json::json!({
+        "receipt": { "seq": 123_456, "head": "0".repeat(64), "event": "1".repeat(64) },
+        "signature": "2".repeat(128),
+    });
+    axum::Router::new().route(
+        "/api/v1/ballots",
+        axum::routing::post(
+            move |cert: Option<axum::Extension<crate::tls::ClientCert>>,
+                  axum::Json(_): axum::Json<Request>| {
+                let answer = answer.clone();
+                async move {
+                    match cert {
+                        Some(_) => (axum::http::StatusCode::OK, axum::Json(answer)),
+                        None => (axum::http::StatusCode::FORBIDDEN, axum::Json(serde_json::Value::Null)),
+                    }
+                }
+            },
+        ),
+    )
+}

@@ -1,0 +1,285 @@
+//! The HTTPS serving layer: the accept loop that serves an `axum::Router`
+//! over rustls with graceful shutdown, bounded handshakes and headers, and
+//! the kiosk identity of each connection. The certificates and the
+//! revocation list come from `asamblea-pki`.
+//!
+//! # Who is who on the wire
+//!
+//! Client certificates are *optional* but, when presented, verified against
+//! the venue CA: staff browsers and the public board connect without one,
+//! kiosks with theirs. A certificate from another CA fails the handshake. On
+//! every request of a connection whose certificate names a kiosk that is not
+//! revoked, [`serve`] inserts a [`ClientCert`] request extension; handlers
+//! that need the kiosk role extract `Option<axum::Extension<ClientCert>>` and
+//! refuse when it is `None`. Every request also carries
+//! `axum::extract::ConnectInfo<SocketAddr>` with the peer's address.
+//!
+//! Revocation is by kiosk id and is checked on every request (not only at
+//! the handshake), so revoking a kiosk through [`KioskRegistry::revoke`]
+//! takes effect at once, even on its open keep-alive connections. A revoked
+//! kiosk still completes the handshake: it is served as an anonymous client,
+//! and logged.
+
+use std::future::Future;
+use std::net::SocketAddr;
+use std::sync::Arc;
+use std::time::Duration;
+
+use anyhow::Result;
+use asamblea_pki::{check_kiosk_id, common_name, KioskRegistry};
+use axum::extract::ConnectInfo;
+use axum::Router;
+use hyper::body::Incoming;
+use hyper::server::conn::http1;
+use hyper_util::rt::{TokioIo, TokioTimer};
+use rustls::ServerConfig;
+use tokio::net::{TcpListener, TcpStream};
+use tokio::sync::watch;
+use tokio::task::JoinSet;
+use tokio_rustls::TlsAcceptor;
+use tower::ServiceExt;
+
+/// How long a client has to complete the TLS handshake after connecting. A
+/// silent or plain-HTTP client holds only its own task, and only this long.
+/// The default of [`Limits::handshake_timeout`].
+pub const HANDSHAKE_TIMEOUT: Duration = Duration::from_secs(10);
+
+/// How long a client has to send a request's headers, counted from when the
+/// connection is ready for the next request: it is also the idle time after
+/// which a keep-alive connection is closed. The default of
+/// [`Limits::header_read_timeout`].
+pub const HEADER_READ_TIMEOUT: Duration = Duration::from_secs(30);
+
+/// The largest request line plus headers accepted; larger gets `431`.
+/// Bodies are limited by the router, per route. The default of
+/// [`Limits::max_header_bytes`].
+pub const MAX_HEADER_BYTES: usize = 16 * 1024;
+
+/// After shutdown is asked, how long in-flight requests have to finish
+/// before their connections are dropped. The default of
+/// [`Limits::shutdown_grace`].
+pub const SHUTDOWN_GRACE: Duration = Duration::from_secs(10);
+
+/// The serving layer's limits on slow or silent clients and on shutdown.
+/// `Limits::default()` is what [`serve`] uses; tests shorten them.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Limits {
+    /// See [`HANDSHAKE_TIMEOUT`].
+    pub handshake_timeout: Duration,
+    /// See [`HEADER_READ_TIMEOUT`].
+    pub header_read_timeout: Duration,
+    /// See [`MAX_HEADER_BYTES`].
+    pub max_header_bytes: usize,
+    /// See [`SHUTDOWN_GRACE`].
+    pub shutdown_grace: Duration,
+}
+
+impl Default for Limits {
+    fn default() -> Limits {
+        Limits {
+            handshake_timeout: HANDSHAKE_TIMEOUT,
+            header_read_timeout: HEADER_READ_TIMEOUT,
+            max_header_bytes: MAX_HEADER_BYTES,
+            shutdown_grace: SHUTDOWN_GRACE,
+        }
+    }
+}
+
+/// The request extension that [`serve`] inserts when the connection's client
+/// certificate names an enrolled kiosk that is not revoked.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ClientCert {
+    /// The kiosk id: the certificate's common name, checked by
+    /// [`check_kiosk_id`]. Shared, not copied, by every request of the
+    /// connection.
+    pub kiosk_id: Arc<str>,
+}
+
+/// What every connection task shares.
+struct Shared {
+    acceptor: TlsAcceptor,
+    app: Router,
+    kiosks: KioskRegistry,
+    /// HTTP/1.1 settings, built once from the limits.
+    http: http1::Builder,
+    handshake_timeout: Duration,
+}
+
+/// Resolves once shutdown has been asked.
+async fn stopped(mut stop: watch::Receiver<bool>) {
+    // An error means the sender is gone, i.e. `serve` itself is gone.
+    let _ = stop.wait_for(|stop| *stop).await;
+}
+
+/// Serves `app` over HTTPS on `listener` until `shutdown` resolves, with
+/// the default [`Limits`]: see [`serve_with_limits`].
+pub async fn serve(
+    listener: TcpListener,
+    tls: Arc<ServerConfig>,
+    app: Router,
+    kiosks: KioskRegistry,
+    shutdown: impl Future<Output = ()> + Send + 'static,
+) -> Result<()> {
+    serve_with_limits(listener, tls, app, kiosks, shutdown, Limits::default()).await
+}
+
+/// Serves `app` over HTTPS on `listener` until `shutdown` resolves.
+///
+/// Each connection runs in its own task: a TLS handshake bounded by
+/// [`Limits::handshake_timeout`] (a plain-HTTP client fails it at its first
+/// byte and is closed), then HTTP/1.1 with keep-alive, headers bounded by
+/// [`Limits::max_header_bytes`] and [`Limits::header_read_timeout`]. Every request carries
+/// `ConnectInfo<SocketAddr>` and, for a kiosk that is not revoked,
+/// [`ClientCert`].
+///
+/// When `shutdown` resolves the listener is closed at once (new connections
+/// are refused), idle connections are closed, and requests in flight get up
+/// to [`Limits::shutdown_grace`] to finish; then the rest are dropped and this
+/// returns. Errors accepting a connection are logged and retried, so this
+/// returns `Ok` once shut down.
+///
+/// A long-lived response (a Server-Sent Events feed) counts as in flight:
+/// end such streams when shutdown is asked, or shutdown waits out the grace.
+pub async fn serve_with_limits(
+    listener: TcpListener,
+    tls: Arc<ServerConfig>,
+    app: Router,
+    kiosks: KioskRegistry,
+    shutdown: impl Future<Output = ()> + Send + 'static,
+    limits: Limits,
+) -> Result<()> {
+    let mut http = http1::Builder::new();
+    http.timer(TokioTimer::new())
+        .header_read_timeout(limits.header_read_timeout)
+        .max_header_size(limits.max_header_bytes);
+    let shared = Arc::new(Shared {
+        acceptor: TlsAcceptor::from(tls),
+        app,
+        kiosks,
+        http,
+        handshake_timeout: limits.handshake_timeout,
+    });
+    let (stop_sender, stop) = watch::channel(false);
+    let mut connections = JoinSet::new();
+    let mut shutdown = std::pin::pin!(shutdown);
+    loop {
+        tokio::select! {
+            biased;
+            () = &mut shutdown => break,
+            accepted = listener.accept() => match accepted {
+                Ok((tcp, peer)) => {
+                    connections.spawn(connection(tcp, peer, shared.clone(), stop.clone()));
+                }
+                Err(error) if is_connection_error(&error) => {
+                    tracing::debug!(%error, "a connection was lost before it was accepted");
+                }
+                Err(error) => {
+                    // Out of file descriptors, most likely: back off rather than spin.
+                    tracing::error!(%error, "no se aceptan conexiones (¿sin descriptores de archivo? revise `ulimit -n`); reintento en 100 ms / cannot accept connections (out of file descriptors? check `ulimit -n`); retrying in 100 ms");
+                    tokio::time::sleep(Duration::from_millis(100)).await;
+                }
+            },
+            Some(joined) = connections.join_next() => log_join(joined),
+        }
+    }
+    drop(listener);
+    stop_sender.send_replace(true);
+    tracing::info!(
+        connections.open = connections.len(),
+        "cerrando: no se aceptan conexiones nuevas / shutting down: no new connections"
+    );
+    let drained = tokio::time::timeout(limits.shutdown_grace, async {
+        while let Some(joined) = connections.join_next().await {
+            log_join(joined);
+        }
+    })
+    .await;
+    if drained.is_err() {
+        tracing::warn!(
+            connections.open = connections.len(),
+            grace_ms = limits.shutdown_grace.as_millis() as u64,
+            "solicitudes aún en curso tras el plazo de gracia; se cierran sus conexiones / requests still in flight after the grace period; dropping their connections"
+        );
+        connections.shutdown().await;
+    }
+    Ok(())
+}
+
+fn is_connection_error(error: &std::io::Error) -> bool {
+    use std::io::ErrorKind::{ConnectionAborted, ConnectionRefused, ConnectionReset};
+    matches!(error.kind(), ConnectionRefused | ConnectionAborted | ConnectionReset)
+}
+
+fn log_join(joined: Result<(), tokio::task::JoinError>) {
+    if let Err(error) = joined {
+        if error.is_panic() {
+            tracing::error!(%error, "una conexión falló por un error interno / a connection task panicked");
+        }
+    }
+}
+
+/// One connection: handshake, identify the kiosk, serve HTTP/1.1 until the
+/// client leaves or shutdown is asked.
+async fn connection(tcp: TcpStream, peer: SocketAddr, shared: Arc<Shared>, stop: watch::Receiver<bool>) {
+    // Small JSON answers: send them now rather than wait for more to send.
+    let _ = tcp.set_nodelay(true);
+    let handshake = tokio::select! {
+        biased;
+        () = stopped(stop.clone()) => return,
+        handshake = tokio::time::timeout(shared.handshake_timeout, shared.acceptor.accept(tcp)) => handshake,
+    };
+    let stream = match handshake {
+        Ok(Ok(stream)) => stream,
+        Ok(Err(error)) => {
+            tracing::debug!(peer.addr = %peer, %error, "TLS handshake failed");
+            return;
+        }
+        Err(_) => {
+            tracing::debug!(peer.addr = %peer, "TLS handshake timed out");
+            return;
+        }
+    };
+
+    let certificate = stream.get_ref().1.peer_certificates().and_then(|chain| chain.first());
+    let kiosk_id = match certificate.map(|der| common_name(der).filter(|id| check_kiosk_id(id).is_ok())) {
+        None => None,
+        Some(Some(id)) => {
+            if shared.kiosks.is_revoked(&id) {
+                tracing::warn!(peer.addr = %peer, kiosk.id = %id, "se conectó un quiosco revocado; se atiende sin el rol de quiosco / a revoked kiosk connected; served without the kiosk role");
+            }
+            Some(Arc::<str>::from(id))
+        }
+        Some(None) => {
+            tracing::warn!(peer.addr = %peer, "un certificado de cliente firmado por la sede no nombra un quiosco; se atiende sin el rol de quiosco / a venue-signed client certificate names no kiosk id; served without the kiosk role");
+            None
+        }
+    };
+
+    let service = {
+        let shared = shared.clone();
+        hyper::service::service_fn(move |mut request: hyper::Request<Incoming>| {
+            let extensions = request.extensions_mut();
+            extensions.insert(ConnectInfo(peer));
+            if let Some(kiosk_id) = &kiosk_id {
+                if shared.kiosks.is_revoked(kiosk_id) {
+                    tracing::debug!(kiosk.id = %kiosk_id, "request from a revoked kiosk; no kiosk role");
+                } else {
+                    extensions.insert(ClientCert { kiosk_id: Arc::clone(kiosk_id) });
+                }
+            }
+            shared.app.clone().oneshot(request)
+        })
+    };
+    let mut http = std::pin::pin!(shared.http.serve_connection(TokioIo::new(stream), service));
+    let served = tokio::select! {
+        served = http.as_mut() => served,
+        () = stopped(stop) => {
+            // Finish the request in flight (if any), then close.
+            http.as_mut().graceful_shutdown();
+            http.await
+        }
+    };
+    if let Err(error) = served {
+        tracing::debug!(peer.addr = %peer, %error, "connection ended with an error");
+    }
+}

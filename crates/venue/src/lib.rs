@@ -1,0 +1,44 @@
+//! `asamblea-venue`: a meeting directory and the signed actions on it, and
+//! the formats that come from outside (`meeting.toml`, the register CSV,
+//! bylaws profiles, staff accounts).
+//!
+//! [`service::Service`] is an open meeting directory: it replays the
+//! ledger at open and turns each action (a check-in, a badge, a poll opened
+//! or closed, a ballot) into an event signed by its actor and durable
+//! before it returns. The command line and the HTTP daemon both act
+//! through it, so a check-in means the same thing wherever it comes from.
+//!
+//! # Invariants
+//!
+//! - Every file from outside is validated here, at the edge, with an error
+//!   that names the file, the line or the key; nothing is written when the
+//!   input is bad.
+//! - Secrets (seeds) are drawn and written only by [`secrets`], owner-only.
+//!
+//! # What this crate does not know
+//!
+//! HTTP, TLS, sockets and async: the daemon (`asamblea-server`) wraps a
+//! `Service` in its own lock and serves it. Nor what a document looks like
+//! (`asamblea-documents`). A test of the `asamblea` package reads `cargo
+//! metadata` and fails if this crate depends on axum, hyper, rustls or
+//! tokio.
+//!
+//! # Layout
+//!
+//! - `service`: a meeting directory (files, keys, ledger) and its actions.
+//! - `staff`: staff accounts, tokens and keys.
+//! - `secrets`: randomness and key files.
+//! - `meeting_config`: `meeting.toml` (settings and agenda).
+//! - `profiles`: bylaws profiles from `config/*.toml`.
+//! - `register_csv`: the share register from CSV.
+//! - `spec`: capital and agenda items as TOML (shared with the scenarios).
+//! - `fields`: reading TOML with errors that name the key.
+
+pub mod fields;
+pub mod meeting_config;
+pub mod profiles;
+pub mod register_csv;
+pub mod secrets;
+pub mod service;
+pub mod spec;
+pub mod staff;

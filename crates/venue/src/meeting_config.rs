@@ -1,0 +1,212 @@
+//! `meeting.toml`: the meeting's settings and agenda, as the secretary
+//! writes them before the meeting (what the acta must state: company,
+//! kind, call, date, place, how and when it was convened; C.Co Art. 189).
+//!
+//! ```toml
+//! company = "Inversiones Andinas S.A."
+//! nit = "900.123.456-7"
+//! kind = "ordinary"                 # ordinary | extraordinary
+//! call = "first"                    # first | second | own-right
+//! date = "2027-03-25"
+//! time = "10:00"
+//! place = "Bogotá D.C., auditorio principal"
+//! convened_by = "Aviso publicado en El Tiempo y en la página web"
+//! convened_on = "2027-03-02"
+//! profile = "grupo-aval"            # config/<profile>.toml
+//! [settings]                        # optional overrides of the profile
+//! [capital]
+//! ORD = { subscribed = 10_000_000, treasury = 500_000 }
+//! [[agenda]]
+//! id = "item-3"
+//! title = "Elección de la Junta Directiva"
+//! matter = "board-election"
+//! noticed = true
+//! seats = 5
+//! lists = ["A", "B", "C"]
+//! ```
+
+use asamblea_rules::{Call, Capital, ItemSpec, MeetingKind, Profile};
+
+use crate::fields::{FieldError, Fields};
+use crate::profiles::{self, read_settings};
+
+/// One agenda item as noticed.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct AgendaItem {
+    /// What the rules need to open it.
+    pub spec: ItemSpec,
+    /// The title read out and printed in the acta.
+    pub title: String,
+}
+
+/// A validated `meeting.toml`.
+#[derive(Clone, Debug)]
+pub struct MeetingConfig {
+    /// Company name.
+    pub company: String,
+    /// Tax id (NIT).
+    pub nit: String,
+    /// Ordinary or extraordinary.
+    pub kind: MeetingKind,
+    /// Which call.
+    pub call: Call,
+    /// Date, `YYYY-MM-DD`.
+    pub date: String,
+    /// Time, `HH:MM`.
+    pub time: String,
+    /// Where.
+    pub place: String,
+    /// How it was convened.
+    pub convened_by: String,
+    /// When it was convened, `YYYY-MM-DD`.
+    pub convened_on: String,
+    /// The profile with the meeting's settings applied.
+    pub profile: Profile,
+    /// The capital.
+    pub capital: Capital,
+    /// The agenda in order.
+    pub agenda: Vec<AgendaItem>,
+}
+
+/// Parses `meeting.toml`; errors name the file and the key.
+pub fn parse(file: &str, text: &str) -> Result<MeetingConfig, String> {
+    let table: toml::Table = text.parse().map_err(|e| format!("{file}: not valid TOML: {e}"))?;
+    read(&table).map_err(|e| format!("{file}: {e}"))
+}
+
+fn read(table: &toml::Table) -> Result<MeetingConfig, FieldError> {
+    let mut f = Fields::new(table, "");
+    let text = |f: &mut Fields, key: &'static str| -> Result<String, FieldError> {
+        let value = f.required_string(key)?.trim().to_string();
+        if value.is_empty() {
+            return Err(f.error(key, "must not be empty"));
+        }
+        Ok(value)
+    };
+    let company = text(&mut f, "company")?;
+    let nit = text(&mut f, "nit")?;
+    let kind = f
+        .choice("kind", &["ordinary", "extraordinary"], MeetingKind::from_code)?
+        .ok_or_else(|| f.error("kind", "is required"))?;
+    let call = f.choice("call", &["first", "second", "own-right"], Call::from_code)?.unwrap_or(Call::First);
+    let date = text(&mut f, "date")?;
+    check_date(&f, "date", &date)?;
+    let time = text(&mut f, "time")?;
+    let place = text(&mut f, "place")?;
+    let convened_by = text(&mut f, "convened_by")?;
+    let convened_on = text(&mut f, "convened_on")?;
+    check_date(&f, "convened_on", &convened_on)?;
+    let profile_name = f.required_string("profile")?;
+    let profile = profiles::embedded(profile_name).map_err(|e| f.error("profile", e.to_string()))?;
+    let settings = match f.table("settings")? {
+        Some(t) => read_settings(t, "settings", profile.settings(), false)?,
+        None => profile.settings(),
+    };
+    let profile = profile.with_settings(settings);
+    let capital = crate::spec::read_capital(&mut f)?;
+    let mut agenda = Vec::new();
+    for (i, value) in f.array("agenda")?.unwrap_or_default().iter().enumerate() {
+        let prefix = format!("agenda[{i}]");
+        let t = value
+            .as_table()
+            .ok_or_else(|| FieldError { key: prefix.clone(), message: "expected a table".into() })?;
+        let item = read_item(t, &prefix)?;
+        if agenda.iter().any(|a: &AgendaItem| a.spec.id() == item.spec.id()) {
+            return Err(FieldError {
+                key: format!("{prefix}.id"),
+                message: format!("`{}` is used twice", item.spec.id()),
+            });
+        }
+        agenda.push(item);
+    }
+    if agenda.is_empty() {
+        return Err(f.error("agenda", "the meeting needs at least one agenda item"));
+    }
+    f.finish()?;
+    Ok(MeetingConfig {
+        company,
+        nit,
+        kind,
+        call,
+        date,
+        time,
+        place,
+        convened_by,
+        convened_on,
+        profile,
+        capital,
+        agenda,
+    })
+}
+
+fn check_date(f: &Fields, key: &str, value: &str) -> Result<(), FieldError> {
+    let b = value.as_bytes();
+    let ok = b.len() == 10
+        && b[4] == b'-'
+        && b[7] == b'-'
+        && b.iter().enumerate().all(|(i, c)| i == 4 || i == 7 || c.is_ascii_digit());
+    if ok {
+        Ok(())
+    } else {
+        Err(f.error(key, format!("`{value}` is not a date written YYYY-MM-DD")))
+    }
+}
+
+fn read_item(table: &toml::Table, prefix: &str) -> Result<AgendaItem, FieldError> {
+    let mut f = Fields::new(table, prefix);
+    let id = f.required_string("id")?.to_string();
+    if id.is_empty() {
+        return Err(f.error("id", "must not be empty"));
+    }
+    let title = f.required_string("title")?.to_string();
+    let spec = crate::spec::read_open(&mut f, id)?;
+    f.finish()?;
+    Ok(AgendaItem { spec, title })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The demo meeting shipped in `config/demo/`.
+    pub const DEMO_MEETING: &str = include_str!("../../../config/demo/meeting.toml");
+    const DEMO_REGISTER: &str = include_str!("../../../config/demo/register.csv");
+
+    #[test]
+    fn the_demo_meeting_and_its_register_load() {
+        let config = parse("config/demo/meeting.toml", DEMO_MEETING).expect("valid demo meeting");
+        assert_eq!(config.agenda.len(), 7);
+        assert_eq!(config.kind, MeetingKind::Ordinary);
+        let (register, names) = crate::register_csv::import(
+            "config/demo/register.csv",
+            DEMO_REGISTER.as_bytes(),
+            config.capital,
+            |_| {},
+        )
+        .expect("valid demo register");
+        assert!(register.len() >= 300, "{}", register.len());
+        assert_eq!(names.len(), register.len());
+        assert!(register.iter().any(|(_, h)| h.role().is_some()));
+        assert!(register.iter().any(|(_, h)| !h.holdings().preferred.is_zero()));
+    }
+
+    fn error_of(edit: impl Fn(&str) -> String) -> String {
+        parse("m.toml", &edit(DEMO_MEETING)).expect_err("invalid")
+    }
+
+    #[test]
+    fn defects_name_the_file_and_the_key() {
+        let e = error_of(|t| t.replace("date = \"2027-03-25\"", "date = \"25/03/2027\""));
+        assert_eq!(e, "m.toml: key `date`: `25/03/2027` is not a date written YYYY-MM-DD");
+        let e = error_of(|t| t.replace("kind = \"ordinary\"", "kind = \"annual\""));
+        assert!(e.starts_with("m.toml: key `kind`: `annual` is not one of"), "{e}");
+        let e = error_of(|t| t.replace("matter = \"profit-distribution\"", "matter = \"profits\""));
+        assert!(e.starts_with("m.toml: key `agenda[2].matter`"), "{e}");
+        let e = error_of(|t| t.replace("id = \"item-2\"", "id = \"item-1\""));
+        assert_eq!(e, "m.toml: key `agenda[1].id`: `item-1` is used twice");
+        let e = error_of(|t| t.replace("seats = 5\n", ""));
+        assert_eq!(e, "m.toml: key `agenda[3].seats`: a board election needs `seats`");
+        let e = error_of(|t| t.replace("place = ", "venue = "));
+        assert_eq!(e, "m.toml: key `place`: is required");
+    }
+}

@@ -1,0 +1,183 @@
+//! Staff accounts: who may do what at the consoles.
+//!
+//! `init` creates one account per role (operator, chair, secretary,
+//! auditor), each with a random bearer token shown once and stored only
+//! as its SHA-256, and a signing key kept by the daemon (custodial: every
+//! staff action is a ledger event signed with the acting member's key,
+//! enrolled by a `staff-enrolled` event). No default password exists: a
+//! meeting's tokens are drawn at its `init`.
+//!
+//! `DIR/staff.toml`:
+//!
+//! ```toml
+//! [[staff]]
+//! name = "presidente"
+//! role = "chair"
+//! token_sha256 = "…64 hex…"
+//! ```
+//!
+//! and `DIR/keys/<name>.seed` for each.
+
+use std::path::Path;
+
+use anyhow::{bail, Context, Result};
+use asamblea_wire::{Digest, Keypair};
+
+/// What a staff member may do.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Role {
+    /// Registration (Deceval-style): check-ins, proxies, badges, exits.
+    Operator,
+    /// The chair (presidente): opens and closes polls.
+    Chair,
+    /// The secretary: tallies, acta, exports.
+    Secretary,
+    /// Read-only: revisor fiscal, auditors.
+    Auditor,
+}
+
+impl Role {
+    /// Every role.
+    pub const ALL: [Role; 4] = [Role::Operator, Role::Chair, Role::Secretary, Role::Auditor];
+
+    /// The code in staff.toml and the API.
+    pub const fn code(self) -> &'static str {
+        match self {
+            Role::Operator => "operator",
+            Role::Chair => "chair",
+            Role::Secretary => "secretary",
+            Role::Auditor => "auditor",
+        }
+    }
+
+    /// The account `init` creates for the role.
+    pub const fn default_name(self) -> &'static str {
+        match self {
+            Role::Operator => "operador",
+            Role::Chair => "presidente",
+            Role::Secretary => "secretario",
+            Role::Auditor => "revisor",
+        }
+    }
+
+    fn from_code(code: &str) -> Option<Role> {
+        Role::ALL.into_iter().find(|r| r.code() == code)
+    }
+}
+
+/// A staff member as the daemon knows them.
+pub struct Account {
+    /// The account's name (also its key file's name).
+    pub name: String,
+    /// Its role.
+    pub role: Role,
+    /// SHA-256 of its bearer token.
+    pub token_digest: Digest,
+    /// Its signing key (shared with in-flight actions).
+    pub key: std::sync::Arc<Keypair>,
+}
+
+/// Every account of a meeting.
+pub struct Accounts(Vec<Account>);
+
+impl Accounts {
+    /// Creates one account per role in `dir`; returns `(name, role, token)`
+    /// to show once.
+    pub fn create(dir: &Path) -> Result<Vec<(String, Role, String)>> {
+        let mut toml =
+            String::from("# Staff accounts. Tokens are stored as SHA-256 only; keys in keys/<name>.seed.\n");
+        let mut shown = Vec::new();
+        for role in Role::ALL {
+            let name = role.default_name();
+            let token = hex(&crate::secrets::random::<24>());
+            let digest = Digest::sha256(token.as_bytes());
+            toml.push_str(&format!(
+                "\n[[staff]]\nname = \"{name}\"\nrole = \"{}\"\ntoken_sha256 = \"{}\"\n",
+                role.code(),
+                hex(&digest.0)
+            ));
+            crate::secrets::write_secret(&dir.join(format!("keys/{name}.seed")), &crate::secrets::random())?;
+            shown.push((name.to_string(), role, token));
+        }
+        std::fs::write(dir.join("staff.toml"), toml)?;
+        Ok(shown)
+    }
+
+    /// Reads `DIR/staff.toml` and the keys.
+    pub fn load(dir: &Path) -> Result<Accounts> {
+        let path = dir.join("staff.toml");
+        let text =
+            std::fs::read_to_string(&path).with_context(|| format!("{}: cannot read", path.display()))?;
+        let table: toml::Table =
+            text.parse().with_context(|| format!("{}: not valid TOML", path.display()))?;
+        let mut accounts = Vec::new();
+        let list = table.get("staff").and_then(toml::Value::as_array).map(Vec::as_slice).unwrap_or_default();
+        for (i, entry) in list.iter().enumerate() {
+            let field = |key: &str| -> Result<&str> {
+                entry.get(key).and_then(toml::Value::as_str).with_context(|| {
+                    format!("{}: staff[{i}].{key} is missing or not a string", path.display())
+                })
+            };
+            let name = field("name")?;
+            if name.is_empty() || !name.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'-') {
+                bail!("{}: staff[{i}].name `{name}` must be letters, digits and dashes", path.display());
+            }
+            let role = Role::from_code(field("role")?).with_context(|| {
+                format!("{}: staff[{i}].role must be operator, chair, secretary or auditor", path.display())
+            })?;
+            let token_digest = Digest::from_hex(field("token_sha256")?)
+                .map_err(|e| anyhow::anyhow!("{}: staff[{i}].token_sha256: {e}", path.display()))?;
+            let seed_path = dir.join(format!("keys/{name}.seed"));
+            let key = std::sync::Arc::new(Keypair::from_seed(&crate::secrets::read_seed(&seed_path)?));
+            accounts.push(Account { name: name.to_string(), role, token_digest, key });
+        }
+        if accounts.is_empty() {
+            bail!("{}: no staff accounts", path.display());
+        }
+        Ok(Accounts(accounts))
+    }
+
+    /// The account a bearer token opens, if any. The token's digest is
+    /// compared in constant time.
+    pub fn authenticate(&self, token: &str) -> Option<&Account> {
+        let digest = Digest::sha256(token.as_bytes());
+        self.0.iter().find(|a| constant_time_eq(&a.token_digest.0, &digest.0))
+    }
+
+    /// Every account.
+    pub fn iter(&self) -> impl Iterator<Item = &Account> {
+        self.0.iter()
+    }
+}
+
+fn constant_time_eq(a: &[u8; 32], b: &[u8; 32]) -> bool {
+    a.iter().zip(b).fold(0u8, |acc, (x, y)| acc | (x ^ y)) == 0
+}
+
+use asamblea_wire::hex::encode as hex;
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn tokens_open_their_own_account_only() {
+        let dir = std::env::temp_dir().join(format!("asamblea-staff-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(dir.join("keys")).unwrap();
+        let shown = Accounts::create(&dir).unwrap();
+        let accounts = Accounts::load(&dir).unwrap();
+        for (name, role, token) in &shown {
+            let account = accounts.authenticate(token).expect("its own token opens it");
+            assert_eq!((&account.name, account.role), (name, *role));
+        }
+        assert!(accounts.authenticate("").is_none());
+        assert!(accounts.authenticate(&shown[0].2[1..]).is_none());
+        let stored = std::fs::read_to_string(dir.join("staff.toml")).unwrap();
+        assert!(
+            shown.iter().all(|(_, _, token)| !stored.contains(token.as_str())),
+            "tokens are never stored"
+        );
+        std::fs::remove_dir_all(&dir).ok();
+    }
+}
