@@ -101,7 +101,8 @@ use asamblea_wire::{Credential, CredentialId, Digest, EventBody, Id, Keypair, No
 use asamblea_documents::numfmt::{percent, thousands};
 use asamblea_kiosk::{whole_votes, SignedBallot};
 use asamblea_server::AppState;
-use asamblea_venue::service::Service;
+use asamblea_venue::lock::MeetingLock;
+use asamblea_venue::service::{NewMeeting, Service};
 use asamblea_venue::staff::Role;
 
 /// What to run.
@@ -241,14 +242,15 @@ fn run(options: &BenchOptions, dir: &Path, out: &mut dyn Write) -> Result<()> {
     // 1. The meeting, everyone present with a badge, every item open.
     let setup = Instant::now();
     let ids: Vec<String> = (1..=holders).map(|i| format!("ACC-{i:06}")).collect();
-    let mut service = Service::init(
-        dir,
+    let new = NewMeeting::check(
         "meeting.toml (bench, generated)",
         &meeting_toml(holders as u64, rounds),
         "register.csv (bench, generated)",
         &register_csv(&ids),
         |_| {},
     )?;
+    asamblea_venue::secrets::create_private_dir(dir)?;
+    let mut service = Service::init(dir, MeetingLock::acquire_fresh_or_explain(dir)?, new)?;
     asamblea_pki::create_venue_pki(dir, &[])?;
     let accounts = asamblea_venue::staff::Accounts::load(dir)?;
     let operator =
@@ -287,10 +289,11 @@ fn run(options: &BenchOptions, dir: &Path, out: &mut dyn Write) -> Result<()> {
 
     // 2. The daemon, in process.
     let server = tokio::runtime::Builder::new_multi_thread().enable_all().thread_name("daemon").build()?;
-    let state = AppState::new(service, accounts)?.with_kiosk_rate(u32::MAX / 1000, u32::MAX / 1000);
+    let registry = asamblea_pki::KioskRegistry::load(dir)?;
+    let state =
+        AppState::new(service, accounts, registry.clone())?.with_kiosk_rate(u32::MAX / 1000, u32::MAX / 1000);
     let daemon_key = state.daemon_key();
     let tls = asamblea_pki::server_config(dir)?;
-    let registry = asamblea_pki::KioskRegistry::load(dir)?;
     let listener = server
         .block_on(tokio::net::TcpListener::bind(&options.listen))
         .with_context(|| format!("cannot listen on {}", options.listen))?;

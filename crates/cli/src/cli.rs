@@ -250,7 +250,7 @@ pub fn run(cli: Cli, out: &mut dyn Write, err: &mut dyn Write) -> u8 {
         Command::Ballot { dir, badge, item, votes } => {
             finish(crate::commands::sign_ballot(&dir, &badge, &item, &votes, out), err)
         }
-        Command::Kiosk { dir, id, revoke } => finish(crate::commands::kiosk(&dir, &id, revoke, out), err),
+        Command::Kiosk { dir, id, revoke } => finish(crate::desk::kiosk(&dir, &id, revoke, out), err),
         Command::Demo { replay: true, .. } => {
             match scenario::parse("config/demo-meeting.toml", DEMO_SCENARIO) {
                 Ok(s) => {
@@ -268,13 +268,11 @@ pub fn run(cli: Cli, out: &mut dyn Write, err: &mut dyn Write) -> u8 {
             finish(crate::commands::init(&dir, meeting.as_deref(), register.as_deref(), &hosts, out), err)
         }
         Command::Checkin { dir, person, represents, legal_representative, power_document } => finish(
-            crate::commands::checkin(&dir, &person, &represents, legal_representative, &power_document, out),
+            crate::desk::checkin(&dir, &person, &represents, legal_representative, &power_document, out),
             err,
         ),
-        Command::Badges { dir, out: to } => {
-            finish(crate::commands::issue_badges(&dir, to.as_deref(), out), err)
-        }
-        Command::Revoke { dir, credential } => finish(crate::commands::revoke(&dir, credential, out), err),
+        Command::Badges { dir, out: to } => finish(crate::desk::issue_badges(&dir, to.as_deref(), out), err),
+        Command::Revoke { dir, credential } => finish(crate::desk::revoke(&dir, credential, out), err),
         Command::Simulate { dir, seed, attendance } => {
             finish(crate::commands::simulate(&dir, seed, attendance, out), err)
         }

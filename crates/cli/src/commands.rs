@@ -8,19 +8,20 @@ use std::path::Path;
 
 use anyhow::{bail, Context, Result};
 use asamblea_ledger::{verify_bundle, Bundle, VerifyOptions};
-use asamblea_rules::{Capacity, Channel, ItemResult, OptionIndex};
-use asamblea_wire::{Choice, Digest, EventBody, HolderVote, Id, PublicKey};
+use asamblea_rules::{Capacity, ItemResult, OptionIndex};
+use asamblea_wire::{Choice, Digest, HolderVote, Id, PublicKey};
 
-use asamblea_documents::badges::{self, BadgeInfo};
 use asamblea_documents::numfmt::thousands;
-use asamblea_venue::service::Service;
+use asamblea_venue::lock::{DaemonRun, MeetingLock};
+use asamblea_venue::service::{MeetingFiles, NewMeeting, Service};
+use asamblea_venue::staging::Staging;
 
 /// The demo meeting's settings and register, embedded.
 pub const DEMO_MEETING: &str = include_str!("../../../config/demo/meeting.toml");
 /// The demo register.
 pub const DEMO_REGISTER: &str = include_str!("../../../config/demo/register.csv");
 
-fn progress_bar(total: u64, message: &'static str) -> indicatif::ProgressBar {
+pub(crate) fn progress_bar(total: u64, message: &'static str) -> indicatif::ProgressBar {
     if !std::io::stderr().is_terminal() {
         return indicatif::ProgressBar::hidden();
     }
@@ -42,6 +43,21 @@ pub fn init(
     hosts: &[String],
     out: &mut dyn Write,
 ) -> Result<()> {
+    create_meeting(dir, meeting, register, hosts, out).map(drop)
+}
+
+/// Makes the meeting directory `dir` whole or not at all: every input is
+/// checked first, everything is written in a hidden folder beside it and
+/// renamed into place (`asamblea_venue::staging`). The staff tokens are
+/// shown only once the meeting exists. Returns the meeting's lock, still
+/// held, for `demo` to go on with.
+fn create_meeting(
+    dir: &Path,
+    meeting: Option<&Path>,
+    register: Option<&Path>,
+    hosts: &[String],
+    out: &mut dyn Write,
+) -> Result<MeetingLock> {
     let read = |p: &Path| fs_read(p);
     let (meeting_name, meeting_text) = match meeting {
         Some(p) => (p.display().to_string(), read(p)?),
@@ -51,34 +67,52 @@ pub fn init(
         Some(p) => (p.display().to_string(), read(p)?),
         None => ("config/demo/register.csv (embedded)".to_string(), DEMO_REGISTER.to_string()),
     };
+    asamblea_pki::check_host_names(hosts).context("--host")?;
     let rows = register_text.lines().count().saturating_sub(1) as u64;
     let bar = progress_bar(rows, "Importando el registro de accionistas");
-    let mut service =
-        Service::init(dir, &meeting_name, &meeting_text, &register_name, &register_text, |n| {
-            bar.set_position(n)
-        })?;
+    let new = NewMeeting::check(&meeting_name, &meeting_text, &register_name, &register_text, |n| {
+        bar.set_position(n)
+    })?;
     bar.finish_and_clear();
-    asamblea_pki::create_venue_pki(dir, hosts)?;
+
+    let mut notices = Vec::new();
+    let (staging, lock) = Staging::begin(dir, &mut |notice| notices.push(notice))?;
+    for notice in notices {
+        writeln!(out, "{notice}")?;
+    }
+    let mut service = Service::init(staging.path(), lock, new)?;
+    let tokens = service.take_tokens();
     let meeting = service.meeting();
     let capital = meeting.register().capital();
-    writeln!(out, "Reunión creada en {} / meeting created", dir.display())?;
-    writeln!(out, "  {} · {} {}", service.config().company, service.config().date, service.config().time)?;
+    let mut summary = Vec::new();
+    writeln!(summary, "Reunión creada en {} / meeting created", dir.display())?;
     writeln!(
-        out,
+        summary,
+        "  {} · {} {}",
+        service.config().company,
+        service.config().date,
+        service.config().time
+    )?;
+    writeln!(
+        summary,
         "  Accionistas: {} · acciones ordinarias en circulación {} · preferenciales {}",
         thousands(meeting.register().len() as u64),
         thousands(capital.ordinary.outstanding().get()),
         thousands(capital.preferred.outstanding().get())
     )?;
-    writeln!(out, "  Orden del día: {} puntos", service.config().agenda.len())?;
-    writeln!(out, "  Clave pública del daemon / daemon key: {}", service.daemon_key())?;
-    writeln!(out, "  Identificador de la reunión / meeting id: {}", hex(&service.meeting_id().0))?;
+    writeln!(summary, "  Orden del día: {} puntos", service.config().agenda.len())?;
+    writeln!(summary, "  Clave pública del daemon / daemon key: {}", service.daemon_key())?;
+    writeln!(summary, "  Identificador de la reunión / meeting id: {}", hex(&service.meeting_id().0))?;
+    let lock = service.close();
+    asamblea_pki::create_venue_pki(staging.path(), hosts)?;
+    staging.commit()?;
+
+    out.write_all(&summary)?;
     writeln!(out, "Claves del personal (se muestran una sola vez; guárdelas) / staff tokens, shown once:")?;
-    for (name, role, token) in service.take_tokens() {
+    for (name, role, token) in tokens {
         writeln!(out, "  {name:<12} {:<10} {token}", role.code())?;
     }
-    service.close();
-    Ok(())
+    Ok(lock)
 }
 
 fn fs_read(path: &Path) -> Result<String> {
@@ -86,141 +120,6 @@ fn fs_read(path: &Path) -> Result<String> {
 }
 
 use asamblea_wire::hex::encode as hex;
-
-/// `asamblea checkin DIR PERSON [--represents …]`.
-pub fn checkin(
-    dir: &Path,
-    person: &str,
-    represents: &[String],
-    legal_representative: bool,
-    power_document: &str,
-    out: &mut dyn Write,
-) -> Result<()> {
-    let mut service = Service::open(dir)?;
-    let result = if represents.is_empty() {
-        service.check_in(person)
-    } else {
-        let principals: Vec<&str> = represents.iter().map(String::as_str).collect();
-        let capacity = if legal_representative { Capacity::LegalRepresentative } else { Capacity::Proxy };
-        service.check_in_agent(person, &principals, capacity, power_document)
-    };
-    let quorum = service.meeting().quorum();
-    service.close();
-    let appended = result?;
-    writeln!(out, "Registrado / checked in: {person} (evento {})", appended.seq)?;
-    writeln!(
-        out,
-        "Quórum: {} acciones de {} · {} accionistas · {}",
-        thousands(quorum.present.get()),
-        thousands(quorum.voting_outstanding.get()),
-        thousands(u64::from(quorum.holders)),
-        if quorum.this_call { "HAY QUÓRUM" } else { "sin quórum" }
-    )?;
-    Ok(())
-}
-
-/// The people present who may vote: holders in person and agents.
-fn attendees(service: &Service) -> Vec<(String, Vec<String>)> {
-    let meeting = service.meeting();
-    let mut people: Vec<(String, Vec<String>)> = Vec::new();
-    for (at, holder) in meeting.register().iter() {
-        let person = match meeting.presence().channel(at) {
-            Channel::Absent => continue,
-            Channel::InPerson => holder.id().to_string(),
-            Channel::Agent { agent, .. } => meeting.presence().agent_id(agent).to_string(),
-        };
-        match people.iter_mut().find(|(p, _)| *p == person) {
-            Some((_, carried)) => carried.push(holder.id().to_string()),
-            None => people.push((person, vec![holder.id().to_string()])),
-        }
-    }
-    people
-}
-
-/// `asamblea badges DIR`: a badge for every person present without one.
-pub fn issue_badges(dir: &Path, out_dir: Option<&Path>, out: &mut dyn Write) -> Result<()> {
-    let mut service = Service::open(dir)?;
-    let out_dir = out_dir.map_or_else(|| dir.join("badges"), Path::to_path_buf);
-    std::fs::create_dir_all(&out_dir).with_context(|| format!("{}: cannot create", out_dir.display()))?;
-    let names = asamblea_venue::register_csv::import(
-        "register.csv",
-        std::fs::read(dir.join("register.csv"))?.as_slice(),
-        *service.meeting().register().capital(),
-        |_| {},
-    )?
-    .1;
-    let title = format!("{} · {}", service.config().company, service.config().date);
-    let people: Vec<_> =
-        attendees(&service).into_iter().filter(|(p, _)| service.state().badge_of(p).is_none()).collect();
-    let bar = progress_bar(people.len() as u64, "Emitiendo credenciales");
-    let mut issued = Vec::new();
-    for (person, carried) in &people {
-        let (credential, _) = service.issue_badge(person)?;
-        issued.push((person.clone(), carried.clone(), credential.id().0, credential.to_qr_text()));
-        bar.inc(1);
-    }
-    bar.finish_and_clear();
-    service.close();
-    let infos: Vec<(String, Vec<String>)> = issued
-        .iter()
-        .map(|(person, carried, _, _)| {
-            let name = names.get(person).cloned().unwrap_or_else(|| person.clone());
-            let represents = carried
-                .iter()
-                .filter(|h| *h != person)
-                .map(|h| names.get(h).cloned().unwrap_or(h.clone()))
-                .collect();
-            (name, represents)
-        })
-        .collect();
-    let badges: Vec<BadgeInfo> = issued
-        .iter()
-        .zip(&infos)
-        .map(|((person, _, id, qr), (name, represents))| BadgeInfo {
-            holder_id: person,
-            holder_name: name,
-            credential_id: *id,
-            represents,
-            meeting_title: &title,
-            qr_text: qr,
-        })
-        .collect();
-    for badge in &badges {
-        std::fs::write(
-            out_dir.join(format!("credencial-{:04}.svg", badge.credential_id)),
-            badges::badge_svg(badge)?,
-        )?;
-        std::fs::write(
-            out_dir.join(format!("credencial-{:04}.png", badge.credential_id)),
-            badges::badge_png(badge, badges::DEFAULT_PNG_SCALE)?,
-        )?;
-    }
-    if !badges.is_empty() {
-        std::fs::write(out_dir.join("hoja-de-credenciales.html"), badges::badge_sheet_html(&badges)?)?;
-    }
-    writeln!(
-        out,
-        "Credenciales emitidas / badges issued: {} en {} (hoja para imprimir: hoja-de-credenciales.html)",
-        badges.len(),
-        out_dir.display()
-    )?;
-    writeln!(
-        out,
-        "Las credenciales contienen claves secretas: entréguelas en mano y destruya las copias sobrantes."
-    )?;
-    Ok(())
-}
-
-/// `asamblea revoke DIR CREDENTIAL`.
-pub fn revoke(dir: &Path, credential: u32, out: &mut dyn Write) -> Result<()> {
-    let mut service = Service::open(dir)?;
-    let result =
-        service.staff_event(EventBody::BadgeRevoked { credential: asamblea_wire::CredentialId(credential) });
-    service.close();
-    let appended = result?;
-    writeln!(out, "Credencial {credential} revocada / revoked (evento {})", appended.seq)?;
-    Ok(())
-}
 
 /// Proxy number `n` of a simulated or demo meeting arrives for `principals`.
 fn check_in_proxy(service: &mut Service, n: u32, principals: &[String]) -> Result<()> {
@@ -274,11 +173,11 @@ pub fn simulate(dir: &Path, seed: u64, attendance_percent: u64, out: &mut dyn Wr
         }
     }
     bar.finish_and_clear();
-    let people = attendees(&service);
+    let people = service.attendees();
     let mut credentials = Vec::new();
-    for (person, carried) in &people {
-        let (credential, _) = service.issue_badge(person)?;
-        credentials.push((credential, carried.clone()));
+    for attendee in &people {
+        let (credential, _) = service.issue_badge(&attendee.person)?;
+        credentials.push((credential, attendee.carries.clone()));
     }
     let quorum = service.meeting().quorum();
     writeln!(
@@ -350,9 +249,7 @@ pub fn simulate(dir: &Path, seed: u64, attendance_percent: u64, out: &mut dyn Wr
 
 /// `asamblea export DIR OUT`.
 pub fn export(dir: &Path, file: &Path, out: &mut dyn Write) -> Result<()> {
-    let service = Service::open(dir)?;
-    let bundle = service.export()?;
-    service.close();
+    let bundle = MeetingFiles::export(dir)?;
     std::fs::write(file, bundle.encode()).with_context(|| format!("{}: cannot write", file.display()))?;
     let last = bundle.checkpoints.last();
     writeln!(
@@ -394,27 +291,16 @@ pub fn verify(
     };
     let checkpoint = checkpoint.map(parse_checkpoint).transpose()?;
     let bytes = if path.is_dir() {
-        let service_files = |name: &str| {
-            std::fs::read(path.join(name)).with_context(|| format!("{}: cannot read {name}", path.display()))
-        };
-        let meeting =
-            asamblea_wire::MeetingId::from_hex(String::from_utf8_lossy(&service_files("meeting-id")?).trim())
-                .map_err(|e| anyhow::anyhow!("meeting-id: {e}"))?;
-        let daemon = asamblea_wire::Keypair::from_seed(&parse_hex32(
-            String::from_utf8_lossy(&service_files("keys/daemon.seed")?).trim(),
-        )?);
-        let config = asamblea_venue::meeting_config::parse(
-            "meeting.toml",
-            &String::from_utf8_lossy(&service_files("meeting.toml")?),
-        )
-        .map_err(anyhow::Error::msg)?;
-        let records = asamblea_ledger::raw_records(&path.join("ledger.db"), &meeting)?;
+        let files = MeetingFiles::read(path)?;
+        // The rows exactly as stored: a hand-edited file is judged by the
+        // verifier, naming the event, rather than refused whole.
+        let records = asamblea_ledger::raw_records(&path.join("ledger.db"), &files.meeting_id)?;
         Bundle {
-            meeting,
-            daemon_key: daemon.public_key(),
-            profile_name: config.profile.name().to_string(),
-            profile_bytes: service_files("profile.toml")?,
-            register_bytes: service_files("register.bin")?,
+            meeting: files.meeting_id,
+            daemon_key: files.daemon.public_key(),
+            profile_name: files.config.profile.name().to_string(),
+            profile_bytes: files.profile_bytes,
+            register_bytes: files.register_bytes,
             records,
             checkpoints: Vec::new(),
         }
@@ -517,14 +403,32 @@ fn spawn_kiosk_reloader(kiosks: asamblea_pki::KioskRegistry) -> Result<tokio::ta
 /// `asamblea serve DIR`: HTTPS only, until Ctrl-C or SIGTERM; then
 /// in-flight requests finish and the ledger is flushed.
 pub fn serve(dir: &Path, listen: &str, out: &mut dyn Write) -> Result<()> {
+    serve_locked(dir, MeetingLock::acquire_or_explain(dir)?, listen, out)
+}
+
+/// Where the commands beside the daemon reach it: the address it listens
+/// on, with a wildcard address turned into the loopback of its family.
+fn reachable(address: std::net::SocketAddr) -> std::net::SocketAddr {
+    let ip = match address.ip() {
+        std::net::IpAddr::V4(ip) if ip.is_unspecified() => std::net::Ipv4Addr::LOCALHOST.into(),
+        std::net::IpAddr::V6(ip) if ip.is_unspecified() => std::net::Ipv6Addr::LOCALHOST.into(),
+        ip => ip,
+    };
+    std::net::SocketAddr::new(ip, address.port())
+}
+
+/// [`serve`] with the meeting's lock already held; it is held until the
+/// daemon has stopped and flushed the ledger.
+fn serve_locked(dir: &Path, lock: MeetingLock, listen: &str, out: &mut dyn Write) -> Result<()> {
     let runtime = tokio::runtime::Builder::new_multi_thread().enable_all().build()?;
     runtime.block_on(async {
-        let service = Service::open(dir)?;
-        let accounts = asamblea_venue::staff::Accounts::load(dir)?;
+        let service = Service::open_locked(dir, lock)?;
+        let mut accounts = asamblea_venue::staff::Accounts::load(dir)?;
+        let desk_token = accounts.add_desk_token()?;
         let tls = asamblea_pki::server_config(dir)?;
         let kiosks = asamblea_pki::KioskRegistry::load(dir)?;
         let daemon_key = service.daemon_key();
-        let state = asamblea_server::AppState::new(service, accounts)?;
+        let state = asamblea_server::AppState::new(service, accounts, kiosks.clone())?;
         let app = asamblea_server::router(state.clone());
         let listener = tokio::net::TcpListener::bind(listen)
             .await
@@ -532,7 +436,10 @@ pub fn serve(dir: &Path, listen: &str, out: &mut dyn Write) -> Result<()> {
         let address = listener.local_addr()?;
         let stop_signal = shutdown_signal()?;
         let reloader = spawn_kiosk_reloader(kiosks.clone())?;
+        let pid = std::process::id();
+        DaemonRun { pid, address: reachable(address).to_string(), token: desk_token }.write(dir)?;
         writeln!(out, "asamblea sirve en / serving at https://{address}/ (solo HTTPS / HTTPS only)")?;
+        writeln!(out, "  Proceso / process id (PID): {pid}")?;
         writeln!(out, "  Tablero público / public board: https://{address}/")?;
         writeln!(out, "  API: https://{address}/api/v1/openapi.json")?;
         writeln!(out, "  CA de la sede / venue CA: {}", dir.join("tls/ca.crt").display())?;
@@ -547,7 +454,9 @@ pub fn serve(dir: &Path, listen: &str, out: &mut dyn Write) -> Result<()> {
             // shutdown for its whole grace period.
             closing.begin_shutdown();
         };
-        asamblea_server::tls::serve(listener, tls, app, kiosks, shutdown).await?;
+        let served = asamblea_server::tls::serve(listener, tls, app, kiosks, shutdown).await;
+        DaemonRun::remove(dir);
+        served?;
         reloader.abort();
         ticker.abort();
         let _ = ticker.await;
@@ -561,9 +470,9 @@ pub fn serve(dir: &Path, listen: &str, out: &mut dyn Write) -> Result<()> {
 /// after), with attendees already checked in and a kiosk enrolled, served
 /// over HTTPS; prints where and how to reach it.
 pub fn demo(dir: &Path, listen: &str, hosts: &[String], out: &mut dyn Write) -> Result<()> {
-    if !dir.join("ledger.db").exists() {
-        init(dir, None, None, hosts, out)?;
-        let mut service = Service::open(dir)?;
+    let lock = if !dir.join("ledger.db").exists() {
+        let lock = create_meeting(dir, None, None, hosts, out)?;
+        let mut service = Service::open_locked(dir, lock)?;
         let ids: Vec<String> = service.meeting().register().iter().map(|(_, h)| h.id().to_string()).collect();
         // Three quarters of the holders arrive; every tenth group of three
         // comes through a proxy.
@@ -589,43 +498,25 @@ pub fn demo(dir: &Path, listen: &str, hosts: &[String], out: &mut dyn Write) -> 
             thousands(quorum.present.get()),
             proxies
         )?;
-        service.close();
-        let kiosk = asamblea_pki::enroll_kiosk(dir, "quiosco-1")?;
-        let _ = kiosk;
+        let lock = service.close();
+        asamblea_pki::enroll_kiosk(dir, "quiosco-1")?;
         writeln!(
             out,
             "Quiosco inscrito / kiosk enrolled: {}",
             dir.join("tls/kiosks/quiosco-1.crt").display()
         )?;
+        lock
     } else {
+        let lock = MeetingLock::acquire_or_explain(dir)?;
         writeln!(
             out,
             "Reanudando la reunión de demostración en / resuming the demo meeting in {}",
             dir.display()
         )?;
         writeln!(out, "  (las claves del personal se mostraron al crearla / staff tokens were shown when it was created)")?;
-    }
-    serve(dir, listen, out)
-}
-
-/// `asamblea kiosk DIR ID [--revoke]`.
-pub fn kiosk(dir: &Path, id: &str, revoke: bool, out: &mut dyn Write) -> Result<()> {
-    if revoke {
-        asamblea_pki::revoke_kiosk(dir, id)?;
-        writeln!(
-            out,
-            "Quiosco {id} revocado / kiosk revoked. Un servicio en marcha lo aplica con `kill -HUP <pid>` / a running daemon applies it on SIGHUP."
-        )?;
-    } else {
-        asamblea_pki::enroll_kiosk(dir, id)?;
-        writeln!(
-            out,
-            "Quiosco inscrito / kiosk enrolled: {} y {}",
-            dir.join(format!("tls/kiosks/{id}.crt")).display(),
-            dir.join(format!("tls/kiosks/{id}.key")).display()
-        )?;
-    }
-    Ok(())
+        lock
+    };
+    serve_locked(dir, lock, listen, out)
 }
 
 /// `asamblea ballot DIR --badge QR --item ITEM --vote HOLDER=OPTION…`:

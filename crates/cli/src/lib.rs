@@ -10,8 +10,10 @@
 //! # Layout
 //!
 //! - `cli`: argument parsing and the subcommands; exit codes; logging.
-//! - `commands`: the meeting-directory subcommands (init, checkin, badges,
-//!   revoke, simulate, export, verify, serve, demo, kiosk, ballot).
+//! - `commands`: the other meeting-directory subcommands (init, simulate,
+//!   export, verify, serve, demo, ballot).
+//! - `desk`: the registration desk's commands (checkin, badges, revoke,
+//!   kiosk), on the files or through a running daemon's API.
 //! - `bench`: `asamblea bench`, simulated kiosks against an in-process
 //!   daemon, and the pipeline ceiling without HTTP.
 //! - `scenario`: parse, replay, check and report FORMAT.md scenarios (the
@@ -20,4 +22,5 @@
 pub mod bench;
 pub mod cli;
 pub mod commands;
+pub mod desk;
 pub mod scenario;

@@ -12,7 +12,7 @@ use asamblea_rules::{Profile, Register};
 use asamblea_wire::{Digest, EventRecord, MeetingId, PublicKey};
 
 use crate::state::{Rejection, State};
-use crate::{Appended, Clock, Ledger, LedgerError, Signed, WriterStats};
+use crate::{Appended, Cause, Clock, Ledger, LedgerError, Signed, WriterStats};
 
 /// Why a submitted event was not recorded.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -47,6 +47,10 @@ pub struct Journal {
     state: State,
     ledger: Ledger,
     records: u64,
+    /// Set when the state took in events that were then not written (a
+    /// [`Group`] dropped half-way): the state is ahead of the file, and
+    /// only a restart that replays the file is safe.
+    diverged: Option<String>,
     /// The ballots found at open: the event digest, with the place and
     /// head the ledger gave them (for re-issuing receipts).
     ballots: Vec<(Digest, Appended)>,
@@ -82,7 +86,7 @@ impl Journal {
                 ));
             }
         }
-        Ok(Journal { state, ledger, records: records.len() as u64, ballots })
+        Ok(Journal { state, ledger, records: records.len() as u64, diverged: None, ballots })
     }
 
     /// The ballots stored when the journal was opened (once; empty after).
@@ -102,6 +106,12 @@ impl Journal {
 
     /// Admits, appends and waits until durable.
     pub fn submit(&mut self, signed: Signed) -> Result<Appended, SubmitError> {
+        if let Some(reason) = &self.diverged {
+            return Err(SubmitError::Ledger(LedgerError::WriterStopped {
+                reason: reason.clone(),
+                cause: Cause::Other,
+            }));
+        }
         self.state
             .admit(&signed.event, &signed.bytes, &signed.signer, &signed.signature)
             .map_err(SubmitError::Rejected)?;
@@ -121,10 +131,31 @@ impl Journal {
                 "item-closed is submitted and waited for: its head seeds the lot",
             ));
         }
+        if let Some(reason) = &self.diverged {
+            done(Err(LedgerError::WriterStopped { reason: reason.clone(), cause: Cause::Other }));
+            return Ok(());
+        }
         self.state.admit_verified(&signed.event, &signed.signer)?;
         self.ledger.append(signed, done);
         self.records += 1;
         Ok(())
+    }
+
+    /// Starts events that reach the ledger together or not at all (a close,
+    /// its result and its lots): once everything queued before is durable,
+    /// each [`Group::push`] is admitted into the state and placed — its
+    /// number, time and head known before the commit, so that a lot drawn
+    /// from the close's head can be in the same transaction — and
+    /// [`Group::commit`] writes them in one transaction.
+    pub fn begin_group(&mut self) -> Result<Group<'_>, SubmitError> {
+        if let Some(reason) = &self.diverged {
+            return Err(SubmitError::Ledger(LedgerError::WriterStopped {
+                reason: reason.clone(),
+                cause: Cause::Other,
+            }));
+        }
+        let (chain, time_ms) = self.ledger.tip().map_err(SubmitError::Ledger)?;
+        Ok(Group { journal: self, chain, time_ms, events: Vec::new(), placed: Vec::new() })
     }
 
     /// Stops the writer after the queued appends.
@@ -135,5 +166,94 @@ impl Journal {
     /// Every record, read back from the file (for export).
     pub fn read_records(path: &Path, meeting: &MeetingId) -> Result<Vec<(EventRecord, Digest)>, LedgerError> {
         crate::read_records(path, meeting)
+    }
+}
+
+/// Events on their way to the ledger as one transaction
+/// ([`Journal::begin_group`]). Dropped without [`Group::commit`] after a
+/// push, it leaves the journal refusing everything (the state took in
+/// what the file never got).
+pub struct Group<'a> {
+    journal: &'a mut Journal,
+    /// The chain as it will be after the events pushed so far.
+    chain: asamblea_wire::Chain,
+    time_ms: u64,
+    events: Vec<Signed>,
+    placed: Vec<Appended>,
+}
+
+impl Group<'_> {
+    /// Admits `signed` into the state after the events pushed before it,
+    /// and tells where it will be in the ledger once committed. A refused
+    /// event changes nothing (the group goes on without it).
+    pub fn push(&mut self, signed: Signed) -> Result<Appended, SubmitError> {
+        self.journal
+            .state
+            .admit(&signed.event, &signed.bytes, &signed.signer, &signed.signature)
+            .map_err(SubmitError::Rejected)?;
+        let record = EventRecord {
+            seq: self.chain.seq() + 1,
+            time_ms: self.time_ms,
+            signer: signed.signer,
+            signature: signed.signature,
+            event: signed.event.clone(),
+        };
+        let head = match self.chain.append(&record) {
+            Ok(head) => head,
+            Err(e) => {
+                self.journal.diverged = Some(format!("an admitted event cannot be placed: {e}"));
+                return Err(SubmitError::Ledger(LedgerError::Encode(e)));
+            }
+        };
+        self.journal.state.chained(head);
+        let appended = Appended {
+            seq: record.seq,
+            time_ms: self.time_ms,
+            head,
+            event_digest: Digest::sha256(&signed.bytes),
+        };
+        self.events.push(signed);
+        self.placed.push(appended);
+        Ok(appended)
+    }
+
+    /// The state with every pushed event in it.
+    pub fn state(&self) -> &State {
+        &self.journal.state
+    }
+
+    /// Writes every pushed event in one transaction and waits until it is
+    /// durable.
+    pub fn commit(mut self) -> Result<Vec<Appended>, SubmitError> {
+        let events = std::mem::take(&mut self.events);
+        let placed = std::mem::take(&mut self.placed);
+        if events.is_empty() {
+            return Ok(placed);
+        }
+        let count = events.len() as u64;
+        let written = self.journal.ledger.append_group_blocking(events, self.time_ms);
+        match written {
+            Ok(appended) if appended == placed => {
+                self.journal.records += count;
+                Ok(appended)
+            }
+            Ok(_) => {
+                let reason = "the writer placed a group elsewhere than the journal did".to_string();
+                self.journal.diverged = Some(reason.clone());
+                Err(SubmitError::Ledger(LedgerError::WriterStopped { reason, cause: Cause::Other }))
+            }
+            Err(e) => {
+                self.journal.diverged = Some(e.to_string());
+                Err(SubmitError::Ledger(e))
+            }
+        }
+    }
+}
+
+impl Drop for Group<'_> {
+    fn drop(&mut self) {
+        if !self.events.is_empty() {
+            self.journal.diverged = Some("a group of events was admitted but never written".into());
+        }
     }
 }

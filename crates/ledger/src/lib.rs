@@ -29,6 +29,7 @@
 //!   does, through [`State`].
 
 mod bundle;
+mod cause;
 mod journal;
 mod state;
 mod store;
@@ -43,7 +44,8 @@ pub use bundle::{
     register_bytes, register_from_bytes, verify_bundle, Bundle, BundleError, ProfileLoader, Verified,
     VerifyError, VerifyOptions,
 };
-pub use journal::{Journal, OpenError, SubmitError};
+pub use cause::Cause;
+pub use journal::{Group, Journal, OpenError, SubmitError};
 pub use state::{Rejection, State};
 pub use writer::{Clock, Completion, WriterStats, MAX_BATCH};
 
@@ -86,13 +88,15 @@ pub struct Appended {
 /// What can go wrong with a ledger file.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum LedgerError {
-    /// SQLite refused an operation.
+    /// SQLite (or the disk under it) refused an operation.
     #[error("{path}: {message}")]
     Sqlite {
         /// The file.
         path: String,
         /// SQLite's message.
         message: String,
+        /// Why, in terms an operator can act on.
+        cause: Cause,
     },
     /// The file belongs to another meeting.
     #[error("{path}: this ledger belongs to another meeting")]
@@ -118,12 +122,23 @@ pub enum LedgerError {
     WriterStopped {
         /// Why.
         reason: String,
+        /// The cause of the failed commit that stopped it.
+        cause: Cause,
     },
 }
 
 impl LedgerError {
     fn sqlite(path: &Path, e: rusqlite::Error) -> LedgerError {
-        LedgerError::Sqlite { path: path.display().to_string(), message: e.to_string() }
+        LedgerError::Sqlite { path: path.display().to_string(), cause: Cause::of(&e), message: e.to_string() }
+    }
+
+    /// Why, in terms an operator can act on: see [`Cause`].
+    pub fn cause(&self) -> Cause {
+        match self {
+            LedgerError::Sqlite { cause, .. } | LedgerError::WriterStopped { cause, .. } => *cause,
+            LedgerError::OtherMeeting { .. } | LedgerError::BrokenChain { .. } => Cause::Corrupt,
+            LedgerError::Encode(_) => Cause::Other,
+        }
     }
 }
 
@@ -157,7 +172,10 @@ impl Ledger {
         if let Err(mpsc::SendError(writer::Request::Append { done, .. })) =
             self.writer.sender.send(writer::Request::Append { signed: Box::new(signed), done })
         {
-            done(Err(LedgerError::WriterStopped { reason: "the writer thread has ended".into() }));
+            done(Err(LedgerError::WriterStopped {
+                reason: "the writer thread has ended".into(),
+                cause: Cause::Other,
+            }));
         }
     }
 
@@ -171,8 +189,46 @@ impl Ledger {
             }),
         );
         rx.recv().unwrap_or_else(|_| {
-            Err(LedgerError::WriterStopped { reason: "no answer from the writer".into() })
+            Err(LedgerError::WriterStopped {
+                reason: "no answer from the writer".into(),
+                cause: Cause::Other,
+            })
         })
+    }
+
+    /// Waits until everything queued before is durable, and returns the
+    /// chain and the time the next records will take (now, never before the
+    /// last record's): where the next records will go.
+    pub fn tip(&self) -> Result<(Chain, u64), LedgerError> {
+        self.ask(|done| writer::Request::Tip { done })
+    }
+
+    /// Appends `events` in one transaction, every record stamped
+    /// `time_ms` (or the last record's time, if later), and waits until
+    /// they are durable: all of them, or none.
+    pub fn append_group_blocking(
+        &self,
+        events: Vec<Signed>,
+        time_ms: u64,
+    ) -> Result<Vec<Appended>, LedgerError> {
+        self.ask(|done| writer::Request::Group { events, time_ms, done })
+    }
+
+    /// Sends the writer the request `make` builds around its completion,
+    /// and waits for the answer.
+    fn ask<T: Send + 'static>(
+        &self,
+        make: impl FnOnce(Box<dyn FnOnce(Result<T, LedgerError>) + Send>) -> writer::Request,
+    ) -> Result<T, LedgerError> {
+        let stopped = |reason: &str| LedgerError::WriterStopped { reason: reason.into(), cause: Cause::Other };
+        let (tx, rx) = mpsc::sync_channel(1);
+        let request = make(Box::new(move |result| {
+            let _ = tx.send(result);
+        }));
+        if self.writer.sender.send(request).is_err() {
+            return Err(stopped("the writer thread has ended"));
+        }
+        rx.recv().unwrap_or_else(|_| Err(stopped("no answer from the writer")))
     }
 
     /// Finishes every queued append, stops the writer and returns its

@@ -10,6 +10,8 @@ use std::path::Path;
 
 use rusqlite::{params, Connection, OpenFlags};
 
+use crate::Cause;
+
 use asamblea_wire::{Digest, MeetingId};
 
 use crate::{LedgerError, Row};
@@ -44,6 +46,7 @@ pub(crate) fn open(path: &Path, meeting: &MeetingId) -> Result<Connection, Ledge
     )
     .map_err(|e| LedgerError::sqlite(path, e))?;
     configure(&conn).map_err(|e| LedgerError::sqlite(path, e))?;
+    check_writable(path, &conn)?;
     migrate(&conn).map_err(|e| LedgerError::sqlite(path, e))?;
     let stored: Option<Vec<u8>> = conn
         .query_row("SELECT value FROM meta WHERE key = 'meeting_id'", [], |r| r.get(0))
@@ -61,22 +64,88 @@ pub(crate) fn open(path: &Path, meeting: &MeetingId) -> Result<Connection, Ledge
     Ok(conn)
 }
 
+/// Bytes written and removed beside the ledger at open.
+const SPACE_PROBE_BYTES: usize = 1 << 20;
+
+/// Finds at open, not at the first ballot, a ledger that cannot be
+/// written: a read-only file or medium, and a disk without even
+/// [`SPACE_PROBE_BYTES`] free (a probe file is written, synced and
+/// removed beside the ledger). A disk that fills during the meeting stops
+/// the writer with [`crate::Cause::DiskFull`] named.
+fn check_writable(path: &Path, conn: &Connection) -> Result<(), LedgerError> {
+    let failure =
+        |message: String, cause| LedgerError::Sqlite { path: path.display().to_string(), message, cause };
+    if conn.is_readonly(rusqlite::MAIN_DB).unwrap_or(false) {
+        return Err(failure("the ledger file cannot be written (read-only)".into(), crate::Cause::ReadOnly));
+    }
+    let probe = path.with_extension("space-probe");
+    let written = (|| {
+        use std::io::Write;
+        let mut file = std::fs::File::create(&probe)?;
+        file.write_all(&vec![0u8; SPACE_PROBE_BYTES])?;
+        file.sync_all()
+    })();
+    let _ = std::fs::remove_file(&probe);
+    written.map_err(|e| {
+        let cause = crate::Cause::of_io(&e);
+        failure(format!("cannot write {} MiB beside the ledger: {e}", SPACE_PROBE_BYTES >> 20), cause)
+    })
+}
+
 /// Opens an existing ledger file read-only, refusing one of another
 /// meeting; nothing is created or migrated.
 pub(crate) fn open_existing(path: &Path, meeting: &MeetingId) -> Result<Connection, LedgerError> {
     if !path.exists() {
-        return Err(LedgerError::Sqlite { path: path.display().to_string(), message: "no such file".into() });
+        return Err(LedgerError::Sqlite {
+            path: path.display().to_string(),
+            message: "no such file".into(),
+            cause: crate::Cause::Other,
+        });
     }
-    let conn =
-        Connection::open_with_flags(path, OpenFlags::SQLITE_OPEN_READ_ONLY | OpenFlags::SQLITE_OPEN_NO_MUTEX)
-            .map_err(|e| LedgerError::sqlite(path, e))?;
-    let stored: Vec<u8> = conn
-        .query_row("SELECT value FROM meta WHERE key = 'meeting_id'", [], |r| r.get(0))
-        .map_err(|e| LedgerError::sqlite(path, e))?;
+    let meeting_of = |conn: &Connection| -> rusqlite::Result<Vec<u8>> {
+        conn.query_row("SELECT value FROM meta WHERE key = 'meeting_id'", [], |r| r.get(0))
+    };
+    let flags = OpenFlags::SQLITE_OPEN_READ_ONLY | OpenFlags::SQLITE_OPEN_NO_MUTEX;
+    let opened = Connection::open_with_flags(path, flags).and_then(|conn| Ok((meeting_of(&conn)?, conn)));
+    let (stored, conn) = match opened {
+        Ok(opened) => opened,
+        // On read-only media SQLite cannot make the WAL's shared-memory
+        // file. With no WAL content beside the file (a ledger closed
+        // cleanly, or copied), the file alone is the whole ledger, and it
+        // is read as immutable.
+        Err(e) if !wal_has_content(path) && Cause::of(&e) == Cause::ReadOnly => {
+            let conn = Connection::open_with_flags(immutable_uri(path), flags | OpenFlags::SQLITE_OPEN_URI)
+                .map_err(|e| LedgerError::sqlite(path, e))?;
+            (meeting_of(&conn).map_err(|e| LedgerError::sqlite(path, e))?, conn)
+        }
+        Err(e) => return Err(LedgerError::sqlite(path, e)),
+    };
     if stored.as_slice() != meeting.0 {
         return Err(LedgerError::OtherMeeting { path: path.display().to_string() });
     }
     Ok(conn)
+}
+
+/// Whether a WAL file with content stands beside the ledger.
+fn wal_has_content(path: &Path) -> bool {
+    let mut wal = path.as_os_str().to_owned();
+    wal.push("-wal");
+    std::fs::metadata(wal).is_ok_and(|m| m.len() > 0)
+}
+
+/// `file:PATH?immutable=1`, the path percent-encoded as SQLite's URIs want.
+fn immutable_uri(path: &Path) -> String {
+    let absolute = std::path::absolute(path).unwrap_or_else(|_| path.to_path_buf());
+    let mut uri = String::from("file:");
+    for byte in absolute.to_string_lossy().bytes() {
+        if byte.is_ascii_alphanumeric() || b"/-._~".contains(&byte) {
+            uri.push(char::from(byte));
+        } else {
+            uri.push_str(&format!("%{byte:02X}"));
+        }
+    }
+    uri.push_str("?immutable=1");
+    uri
 }
 
 fn configure(conn: &Connection) -> rusqlite::Result<()> {
@@ -110,13 +179,29 @@ pub(crate) fn read_all(conn: &Connection) -> rusqlite::Result<Vec<Row>> {
     rows.collect()
 }
 
-/// Appends a batch in one transaction: one COMMIT, one fsync.
-pub(crate) fn append_batch(conn: &mut Connection, batch: &[(u64, &[u8], &Digest)]) -> rusqlite::Result<()> {
+/// Appends a batch in one transaction: one COMMIT, one fsync. `faults`
+/// (tests only) may slow or fail the commit.
+pub(crate) fn append_batch(
+    conn: &mut Connection,
+    batch: &[(u64, &[u8], &Digest)],
+    faults: &crate::cause::Faults,
+) -> rusqlite::Result<()> {
     let tx = conn.transaction()?;
     {
         let mut stmt = tx.prepare("INSERT INTO events (seq, record, head) VALUES (?1, ?2, ?3)")?;
         for (seq, record, head) in batch {
             stmt.execute(params![*seq as i64, record, &head.0[..]])?;
+        }
+    }
+    if let Some(delay) = faults.commit_delay {
+        std::thread::sleep(delay);
+    }
+    if let Some(at) = faults.fail_at_seq {
+        if batch.iter().any(|(seq, _, _)| *seq == at) {
+            return Err(rusqlite::Error::SqliteFailure(
+                rusqlite::ffi::Error::new(rusqlite::ffi::SQLITE_FULL),
+                Some(format!("injected by ASAMBLEA_TEST_FAIL_COMMIT_AT={at}")),
+            ));
         }
     }
     tx.commit()

@@ -42,10 +42,27 @@ pub type Completion = Box<dyn FnOnce(Result<Appended, LedgerError>) + Send>;
 /// Milliseconds since the Unix epoch; injected so tests control time.
 pub type Clock = Box<dyn Fn() -> u64 + Send>;
 
+/// What a [`Request::Tip`] is answered with.
+pub(crate) type TipCompletion = Box<dyn FnOnce(Result<(Chain, u64), LedgerError>) + Send>;
+
 pub(crate) enum Request {
     Append {
         signed: Box<Signed>,
         done: Completion,
+    },
+    /// Once everything queued before is durable: the chain, and the time
+    /// the next records take (now, or the last record's time if later), from
+    /// which the next records' places are known.
+    Tip {
+        done: TipCompletion,
+    },
+    /// Events that reach the ledger together or not at all: one
+    /// transaction, every record stamped `time_ms` (a close, its result and
+    /// its lots).
+    Group {
+        events: Vec<Signed>,
+        time_ms: u64,
+        done: Box<dyn FnOnce(Result<Vec<Appended>, LedgerError>) + Send>,
     },
     /// Finish everything queued before, then stop.
     Shutdown {
@@ -78,18 +95,98 @@ pub(crate) fn spawn(conn: Connection, chain: Chain, last_time: u64, clock: Clock
     Writer { sender, thread: Some(thread) }
 }
 
-/// Moves every request already waiting into `batch` (up to
-/// [`MAX_BATCH`]), stopping at a shutdown request.
+/// Moves every append already waiting into `batch` (up to
+/// [`MAX_BATCH`]), stopping at the first other request, which is kept in
+/// `control` to be served once the batch is committed (requests are served
+/// in the order they were sent).
 fn take_waiting(
     receiver: &Receiver<Request>,
     batch: &mut Vec<(Signed, Completion)>,
-    shutdown: &mut Option<Box<dyn FnOnce() + Send>>,
+    control: &mut Option<Request>,
 ) {
-    while shutdown.is_none() && batch.len() < MAX_BATCH {
+    while control.is_none() && batch.len() < MAX_BATCH {
         match receiver.try_recv() {
             Ok(Request::Append { signed, done }) => batch.push((*signed, done)),
-            Ok(Request::Shutdown { done }) => *shutdown = Some(done),
+            Ok(other) => *control = Some(other),
             Err(TryRecvError::Empty | TryRecvError::Disconnected) => break,
+        }
+    }
+}
+
+/// What the writer goes on from.
+struct Tail {
+    chain: Chain,
+    last_time: u64,
+    /// Set once a commit failed: every later request is refused.
+    failed: Option<(String, crate::Cause)>,
+    stats: WriterStats,
+}
+
+impl Tail {
+    fn stopped(&self) -> Option<LedgerError> {
+        self.failed
+            .as_ref()
+            .map(|(reason, cause)| LedgerError::WriterStopped { reason: reason.clone(), cause: *cause })
+    }
+
+    /// Places `events` after the chain at `time_ms` and commits them in
+    /// one transaction. Per event: its acknowledgement, or why it cannot
+    /// be encoded (a caller's bug, not the disk's: that event alone is
+    /// refused and takes no number; the others go on). `Err` if the commit
+    /// failed: the writer has stopped.
+    fn commit(
+        &mut self,
+        conn: &mut Connection,
+        events: &[&Signed],
+        time_ms: u64,
+        all_or_nothing: bool,
+        faults: &crate::cause::Faults,
+        path: &str,
+    ) -> Result<Vec<Result<Appended, WireError>>, LedgerError> {
+        if let Some(stopped) = self.stopped() {
+            return Err(stopped);
+        }
+        // Place and chain the batch on a copy of the chain: it becomes the
+        // chain only once the COMMIT returned.
+        let mut next = self.chain.clone();
+        let mut rows: Vec<(u64, Vec<u8>, Digest)> = Vec::with_capacity(events.len());
+        let mut outcomes: Vec<Result<Appended, WireError>> = Vec::with_capacity(events.len());
+        for signed in events {
+            let record = EventRecord {
+                seq: next.seq() + 1,
+                time_ms,
+                signer: signed.signer,
+                signature: signed.signature,
+                event: signed.event.clone(),
+            };
+            let placed = record.encode().and_then(|bytes| Ok((bytes, next.append(&record)?)));
+            outcomes.push(placed.map(|(bytes, head)| {
+                rows.push((record.seq, bytes, head));
+                Appended { seq: record.seq, time_ms, head, event_digest: Digest::sha256(&signed.bytes) }
+            }));
+        }
+        if all_or_nothing {
+            if let Some(Err(e)) = outcomes.iter().find(|o| o.is_err()) {
+                return Err(LedgerError::Encode(e.clone()));
+            }
+        }
+        if rows.is_empty() {
+            return Ok(outcomes);
+        }
+        let borrowed: Vec<(u64, &[u8], &Digest)> =
+            rows.iter().map(|(s, b, h)| (*s, b.as_slice(), h)).collect();
+        match crate::store::append_batch(conn, &borrowed, faults) {
+            Ok(()) => {
+                self.chain = next;
+                self.last_time = time_ms;
+                self.stats.batches += 1;
+                self.stats.records += rows.len() as u64;
+                Ok(outcomes)
+            }
+            Err(e) => {
+                self.failed = Some((format!("{path}: commit failed: {e}"), crate::Cause::of(&e)));
+                Err(self.stopped().expect("just failed"))
+            }
         }
     }
 }
@@ -97,22 +194,22 @@ fn take_waiting(
 fn run(
     mut conn: Connection,
     receiver: Receiver<Request>,
-    mut chain: Chain,
-    mut last_time: u64,
+    chain: Chain,
+    last_time: u64,
     clock: Clock,
     path: String,
 ) -> WriterStats {
-    let mut stats = WriterStats::default();
-    let mut failed: Option<String> = None;
+    let mut tail = Tail { chain, last_time, failed: None, stats: WriterStats::default() };
+    let faults = crate::cause::Faults::from_env();
     let mut batch: Vec<(Signed, Completion)> = Vec::new();
-    let mut shutdown: Option<Box<dyn FnOnce() + Send>> = None;
     loop {
+        let mut control = None;
         match receiver.recv() {
             Ok(Request::Append { signed, done }) => batch.push((*signed, done)),
-            Ok(Request::Shutdown { done }) => shutdown = Some(done),
+            Ok(other) => control = Some(other),
             Err(RecvError) => break,
         }
-        take_waiting(&receiver, &mut batch, &mut shutdown);
+        take_waiting(&receiver, &mut batch, &mut control);
         // Several callers are waiting but the batch is small: linger a
         // little for more, since each commit (its fsync) costs far more than
         // the wait. A lone caller (a staff action) is never delayed. The
@@ -122,11 +219,11 @@ fn run(
         // busy machine) per record would cost more than the commit saves.
         if batch.len() >= 2 && batch.len() < GROUP_TARGET {
             let deadline = Instant::now() + GROUP_WAIT;
-            while shutdown.is_none() && batch.len() < GROUP_TARGET {
+            while control.is_none() && batch.len() < GROUP_TARGET {
                 let Some(left) = deadline.checked_duration_since(Instant::now()) else { break };
                 std::thread::sleep(left.min(GROUP_SLICE));
                 let before = batch.len();
-                take_waiting(&receiver, &mut batch, &mut shutdown);
+                take_waiting(&receiver, &mut batch, &mut control);
                 if batch.len() == before {
                     // Nothing came during a whole slice: the callers are
                     // all waiting for this commit; waiting longer only
@@ -136,71 +233,43 @@ fn run(
             }
         }
         if !batch.is_empty() {
-            if let Some(reason) = &failed {
-                for (_, done) in batch.drain(..) {
-                    done(Err(LedgerError::WriterStopped { reason: reason.clone() }));
-                }
-            } else {
-                // Place and chain the batch on a copy of the chain: it
-                // becomes the chain only once the COMMIT returned.
-                let mut next = chain.clone();
-                // Time never runs backwards in a ledger, whatever the
-                // machine's clock does.
-                let now = clock().max(last_time);
-                let mut rows: Vec<(u64, Vec<u8>, Digest)> = Vec::with_capacity(batch.len());
-                // Per event: its acknowledgement, or why it cannot be
-                // encoded. A caller's bug, not the disk's: that event alone
-                // is refused and takes no number; the others go on.
-                let mut outcomes: Vec<Result<Appended, WireError>> = Vec::with_capacity(batch.len());
-                for (signed, _) in &batch {
-                    let record = EventRecord {
-                        seq: next.seq() + 1,
-                        time_ms: now,
-                        signer: signed.signer,
-                        signature: signed.signature,
-                        event: signed.event.clone(),
-                    };
-                    let placed = record.encode().and_then(|bytes| Ok((bytes, next.append(&record)?)));
-                    outcomes.push(placed.map(|(bytes, head)| {
-                        rows.push((record.seq, bytes, head));
-                        Appended {
-                            seq: record.seq,
-                            time_ms: now,
-                            head,
-                            event_digest: Digest::sha256(&signed.bytes),
-                        }
-                    }));
-                }
-                let borrowed: Vec<(u64, &[u8], &Digest)> =
-                    rows.iter().map(|(s, b, h)| (*s, b.as_slice(), h)).collect();
-                let committed =
-                    if rows.is_empty() { Ok(()) } else { crate::store::append_batch(&mut conn, &borrowed) };
-                match committed {
-                    Ok(()) => {
-                        chain = next;
-                        if !rows.is_empty() {
-                            last_time = now;
-                            stats.batches += 1;
-                            stats.records += rows.len() as u64;
-                        }
-                        for ((_, done), outcome) in batch.drain(..).zip(outcomes) {
-                            done(outcome.map_err(LedgerError::Encode));
-                        }
+            // Time never runs backwards in a ledger, whatever the
+            // machine's clock does.
+            let now = clock().max(tail.last_time);
+            let events: Vec<&Signed> = batch.iter().map(|(signed, _)| signed).collect();
+            match tail.commit(&mut conn, &events, now, false, &faults, &path) {
+                Ok(outcomes) => {
+                    for ((_, done), outcome) in batch.drain(..).zip(outcomes) {
+                        done(outcome.map_err(LedgerError::Encode));
                     }
-                    Err(e) => {
-                        let reason = format!("{path}: commit failed: {e}");
-                        failed = Some(reason.clone());
-                        for (_, done) in batch.drain(..) {
-                            done(Err(LedgerError::WriterStopped { reason: reason.clone() }));
-                        }
+                }
+                Err(error) => {
+                    for (_, done) in batch.drain(..) {
+                        done(Err(error.clone()));
                     }
                 }
             }
         }
-        if let Some(done) = shutdown.take() {
-            done();
-            break;
+        match control {
+            None | Some(Request::Append { .. }) => {}
+            Some(Request::Tip { done }) => match tail.stopped() {
+                Some(stopped) => done(Err(stopped)),
+                None => done(Ok((tail.chain.clone(), clock().max(tail.last_time)))),
+            },
+            Some(Request::Group { events, time_ms, done }) => {
+                let time_ms = time_ms.max(tail.last_time);
+                let borrowed: Vec<&Signed> = events.iter().collect();
+                let committed =
+                    tail.commit(&mut conn, &borrowed, time_ms, true, &faults, &path).and_then(|outcomes| {
+                        outcomes.into_iter().collect::<Result<Vec<_>, _>>().map_err(LedgerError::Encode)
+                    });
+                done(committed);
+            }
+            Some(Request::Shutdown { done }) => {
+                done();
+                break;
+            }
         }
     }
-    stats
+    tail.stats
 }

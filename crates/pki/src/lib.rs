@@ -147,6 +147,17 @@ fn write_new_file(path: &Path, contents: &str, private: bool) -> Result<()> {
     Ok(())
 }
 
+/// Folders of the PKI are the owner's only (0700), whatever the umask.
+fn private_dir_builder() -> fs::DirBuilder {
+    let mut builder = fs::DirBuilder::new();
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::DirBuilderExt;
+        builder.mode(0o700);
+    }
+    builder
+}
+
 /// The validity window of a certificate made now: from a day ago (kiosk
 /// clocks may lag) to `days` ahead.
 fn validity(params: &mut CertificateParams, days: i64) {
@@ -188,6 +199,12 @@ fn meeting_label(dir: &Path) -> String {
     name.unwrap_or_else(|| "meeting".to_string())
 }
 
+/// Checks the host names the daemon's certificate will name (DNS names or
+/// IP addresses), before anything of a new meeting is written.
+pub fn check_host_names(hostnames: &[String]) -> Result<()> {
+    server_names(hostnames).map(drop)
+}
+
 /// The daemon certificate's names: the given host names (DNS names or IP
 /// addresses, checked) plus `localhost`, `127.0.0.1` and `::1`, without
 /// repeats, in order.
@@ -223,14 +240,15 @@ pub fn create_venue_pki(dir: &Path, hostnames: &[String]) -> Result<()> {
     let names = server_names(hostnames)?;
     let tls = tls_dir(dir);
     fs::create_dir_all(dir).with_context(|| format!("{}: cannot create the directory", dir.display()))?;
-    match fs::create_dir(&tls) {
+    match private_dir_builder().create(&tls) {
         Ok(()) => {}
         Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => {
             bail!("{}: this meeting already has a venue PKI; it is never replaced", tls.display())
         }
         Err(e) => return Err(e).with_context(|| format!("{}: cannot create the directory", tls.display())),
     }
-    fs::create_dir(tls.join("kiosks"))
+    private_dir_builder()
+        .create(tls.join("kiosks"))
         .with_context(|| format!("{}: cannot create the directory", tls.join("kiosks").display()))?;
 
     let ca_name = format!("asamblea venue CA {}", meeting_label(dir));

@@ -33,6 +33,12 @@ impl ApiError {
         ApiError { status, code, message_es: es.into(), message_en: en.into() }
     }
 
+    /// A failure inside the daemon (a task that panicked); logged where it
+    /// happened.
+    pub fn internal() -> ApiError {
+        ApiError::new(StatusCode::INTERNAL_SERVER_ERROR, "internal", "Error interno.", "Internal error.")
+    }
+
     /// No or unknown credentials.
     pub fn unauthorized() -> ApiError {
         ApiError::new(

@@ -19,8 +19,7 @@ use serde_json::{json, Value};
 use asamblea_ledger::{LedgerError, Rejection, Signed};
 use asamblea_rules::{Capacity, Channel, Refusal, Role as HolderRole};
 use asamblea_wire::{
-    AgentArrival, CredentialId, Digest, Event, EventBody, Id, ProxyRefusal, PublicKey, Receipt, Signature,
-    Text,
+    AgentArrival, CredentialId, Digest, Event, EventBody, Id, PublicKey, Receipt, Signature, Text,
 };
 
 use super::{ApiError, AppState};
@@ -93,7 +92,10 @@ fn too_large() -> ApiError {
 /// A staff member allowed on the route, extracted before the body is read:
 /// an unauthenticated caller learns nothing about what the body must be.
 pub(crate) struct StaffMember<R: Allowed>(
+    /// The member's signing key.
     pub std::sync::Arc<asamblea_wire::Keypair>,
+    /// The member's account name, for the log.
+    pub String,
     std::marker::PhantomData<R>,
 );
 
@@ -127,7 +129,7 @@ impl<R: Allowed> axum::extract::FromRequestParts<AppState> for StaffMember<R> {
         state: &AppState,
     ) -> Result<Self, ApiError> {
         let account = state.0.staff(&parts.headers, R::ROLES)?;
-        Ok(StaffMember(account.key.clone(), std::marker::PhantomData))
+        Ok(StaffMember(account.key.clone(), account.name.clone(), std::marker::PhantomData))
     }
 }
 
@@ -173,13 +175,9 @@ async fn blocking<T: Send + 'static>(
     state: &AppState,
     f: impl FnOnce(&mut asamblea_venue::service::Service) -> Result<T, ApiError> + Send + 'static,
 ) -> Result<T, ApiError> {
-    if state.0.failed.load(std::sync::atomic::Ordering::SeqCst) {
-        return Err(ApiError::ledger_failed());
-    }
+    healthy(state)?;
     let state = state.clone();
-    tokio::task::spawn_blocking(move || state.with_service(f)).await.map_err(|_| {
-        ApiError::new(StatusCode::INTERNAL_SERVER_ERROR, "internal", "Error interno.", "Internal error.")
-    })?
+    tokio::task::spawn_blocking(move || state.with_service(f)).await.map_err(|_| ApiError::internal())?
 }
 
 fn action_error(state: &AppState, e: ActionError) -> ApiError {
@@ -193,9 +191,22 @@ fn action_error(state: &AppState, e: ActionError) -> ApiError {
 // ----- public ------------------------------------------------------------
 
 /// The live status: meeting, quorum, items (turnout while open, results
-/// once closed).
+/// once closed). Every figure is of durable events only: presence and
+/// results change under the meeting's lock only once their commit
+/// returned, and turnout counts the ballots whose commit returned
+/// ([`crate::Inner::turnout`]), not those still on their way to the disk.
+/// Once the ledger failed, the last status computed before stays the
+/// status (with the failure named), since the state may hold what the file
+/// never got.
 pub(crate) fn status_json(state: &AppState) -> Value {
     state.with_service(|service| {
+        let mut frozen = state.0.last_status.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+        if let Some(cause) = *state.0.failed.lock().unwrap_or_else(std::sync::PoisonError::into_inner) {
+            let mut status = frozen.clone().unwrap_or_else(|| json!({}));
+            status["ledger_failed"] = json!({ "cause": cause.code(), "message": cause.remedy_es(), "message_en": cause.remedy_en() });
+            return status;
+        }
+        let turnout = state.0.turnout.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
         let meeting = service.meeting();
         let quorum = meeting.quorum();
         let config = service.config();
@@ -214,7 +225,7 @@ pub(crate) fn status_json(state: &AppState) -> Value {
                     None => out["state"] = json!("pending"),
                     Some(item) if !item.is_closed() => {
                         out["state"] = json!("open");
-                        out["ballots"] = json!(item.ballots());
+                        out["ballots"] = json!(turnout.get(id).copied().unwrap_or(0));
                     }
                     Some(item) => {
                         out["state"] = json!("closed");
@@ -224,7 +235,7 @@ pub(crate) fn status_json(state: &AppState) -> Value {
                 out
             })
             .collect();
-        json!({
+        let status = json!({
             "meeting": {
                 "company": config.company,
                 "date": config.date,
@@ -241,8 +252,19 @@ pub(crate) fn status_json(state: &AppState) -> Value {
                 "first_call_met": quorum.first_call,
             },
             "items": items,
-        })
+        });
+        *frozen = Some(status.clone());
+        status
     })
+}
+
+/// Refuses a read of the meeting's state once the ledger failed: the state
+/// may hold events the file never got.
+fn healthy(state: &AppState) -> Result<(), ApiError> {
+    match *state.0.failed.lock().unwrap_or_else(std::sync::PoisonError::into_inner) {
+        Some(_) => Err(ApiError::ledger_failed()),
+        None => Ok(()),
+    }
 }
 
 pub(crate) async fn status(State(state): State<AppState>) -> Json<Value> {
@@ -262,6 +284,7 @@ pub(crate) async fn result(
     Path(item): Path<String>,
 ) -> Result<Json<Value>, ApiError> {
     state.with_service(|service| {
+        healthy(&state)?;
         let meeting = service.meeting();
         let entry = meeting.item_index(&item).map(|at| meeting.item(at));
         match entry {
@@ -351,7 +374,7 @@ pub(crate) struct CheckinRequest {
 
 pub(crate) async fn checkin(
     State(state): State<AppState>,
-    StaffMember(key, _): StaffMember<OperatorOnly>,
+    StaffMember(key, _, _): StaffMember<OperatorOnly>,
     Body(request): Body<CheckinRequest>,
 ) -> Result<(StatusCode, Json<Value>), ApiError> {
     let body = match (&request.holder, &request.agent) {
@@ -400,22 +423,11 @@ pub(crate) async fn checkin(
     };
     let state2 = state.clone();
     let result = blocking(&state, move |service| {
-        // A proxy the rules refuse is recorded as refused (with its reason)
-        // before the operator is told.
-        if let EventBody::CheckedInAgent(arrival) = &body {
-            let principals: Vec<&str> = arrival.principals.iter().map(Id::as_str).collect();
-            if let Err(refusal) =
-                service.meeting().check_arrival(arrival.agent.as_str(), &principals, arrival.capacity, arrival.declared_role)
-            {
-                if let Some(reason) = ProxyRefusal::from_refusal(refusal) {
-                    service
-                        .staff_event_as(&key, EventBody::ProxyRefused { arrival: arrival.clone(), reason })
-                        .map_err(|e| action_error(&state2, e))?;
-                }
-                return Err(ApiError::refused(refusal));
-            }
+        let appended = match body {
+            EventBody::CheckedInAgent(arrival) => service.check_in_agent_as(&key, arrival),
+            body => service.staff_event_as(&key, body),
         }
-        let appended = service.staff_event_as(&key, body).map_err(|e| action_error(&state2, e))?;
+        .map_err(|e| action_error(&state2, e))?;
         let quorum = service.meeting().quorum();
         Ok(json!({
             "seq": appended.seq,
@@ -435,7 +447,7 @@ pub(crate) struct PersonRequest {
 
 pub(crate) async fn checkout(
     State(state): State<AppState>,
-    StaffMember(key, _): StaffMember<OperatorOnly>,
+    StaffMember(key, _, _): StaffMember<OperatorOnly>,
     Body(request): Body<PersonRequest>,
 ) -> Result<Json<Value>, ApiError> {
     let person = id(&request.person, "person")?;
@@ -453,7 +465,7 @@ pub(crate) async fn checkout(
 
 pub(crate) async fn issue_badge(
     State(state): State<AppState>,
-    StaffMember(key, _): StaffMember<OperatorOnly>,
+    StaffMember(key, _, _): StaffMember<OperatorOnly>,
     Body(request): Body<PersonRequest>,
 ) -> Result<(StatusCode, Json<Value>), ApiError> {
     let person = id(&request.person, "person")?;
@@ -482,7 +494,7 @@ pub(crate) async fn issue_badge(
 
 pub(crate) async fn revoke_badge(
     State(state): State<AppState>,
-    StaffMember(key, _): StaffMember<OperatorOnly>,
+    StaffMember(key, _, _): StaffMember<OperatorOnly>,
     Path(credential): Path<String>,
 ) -> Result<Json<Value>, ApiError> {
     let number: u32 =
@@ -498,11 +510,68 @@ pub(crate) async fn revoke_badge(
     Ok(Json(json!({ "seq": seq, "revoked": number })))
 }
 
+pub(crate) async fn attendees(
+    State(state): State<AppState>,
+    StaffMember(_, _, _): StaffMember<OperatorOnly>,
+) -> Result<Json<Value>, ApiError> {
+    let list = blocking(&state, |service| {
+        Ok(service
+            .attendees()
+            .into_iter()
+            .map(|a| json!({ "person": a.person, "carries": a.carries, "badge": a.badge.map(|b| b.0) }))
+            .collect::<Vec<Value>>())
+    })
+    .await?;
+    Ok(Json(json!({ "attendees": list })))
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct KioskRequest {
+    id: String,
+}
+
+pub(crate) async fn enroll_kiosk(
+    State(state): State<AppState>,
+    StaffMember(_, account, _): StaffMember<OperatorOnly>,
+    Body(request): Body<KioskRequest>,
+) -> Result<(StatusCode, Json<Value>), ApiError> {
+    let dir = state.with_service(|service| service.dir().to_path_buf());
+    let id = request.id;
+    let kiosk = id.clone();
+    tokio::task::spawn_blocking(move || asamblea_pki::enroll_kiosk(&dir, &kiosk))
+        .await
+        .map_err(|_| ApiError::internal())?
+        .map_err(|e| ApiError::bad_request(format!("{e:#}")))?;
+    tracing::info!(kiosk.id = %id, staff.name = %account, "quiosco inscrito / kiosk enrolled");
+    Ok((
+        StatusCode::CREATED,
+        Json(
+            json!({ "kiosk": id, "certificate": format!("tls/kiosks/{id}.crt"), "key": format!("tls/kiosks/{id}.key") }),
+        ),
+    ))
+}
+
+pub(crate) async fn revoke_kiosk(
+    State(state): State<AppState>,
+    StaffMember(_, account, _): StaffMember<OperatorOnly>,
+    Path(kiosk): Path<String>,
+) -> Result<Json<Value>, ApiError> {
+    let registry = state.0.kiosks.clone();
+    let id = kiosk.clone();
+    tokio::task::spawn_blocking(move || registry.revoke(&id))
+        .await
+        .map_err(|_| ApiError::internal())?
+        .map_err(|e| ApiError::bad_request(format!("{e:#}")))?;
+    tracing::info!(kiosk.id = %kiosk, staff.name = %account, "quiosco revocado / kiosk revoked");
+    Ok(Json(json!({ "revoked": kiosk })))
+}
+
 // ----- chair -------------------------------------------------------------
 
 pub(crate) async fn open_item(
     State(state): State<AppState>,
-    StaffMember(key, _): StaffMember<ChairOnly>,
+    StaffMember(key, _, _): StaffMember<ChairOnly>,
     Path(item): Path<String>,
 ) -> Result<Json<Value>, ApiError> {
     let state2 = state.clone();
@@ -517,7 +586,7 @@ pub(crate) async fn open_item(
 
 pub(crate) async fn close_item(
     State(state): State<AppState>,
-    StaffMember(key, _): StaffMember<ChairOnly>,
+    StaffMember(key, _, _): StaffMember<ChairOnly>,
     Path(item): Path<String>,
 ) -> Result<Json<Value>, ApiError> {
     let state2 = state.clone();
@@ -546,7 +615,9 @@ pub(crate) async fn export(
     _staff: StaffMember<SecretaryOrAuditor>,
 ) -> Result<Response, ApiError> {
     let bytes = blocking(&state, |service| {
-        service.export().map(|b| b.encode()).map_err(|e| ApiError::bad_request(format!("{e:#}")))
+        asamblea_venue::service::MeetingFiles::export(service.dir())
+            .map(|b| b.encode())
+            .map_err(|e| ApiError::bad_request(format!("{e:#}")))
     })
     .await?;
     Ok((
@@ -570,6 +641,7 @@ pub(crate) async fn ballot_sheet(
     let number: u32 =
         credential.parse().map_err(|_| ApiError::bad_request("the badge number must be a whole number"))?;
     state.with_service(|service| {
+        healthy(&state)?;
         let (_, person, revoked) = service
             .state()
             .badge(CredentialId(number))
@@ -656,9 +728,7 @@ pub(crate) async fn submit_ballot(
     signer: &[u8],
     signature: &[u8],
 ) -> Result<(Receipt, Signature), ApiError> {
-    if state.0.failed.load(std::sync::atomic::Ordering::SeqCst) {
-        return Err(ApiError::ledger_failed());
-    }
+    healthy(state)?;
     let digest = Digest::sha256(&bytes);
     if let Some(found) = lookup(state, &digest) {
         return Ok(found);
@@ -676,6 +746,8 @@ pub(crate) async fn submit_ballot(
     signer
         .verify(&state.0.meeting_id, &bytes, &signature)
         .map_err(|_| ApiError::rejected(&Rejection::BadSignature))?;
+    let EventBody::Ballot(ballot) = &event.body else { unreachable!("checked above") };
+    let item = ballot.item.as_str().to_string();
     let (done, acknowledged) = tokio::sync::oneshot::channel();
     let queued = state.with_service(|service| {
         service.queue_ballot(
@@ -704,9 +776,16 @@ pub(crate) async fn submit_ballot(
         Ok(Ok(appended)) => appended,
         Ok(Err(error)) => return Err(ledger_error(state, &error)),
         Err(_) => {
-            return Err(ledger_error(state, &LedgerError::WriterStopped { reason: "no answer".into() }))
+            return Err(ledger_error(
+                state,
+                &LedgerError::WriterStopped {
+                    reason: "no answer".into(),
+                    cause: asamblea_ledger::Cause::Other,
+                },
+            ))
         }
     };
+    *state.0.turnout.lock().unwrap_or_else(std::sync::PoisonError::into_inner).entry(item).or_insert(0) += 1;
     let receipt = Receipt { seq: appended.seq, head: appended.head, event: appended.event_digest };
     let signature = receipt.sign(&state.0.meeting_id, &state.0.daemon);
     state
@@ -723,14 +802,20 @@ fn lookup(state: &AppState, digest: &Digest) -> Option<(Receipt, Signature)> {
 }
 
 fn ledger_error(state: &AppState, error: &LedgerError) -> ApiError {
-    tracing::error!(
-        error = %error,
-        "FALLO DEL REGISTRO: el daemon ya no acepta cambios. Deténgalo (Ctrl+C), revise el disco (espacio libre, \
-         permisos) y vuelva a iniciarlo (`asamblea serve DIR`): al arrancar relee y verifica todo el registro, y nada \
-         confirmado se pierde. / LEDGER FAILURE: the daemon refuses every change from now on. Stop it (Ctrl+C), \
-         check the disk (free space, permissions) and start it again (`asamblea serve DIR`): it re-reads and verifies the \
-         whole ledger, and nothing acknowledged is lost."
-    );
-    state.0.failed.store(true, std::sync::atomic::Ordering::SeqCst);
+    let cause = error.cause();
+    let mut failed = state.0.failed.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+    if failed.is_none() {
+        tracing::error!(
+            error = %error,
+            ledger.cause = cause.code(),
+            "FALLO DEL REGISTRO: el daemon ya no acepta cambios y el tablero conserva las últimas cifras guardadas. \
+             Qué hacer: {}. Al arrancar relee y verifica todo el registro, y nada confirmado se pierde. / LEDGER \
+             FAILURE: the daemon refuses every change and the board keeps the last saved figures. What to do: {}. \
+             At start it re-reads and verifies the whole ledger, and nothing acknowledged is lost.",
+            cause.remedy_es(),
+            cause.remedy_en()
+        );
+        *failed = Some(cause);
+    }
     ApiError::ledger_failed()
 }

@@ -6,7 +6,7 @@
 //! | caller | how it proves it | may |
 //! |---|---|---|
 //! | public | nothing | status, results, receipts by hash, the live feed, the OpenAPI document |
-//! | operator | bearer token | check-ins and exits, badges (issue, revoke) |
+//! | operator | bearer token | check-ins and exits, badges (issue, revoke), the attendees' list, kiosks (enrol, revoke) |
 //! | chair | bearer token | open and close polls (lots are drawn and recorded at the close) |
 //! | secretary | bearer token | export the audit bundle |
 //! | auditor | bearer token | export the audit bundle (read-only) |
@@ -79,6 +79,9 @@ pub(crate) struct Inner {
     /// The daemon's key, for receipts signed on the request's thread.
     pub(crate) daemon: asamblea_wire::Keypair,
     pub(crate) accounts: Accounts,
+    /// The revoked kiosks, shared with the serving layer: a revocation
+    /// through the API takes effect on the kiosk's next request.
+    pub(crate) kiosks: asamblea_pki::KioskRegistry,
     /// Receipts of counted ballots by event digest, so that a ballot sent
     /// twice gets the same receipt and the public can look one up.
     pub(crate) receipts: Mutex<HashMap<Digest, (Receipt, Signature)>>,
@@ -91,8 +94,15 @@ pub(crate) struct Inner {
     pub(crate) kiosk_rate: (AtomicU32, AtomicU32),
     /// Becomes true when the daemon is shutting down: live feeds end.
     pub(crate) closing: tokio::sync::watch::Sender<bool>,
-    /// Set once the ledger failed: every change is refused from then on.
-    pub(crate) failed: std::sync::atomic::AtomicBool,
+    /// Set once the ledger failed, with why: every change is refused from
+    /// then on, and the status stays the last one computed before.
+    pub(crate) failed: Mutex<Option<asamblea_ledger::Cause>>,
+    /// The last status computed while the ledger was healthy.
+    pub(crate) last_status: Mutex<Option<serde_json::Value>>,
+    /// Durable ballots per open item: counted once the ballot's commit
+    /// returned, so the turnout shown never includes one still on its way
+    /// to the disk (or lost with a failed commit).
+    pub(crate) turnout: Mutex<HashMap<String, u32>>,
 }
 
 /// A token bucket, in thousandths of a request (integers only).
@@ -104,7 +114,11 @@ pub(crate) struct Bucket {
 impl AppState {
     /// The state of an open meeting directory. Receipts of ballots stored
     /// before are re-issued from the ledger.
-    pub fn new(mut service: Service, accounts: Accounts) -> anyhow::Result<AppState> {
+    pub fn new(
+        mut service: Service,
+        accounts: Accounts,
+        kiosks: asamblea_pki::KioskRegistry,
+    ) -> anyhow::Result<AppState> {
         let meeting_id = service.meeting_id();
         let daemon = service.daemon_keypair()?;
         let mut receipts = HashMap::new();
@@ -114,16 +128,22 @@ impl AppState {
             receipts.insert(digest, (receipt, signature));
         }
         let (feed, _) = broadcast::channel(256);
+        // Every ballot in the state at start was read back from the file.
+        let turnout =
+            service.meeting().items().iter().map(|item| (item.id().to_string(), item.ballots())).collect();
         Ok(AppState(Arc::new(Inner {
             service: Mutex::new(service),
             meeting_id,
             daemon,
             accounts,
+            kiosks,
             receipts: Mutex::new(receipts),
             feed,
             buckets: Mutex::new(HashMap::new()),
             kiosk_rate: (AtomicU32::new(KIOSK_RATE.0), AtomicU32::new(KIOSK_RATE.1)),
-            failed: std::sync::atomic::AtomicBool::new(false),
+            failed: Mutex::new(None),
+            last_status: Mutex::new(None),
+            turnout: Mutex::new(turnout),
             closing: tokio::sync::watch::channel(false).0,
         })))
     }
@@ -236,6 +256,9 @@ pub fn router(state: AppState) -> Router {
         .route("/api/v1/checkouts", post(handlers::checkout))
         .route("/api/v1/badges", post(handlers::issue_badge))
         .route("/api/v1/badges/{credential}/revoke", post(handlers::revoke_badge))
+        .route("/api/v1/attendees", get(handlers::attendees))
+        .route("/api/v1/kiosks", post(handlers::enroll_kiosk))
+        .route("/api/v1/kiosks/{kiosk}/revoke", post(handlers::revoke_kiosk))
         .route("/api/v1/items/{item}/open", post(handlers::open_item))
         .route("/api/v1/items/{item}/close", post(handlers::close_item))
         .route("/api/v1/export", get(handlers::export))
@@ -259,6 +282,9 @@ pub const ROUTES: &[(&str, &str, &[&str])] = &[
     ("POST", "/api/v1/checkouts", &["operator"]),
     ("POST", "/api/v1/badges", &["operator"]),
     ("POST", "/api/v1/badges/{credential}/revoke", &["operator"]),
+    ("GET", "/api/v1/attendees", &["operator"]),
+    ("POST", "/api/v1/kiosks", &["operator"]),
+    ("POST", "/api/v1/kiosks/{kiosk}/revoke", &["operator"]),
     ("POST", "/api/v1/items/{item}/open", &["chair"]),
     ("POST", "/api/v1/items/{item}/close", &["chair"]),
     ("GET", "/api/v1/export", &["secretary", "auditor"]),

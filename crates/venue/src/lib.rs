@@ -27,7 +27,10 @@
 //!
 //! - `service`: a meeting directory (files, keys, ledger) and its actions.
 //! - `staff`: staff accounts, tokens and keys.
-//! - `secrets`: randomness and key files.
+//! - `lock`: one writer per meeting (`DIR/lock`), and how a running
+//!   daemon is reached by the commands beside it (`DIR/daemon.run`).
+//! - `staging`: a new meeting directory made whole or not at all.
+//! - `secrets`: randomness, key files, owner-only files and folders.
 //! - `meeting_config`: `meeting.toml` (settings and agenda).
 //! - `profiles`: bylaws profiles from `config/*.toml`.
 //! - `register_csv`: the share register from CSV.
@@ -35,6 +38,7 @@
 //! - `fields`: reading TOML with errors that name the key.
 
 pub mod fields;
+pub mod lock;
 pub mod meeting_config;
 pub mod profiles;
 pub mod register_csv;
@@ -42,3 +46,4 @@ pub mod secrets;
 pub mod service;
 pub mod spec;
 pub mod staff;
+pub mod staging;

@@ -20,20 +20,21 @@
 use std::fs;
 use std::path::{Path, PathBuf};
 
-use anyhow::{bail, Context, Result};
+use anyhow::{Context, Result};
 use asamblea_ledger::{register_bytes, register_from_bytes, Appended, Bundle, Journal, Signed, SubmitError};
 use asamblea_rules::{Meeting, Outcome};
 use asamblea_wire::{
     lot_index, register_digest, AgentArrival, Ballot, Checkpoint, Credential, CredentialId, Digest, Event,
-    EventBody, HolderVote, Id, ItemOpened, Keypair, MeetingId, Nonce, PublicKey, PublishedResult, Receipt,
-    Signature, Text,
+    EventBody, HolderVote, Id, ItemOpened, Keypair, MeetingId, Nonce, ProxyRefusal, PublicKey,
+    PublishedResult, Receipt, Signature, Text,
 };
 
 use asamblea_wire::hex::encode as hex;
 
+use crate::lock::MeetingLock;
 use crate::meeting_config::{self, MeetingConfig};
 use crate::register_csv;
-use crate::secrets::{random, read_seed, unhex, write_secret};
+use crate::secrets::{create_private_dir, random, read_seed, unhex, write_private_new, write_secret};
 
 /// The account whose key signs the command line's staff actions.
 const OPERATOR: &str = "operador";
@@ -73,6 +74,132 @@ pub struct Service {
     journal: Journal,
     /// Staff tokens, only right after `init` (shown once, never stored).
     tokens: Vec<(String, crate::staff::Role, String)>,
+    /// This process's hold on the meeting: no other process writes it
+    /// while the service is open.
+    lock: MeetingLock,
+}
+
+/// The files of a meeting directory that never change after `init`, read
+/// without the meeting's lock: what `export` and `verify` need beside a
+/// running daemon.
+pub struct MeetingFiles {
+    /// `meeting-id`.
+    pub meeting_id: MeetingId,
+    /// `meeting.toml`.
+    pub config: MeetingConfig,
+    /// `keys/daemon.seed`: signs receipts, results and checkpoints.
+    pub daemon: Keypair,
+    /// `profile.toml`, byte for byte (its digest is in the ledger).
+    pub profile_bytes: Vec<u8>,
+    /// `register.bin`, the register's canonical bytes.
+    pub register_bytes: Vec<u8>,
+}
+
+impl MeetingFiles {
+    /// Reads them, each error naming its file.
+    pub fn read(dir: &Path) -> Result<MeetingFiles> {
+        let read = |name: &str| -> Result<Vec<u8>> {
+            fs::read(dir.join(name)).with_context(|| {
+                format!(
+                    "{}: cannot read {name}; is this a meeting directory made by `asamblea init`?",
+                    dir.display()
+                )
+            })
+        };
+        let text = |name: &str| -> Result<String> {
+            String::from_utf8(read(name)?)
+                .with_context(|| format!("{}: {name} is not UTF-8 text", dir.display()))
+        };
+        let config =
+            meeting_config::parse(&dir.join("meeting.toml").display().to_string(), &text("meeting.toml")?)
+                .map_err(anyhow::Error::msg)?;
+        let meeting_id = MeetingId(unhex(&text("meeting-id")?, &dir.join("meeting-id"))?);
+        let daemon = Keypair::from_seed(&unhex(&text("keys/daemon.seed")?, &dir.join("keys/daemon.seed"))?);
+        Ok(MeetingFiles {
+            meeting_id,
+            config,
+            daemon,
+            profile_bytes: read("profile.toml")?,
+            register_bytes: read("register.bin")?,
+        })
+    }
+
+    /// The audit bundle of the meeting in `dir`: every record as stored
+    /// (read through SQLite beside any writer), the register, the profile,
+    /// the daemon's key, and a daemon-signed checkpoint at every close and
+    /// at the end. Takes no lock: it works beside a running daemon.
+    pub fn export(dir: &Path) -> Result<Bundle> {
+        let files = MeetingFiles::read(dir)?;
+        let records = asamblea_ledger::read_records(&dir.join("ledger.db"), &files.meeting_id)?;
+        let sign = |c: Checkpoint| (c, c.sign(&files.meeting_id, &files.daemon));
+        let mut checkpoints = Vec::new();
+        for (record, head) in &records {
+            if matches!(record.event.body, EventBody::ItemClosed { .. }) {
+                checkpoints.push(sign(Checkpoint { seq: record.seq, head: *head }));
+            }
+        }
+        if let Some((record, head)) = records.last() {
+            checkpoints.push(sign(Checkpoint { seq: record.seq, head: *head }));
+        }
+        Ok(Bundle {
+            meeting: files.meeting_id,
+            daemon_key: files.daemon.public_key(),
+            profile_name: files.config.profile.name().to_string(),
+            records: records.iter().map(|(r, h)| Ok((r.encode()?, *h))).collect::<Result<Vec<_>>>()?,
+            profile_bytes: files.profile_bytes,
+            register_bytes: files.register_bytes,
+            checkpoints,
+        })
+    }
+}
+
+/// A person present who may vote.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Attendee {
+    /// The holder in person, or the agent.
+    pub person: String,
+    /// The holders whose shares the person carries, in register order.
+    pub carries: Vec<String>,
+    /// The person's badge, if one was issued and not revoked.
+    pub badge: Option<CredentialId>,
+}
+
+/// The inputs of a new meeting, checked; nothing is written yet.
+pub struct NewMeeting {
+    config: MeetingConfig,
+    register: asamblea_rules::Register,
+    meeting_text: String,
+    register_text: String,
+}
+
+impl NewMeeting {
+    /// Checks `meeting.toml` and the register CSV (`progress` is told how
+    /// many register rows were read), before anything is written.
+    pub fn check(
+        meeting_file: &str,
+        meeting_text: &str,
+        register_file: &str,
+        register_text: &str,
+        progress: impl FnMut(u64),
+    ) -> Result<NewMeeting> {
+        let config = meeting_config::parse(meeting_file, meeting_text).map_err(anyhow::Error::msg)?;
+        let (register, _names) =
+            register_csv::import(register_file, register_text.as_bytes(), config.capital, progress)?;
+        Ok(NewMeeting {
+            config,
+            register,
+            meeting_text: meeting_text.to_string(),
+            register_text: register_text.to_string(),
+        })
+    }
+}
+
+/// An event with a fresh nonce, signed by `key` for `meeting`.
+fn sign_event(meeting: &MeetingId, key: &Keypair, body: EventBody) -> Result<Signed> {
+    let event = Event { nonce: Nonce(random()), body };
+    let bytes = event.encode()?;
+    let signature = key.sign(meeting, &bytes)?;
+    Ok(Signed { event, bytes, signer: key.public_key(), signature })
 }
 
 fn clock() -> asamblea_ledger::Clock {
@@ -82,40 +209,34 @@ fn clock() -> asamblea_ledger::Clock {
 }
 
 impl Service {
-    /// Creates a meeting directory: settings, register, keys, and the first
-    /// events of the ledger (meeting convened, operator enrolled, register
-    /// imported). `progress` is told how many register rows were read.
-    pub fn init(
-        dir: &Path,
-        meeting_file: &str,
-        meeting_text: &str,
-        register_file: &str,
-        register_text: &str,
-        progress: impl FnMut(u64),
-    ) -> Result<Service> {
-        let config = meeting_config::parse(meeting_file, meeting_text).map_err(anyhow::Error::msg)?;
-        let (register, _names) =
-            register_csv::import(register_file, register_text.as_bytes(), config.capital, progress)?;
+    /// Creates a meeting in the (empty, locked) folder `dir`: settings,
+    /// register, keys, and the first events of the ledger (meeting
+    /// convened, staff enrolled, register imported). Every file is
+    /// owner-only. See [`crate::staging::Staging`] for making it whole or
+    /// not at all.
+    pub fn init(dir: &Path, lock: MeetingLock, new: NewMeeting) -> Result<Service> {
+        let NewMeeting { config, register, meeting_text, register_text } = new;
         if dir.join("ledger.db").exists() {
-            bail!("{}: a meeting already exists here; choose an empty directory", dir.display());
+            anyhow::bail!("{}: a meeting already exists here; choose an empty directory", dir.display());
         }
-        fs::create_dir_all(dir.join("keys"))
-            .with_context(|| format!("{}: cannot create the directory", dir.display()))?;
+        create_private_dir(&dir.join("keys"))?;
         let profile_text = crate::profiles::EMBEDDED
             .iter()
             .find(|(name, _)| *name == config.profile.name())
             .map(|(_, text)| *text)
             .expect("the config names an embedded profile");
-        fs::write(dir.join("meeting.toml"), meeting_text)?;
-        fs::write(dir.join("register.csv"), register_text)?;
-        fs::write(dir.join("register.bin"), register_bytes(&register))?;
-        fs::write(dir.join("profile.toml"), profile_text)?;
+        write_private_new(&dir.join("meeting.toml"), meeting_text.as_bytes())?;
+        write_private_new(&dir.join("register.csv"), register_text.as_bytes())?;
+        write_private_new(&dir.join("register.bin"), &register_bytes(&register))?;
+        write_private_new(&dir.join("profile.toml"), profile_text.as_bytes())?;
         let meeting_id = MeetingId(random());
-        fs::write(dir.join("meeting-id"), format!("{}\n", hex(&meeting_id.0)))?;
+        write_private_new(&dir.join("meeting-id"), format!("{}\n", hex(&meeting_id.0)).as_bytes())?;
         write_secret(&dir.join("keys/daemon.seed"), &random())?;
         let tokens = crate::staff::Accounts::create(dir)?;
+        // SQLite gives the -wal and -shm files the mode of the database.
+        write_private_new(&dir.join("ledger.db"), b"")?;
 
-        let mut service = Service::open(dir)?;
+        let mut service = Service::open_locked(dir, lock)?;
         let settings = service.config.profile.settings();
         let daemon_key = service.daemon.public_key();
         service.daemon_event(EventBody::MeetingConvened {
@@ -140,46 +261,39 @@ impl Service {
         Ok(service)
     }
 
-    /// Opens a meeting directory and replays its ledger.
+    /// Opens a meeting directory for writing and replays its ledger. Fails,
+    /// saying who, when another process holds the meeting's lock.
     pub fn open(dir: &Path) -> Result<Service> {
-        let read = |name: &str| -> Result<String> {
-            fs::read_to_string(dir.join(name)).with_context(|| {
-                format!(
-                    "{}: cannot read {name}; is this a meeting directory made by `asamblea init`?",
-                    dir.display()
-                )
-            })
-        };
-        let meeting_text = read("meeting.toml")?;
-        let config = meeting_config::parse(&dir.join("meeting.toml").display().to_string(), &meeting_text)
-            .map_err(anyhow::Error::msg)?;
-        let meeting_id = MeetingId(unhex(&read("meeting-id")?, &dir.join("meeting-id"))?);
-        let daemon = Keypair::from_seed(&unhex(&read("keys/daemon.seed")?, &dir.join("keys/daemon.seed"))?);
+        let lock = MeetingLock::acquire_or_explain(dir)?;
+        Service::open_locked(dir, lock)
+    }
+
+    /// [`Service::open`] with the meeting's lock already held.
+    pub fn open_locked(dir: &Path, lock: MeetingLock) -> Result<Service> {
+        let files = MeetingFiles::read(dir)?;
         let operator =
             std::sync::Arc::new(Keypair::from_seed(&read_seed(&dir.join(format!("keys/{OPERATOR}.seed")))?));
         let register_path = dir.join("register.bin");
-        let register_raw =
-            fs::read(&register_path).with_context(|| format!("{}: cannot read", register_path.display()))?;
-        let register =
-            register_from_bytes(&register_raw).with_context(|| format!("{}", register_path.display()))?;
-        let profile_bytes = fs::read(dir.join("profile.toml"))?;
+        let register = register_from_bytes(&files.register_bytes)
+            .with_context(|| format!("{}", register_path.display()))?;
         let journal = Journal::open(
             &dir.join("ledger.db"),
-            meeting_id,
+            files.meeting_id,
             register,
-            config.profile.clone(),
-            Digest::sha256(&profile_bytes),
-            daemon.public_key(),
+            files.config.profile.clone(),
+            Digest::sha256(&files.profile_bytes),
+            files.daemon.public_key(),
             clock(),
         )?;
         Ok(Service {
             dir: dir.to_path_buf(),
-            meeting_id,
-            config,
-            daemon,
+            meeting_id: files.meeting_id,
+            config: files.config,
+            daemon: files.daemon,
             operator,
             journal,
             tokens: Vec::new(),
+            lock,
         })
     }
 
@@ -219,10 +333,7 @@ impl Service {
     }
 
     fn signed(&self, key: &Keypair, body: EventBody) -> Result<Signed> {
-        let event = Event { nonce: Nonce(random()), body };
-        let bytes = event.encode()?;
-        let signature = key.sign(&self.meeting_id, &bytes)?;
-        Ok(Signed { event, bytes, signer: key.public_key(), signature })
+        sign_event(&self.meeting_id, key, body)
     }
 
     fn submit(&mut self, signed: Signed) -> Result<Appended, SubmitError> {
@@ -277,7 +388,8 @@ impl Service {
         self.staff_event(EventBody::CheckedInPerson { holder: Id::new(holder)? })
     }
 
-    /// An agent checks in with principals (sorted here, as the format wants).
+    /// An agent checks in with principals (sorted here, as the format
+    /// wants), by the command line's operator: see [`Service::check_in_agent_as`].
     pub fn check_in_agent(
         &mut self,
         agent: &str,
@@ -294,7 +406,62 @@ impl Service {
             declared_role: None,
             power_document: Text::new(power_document)?,
         };
-        self.staff_event(EventBody::CheckedInAgent(arrival))
+        let operator = std::sync::Arc::clone(&self.operator);
+        self.check_in_agent_as(&operator, arrival).map_err(|e| anyhow::anyhow!("{e}"))
+    }
+
+    /// An agent's arrival by a given staff member. A proxy the rules
+    /// refuse for a reason the acta must state (Art. 185: an administrator
+    /// or employee carrying others' shares; an unknown or already present
+    /// principal; a rejected power) is recorded as `proxy-refused`, with
+    /// its reason, before the refusal is returned; so the registration desk
+    /// and the API leave the same trace.
+    pub fn check_in_agent_as(
+        &mut self,
+        key: &Keypair,
+        arrival: AgentArrival,
+    ) -> Result<Appended, ActionError> {
+        let principals: Vec<&str> = arrival.principals.iter().map(Id::as_str).collect();
+        let verdict = self.meeting().check_arrival(
+            arrival.agent.as_str(),
+            &principals,
+            arrival.capacity,
+            arrival.declared_role,
+        );
+        if let Err(refusal) = verdict {
+            if let Some(reason) = ProxyRefusal::from_refusal(refusal) {
+                self.staff_event_as(key, EventBody::ProxyRefused { arrival, reason })?;
+            }
+            return Err(ActionError::Rejected(asamblea_ledger::Rejection::Rules(refusal)));
+        }
+        self.staff_event_as(key, EventBody::CheckedInAgent(arrival))
+    }
+
+    /// The people present who may vote — holders in person and agents —
+    /// in register order, each with the holders it carries and its live
+    /// badge, if it has one.
+    pub fn attendees(&self) -> Vec<Attendee> {
+        let meeting = self.meeting();
+        let mut people: Vec<Attendee> = Vec::new();
+        for (at, holder) in meeting.register().iter() {
+            let person = match meeting.presence().channel(at) {
+                asamblea_rules::Channel::Absent => continue,
+                asamblea_rules::Channel::InPerson => holder.id(),
+                asamblea_rules::Channel::Agent { agent, .. } => meeting.presence().agent_id(agent),
+            };
+            match people.iter_mut().find(|p| p.person == person) {
+                Some(attendee) => attendee.carries.push(holder.id().to_string()),
+                None => people.push(Attendee {
+                    person: person.to_string(),
+                    carries: vec![holder.id().to_string()],
+                    badge: None,
+                }),
+            }
+        }
+        for attendee in &mut people {
+            attendee.badge = self.state().badge_of(&attendee.person);
+        }
+        people
     }
 
     /// Issues a badge to a person: a fresh seed goes into the returned
@@ -365,78 +532,61 @@ impl Service {
     }
 
     /// [`Service::close_item`] by a given staff member.
+    ///
+    /// A close is one step: `item-closed`, the daemon's `result-published`,
+    /// and for a tie across the last seat each `lot-drawn` (seeded by the
+    /// head after the close, so anyone recomputes it) with the result it
+    /// settles, reach the ledger in one transaction or not at all. A crash
+    /// at any moment leaves the item open, or closed with its signed result
+    /// and its lots.
     pub fn close_item_as(
         &mut self,
         key: &Keypair,
         item: &str,
     ) -> Result<(Checkpoint, Signature), ActionError> {
         let item_id = Id::new(item).map_err(|e| ActionError::Other(e.into()))?;
-        let closed = self.staff_event_as(key, EventBody::ItemClosed { item: item_id.clone() })?;
+        let meeting_id = self.meeting_id;
+        let daemon = &self.daemon;
+        let sign =
+            |key: &Keypair, body: EventBody| sign_event(&meeting_id, key, body).map_err(ActionError::Other);
+        let mut group = self.journal.begin_group()?;
+        let closed = group.push(sign(key, EventBody::ItemClosed { item: item_id.clone() })?)?;
         let checkpoint = Checkpoint { seq: closed.seq, head: closed.head };
-        let signature = checkpoint.sign(&self.meeting_id, &self.daemon);
-        self.publish(item)?;
+        let signature = checkpoint.sign(&meeting_id, daemon);
+        let result_of = |state: &asamblea_ledger::State| {
+            let meeting = state.meeting().expect("init imports the register");
+            let entry = meeting.item(meeting.item_index(item).expect("just closed"));
+            PublishedResult::from_rules(entry.result().expect("closed"), meeting.register())
+        };
+        let result = result_of(group.state());
+        group.push(sign(daemon, EventBody::ResultPublished { item: item_id.clone(), result })?)?;
         loop {
-            let meeting = self.meeting();
-            let at = meeting.item_index(item).expect("just closed");
-            let entry = meeting.item(at);
+            let state = group.state();
+            let meeting = state.meeting().expect("init imports the register");
+            let entry = meeting.item(meeting.item_index(item).expect("just closed"));
             let Some(asamblea_rules::ItemResult::Election(e)) = entry.result() else { break };
             if e.outcome != Outcome::LotRequired {
                 break;
             }
-            let seed = self.journal.state().seed(item).expect("the close's head is the seed");
-            let round = self.journal.state().rounds(item);
+            let seed = state.seed(item).expect("the close's head is the seed");
+            let round = state.rounds(item);
             let position =
                 lot_index(&seed, &item_id, round, e.lot_between.len() as u32).expect("a lot has candidates");
-            let winner = entry
-                .option_name(asamblea_rules::OptionIndex::list(e.lot_between[position as usize]))
-                .to_string();
-            let winner = Id::new(&winner).map_err(|e| ActionError::Other(e.into()))?;
-            self.staff_event_as(key, EventBody::LotDrawn { item: item_id.clone(), round, seed, winner })?;
-            self.publish(item)?;
+            let winner =
+                entry.option_name(asamblea_rules::OptionIndex::list(e.lot_between[position as usize]));
+            let winner = Id::new(winner).map_err(|e| ActionError::Other(e.into()))?;
+            group.push(sign(key, EventBody::LotDrawn { item: item_id.clone(), round, seed, winner })?)?;
+            let result = result_of(group.state());
+            group.push(sign(daemon, EventBody::ResultPublished { item: item_id.clone(), result })?)?;
         }
+        group.commit()?;
         Ok((checkpoint, signature))
     }
 
-    fn publish(&mut self, item: &str) -> Result<Appended, ActionError> {
-        let meeting = self.meeting();
-        let at = meeting.item_index(item).expect("closed");
-        let result =
-            PublishedResult::from_rules(meeting.item(at).result().expect("closed"), meeting.register());
-        let item = Id::new(item).map_err(|e| ActionError::Other(e.into()))?;
-        let signed = self
-            .signed(&self.daemon, EventBody::ResultPublished { item, result })
-            .map_err(ActionError::Other)?;
-        self.submit(signed).map_err(ActionError::from)
-    }
-
-    /// The audit bundle: every record, the register, the profile, the keys,
-    /// and a daemon-signed checkpoint at every close and at the end.
-    pub fn export(&self) -> Result<Bundle> {
-        let records = asamblea_ledger::read_records(&self.dir.join("ledger.db"), &self.meeting_id)?;
-        let mut checkpoints = Vec::new();
-        for (record, head) in &records {
-            if matches!(record.event.body, EventBody::ItemClosed { .. }) {
-                let c = Checkpoint { seq: record.seq, head: *head };
-                checkpoints.push((c, c.sign(&self.meeting_id, &self.daemon)));
-            }
-        }
-        if let Some((record, head)) = records.last() {
-            let c = Checkpoint { seq: record.seq, head: *head };
-            checkpoints.push((c, c.sign(&self.meeting_id, &self.daemon)));
-        }
-        Ok(Bundle {
-            meeting: self.meeting_id,
-            daemon_key: self.daemon.public_key(),
-            profile_name: self.config.profile.name().to_string(),
-            profile_bytes: fs::read(self.dir.join("profile.toml"))?,
-            register_bytes: fs::read(self.dir.join("register.bin"))?,
-            records: records.iter().map(|(r, h)| Ok((r.encode()?, *h))).collect::<Result<Vec<_>>>()?,
-            checkpoints,
-        })
-    }
-
-    /// Stops the ledger writer after the queued appends.
-    pub fn close(self) {
+    /// Stops the ledger writer after the queued appends, and gives back
+    /// the meeting's lock (drop it to let other processes write).
+    pub fn close(self) -> MeetingLock {
         self.journal.close();
+        self.lock
     }
 }

@@ -99,7 +99,7 @@ impl Accounts {
             crate::secrets::write_secret(&dir.join(format!("keys/{name}.seed")), &crate::secrets::random())?;
             shown.push((name.to_string(), role, token));
         }
-        std::fs::write(dir.join("staff.toml"), toml)?;
+        crate::secrets::write_private_new(&dir.join("staff.toml"), toml.as_bytes())?;
         Ok(shown)
     }
 
@@ -142,6 +142,29 @@ impl Accounts {
     pub fn authenticate(&self, token: &str) -> Option<&Account> {
         let digest = Digest::sha256(token.as_bytes());
         self.0.iter().find(|a| constant_time_eq(&a.token_digest.0, &digest.0))
+    }
+
+    /// Adds a token for this run of the daemon that opens the operator's
+    /// account: the registration desk's commands (`checkin`, `badges`,
+    /// `revoke`, `kiosk`) read it from `DIR/daemon.run` and act through the
+    /// API as the operator, signing with the operator's key. It is drawn
+    /// fresh at every start and never stored but in that owner-only file.
+    /// Returns the token.
+    pub fn add_desk_token(&mut self) -> Result<String> {
+        let operator = self
+            .0
+            .iter()
+            .find(|a| a.role == Role::Operator)
+            .context("staff.toml has no operator account for the registration desk")?;
+        let token = hex(&crate::secrets::random::<24>());
+        let desk = Account {
+            name: operator.name.clone(),
+            role: Role::Operator,
+            token_digest: Digest::sha256(token.as_bytes()),
+            key: std::sync::Arc::clone(&operator.key),
+        };
+        self.0.push(desk);
+        Ok(token)
     }
 
     /// Every account.

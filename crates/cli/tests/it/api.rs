@@ -8,7 +8,8 @@ use std::path::PathBuf;
 use asamblea_rules::OptionIndex;
 use asamblea_server::tls::ClientCert;
 use asamblea_server::{router, AppState, ROUTES};
-use asamblea_venue::service::Service;
+use asamblea_venue::lock::MeetingLock;
+use asamblea_venue::service::{NewMeeting, Service};
 use asamblea_venue::staff::{Accounts, Role};
 use asamblea_wire::{
     Ballot, Choice, Credential, Event, EventBody, HolderVote, Id, MeetingId, Nonce, SplitPart,
@@ -32,12 +33,16 @@ impl Api {
     fn new(name: &str, meeting: &str, register: &str) -> Api {
         let dir = std::env::temp_dir().join(format!("asamblea-api-{name}-{}", std::process::id()));
         let _ = std::fs::remove_dir_all(&dir);
-        let mut service =
-            Service::init(&dir, "meeting.toml", meeting, "register.csv", register, |_| {}).expect("init");
+        std::fs::create_dir_all(&dir).expect("dir");
+        let lock = MeetingLock::acquire_fresh_or_explain(&dir).expect("lock");
+        let new =
+            NewMeeting::check("meeting.toml", meeting, "register.csv", register, |_| {}).expect("valid");
+        let mut service = Service::init(&dir, lock, new).expect("init");
         let tokens = service.take_tokens().into_iter().map(|(_, role, token)| (role, token)).collect();
         let meeting = service.meeting_id();
         let accounts = Accounts::load(&dir).expect("accounts");
-        let state = AppState::new(service, accounts).expect("state");
+        let kiosks = asamblea_pki::KioskRegistry::load(&dir).expect("kiosks");
+        let state = AppState::new(service, accounts, kiosks).expect("state");
         Api { dir, state, tokens, meeting }
     }
 

@@ -16,11 +16,9 @@
 //! and the moment of the kill is printed; `ASAMBLEA_KILL_SEED=N` replays it.
 
 use std::collections::HashMap;
-use std::io::{BufRead, BufReader};
-use std::net::SocketAddr;
 use std::path::{Path, PathBuf};
-use std::process::{Child, Command, Stdio};
-use std::sync::{mpsc, Arc, Mutex};
+use std::process::Command;
+use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use asamblea_kiosk::{
@@ -30,15 +28,14 @@ use asamblea_rules::OptionIndex;
 use asamblea_wire::{Credential, Digest, EventBody, MeetingId, PublicKey};
 use serde_json::{json, Value};
 
+use crate::support::{meeting_id, printed_after, token, Daemon};
+
 /// Badges issued (one ballot each per round).
 const BADGES: usize = 40;
 /// Concurrent kiosk connections.
 const CLIENTS: usize = 8;
 /// Kill rounds, one agenda item each.
 const ITEMS: [&str; 3] = ["item-1", "item-2", "item-3"];
-/// How long a daemon may take to start serving (debug build, loaded CI).
-const START_PATIENCE: Duration = Duration::from_secs(30);
-
 /// A small deterministic generator.
 struct Rng(u64);
 
@@ -54,74 +51,6 @@ impl Rng {
 
     fn below(&mut self, n: u64) -> u64 {
         self.next() % n
-    }
-}
-
-/// The daemon as a child process.
-struct Daemon {
-    child: Child,
-    addr: SocketAddr,
-}
-
-impl Daemon {
-    /// Starts `asamblea ARGS --listen 127.0.0.1:PORT` on a free port and
-    /// waits until it serves; returns it and what it printed until then.
-    fn start(args: &[&str]) -> (Daemon, Vec<String>) {
-        let port = std::net::TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port();
-        let addr: SocketAddr = format!("127.0.0.1:{port}").parse().unwrap();
-        let mut child = Command::new(env!("CARGO_BIN_EXE_asamblea"))
-            .args(args)
-            .args(["--listen", &addr.to_string()])
-            .stdin(Stdio::null())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::null())
-            .spawn()
-            .expect("the binary starts");
-        let stdout = child.stdout.take().expect("piped");
-        let (lines, printed) = mpsc::channel();
-        // Drains the daemon's output for its whole life, so it never blocks
-        // on a full pipe.
-        std::thread::spawn(move || {
-            for line in BufReader::new(stdout).lines().map_while(Result::ok) {
-                let _ = lines.send(line);
-            }
-        });
-        let deadline = Instant::now() + START_PATIENCE;
-        let mut seen = Vec::new();
-        loop {
-            let left = deadline.saturating_duration_since(Instant::now());
-            match printed.recv_timeout(left) {
-                Ok(line) => {
-                    let serving = line.contains("serving at");
-                    seen.push(line);
-                    if serving {
-                        break;
-                    }
-                }
-                Err(_) => {
-                    let _ = child.kill();
-                    panic!(
-                        "`asamblea {}` did not start serving; it printed:\n{}",
-                        args.join(" "),
-                        seen.join("\n")
-                    );
-                }
-            }
-        }
-        (Daemon { child, addr }, seen)
-    }
-
-    /// SIGKILL, and wait for the process to be gone.
-    fn kill(mut self) {
-        self.child.kill().expect("SIGKILL");
-        self.child.wait().expect("reaped");
-    }
-}
-
-impl Drop for Daemon {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
     }
 }
 
@@ -160,29 +89,6 @@ fn temp_dir() -> PathBuf {
     let dir = std::env::temp_dir().join(format!("asamblea-kill-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
     dir
-}
-
-fn meeting_id(dir: &Path) -> MeetingId {
-    MeetingId::from_hex(std::fs::read_to_string(dir.join("meeting-id")).unwrap().trim()).unwrap()
-}
-
-/// The value after `label` on the first printed line that has it.
-fn printed_after<'a>(printed: &'a [String], label: &str) -> &'a str {
-    printed
-        .iter()
-        .find_map(|line| line.split_once(label).map(|(_, rest)| rest.trim()))
-        .unwrap_or_else(|| panic!("`{label}` was not printed:\n{}", printed.join("\n")))
-}
-
-/// A staff token from the demo's output (`  name  role  token`).
-fn token(printed: &[String], role: &str) -> String {
-    printed
-        .iter()
-        .find_map(|line| {
-            let fields: Vec<&str> = line.split_whitespace().collect();
-            (fields.len() == 3 && fields[1] == role && fields[2].len() == 48).then(|| fields[2].to_string())
-        })
-        .unwrap_or_else(|| panic!("no {role} token printed:\n{}", printed.join("\n")))
 }
 
 /// The ballots in the ledger file: event digest → (seq, head). A ballot

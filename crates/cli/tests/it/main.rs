@@ -8,8 +8,10 @@ mod board;
 mod cli;
 mod invalid_scenarios;
 mod kill;
+mod meeting_day;
 mod meeting_dir;
 mod scenarios;
+mod support;
 
 /// The workspace root, from this crate's manifest directory.
 pub fn workspace_root() -> std::path::PathBuf {

@@ -1,0 +1,322 @@
+//! The registration desk's commands — `checkin`, `badges`, `revoke`,
+//! `kiosk` — which a desk runs during the meeting (a late arrival, a lost
+//! badge). Each acts on the meeting directory itself when nothing else
+//! writes it, and through the running daemon's API when a daemon holds the
+//! meeting's lock (`asamblea_venue::lock`): then the daemon is the one
+//! writer, every figure it shows includes the action at once, and the
+//! meeting goes on. Either way the ledger gets the same events, signed by
+//! the operator's key, and the command prints the same lines.
+
+use std::io::Write;
+use std::path::Path;
+
+use anyhow::{bail, Context, Result};
+use asamblea_documents::badges::{self, BadgeInfo};
+use asamblea_documents::numfmt::thousands;
+use asamblea_kiosk::HttpsClient;
+use asamblea_rules::Capacity;
+use asamblea_venue::lock::{busy_message, DaemonRun, Holder, MeetingLock};
+use asamblea_venue::secrets::{create_private_dir, write_private_replacing};
+use asamblea_venue::service::{Attendee, Service};
+use serde_json::{json, Value};
+
+/// Who writes the meeting for this command.
+enum Writer {
+    /// Nobody else: this process, on the files, holding the lock.
+    Files(MeetingLock),
+    /// A running daemon, through its API.
+    Daemon(Daemon),
+}
+
+fn writer(dir: &Path) -> Result<Writer> {
+    match MeetingLock::acquire(dir)? {
+        Ok(lock) => Ok(Writer::Files(lock)),
+        Err(Holder::Daemon(run)) => Ok(Writer::Daemon(Daemon::connect(dir, run)?)),
+        Err(holder) => bail!("{}", busy_message(dir, &holder)),
+    }
+}
+
+/// A connection to the daemon that serves the meeting, as the desk.
+struct Daemon {
+    runtime: tokio::runtime::Runtime,
+    client: HttpsClient,
+    run: DaemonRun,
+}
+
+impl Daemon {
+    fn connect(dir: &Path, run: DaemonRun) -> Result<Daemon> {
+        let runtime = tokio::runtime::Builder::new_current_thread().enable_all().build()?;
+        let addr = run
+            .address
+            .parse()
+            .with_context(|| format!("daemon.run: `{}` is not an address", run.address))?;
+        let tls = asamblea_kiosk::staff_tls(dir)?;
+        let client = runtime.block_on(HttpsClient::connect(addr, tls)).with_context(|| {
+            format!(
+                "el servicio de la reunión (proceso {}) no responde en https://{}/ / the meeting's daemon does not answer there",
+                run.pid, run.address
+            )
+        })?;
+        Ok(Daemon { runtime, client, run })
+    }
+
+    /// Sends a request; a refusal becomes an error with the daemon's own
+    /// Spanish and English message.
+    fn call(&mut self, path: &str, body: Option<Value>) -> Result<Value> {
+        let token = self.run.token.clone();
+        let (status, answer) = self.runtime.block_on(async {
+            match &body {
+                Some(body) => self.client.post_json(path, body, Some(&token)).await,
+                None => self.client.get_json_as(path, &token).await,
+            }
+        })?;
+        if status.is_success() {
+            return Ok(answer);
+        }
+        let error = &answer["error"];
+        match (error["code"].as_str(), error["message"].as_str(), error["message_en"].as_str()) {
+            (Some(code), Some(es), Some(en)) => bail!("{code} — {es} / {en}"),
+            _ => bail!("the daemon answered {status}: {answer}"),
+        }
+    }
+}
+
+/// The quorum line printed after a check-in.
+fn print_quorum(out: &mut dyn Write, present: u64, outstanding: u64, holders: u64, met: bool) -> Result<()> {
+    writeln!(
+        out,
+        "Quórum: {} acciones de {} · {} accionistas · {}",
+        thousands(present),
+        thousands(outstanding),
+        thousands(holders),
+        if met { "HAY QUÓRUM" } else { "sin quórum" }
+    )?;
+    Ok(())
+}
+
+/// `asamblea checkin DIR PERSON [--represents …]`.
+pub fn checkin(
+    dir: &Path,
+    person: &str,
+    represents: &[String],
+    legal_representative: bool,
+    power_document: &str,
+    out: &mut dyn Write,
+) -> Result<()> {
+    let capacity = if legal_representative { Capacity::LegalRepresentative } else { Capacity::Proxy };
+    match writer(dir)? {
+        Writer::Files(lock) => {
+            let mut service = Service::open_locked(dir, lock)?;
+            let result = if represents.is_empty() {
+                service.check_in(person)
+            } else {
+                let principals: Vec<&str> = represents.iter().map(String::as_str).collect();
+                service.check_in_agent(person, &principals, capacity, power_document)
+            };
+            let quorum = service.meeting().quorum();
+            service.close();
+            let seq = result?.seq;
+            writeln!(out, "Registrado / checked in: {person} (evento {seq})")?;
+            let (present, outstanding) = (quorum.present.get(), quorum.voting_outstanding.get());
+            print_quorum(out, present, outstanding, u64::from(quorum.holders), quorum.this_call)
+        }
+        Writer::Daemon(mut daemon) => {
+            let body = if represents.is_empty() {
+                json!({ "holder": person })
+            } else {
+                let capacity = match capacity {
+                    Capacity::LegalRepresentative => "legal-representative",
+                    Capacity::Proxy => "proxy",
+                };
+                json!({ "agent": person, "represents": represents, "as": capacity, "power_document": power_document })
+            };
+            let answer = daemon.call("/api/v1/checkins", Some(body))?;
+            let status = daemon.call("/api/v1/status", None)?;
+            let seq = answer["seq"].as_u64().context("the daemon's answer has no event number")?;
+            writeln!(
+                out,
+                "Registrado / checked in: {person} (evento {seq}; vía el servicio / through the daemon)"
+            )?;
+            let quorum = &status["quorum"];
+            let figure = |key: &str| quorum[key].as_u64().unwrap_or(0);
+            let met = quorum["met"].as_bool().unwrap_or(false);
+            print_quorum(out, figure("present_shares"), figure("voting_outstanding"), figure("holders"), met)
+        }
+    }
+}
+
+/// The attendees of the meeting, from the daemon's list.
+fn attendees_from(answer: &Value) -> Result<Vec<Attendee>> {
+    let list = answer["attendees"].as_array().context("the daemon's answer has no attendees")?;
+    list.iter()
+        .map(|a| {
+            Ok(Attendee {
+                person: a["person"].as_str().context("an attendee without a person")?.to_string(),
+                carries: a["carries"]
+                    .as_array()
+                    .context("an attendee without its holders")?
+                    .iter()
+                    .filter_map(|h| h.as_str().map(str::to_string))
+                    .collect(),
+                badge: a["badge"]
+                    .as_u64()
+                    .and_then(|b| u32::try_from(b).ok())
+                    .map(asamblea_wire::CredentialId),
+            })
+        })
+        .collect()
+}
+
+/// `asamblea badges DIR`: a badge for every person present without one.
+pub fn issue_badges(dir: &Path, out_dir: Option<&Path>, out: &mut dyn Write) -> Result<()> {
+    let config = asamblea_venue::meeting_config::parse(
+        "meeting.toml",
+        &std::fs::read_to_string(dir.join("meeting.toml"))
+            .with_context(|| format!("{}: cannot read meeting.toml", dir.display()))?,
+    )
+    .map_err(anyhow::Error::msg)?;
+    let names = asamblea_venue::register_csv::import(
+        "register.csv",
+        std::fs::read(dir.join("register.csv"))?.as_slice(),
+        config.capital,
+        |_| {},
+    )?
+    .1;
+    let out_dir = out_dir.map_or_else(|| dir.join("badges"), Path::to_path_buf);
+    create_private_dir(&out_dir)?;
+    let title = format!("{} · {}", config.company, config.date);
+    // (person, holders carried, badge number, QR text)
+    let mut issued: Vec<(String, Vec<String>, u32, String)> = Vec::new();
+    match writer(dir)? {
+        Writer::Files(lock) => {
+            let mut service = Service::open_locked(dir, lock)?;
+            let people: Vec<Attendee> =
+                service.attendees().into_iter().filter(|a| a.badge.is_none()).collect();
+            let bar = crate::commands::progress_bar(people.len() as u64, "Emitiendo credenciales");
+            for attendee in people {
+                let (credential, _) = service.issue_badge(&attendee.person)?;
+                issued.push((attendee.person, attendee.carries, credential.id().0, credential.to_qr_text()));
+                bar.inc(1);
+            }
+            bar.finish_and_clear();
+            service.close();
+        }
+        Writer::Daemon(mut daemon) => {
+            let people: Vec<Attendee> = attendees_from(&daemon.call("/api/v1/attendees", None)?)?
+                .into_iter()
+                .filter(|a| a.badge.is_none())
+                .collect();
+            let bar = crate::commands::progress_bar(people.len() as u64, "Emitiendo credenciales");
+            for attendee in people {
+                let answer = daemon.call("/api/v1/badges", Some(json!({ "person": attendee.person })))?;
+                let number = answer["credential"].as_u64().and_then(|n| u32::try_from(n).ok());
+                let qr = answer["qr_text"].as_str();
+                let (Some(number), Some(qr)) = (number, qr) else {
+                    bail!("the daemon's badge answer is incomplete")
+                };
+                issued.push((attendee.person, attendee.carries, number, qr.to_string()));
+                bar.inc(1);
+            }
+            bar.finish_and_clear();
+        }
+    }
+    let infos: Vec<(String, Vec<String>)> = issued
+        .iter()
+        .map(|(person, carried, _, _)| {
+            let name = names.get(person).cloned().unwrap_or_else(|| person.clone());
+            let represents = carried
+                .iter()
+                .filter(|h| *h != person)
+                .map(|h| names.get(h).cloned().unwrap_or(h.clone()))
+                .collect();
+            (name, represents)
+        })
+        .collect();
+    let badges: Vec<BadgeInfo> = issued
+        .iter()
+        .zip(&infos)
+        .map(|((person, _, id, qr), (name, represents))| BadgeInfo {
+            holder_id: person,
+            holder_name: name,
+            credential_id: *id,
+            represents,
+            meeting_title: &title,
+            qr_text: qr,
+        })
+        .collect();
+    // Each file holds an attendee's signing seed: owner-only.
+    for badge in &badges {
+        let stem = format!("credencial-{:04}", badge.credential_id);
+        write_private_replacing(&out_dir.join(format!("{stem}.svg")), badges::badge_svg(badge)?.as_bytes())?;
+        let png = badges::badge_png(badge, badges::DEFAULT_PNG_SCALE)?;
+        write_private_replacing(&out_dir.join(format!("{stem}.png")), &png)?;
+    }
+    if !badges.is_empty() {
+        let sheet = badges::badge_sheet_html(&badges)?;
+        write_private_replacing(&out_dir.join("hoja-de-credenciales.html"), sheet.as_bytes())?;
+    }
+    writeln!(
+        out,
+        "Credenciales emitidas / badges issued: {} en {} (hoja para imprimir: hoja-de-credenciales.html)",
+        badges.len(),
+        out_dir.display()
+    )?;
+    writeln!(
+        out,
+        "Las credenciales contienen claves secretas: entréguelas en mano y destruya las copias sobrantes."
+    )?;
+    Ok(())
+}
+
+/// `asamblea revoke DIR CREDENTIAL`.
+pub fn revoke(dir: &Path, credential: u32, out: &mut dyn Write) -> Result<()> {
+    let seq = match writer(dir)? {
+        Writer::Files(lock) => {
+            let mut service = Service::open_locked(dir, lock)?;
+            let body = asamblea_wire::EventBody::BadgeRevoked {
+                credential: asamblea_wire::CredentialId(credential),
+            };
+            let result = service.staff_event(body);
+            service.close();
+            result?.seq
+        }
+        Writer::Daemon(mut daemon) => {
+            let answer = daemon.call(&format!("/api/v1/badges/{credential}/revoke"), Some(json!({})))?;
+            answer["seq"].as_u64().context("the daemon's answer has no event number")?
+        }
+    };
+    writeln!(out, "Credencial {credential} revocada / revoked (evento {seq})")?;
+    Ok(())
+}
+
+/// `asamblea kiosk DIR ID [--revoke]`.
+pub fn kiosk(dir: &Path, id: &str, revoke: bool, out: &mut dyn Write) -> Result<()> {
+    match (writer(dir)?, revoke) {
+        (Writer::Files(_lock), true) => {
+            asamblea_pki::revoke_kiosk(dir, id)?;
+            writeln!(out, "Quiosco {id} revocado / kiosk revoked.")?;
+        }
+        (Writer::Files(_lock), false) => {
+            asamblea_pki::enroll_kiosk(dir, id)?;
+        }
+        (Writer::Daemon(mut daemon), true) => {
+            daemon.call(&format!("/api/v1/kiosks/{id}/revoke"), Some(json!({})))?;
+            writeln!(
+                out,
+                "Quiosco {id} revocado / kiosk revoked; el servicio lo rechaza desde ya / the daemon refuses it from now on."
+            )?;
+        }
+        (Writer::Daemon(mut daemon), false) => {
+            daemon.call("/api/v1/kiosks", Some(json!({ "id": id })))?;
+        }
+    }
+    if !revoke {
+        writeln!(
+            out,
+            "Quiosco inscrito / kiosk enrolled: {} y {}",
+            dir.join(format!("tls/kiosks/{id}.crt")).display(),
+            dir.join(format!("tls/kiosks/{id}.key")).display()
+        )?;
+    }
+    Ok(())
+}

@@ -1,0 +1,446 @@
+//! What stops a meeting on the day, with the real binary: a second writer
+//! (the registration desk's commands beside a running daemon), a crash in
+//! the middle of a close, a failed commit under a running board, a
+//! half-made `init`, secrets readable by others, read-only media.
+
+use std::os::unix::fs::PermissionsExt;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+use std::time::Duration;
+
+use asamblea_kiosk::{kiosk_tls, parse_badge, staff_tls, whole_votes, HttpsClient, SignedBallot};
+use asamblea_rules::OptionIndex;
+use serde_json::{json, Value};
+
+use crate::support::{meeting_id, token, Daemon};
+
+fn asamblea(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_asamblea")).args(args).output().expect("the binary runs")
+}
+
+fn text(bytes: &[u8]) -> String {
+    String::from_utf8_lossy(bytes).into_owned()
+}
+
+fn ok(args: &[&str]) -> String {
+    let out = asamblea(args);
+    assert!(out.status.success(), "asamblea {}: {}{}", args.join(" "), text(&out.stdout), text(&out.stderr));
+    text(&out.stdout)
+}
+
+fn temp(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("asamblea-day-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    dir
+}
+
+fn s(path: &Path) -> &str {
+    path.to_str().expect("a UTF-8 path")
+}
+
+fn mode(path: &Path) -> u32 {
+    std::fs::metadata(path).unwrap_or_else(|e| panic!("{}: {e}", path.display())).permissions().mode() & 0o777
+}
+
+async fn get(client: &mut HttpsClient, path: &str, bearer: Option<&str>) -> (u16, Value) {
+    let (status, answer) = match bearer {
+        Some(token) => client.get_json_as(path, token).await,
+        None => client.get_json(path).await,
+    }
+    .expect("the daemon answers");
+    (status.as_u16(), answer)
+}
+
+async fn post(client: &mut HttpsClient, path: &str, body: Value, bearer: Option<&str>) -> (u16, Value) {
+    let (status, answer) = client.post_json(path, &body, bearer).await.expect("the daemon answers");
+    (status.as_u16(), answer)
+}
+
+/// Holders of the demo register with one row of ordinary shares and no
+/// role, absent from `attendees` (the daemon's list), with their shares.
+fn absent_holders(attendees: &Value) -> Vec<(String, u64)> {
+    let present: Vec<&str> = attendees["attendees"]
+        .as_array()
+        .expect("the list")
+        .iter()
+        .flat_map(|a| a["carries"].as_array().expect("carries").iter().map(|h| h.as_str().unwrap()))
+        .collect();
+    let register = std::fs::read_to_string(crate::workspace_root().join("config/demo/register.csv")).unwrap();
+    let rows: Vec<Vec<&str>> = register.lines().skip(1).map(|l| l.rsplitn(5, ',').collect()).collect();
+    // rsplitn: split, role, shares, class, then id and name.
+    rows.iter()
+        .filter(|r| r[0].is_empty() && r[1].is_empty() && r[3] == "ORD")
+        .map(|r| (r[4].split(',').next().unwrap().to_string(), r[2].parse::<u64>().unwrap()))
+        .filter(|(id, _)| {
+            !present.contains(&id.as_str()) && rows.iter().filter(|r| r[4].starts_with(&format!("{id},"))).count() == 1
+        })
+        .collect()
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_desk_acts_through_a_running_daemon_and_the_meeting_goes_on() {
+    let dir = temp("desk");
+    let (daemon, printed) = Daemon::start(&["demo", "--dir", s(&dir)]);
+    let chair = token(&printed, "chair");
+    let operator = token(&printed, "operator");
+    let staff = staff_tls(&dir).unwrap();
+    let mut public = HttpsClient::connect(daemon.addr, staff.clone()).await.unwrap();
+    let (_, before) = get(&mut public, "/api/v1/status", None).await;
+    let absent = absent_holders(&get(&mut public, "/api/v1/attendees", Some(&operator)).await.1);
+    assert!(absent.len() >= 2, "the demo leaves holders absent: {absent:?}");
+    let (late, late_shares) = (absent[0].0.as_str(), absent[0].1);
+
+    // A late arrival at the desk, from a second shell.
+    let out = ok(&["checkin", s(&dir), late]);
+    assert!(out.contains("through the daemon") && out.contains("HAY QUÓRUM"), "{out}");
+    let (_, after) = get(&mut public, "/api/v1/status", None).await;
+    assert_eq!(
+        after["quorum"]["present_shares"].as_u64().unwrap(),
+        before["quorum"]["present_shares"].as_u64().unwrap() + late_shares,
+        "the board counts the arrival at once"
+    );
+    // A refusal through the daemon says why, as on the files.
+    let out = asamblea(&["checkin", s(&dir), late]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(text(&out.stderr).contains("already-present"), "{}", text(&out.stderr));
+
+    // Badges for everyone present, written owner-only.
+    let out = ok(&["badges", s(&dir)]);
+    assert!(out.contains("badges issued"), "{out}");
+    assert_eq!(mode(&dir.join("badges")), 0o700);
+    let first = dir.join("badges/credencial-0001.png");
+    assert_eq!(mode(&first), 0o600, "a badge holds a signing seed");
+    let (_, attendees) = get(&mut public, "/api/v1/attendees", Some(&operator)).await;
+    let list = attendees["attendees"].as_array().expect("the list");
+    assert!(list.iter().all(|a| a["badge"].is_u64()), "every attendee has a badge now: {attendees}");
+
+    // The meeting goes on: the late arrival votes on an open item.
+    let (status, _) = post(&mut public, "/api/v1/items/item-1/open", json!({}), Some(&chair)).await;
+    assert_eq!(status, 200);
+    // A lost badge: revoked from the desk, and a new one issued.
+    let out =
+        ok(&["revoke", s(&dir), &list.iter().find(|a| a["person"] == late).unwrap()["badge"].to_string()]);
+    assert!(out.contains("revocada / revoked"), "{out}");
+    let (status, badge) =
+        post(&mut public, "/api/v1/badges", json!({ "person": late }), Some(&operator)).await;
+    assert_eq!(status, 201, "{badge}");
+    let credential = parse_badge(badge["qr_text"].as_str().unwrap(), &meeting_id(&dir)).unwrap();
+    let ballot =
+        SignedBallot::sign(&credential, "item-1", whole_votes(&[late], OptionIndex::FOR).unwrap()).unwrap();
+    let mut kiosk = HttpsClient::connect(daemon.addr, kiosk_tls(&dir, "quiosco-1").unwrap()).await.unwrap();
+    let (status, receipt) = kiosk.post_body("/api/v1/ballots", ballot.body(), None).await.unwrap();
+    assert_eq!(status.as_u16(), 200, "{receipt}");
+
+    // A kiosk enrolled and revoked through the daemon.
+    let out = ok(&["kiosk", s(&dir), "quiosco-2"]);
+    assert!(out.contains("kiosk enrolled"), "{out}");
+    let mut second = HttpsClient::connect(daemon.addr, kiosk_tls(&dir, "quiosco-2").unwrap()).await.unwrap();
+    let sheet = format!("/api/v1/kiosk/badges/{}", credential.id().0);
+    assert_eq!(get(&mut second, &sheet, None).await.0, 200);
+    ok(&["kiosk", s(&dir), "quiosco-2", "--revoke"]);
+    assert_eq!(get(&mut second, &sheet, None).await.0, 403, "refused at once, on its open connection");
+
+    // Reading commands work beside the daemon.
+    let bundle = dir.with_extension("bundle");
+    assert!(ok(&["export", s(&dir), s(&bundle)]).contains("audit bundle"));
+    assert!(ok(&["verify", s(&bundle)]).contains("VERIFIED"));
+    assert!(ok(&["verify", s(&dir)]).contains("VERIFIED"));
+    // A second daemon is refused, naming the first.
+    let out = asamblea(&["serve", s(&dir), "--listen", "127.0.0.1:0"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(text(&out.stderr).contains(&format!("proceso {}", daemon.child.id())), "{}", text(&out.stderr));
+
+    // Stopped, the desk writes the files itself again.
+    assert!(daemon.terminate().success());
+    assert!(!dir.join("daemon.run").exists(), "a clean stop removes the run file");
+    let out = ok(&["checkin", s(&dir), &absent[1].0]);
+    assert!(!out.contains("through the daemon"), "{out}");
+    assert!(ok(&["verify", s(&dir)]).contains("VERIFIED"));
+    std::fs::remove_dir_all(&dir).ok();
+    std::fs::remove_file(&bundle).ok();
+}
+
+#[test]
+fn a_command_holding_the_meeting_keeps_the_daemon_and_the_desk_out() {
+    let dir = temp("held");
+    ok(&["init", s(&dir)]);
+    let lock = std::fs::OpenOptions::new().write(true).open(dir.join("lock")).unwrap();
+    lock.try_lock().expect("free");
+    std::fs::write(dir.join("lock"), format!("{}\n", std::process::id())).unwrap();
+    for args in [vec!["serve", s(&dir), "--listen", "127.0.0.1:0"], vec!["checkin", s(&dir), "CC-10000000"]] {
+        let out = asamblea(&args);
+        assert_eq!(out.status.code(), Some(2), "{args:?}");
+        let error = text(&out.stderr);
+        assert!(error.contains(&format!("proceso / process {}", std::process::id())), "{error}");
+        assert!(error.contains("espere a que termine"), "{error}");
+    }
+    drop(lock);
+    ok(&["checkin", s(&dir), "CC-10000000"]);
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+/// A meeting of two holders with equal shares and a board election for one
+/// seat: one ballot each for a different list ties their remainders across
+/// the seat, settled by a lot drawn at the close.
+fn tied_meeting(dir: &Path) -> (String, String) {
+    let meeting = dir.with_extension("toml");
+    let register = dir.with_extension("csv");
+    std::fs::write(
+        &meeting,
+        r#"company = "Empate S.A."
+nit = "900.000.001-1"
+kind = "ordinary"
+call = "first"
+date = "2027-03-25"
+time = "10:00"
+place = "Bogotá"
+convened_by = "Aviso en El Tiempo"
+convened_on = "2027-03-02"
+profile = "legal-default"
+
+[capital]
+ORD = { subscribed = 2000 }
+
+[[agenda]]
+id = "item-1"
+title = "Elección de la Junta Directiva"
+matter = "board-election"
+seats = 1
+lists = ["Lista A", "Lista B"]
+"#,
+    )
+    .unwrap();
+    std::fs::write(
+        &register,
+        "holder_id,name,class,shares,role,split\nA-1,Ana,ORD,1000,,\nB-2,Beto,ORD,1000,,\n",
+    )
+    .unwrap();
+    let out = ok(&["init", s(dir), "--meeting", s(&meeting), "--register", s(&register)]);
+    std::fs::remove_file(&meeting).ok();
+    std::fs::remove_file(&register).ok();
+    let printed: Vec<String> = out.lines().map(str::to_string).collect();
+    (token(&printed, "chair"), token(&printed, "operator"))
+}
+
+/// kill -9 at every point of a close of a tied election, with every commit
+/// slowed as a slow fsync would: after the restart the item is still open,
+/// or closed with its signed result and its lot; never closed without them.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_close_is_one_step_whatever_the_moment_of_a_kill() {
+    const COMMIT_DELAY_MS: u64 = 150;
+    let mut outcomes = Vec::new();
+    for kill_after_ms in [0u64, 40, 80, 120, 140, 170, 220, 400] {
+        let dir = temp(&format!("close-{kill_after_ms}"));
+        let (chair, operator) = tied_meeting(&dir);
+        let delay = COMMIT_DELAY_MS.to_string();
+        let (daemon, _) =
+            Daemon::start_with(&["serve", s(&dir)], &[("ASAMBLEA_TEST_COMMIT_DELAY_MS", &delay)]);
+        let staff = staff_tls(&dir).unwrap();
+        let mut desk = HttpsClient::connect(daemon.addr, staff.clone()).await.unwrap();
+        let meeting = meeting_id(&dir);
+        ok(&["kiosk", s(&dir), "quiosco-1"]);
+        let mut kiosk =
+            HttpsClient::connect(daemon.addr, kiosk_tls(&dir, "quiosco-1").unwrap()).await.unwrap();
+        for holder in ["A-1", "B-2"] {
+            assert_eq!(
+                post(&mut desk, "/api/v1/checkins", json!({ "holder": holder }), Some(&operator)).await.0,
+                201
+            );
+        }
+        assert_eq!(post(&mut desk, "/api/v1/items/item-1/open", json!({}), Some(&chair)).await.0, 200);
+        for (holder, list) in [("A-1", 0), ("B-2", 1)] {
+            let (_, badge) =
+                post(&mut desk, "/api/v1/badges", json!({ "person": holder }), Some(&operator)).await;
+            let credential = parse_badge(badge["qr_text"].as_str().unwrap(), &meeting).unwrap();
+            let votes = whole_votes(&[holder], OptionIndex::list(list)).unwrap();
+            let ballot = SignedBallot::sign(&credential, "item-1", votes).unwrap();
+            let (status, answer) = kiosk.post_body("/api/v1/ballots", ballot.body(), None).await.unwrap();
+            assert_eq!(status.as_u16(), 200, "{answer}");
+        }
+        // The close, and a kill -9 while it may be anywhere.
+        let addr = daemon.addr;
+        let chair2 = chair.clone();
+        let closing = tokio::spawn(async move {
+            // The kill may come first: then there is no answer at all.
+            let mut desk = HttpsClient::connect(addr, staff).await.ok()?;
+            desk.post_json("/api/v1/items/item-1/close", &json!({}), Some(&chair2)).await.ok()
+        });
+        tokio::time::sleep(Duration::from_millis(kill_after_ms)).await;
+        daemon.kill();
+        let _ = closing.await;
+
+        let (restarted, _) = Daemon::start(&["serve", s(&dir)]);
+        let mut public = HttpsClient::connect(restarted.addr, staff_tls(&dir).unwrap()).await.unwrap();
+        let (_, status) = get(&mut public, "/api/v1/status", None).await;
+        let item = &status["items"][0];
+        match item["state"].as_str() {
+            Some("open") => outcomes.push("open"),
+            Some("closed") => {
+                assert_eq!(item["result"]["outcome"], "elected", "the lot settled the tie: {item}");
+                let (code, result) = get(&mut public, "/api/v1/results/item-1", None).await;
+                assert_eq!(code, 200, "{result}");
+                outcomes.push("closed");
+            }
+            other => panic!("item-1 is {other:?} after a kill at {kill_after_ms} ms: {status}"),
+        }
+        drop(restarted);
+        let records = asamblea_ledger::read_records(&dir.join("ledger.db"), &meeting).unwrap();
+        let kinds: Vec<&str> = records.iter().map(|(r, _)| r.event.kind().name()).collect();
+        let closes = kinds.iter().filter(|k| **k == "item-closed").count();
+        let results = kinds.iter().filter(|k| **k == "result-published").count();
+        let lots = kinds.iter().filter(|k| **k == "lot-drawn").count();
+        assert!(
+            (closes, lots, results) == (0, 0, 0) || (closes == 1 && lots >= 1 && results == lots + 1),
+            "after a kill at {kill_after_ms} ms the ledger holds {kinds:?}"
+        );
+        assert!(ok(&["verify", s(&dir)]).contains("VERIFIED"));
+        std::fs::remove_dir_all(&dir).ok();
+    }
+    println!("close outcomes by kill time: {outcomes:?}");
+    assert!(outcomes.contains(&"open") && outcomes.contains(&"closed"), "both sides reached: {outcomes:?}");
+}
+
+/// A commit that fails under a running daemon (as on a full disk): every
+/// figure stays as it was, the failure is named with what to do, and
+/// nothing unsaved is shown.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_failed_commit_freezes_every_figure_and_names_its_cause() {
+    let dir = temp("failed");
+    let printed: Vec<String> = ok(&["init", s(&dir)]).lines().map(str::to_string).collect();
+    let operator = token(&printed, "operator");
+    // `init` writes six events; the seventh commit fails.
+    let (daemon, _) = Daemon::start_with(&["serve", s(&dir)], &[("ASAMBLEA_TEST_FAIL_COMMIT_AT", "7")]);
+    let mut desk = HttpsClient::connect(daemon.addr, staff_tls(&dir).unwrap()).await.unwrap();
+    let (_, before) = get(&mut desk, "/api/v1/status", None).await;
+    let (code, answer) =
+        post(&mut desk, "/api/v1/checkins", json!({ "holder": "CC-10000000" }), Some(&operator)).await;
+    assert_eq!((code, answer["error"]["code"].as_str()), (503, Some("ledger-failure")), "{answer}");
+    let (_, after) = get(&mut desk, "/api/v1/status", None).await;
+    assert_eq!(after["quorum"], before["quorum"], "the unsaved arrival is not counted");
+    assert_eq!(after["items"], before["items"]);
+    assert_eq!(after["ledger_failed"]["cause"], "disk-full", "{after}");
+    assert_eq!(get(&mut desk, "/api/v1/results/item-1", None).await.0, 503);
+    let (code, _) =
+        post(&mut desk, "/api/v1/checkins", json!({ "holder": "CC-10000001" }), Some(&operator)).await;
+    assert_eq!(code, 503, "fail-stop: nothing more is taken");
+    std::thread::sleep(Duration::from_millis(200));
+    let log = daemon.logged();
+    assert!(
+        log.contains("disk-full") && log.contains("libere espacio") && log.contains("free space"),
+        "{log}"
+    );
+    daemon.kill();
+    // Restarted, the ledger is what was saved: the arrival never was.
+    let (restarted, _) = Daemon::start(&["serve", s(&dir)]);
+    let mut desk = HttpsClient::connect(restarted.addr, staff_tls(&dir).unwrap()).await.unwrap();
+    let (_, again) = get(&mut desk, "/api/v1/status", None).await;
+    assert_eq!(again["quorum"], before["quorum"]);
+    drop(restarted);
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+#[test]
+fn init_checks_everything_first_and_clears_what_a_killed_init_left() {
+    let dir = temp("atomic");
+    let parent = dir.parent().unwrap();
+    let name = dir.file_name().unwrap().to_string_lossy().into_owned();
+    let hidden = |parent: &Path| -> Vec<String> {
+        std::fs::read_dir(parent)
+            .unwrap()
+            .flatten()
+            .map(|e| e.file_name().to_string_lossy().into_owned())
+            .filter(|n| n.starts_with(&format!(".{name}.init-")))
+            .collect()
+    };
+    let out = asamblea(&["init", s(&dir), "--host", "two words"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(text(&out.stderr).contains("--host"), "{}", text(&out.stderr));
+    assert!(!dir.exists() && hidden(parent).is_empty(), "a refused init writes nothing");
+
+    // What a kill -9 in the middle of `init` leaves: a hidden folder whose
+    // lock nobody holds.
+    let leftover = parent.join(format!(".{name}.init-4242"));
+    std::fs::create_dir_all(leftover.join("keys")).unwrap();
+    std::fs::write(leftover.join("ledger.db"), b"half").unwrap();
+    let out = ok(&["init", s(&dir)]);
+    assert!(out.contains("removed an earlier, unfinished init"), "{out}");
+    assert!(hidden(parent).is_empty() && dir.join("ledger.db").exists());
+    assert!(ok(&["verify", s(&dir)]).contains("VERIFIED"));
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+#[test]
+fn secrets_are_the_owners_only_whatever_the_umask() {
+    let dir = temp("modes");
+    let binary = env!("CARGO_BIN_EXE_asamblea");
+    let status = Command::new("sh")
+        .args(["-c", &format!("umask 000 && '{binary}' init '{}' && '{binary}' checkin '{}' CC-10000000 && '{binary}' badges '{}'", s(&dir), s(&dir), s(&dir))])
+        .output()
+        .unwrap();
+    assert!(status.status.success(), "{}", text(&status.stderr));
+    for folder in ["", "keys", "tls", "tls/kiosks", "badges"] {
+        assert_eq!(mode(&dir.join(folder)), 0o700, "{folder}/ must be 0700");
+    }
+    let mut files = vec![
+        "register.csv",
+        "register.bin",
+        "meeting.toml",
+        "staff.toml",
+        "ledger.db",
+        "tls/ca.key",
+        "tls/server.key",
+        "badges/credencial-0001.png",
+        "badges/credencial-0001.svg",
+        "badges/hoja-de-credenciales.html",
+    ];
+    let seeds: Vec<String> = std::fs::read_dir(dir.join("keys"))
+        .unwrap()
+        .flatten()
+        .map(|e| format!("keys/{}", e.file_name().to_string_lossy()))
+        .collect();
+    assert!(seeds.len() >= 5, "{seeds:?}");
+    files.extend(seeds.iter().map(String::as_str));
+    for file in files {
+        let path = dir.join(file);
+        assert_eq!(mode(&path) & 0o077, 0, "{file} is {:o}: readable by others", mode(&path));
+    }
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+/// `verify` of a meeting directory on read-only media (a bind mount made
+/// read-only; root is needed to make one, and CI runs as root).
+#[test]
+fn verify_works_on_read_only_media_and_serve_refuses_them_at_start() {
+    let dir = temp("ro-source");
+    let mount = temp("ro-mount");
+    ok(&["init", s(&dir)]);
+    ok(&["checkin", s(&dir), "CC-10000000"]);
+    std::fs::create_dir_all(&mount).unwrap();
+    let sh = |script: &str| Command::new("sh").args(["-c", script]).output().unwrap();
+    let mounted = sh(&format!(
+        "mount --bind '{}' '{}' && mount -o remount,bind,ro '{}'",
+        s(&dir),
+        s(&mount),
+        s(&mount)
+    ));
+    if !mounted.status.success() {
+        let _ = sh(&format!("umount '{}'", s(&mount)));
+        panic!(
+            "NO SE PUDO MONTAR SOLO LECTURA / COULD NOT MAKE A READ-ONLY MOUNT ({}): this test needs root (CI runs as root)",
+            text(&mounted.stderr).trim()
+        );
+    }
+    let verified = asamblea(&["verify", s(&mount)]);
+    let served = asamblea(&["serve", s(&mount), "--listen", "127.0.0.1:0"]);
+    let _ = sh(&format!("umount '{}'", s(&mount)));
+    assert!(
+        text(&verified.stdout).contains("VERIFIED"),
+        "{}{}",
+        text(&verified.stdout),
+        text(&verified.stderr)
+    );
+    assert_eq!(served.status.code(), Some(2));
+    assert!(text(&served.stderr).contains("solo lectura"), "{}", text(&served.stderr));
+    std::fs::remove_dir_all(&dir).ok();
+    std::fs::remove_dir_all(&mount).ok();
+}

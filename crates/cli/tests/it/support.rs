@@ -1,0 +1,141 @@
+//! What the end-to-end tests share: the daemon as a child process, and
+//! reading what it printed.
+
+use std::io::{BufRead, BufReader};
+use std::net::SocketAddr;
+use std::path::Path;
+use std::process::{Child, Command, Stdio};
+use std::sync::{mpsc, Arc, Mutex};
+use std::time::{Duration, Instant};
+
+use asamblea_wire::MeetingId;
+
+/// How long a daemon may take to start serving (debug build, loaded CI).
+pub const START_PATIENCE: Duration = Duration::from_secs(30);
+
+/// The daemon as a child process.
+pub struct Daemon {
+    pub child: Child,
+    pub addr: SocketAddr,
+    /// Every line the daemon wrote to standard error (its log), so far.
+    pub log: Arc<Mutex<Vec<String>>>,
+}
+
+impl Daemon {
+    /// Starts `asamblea ARGS --listen 127.0.0.1:PORT` on a free port and
+    /// waits until it serves; returns it and what it printed until then.
+    pub fn start(args: &[&str]) -> (Daemon, Vec<String>) {
+        Daemon::start_with(args, &[])
+    }
+
+    /// [`Daemon::start`] with environment variables set for the daemon
+    /// (the ledger's fault injection, for one).
+    pub fn start_with(args: &[&str], env: &[(&str, &str)]) -> (Daemon, Vec<String>) {
+        let port = std::net::TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port();
+        let addr: SocketAddr = format!("127.0.0.1:{port}").parse().unwrap();
+        let mut child = Command::new(env!("CARGO_BIN_EXE_asamblea"))
+            .args(args)
+            .args(["--listen", &addr.to_string()])
+            .envs(env.iter().copied())
+            .stdin(Stdio::null())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .expect("the binary starts");
+        let stdout = child.stdout.take().expect("piped");
+        let stderr = child.stderr.take().expect("piped");
+        let log = Arc::new(Mutex::new(Vec::new()));
+        let sink = Arc::clone(&log);
+        std::thread::spawn(move || {
+            for line in BufReader::new(stderr).lines().map_while(Result::ok) {
+                sink.lock().unwrap().push(line);
+            }
+        });
+        let (lines, printed) = mpsc::channel();
+        // Drains the daemon's output for its whole life, so it never blocks
+        // on a full pipe.
+        std::thread::spawn(move || {
+            for line in BufReader::new(stdout).lines().map_while(Result::ok) {
+                let _ = lines.send(line);
+            }
+        });
+        let deadline = Instant::now() + START_PATIENCE;
+        let mut seen = Vec::new();
+        loop {
+            let left = deadline.saturating_duration_since(Instant::now());
+            match printed.recv_timeout(left) {
+                Ok(line) => {
+                    let serving = line.contains("serving at");
+                    seen.push(line);
+                    if serving {
+                        break;
+                    }
+                }
+                Err(_) => {
+                    let _ = child.kill();
+                    let _ = child.wait();
+                    std::thread::sleep(Duration::from_millis(100));
+                    panic!(
+                        "`asamblea {}` did not start serving; it printed:\n{}\nand logged:\n{}",
+                        args.join(" "),
+                        seen.join("\n"),
+                        log.lock().unwrap().join("\n")
+                    );
+                }
+            }
+        }
+        (Daemon { child, addr, log }, seen)
+    }
+
+    /// SIGKILL, and wait for the process to be gone.
+    pub fn kill(mut self) {
+        self.child.kill().expect("SIGKILL");
+        self.child.wait().expect("reaped");
+    }
+}
+
+impl Daemon {
+    /// SIGTERM (through the shell's `kill` builtin: no procps needed), and
+    /// the exit status once it stopped.
+    pub fn terminate(mut self) -> std::process::ExitStatus {
+        let pid = self.child.id().to_string();
+        Command::new("sh").args(["-c", &format!("kill -TERM {pid}")]).status().expect("sh runs");
+        self.child.wait().expect("reaped")
+    }
+
+    /// The log so far, one line each.
+    pub fn logged(&self) -> String {
+        self.log.lock().unwrap().join("\n")
+    }
+}
+
+impl Drop for Daemon {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+/// The meeting id of a meeting directory.
+pub fn meeting_id(dir: &Path) -> MeetingId {
+    MeetingId::from_hex(std::fs::read_to_string(dir.join("meeting-id")).unwrap().trim()).unwrap()
+}
+
+/// The value after `label` on the first printed line that has it.
+pub fn printed_after<'a>(printed: &'a [String], label: &str) -> &'a str {
+    printed
+        .iter()
+        .find_map(|line| line.split_once(label).map(|(_, rest)| rest.trim()))
+        .unwrap_or_else(|| panic!("`{label}` was not printed:\n{}", printed.join("\n")))
+}
+
+/// A staff token from the demo's output (`  name  role  token`).
+pub fn token(printed: &[String], role: &str) -> String {
+    printed
+        .iter()
+        .find_map(|line| {
+            let fields: Vec<&str> = line.split_whitespace().collect();
+            (fields.len() == 3 && fields[1] == role && fields[2].len() == 48).then(|| fields[2].to_string())
+        })
+        .unwrap_or_else(|| panic!("no {role} token printed:\n{}", printed.join("\n")))
+}

@@ -1,0 +1,253 @@
+//! One writer per meeting: an operating-system lock on `DIR/lock`, held by
+//! every process that writes the meeting directory for as long as it does.
+//!
+//! The ledger has one writer thread inside one process; a second process
+//! appending to the same SQLite file would take sequence numbers the first
+//! one also takes, and the first would stop (fail-stop) at its next write.
+//! So a process that writes a meeting — `serve`, `demo`, `init`,
+//! `simulate`, and `checkin`, `badges`, `revoke`, `kiosk` when no daemon
+//! runs — first takes [`MeetingLock::acquire`]. The lock is an advisory
+//! `flock` (Unix) / `LockFileEx` (Windows) taken with [`std::fs::File::try_lock`]:
+//! the kernel releases it when the process ends, however it ends, so a
+//! kill -9 never leaves a stale lock behind.
+//!
+//! A running daemon also writes `DIR/daemon.run` (owner-only): its process
+//! id, the address it serves, and a token that the registration desk's
+//! commands use to act through its API instead of on the files
+//! ([`DaemonRun`]). The token lets in nobody who could not already act:
+//! only someone who can read the meeting directory can read it, and that
+//! person can read the operator's signing key beside it.
+//!
+//! Reading commands (`verify`, `export`) take no lock: the ledger is read
+//! through SQLite's own locking, which lets readers beside its writer.
+
+use std::fs;
+use std::io::Write as _;
+use std::path::{Path, PathBuf};
+
+use anyhow::{bail, Context, Result};
+
+/// The lock file of a meeting directory.
+pub fn lock_path(dir: &Path) -> PathBuf {
+    dir.join("lock")
+}
+
+/// The file a running daemon writes beside its lock.
+pub fn run_path(dir: &Path) -> PathBuf {
+    dir.join("daemon.run")
+}
+
+/// Who holds a meeting's lock, as far as its files say.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Holder {
+    /// A daemon serving the meeting: act through its API.
+    Daemon(DaemonRun),
+    /// Another command (an `init`, a `simulate`, a check-in): wait for it.
+    Command {
+        /// Its process id, if it wrote one.
+        pid: Option<u32>,
+    },
+}
+
+/// The lock on a meeting directory: held while this value lives.
+#[derive(Debug)]
+pub struct MeetingLock {
+    /// The open lock file; closing it releases the lock.
+    file: fs::File,
+    path: PathBuf,
+}
+
+impl MeetingLock {
+    /// Takes the lock of the meeting directory `dir` (creating `DIR/lock`),
+    /// or says who holds it. Never waits: a meeting-day command that would
+    /// block silently behind another is worse than one that says why it
+    /// cannot go on. A folder that holds no meeting is refused, and left
+    /// untouched.
+    pub fn acquire(dir: &Path) -> Result<std::result::Result<MeetingLock, Holder>> {
+        if !dir.join("meeting.toml").is_file() {
+            bail!(
+                "{}: cannot read meeting.toml; is this a meeting directory made by `asamblea init`?",
+                dir.display()
+            );
+        }
+        MeetingLock::acquire_fresh(dir)
+    }
+
+    /// [`MeetingLock::acquire`] of a folder where a meeting is being made
+    /// (it need not hold one yet).
+    pub fn acquire_fresh(dir: &Path) -> Result<std::result::Result<MeetingLock, Holder>> {
+        let path = lock_path(dir);
+        let file = fs::OpenOptions::new()
+            .read(true)
+            .write(true)
+            .create(true)
+            .truncate(false)
+            .open(&path)
+            .map_err(|e| {
+                let read_only = matches!(
+                    e.kind(),
+                    std::io::ErrorKind::ReadOnlyFilesystem | std::io::ErrorKind::PermissionDenied
+                );
+                let what = if read_only {
+                    "la carpeta de la reunión es de solo lectura: móntela con escritura o corrija sus permisos para escribir en ella (verify y export no lo necesitan) / the meeting's folder is read-only: mount it writable or fix its permissions to write to it (verify and export do not need to)"
+                } else {
+                    "cannot open the meeting's lock file"
+                };
+                anyhow::anyhow!("{}: {what}: {e}", path.display())
+            })?;
+        match file.try_lock() {
+            Ok(()) => {}
+            Err(fs::TryLockError::WouldBlock) => return Ok(Err(holder(dir))),
+            Err(fs::TryLockError::Error(e)) => {
+                return Err(e).with_context(|| format!("{}: cannot take the meeting's lock", path.display()))
+            }
+        }
+        let mut lock = MeetingLock { file, path };
+        lock.write_pid()?;
+        Ok(Ok(lock))
+    }
+
+    /// [`MeetingLock::acquire`], or an error that says who holds the lock
+    /// and what to do, for the commands that must write the files
+    /// themselves (`serve`, `init`, `simulate`).
+    pub fn acquire_or_explain(dir: &Path) -> Result<MeetingLock> {
+        MeetingLock::acquire(dir)?.or_else(|holder| bail!("{}", busy_message(dir, &holder)))
+    }
+
+    /// [`MeetingLock::acquire_fresh`], or an error that says who holds it.
+    pub fn acquire_fresh_or_explain(dir: &Path) -> Result<MeetingLock> {
+        MeetingLock::acquire_fresh(dir)?.or_else(|holder| bail!("{}", busy_message(dir, &holder)))
+    }
+
+    fn write_pid(&mut self) -> Result<()> {
+        self.file
+            .set_len(0)
+            .and_then(|()| writeln!(self.file, "{}", std::process::id()))
+            .with_context(|| format!("{}: cannot write the lock file", self.path.display()))
+    }
+}
+
+/// What an operator reads when a meeting is busy.
+pub fn busy_message(dir: &Path, holder: &Holder) -> String {
+    match holder {
+        Holder::Daemon(run) => format!(
+            "{}: la reunión está siendo servida por el proceso {} en https://{}/; detenga ese servicio (Ctrl-C) antes de usar este comando / the meeting is being served by process {} at https://{}/; stop it (Ctrl-C) before using this command",
+            dir.display(),
+            run.pid,
+            run.address,
+            run.pid,
+            run.address
+        ),
+        Holder::Command { pid } => {
+            let who = pid.map_or_else(|| "otro proceso / another process".to_string(), |p| format!("el proceso / process {p}"));
+            format!(
+                "{}: {who} está escribiendo en esta reunión; espere a que termine y repita el comando / {who} is writing to this meeting; wait for it to finish and run the command again",
+                dir.display()
+            )
+        }
+    }
+}
+
+/// The holder of a busy lock, from `DIR/daemon.run` and `DIR/lock`.
+fn holder(dir: &Path) -> Holder {
+    let pid = fs::read_to_string(lock_path(dir)).ok().and_then(|t| t.trim().parse::<u32>().ok());
+    match DaemonRun::read(dir) {
+        Some(run) if Some(run.pid) == pid => Holder::Daemon(run),
+        _ => Holder::Command { pid },
+    }
+}
+
+/// What a running daemon tells the commands beside it.
+#[derive(Clone, PartialEq, Eq)]
+pub struct DaemonRun {
+    /// The daemon's process id (`kill -HUP` re-reads kiosk revocations).
+    pub pid: u32,
+    /// Where it listens, as `host:port` (a wildcard address is written as
+    /// the loopback address of its family, which reaches it from here).
+    pub address: String,
+    /// The registration desk's bearer token for this run (operator role).
+    pub token: String,
+}
+
+impl std::fmt::Debug for DaemonRun {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("DaemonRun")
+            .field("pid", &self.pid)
+            .field("address", &self.address)
+            .finish_non_exhaustive()
+    }
+}
+
+impl DaemonRun {
+    /// Writes `DIR/daemon.run` (owner-only, replaced whole). Called by the
+    /// daemon while it holds the meeting's lock, once it listens.
+    pub fn write(&self, dir: &Path) -> Result<()> {
+        let text = format!("pid = {}\naddress = {:?}\ntoken = {:?}\n", self.pid, self.address, self.token);
+        crate::secrets::write_private_replacing(&run_path(dir), text.as_bytes())
+    }
+
+    /// Reads `DIR/daemon.run`; `None` if it is missing or not one.
+    pub fn read(dir: &Path) -> Option<DaemonRun> {
+        let text = fs::read_to_string(run_path(dir)).ok()?;
+        let table: toml::Table = text.parse().ok()?;
+        Some(DaemonRun {
+            pid: u32::try_from(table.get("pid")?.as_integer()?).ok()?,
+            address: table.get("address")?.as_str()?.to_string(),
+            token: table.get("token")?.as_str()?.to_string(),
+        })
+    }
+
+    /// Removes `DIR/daemon.run` at a clean stop.
+    pub fn remove(dir: &Path) {
+        let _ = fs::remove_file(run_path(dir));
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn temp(name: &str) -> PathBuf {
+        let dir = std::env::temp_dir().join(format!("asamblea-lock-{name}-{}", std::process::id()));
+        let _ = fs::remove_dir_all(&dir);
+        fs::create_dir_all(&dir).unwrap();
+        dir
+    }
+
+    #[test]
+    fn one_holder_at_a_time_and_released_when_dropped() {
+        let dir = temp("one");
+        assert!(MeetingLock::acquire(&dir).unwrap_err().to_string().contains("made by `asamblea init`"));
+        assert!(!lock_path(&dir).exists(), "a folder without a meeting is left untouched");
+        fs::write(dir.join("meeting.toml"), "").unwrap();
+        let first = MeetingLock::acquire(&dir).unwrap().expect("free");
+        let second = MeetingLock::acquire(&dir).unwrap().expect_err("held");
+        assert_eq!(second, Holder::Command { pid: Some(std::process::id()) });
+        assert!(busy_message(&dir, &second).contains("espere a que termine"));
+        drop(first);
+        assert!(MeetingLock::acquire(&dir).unwrap().is_ok(), "released on drop");
+        fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn a_daemon_holder_is_named_with_its_address_only_while_it_holds_the_lock() {
+        let dir = temp("daemon");
+        let run =
+            DaemonRun { pid: std::process::id(), address: "127.0.0.1:8443".into(), token: "t0k".into() };
+        run.write(&dir).unwrap();
+        fs::write(dir.join("meeting.toml"), "").unwrap();
+        assert_eq!(DaemonRun::read(&dir), Some(run.clone()));
+        let _lock = MeetingLock::acquire(&dir).unwrap().expect("free");
+        let holder = MeetingLock::acquire(&dir).unwrap().expect_err("held");
+        assert_eq!(holder, Holder::Daemon(run));
+        assert!(format!("{holder:?}").contains("8443") && !format!("{holder:?}").contains("t0k"));
+        // A run file left by a daemon that was killed names nobody: the
+        // lock it held died with it.
+        fs::write(run_path(&dir), "pid = 1\naddress = \"127.0.0.1:1\"\ntoken = \"x\"\n").unwrap();
+        assert_eq!(
+            MeetingLock::acquire(&dir).unwrap().expect_err("held"),
+            Holder::Command { pid: Some(std::process::id()) }
+        );
+        fs::remove_dir_all(&dir).unwrap();
+    }
+}

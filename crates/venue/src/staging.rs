@@ -1,0 +1,139 @@
+//! Making a meeting directory as one step: everything is written into a
+//! hidden folder beside it (`.NAME.init-PID`), then renamed into place.
+//! A failed `init` removes its folder; a killed one leaves it behind, and
+//! the next `init` of the same directory removes it and says so. Either
+//! way `DIR` is a whole meeting or nothing: never a half-made directory that
+//! `serve` cannot start and `init` refuses to redo.
+
+use std::fs;
+use std::path::{Path, PathBuf};
+
+use anyhow::{bail, Context, Result};
+
+use crate::lock::MeetingLock;
+
+/// A meeting directory being made.
+#[derive(Debug)]
+pub struct Staging {
+    /// Where the meeting will be.
+    target: PathBuf,
+    /// The hidden folder it is made in; `None` once renamed.
+    temporary: Option<PathBuf>,
+}
+
+/// The hidden folders of earlier `init`s of `target`.
+fn leftovers(target: &Path) -> Result<Vec<PathBuf>> {
+    let (parent, prefix) = parts(target)?;
+    let mut found = Vec::new();
+    let entries = match fs::read_dir(&parent) {
+        Ok(entries) => entries,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(found),
+        Err(e) => return Err(e).with_context(|| format!("{}: cannot read the folder", parent.display())),
+    };
+    for entry in entries.flatten() {
+        if entry.file_name().to_string_lossy().starts_with(&prefix) {
+            found.push(entry.path());
+        }
+    }
+    Ok(found)
+}
+
+/// The parent folder of `target` and the prefix of its hidden folders.
+fn parts(target: &Path) -> Result<(PathBuf, String)> {
+    let name = target
+        .file_name()
+        .with_context(|| format!("{}: name a folder for the meeting", target.display()))?
+        .to_string_lossy()
+        .into_owned();
+    let parent = match target.parent() {
+        Some(p) if !p.as_os_str().is_empty() => p.to_path_buf(),
+        _ => PathBuf::from("."),
+    };
+    Ok((parent, format!(".{name}.init-")))
+}
+
+impl Staging {
+    /// Starts making the meeting directory `target`: refuses one that
+    /// holds anything already, clears what a killed `init` of it left
+    /// (telling `notice`), and takes the new meeting's lock. Call it after
+    /// every input has been checked, so that bad input writes nothing.
+    pub fn begin(target: &Path, notice: &mut dyn FnMut(String)) -> Result<(Staging, MeetingLock)> {
+        if target.join("ledger.db").exists() {
+            bail!("{}: a meeting already exists here; choose an empty directory", target.display());
+        }
+        match fs::read_dir(target) {
+            Ok(mut entries) => {
+                if entries.next().is_some() {
+                    bail!(
+                        "{}: the folder is not empty; `init` makes a new meeting in an empty or new folder",
+                        target.display()
+                    );
+                }
+            }
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => {}
+            Err(e) => return Err(e).with_context(|| format!("{}: cannot read the folder", target.display())),
+        }
+        for leftover in leftovers(target)? {
+            match MeetingLock::acquire_fresh(&leftover)? {
+                Ok(lock) => {
+                    drop(lock);
+                    fs::remove_dir_all(&leftover)
+                        .with_context(|| format!("{}: cannot remove", leftover.display()))?;
+                    notice(format!(
+                        "Se borró una creación anterior incompleta / removed an earlier, unfinished init: {}",
+                        leftover.display()
+                    ));
+                }
+                Err(_) => bail!(
+                    "{}: another `asamblea init` of this meeting is running; wait for it to finish",
+                    target.display()
+                ),
+            }
+        }
+        let (parent, prefix) = parts(target)?;
+        crate::secrets::create_private_dir(&parent)?;
+        let temporary = parent.join(format!("{prefix}{}", std::process::id()));
+        crate::secrets::create_private_dir(&temporary)?;
+        let lock = MeetingLock::acquire_fresh_or_explain(&temporary)?;
+        Ok((Staging { target: target.to_path_buf(), temporary: Some(temporary) }, lock))
+    }
+
+    /// The folder to write the meeting into.
+    pub fn path(&self) -> &Path {
+        self.temporary.as_deref().expect("not yet committed")
+    }
+
+    /// Renames the finished meeting into place. Whatever was opened in the
+    /// staging folder must be closed first (SQLite keeps the paths it
+    /// opened). The lock taken by [`Staging::begin`] goes with the folder.
+    pub fn commit(mut self) -> Result<()> {
+        let temporary = self.temporary.take().expect("committed once");
+        // An empty target folder (made by hand) is replaced.
+        if self.target.is_dir() {
+            fs::remove_dir(&self.target)
+                .with_context(|| format!("{}: cannot replace the empty folder", self.target.display()))?;
+        }
+        fs::rename(&temporary, &self.target).with_context(|| {
+            format!(
+                "{}: cannot move the new meeting into place from {}",
+                self.target.display(),
+                temporary.display()
+            )
+        })?;
+        // The rename itself is durable once the parent folder is.
+        if let Some(parent) = self.target.parent().filter(|p| !p.as_os_str().is_empty()) {
+            if let Ok(folder) = fs::File::open(parent) {
+                let _ = folder.sync_all();
+            }
+        }
+        Ok(())
+    }
+}
+
+impl Drop for Staging {
+    fn drop(&mut self) {
+        if let Some(temporary) = self.temporary.take() {
+            let _ = fs::remove_dir_all(temporary);
+        }
+    }
+}
