@@ -53,6 +53,8 @@ enum Command {
         /// localhost (repeatable); fixed when the meeting is created.
         #[arg(long = "host")]
         hosts: Vec<String>,
+        #[command(flatten)]
+        limits: crate::commands::LimitOverrides,
     },
     /// Serve a meeting directory over HTTPS. Sirve una reunión.
     Serve {
@@ -61,6 +63,8 @@ enum Command {
         /// Address to listen on.
         #[arg(long, default_value = "127.0.0.1:8443")]
         listen: String,
+        #[command(flatten)]
+        limits: crate::commands::LimitOverrides,
     },
     /// Sign a ballot with a scanned badge, as a kiosk does; prints the body
     /// of POST /api/v1/ballots. Firma una papeleta.
@@ -241,11 +245,12 @@ pub fn run(cli: Cli, out: &mut dyn Write, err: &mut dyn Write) -> u8 {
                 2
             }
         }
-        Command::Demo { dir, listen, replay: false, hosts } => {
-            finish(start_logging().and_then(|()| crate::commands::demo(&dir, &listen, &hosts, out)), err)
-        }
-        Command::Serve { dir, listen } => {
-            finish(start_logging().and_then(|()| crate::commands::serve(&dir, &listen, out)), err)
+        Command::Demo { dir, listen, replay: false, hosts, limits } => finish(
+            start_logging().and_then(|()| crate::commands::demo(&dir, &listen, &hosts, &limits, out)),
+            err,
+        ),
+        Command::Serve { dir, listen, limits } => {
+            finish(start_logging().and_then(|()| crate::commands::serve(&dir, &listen, &limits, out)), err)
         }
         Command::Ballot { dir, badge, item, votes } => {
             finish(crate::commands::sign_ballot(&dir, &badge, &item, &votes, out), err)

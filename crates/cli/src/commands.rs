@@ -402,8 +402,84 @@ fn spawn_kiosk_reloader(kiosks: asamblea_pki::KioskRegistry) -> Result<tokio::ta
 
 /// `asamblea serve DIR`: HTTPS only, until Ctrl-C or SIGTERM; then
 /// in-flight requests finish and the ledger is flushed.
-pub fn serve(dir: &Path, listen: &str, out: &mut dyn Write) -> Result<()> {
-    serve_locked(dir, MeetingLock::acquire_or_explain(dir)?, listen, out)
+pub fn serve(dir: &Path, listen: &str, limits: &LimitOverrides, out: &mut dyn Write) -> Result<()> {
+    serve_locked(dir, MeetingLock::acquire_or_explain(dir)?, listen, limits, out)
+}
+
+/// The daemon's limits as given on the command line; each unset one is
+/// sized from the open-file limit ([`asamblea_server::tls::Limits::for_open_files`]).
+#[derive(Clone, Copy, Debug, Default, clap::Args)]
+pub struct LimitOverrides {
+    /// Conexiones del público y del personal, en total (los quioscos tienen
+    /// su lugar aparte) / public and staff connections in all (kiosks have
+    /// their own room).
+    #[arg(long, value_name = "N")]
+    pub max_connections: Option<usize>,
+    /// Conexiones desde una misma dirección / connections from one address.
+    #[arg(long, value_name = "N")]
+    pub max_per_address: Option<usize>,
+    /// Saludos TLS en curso / TLS handshakes in progress.
+    #[arg(long, value_name = "N")]
+    pub max_handshakes: Option<usize>,
+    /// Suscriptores del tablero en vivo / live-feed subscribers.
+    #[arg(long, value_name = "N")]
+    pub max_feeds: Option<usize>,
+    /// Segundos que dura una suscripción en vivo (luego se reconecta sola) /
+    /// seconds a live subscription lasts (then it reconnects by itself).
+    #[arg(long, value_name = "SEGUNDOS")]
+    pub feed_max_age: Option<u64>,
+    /// Segundos que puede tardar el cuerpo de una solicitud / seconds a
+    /// request body may take to arrive.
+    #[arg(long, value_name = "SEGUNDOS")]
+    pub body_timeout: Option<u64>,
+}
+
+impl LimitOverrides {
+    /// The serving layer's and the service's limits for a process allowed
+    /// `open_files` descriptors, with these overrides.
+    fn limits(&self, open_files: u64) -> (asamblea_server::tls::Limits, asamblea_server::ServiceLimits) {
+        let mut connections = asamblea_server::tls::Limits::for_open_files(open_files);
+        if let Some(n) = self.max_connections {
+            connections.max_public = n.max(1);
+        }
+        if let Some(n) = self.max_per_address {
+            connections.max_per_address = n.max(1);
+        }
+        if let Some(n) = self.max_handshakes {
+            connections.max_handshakes = n.max(1);
+        }
+        let mut service = asamblea_server::ServiceLimits::for_public_connections(connections.max_public);
+        if let Some(n) = self.max_feeds {
+            service.max_feeds = n;
+        }
+        if let Some(seconds) = self.feed_max_age {
+            service.feed_max_age = std::time::Duration::from_secs(seconds.max(1));
+        }
+        if let Some(seconds) = self.body_timeout {
+            service.body_timeout = std::time::Duration::from_secs(seconds.max(1));
+        }
+        (connections, service)
+    }
+}
+
+/// Raises this process's open-file limit to the most the system allows,
+/// and returns it: every connection is a descriptor, and a board watched
+/// on thousands of phones needs thousands.
+fn raise_open_files() -> u64 {
+    #[cfg(unix)]
+    {
+        use rustix::process::{getrlimit, setrlimit, Resource, Rlimit};
+        let limit = getrlimit(Resource::Nofile);
+        let raised = Rlimit { current: limit.maximum, maximum: limit.maximum };
+        if limit.current != limit.maximum && setrlimit(Resource::Nofile, raised).is_ok() {
+            return limit.maximum.unwrap_or(u64::MAX);
+        }
+        limit.current.unwrap_or(u64::MAX)
+    }
+    #[cfg(not(unix))]
+    {
+        asamblea_server::tls::DEFAULT_OPEN_FILES
+    }
 }
 
 /// Where the commands beside the daemon reach it: the address it listens
@@ -419,7 +495,15 @@ fn reachable(address: std::net::SocketAddr) -> std::net::SocketAddr {
 
 /// [`serve`] with the meeting's lock already held; it is held until the
 /// daemon has stopped and flushed the ledger.
-fn serve_locked(dir: &Path, lock: MeetingLock, listen: &str, out: &mut dyn Write) -> Result<()> {
+fn serve_locked(
+    dir: &Path,
+    lock: MeetingLock,
+    listen: &str,
+    overrides: &LimitOverrides,
+    out: &mut dyn Write,
+) -> Result<()> {
+    let open_files = raise_open_files();
+    let (limits, service_limits) = overrides.limits(open_files);
     let runtime = tokio::runtime::Builder::new_multi_thread().enable_all().build()?;
     runtime.block_on(async {
         let service = Service::open_locked(dir, lock)?;
@@ -428,7 +512,8 @@ fn serve_locked(dir: &Path, lock: MeetingLock, listen: &str, out: &mut dyn Write
         let tls = asamblea_pki::server_config(dir)?;
         let kiosks = asamblea_pki::KioskRegistry::load(dir)?;
         let daemon_key = service.daemon_key();
-        let state = asamblea_server::AppState::new(service, accounts, kiosks.clone())?;
+        let state =
+            asamblea_server::AppState::new(service, accounts, kiosks.clone())?.with_service_limits(service_limits);
         let app = asamblea_server::router(state.clone());
         let listener = tokio::net::TcpListener::bind(listen)
             .await
@@ -440,6 +525,14 @@ fn serve_locked(dir: &Path, lock: MeetingLock, listen: &str, out: &mut dyn Write
         DaemonRun { pid, address: reachable(address).to_string(), token: desk_token }.write(dir)?;
         writeln!(out, "asamblea sirve en / serving at https://{address}/ (solo HTTPS / HTTPS only)")?;
         writeln!(out, "  Proceso / process id (PID): {pid}")?;
+        writeln!(
+            out,
+            "  Conexiones / connections: hasta {} del público y del personal ({} por dirección), {} en vivo; los quioscos, aparte (límite de archivos abiertos / open-file limit {})",
+            thousands(limits.max_public as u64),
+            thousands(limits.max_per_address as u64),
+            thousands(service_limits.max_feeds as u64),
+            thousands(open_files.min(u64::from(u32::MAX)))
+        )?;
         writeln!(out, "  Tablero público / public board: https://{address}/")?;
         writeln!(out, "  API: https://{address}/api/v1/openapi.json")?;
         writeln!(out, "  CA de la sede / venue CA: {}", dir.join("tls/ca.crt").display())?;
@@ -454,7 +547,7 @@ fn serve_locked(dir: &Path, lock: MeetingLock, listen: &str, out: &mut dyn Write
             // shutdown for its whole grace period.
             closing.begin_shutdown();
         };
-        let served = asamblea_server::tls::serve(listener, tls, app, kiosks, shutdown).await;
+        let served = asamblea_server::tls::serve_with_limits(listener, tls, app, kiosks, shutdown, limits).await;
         DaemonRun::remove(dir);
         served?;
         reloader.abort();
@@ -469,7 +562,13 @@ fn serve_locked(dir: &Path, lock: MeetingLock, listen: &str, out: &mut dyn Write
 /// `asamblea demo`: a demo meeting (created on first run in `dir`, reused
 /// after), with attendees already checked in and a kiosk enrolled, served
 /// over HTTPS; prints where and how to reach it.
-pub fn demo(dir: &Path, listen: &str, hosts: &[String], out: &mut dyn Write) -> Result<()> {
+pub fn demo(
+    dir: &Path,
+    listen: &str,
+    hosts: &[String],
+    limits: &LimitOverrides,
+    out: &mut dyn Write,
+) -> Result<()> {
     let lock = if !dir.join("ledger.db").exists() {
         let lock = create_meeting(dir, None, None, hosts, out)?;
         let mut service = Service::open_locked(dir, lock)?;
@@ -516,7 +615,7 @@ pub fn demo(dir: &Path, listen: &str, hosts: &[String], out: &mut dyn Write) -> 
         writeln!(out, "  (las claves del personal se mostraron al crearla / staff tokens were shown when it was created)")?;
         lock
     };
-    serve_locked(dir, lock, listen, out)
+    serve_locked(dir, lock, listen, limits, out)
 }
 
 /// `asamblea ballot DIR --badge QR --item ITEM --vote HOLDER=OPTION…`:

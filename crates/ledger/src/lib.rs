@@ -220,7 +220,8 @@ impl Ledger {
         &self,
         make: impl FnOnce(Box<dyn FnOnce(Result<T, LedgerError>) + Send>) -> writer::Request,
     ) -> Result<T, LedgerError> {
-        let stopped = |reason: &str| LedgerError::WriterStopped { reason: reason.into(), cause: Cause::Other };
+        let stopped =
+            |reason: &str| LedgerError::WriterStopped { reason: reason.into(), cause: Cause::Other };
         let (tx, rx) = mpsc::sync_channel(1);
         let request = make(Box::new(move |result| {
             let _ = tx.send(result);

@@ -12,7 +12,7 @@ use axum::http::{header, StatusCode, Uri};
 use axum::response::sse::{Event as SseEvent, KeepAlive, Sse};
 use axum::response::{Html, IntoResponse, Response};
 use axum::Json;
-use futures_util::stream::{self, Stream};
+use futures_util::stream;
 use serde::Deserialize;
 use serde_json::{json, Value};
 
@@ -80,7 +80,7 @@ impl<S: Send + Sync> FromRequest<S> for JsonBytes {
     }
 }
 
-fn too_large() -> ApiError {
+pub(crate) fn too_large() -> ApiError {
     ApiError::new(
         StatusCode::PAYLOAD_TOO_LARGE,
         "payload-too-large",
@@ -128,7 +128,9 @@ impl<R: Allowed> axum::extract::FromRequestParts<AppState> for StaffMember<R> {
         parts: &mut axum::http::request::Parts,
         state: &AppState,
     ) -> Result<Self, ApiError> {
-        let account = state.0.staff(&parts.headers, R::ROLES)?;
+        let peer =
+            parts.extensions.get::<axum::extract::ConnectInfo<std::net::SocketAddr>>().map(|c| c.0.ip());
+        let account = state.0.sign_in(&parts.headers, R::ROLES, peer)?;
         Ok(StaffMember(account.key.clone(), account.name.clone(), std::marker::PhantomData))
     }
 }
@@ -325,31 +327,61 @@ pub(crate) async fn receipt(
     Ok(receipt_response(&receipt, &signature))
 }
 
-pub(crate) async fn feed(
-    State(state): State<AppState>,
-) -> Sse<impl Stream<Item = Result<SseEvent, std::convert::Infallible>>> {
+/// The live feed (SSE): the status now, then every change. At most
+/// [`crate::ServiceLimits::max_feeds`] at once; each lasts
+/// [`crate::ServiceLimits::feed_max_age`] and then ends (the browser's
+/// `EventSource` connects again by itself), so a subscriber gone silent
+/// holds its slot that long at most.
+pub(crate) async fn feed(State(state): State<AppState>) -> Result<Response, ApiError> {
+    let Some(slot) = state.0.bounds.feed_slot() else {
+        return Err(ApiError::new(
+            StatusCode::SERVICE_UNAVAILABLE,
+            "too-many-subscribers",
+            "El tablero en vivo tiene el máximo de suscriptores; vuelva a intentarlo en un momento.",
+            "The live board has its maximum of subscribers; try again in a moment.",
+        ));
+    };
     let first = json!({ "type": "status", "status": status_json(&state) }).to_string();
     let receiver = state.0.feed.subscribe();
     let closing = state.0.closing.subscribe();
-    let initial = stream::once(async move { Ok(SseEvent::default().data(first)) });
-    let updates = stream::unfold((receiver, closing), |(mut receiver, mut closing)| async move {
-        loop {
-            if *closing.borrow() {
-                return None;
-            }
-            tokio::select! {
-                message = receiver.recv() => match message {
-                    Ok(message) => return Some((Ok(SseEvent::default().data(message)), (receiver, closing))),
-                    Err(tokio::sync::broadcast::error::RecvError::Lagged(_)) => continue,
-                    Err(tokio::sync::broadcast::error::RecvError::Closed) => return None,
-                },
-                changed = closing.changed() => if changed.is_err() || *closing.borrow() {
+    let expiry = Box::pin(tokio::time::sleep(state.0.bounds.feed_max_age()));
+    let initial =
+        stream::once(async move { Ok::<_, std::convert::Infallible>(SseEvent::default().data(first)) });
+    let updates = stream::unfold(
+        (receiver, closing, expiry, slot),
+        |(mut receiver, mut closing, mut expiry, slot)| async move {
+            loop {
+                if *closing.borrow() {
                     return None;
-                },
+                }
+                tokio::select! {
+                    message = receiver.recv() => match message {
+                        Ok(message) => {
+                            let event = Ok(SseEvent::default().data(message));
+                            return Some((event, (receiver, closing, expiry, slot)));
+                        }
+                        Err(tokio::sync::broadcast::error::RecvError::Lagged(_)) => continue,
+                        Err(tokio::sync::broadcast::error::RecvError::Closed) => return None,
+                    },
+                    changed = closing.changed() => if changed.is_err() || *closing.borrow() {
+                        return None;
+                    },
+                    () = &mut expiry => return None,
+                }
             }
-        }
-    });
-    Sse::new(futures_util::StreamExt::chain(initial, updates)).keep_alive(KeepAlive::default())
+        },
+    );
+    Ok(Sse::new(futures_util::StreamExt::chain(initial, updates))
+        .keep_alive(KeepAlive::default())
+        .into_response())
+}
+
+pub(crate) async fn board_css() -> Response {
+    ([(header::CONTENT_TYPE, "text/css; charset=utf-8")], include_str!("board.css")).into_response()
+}
+
+pub(crate) async fn board_js() -> Response {
+    ([(header::CONTENT_TYPE, "text/javascript; charset=utf-8")], include_str!("board.js")).into_response()
 }
 
 pub(crate) async fn board() -> Html<&'static str> {

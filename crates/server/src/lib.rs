@@ -35,12 +35,17 @@
 //!   English message).
 //! - [`tls`]: the accept loop over rustls, with its limits and the kiosk
 //!   identity of each connection.
-//! - `board.html`, `openapi.json`: the public board and the API document,
-//!   served as they are.
+//! - `limits`: what the service bounds itself (body time and size, feed
+//!   subscribers and their age) and the security headers of every answer.
+//! - `board.html` (with `board.css`, `board.js`), `openapi.json`: the
+//!   public board and the API document, served as they are.
 
 mod error;
 mod handlers;
+mod limits;
 pub mod tls;
+
+pub use limits::{ServiceLimits, BODY_TIMEOUT, FEED_MAX_AGE};
 
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicU32, Ordering};
@@ -63,6 +68,22 @@ use asamblea_venue::staff::{Account, Accounts, Role};
 /// Largest request body accepted: a ballot for many principals fits well
 /// within it; anything bigger is refused before it is read.
 pub const MAX_BODY_BYTES: usize = 64 * 1024;
+
+/// Wrong staff tokens from one address before it is refused for a while.
+pub const SIGN_IN_FAILURES: u32 = 10;
+
+/// The window in which [`SIGN_IN_FAILURES`] are counted, and how long an
+/// address is refused after them.
+pub const SIGN_IN_WINDOW: Duration = Duration::from_secs(60);
+
+/// The bearer token of a request, if it carries one.
+fn bearer(headers: &HeaderMap) -> Option<&str> {
+    headers
+        .get(axum::http::header::AUTHORIZATION)
+        .and_then(|v| v.to_str().ok())
+        .and_then(|v| v.strip_prefix("Bearer "))
+        .map(str::trim)
+}
 
 /// Ballots a kiosk may send per second on average, and in a burst.
 pub const KIOSK_RATE: (u32, u32) = (50, 200);
@@ -87,6 +108,10 @@ pub(crate) struct Inner {
     pub(crate) receipts: Mutex<HashMap<Digest, (Receipt, Signature)>>,
     /// The live feed (SSE): JSON documents.
     pub(crate) feed: broadcast::Sender<String>,
+    /// The service's own limits (bodies, feeds) and the feed count.
+    pub(crate) bounds: Arc<limits::Bounds>,
+    /// Wrong staff tokens by client address: how many, since when.
+    pub(crate) sign_in_failures: Mutex<HashMap<Option<std::net::IpAddr>, (u32, Instant)>>,
     /// Per-kiosk token buckets.
     pub(crate) buckets: Mutex<HashMap<String, Bucket>>,
     /// Per-kiosk rate: ballots per second and burst ([`KIOSK_RATE`] unless
@@ -140,7 +165,9 @@ impl AppState {
             receipts: Mutex::new(receipts),
             feed,
             buckets: Mutex::new(HashMap::new()),
+            sign_in_failures: Mutex::new(HashMap::new()),
             kiosk_rate: (AtomicU32::new(KIOSK_RATE.0), AtomicU32::new(KIOSK_RATE.1)),
+            bounds: Arc::new(limits::Bounds::new(ServiceLimits::default())),
             failed: Mutex::new(None),
             last_status: Mutex::new(None),
             turnout: Mutex::new(turnout),
@@ -171,6 +198,13 @@ impl AppState {
         signature: &[u8],
     ) -> Result<(Receipt, Signature), ApiError> {
         handlers::submit_ballot(self, event, signer, signature).await
+    }
+
+    /// The same state with other limits on request bodies and live-feed
+    /// subscribers ([`ServiceLimits::default`] unless set).
+    pub fn with_service_limits(self, limits: ServiceLimits) -> AppState {
+        self.0.bounds.set(limits);
+        self
     }
 
     /// The daemon's public key, which signs receipts and results.
@@ -206,14 +240,55 @@ impl AppState {
 }
 
 impl Inner {
+    /// [`Inner::staff`] for a sign-in from `peer`: a wrong token is logged
+    /// with the client's address, and after [`SIGN_IN_FAILURES`] of them
+    /// within [`SIGN_IN_WINDOW`] that address is refused (even with a good
+    /// token) until the window has passed.
+    pub(crate) fn sign_in(
+        &self,
+        headers: &HeaderMap,
+        allowed: &[Role],
+        peer: Option<std::net::IpAddr>,
+    ) -> Result<&Account, ApiError> {
+        let now = Instant::now();
+        {
+            let mut failures =
+                self.sign_in_failures.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+            failures.retain(|_, (_, since)| now.duration_since(*since) < SIGN_IN_WINDOW);
+            if failures.get(&peer).is_some_and(|(count, _)| *count >= SIGN_IN_FAILURES) {
+                return Err(ApiError::new(
+                    axum::http::StatusCode::TOO_MANY_REQUESTS,
+                    "too-many-sign-ins",
+                    "Demasiados intentos con una clave equivocada desde este equipo; espere un minuto y use la clave impresa al crear la reunión.",
+                    "Too many attempts with a wrong token from this device; wait a minute and use the token printed when the meeting was created.",
+                ));
+            }
+        }
+        let result = self.staff(headers, allowed);
+        if result.is_err() && bearer(headers).is_some_and(|t| self.accounts.authenticate(t).is_none()) {
+            let mut failures =
+                self.sign_in_failures.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+            let entry = failures.entry(peer).or_insert((0, now));
+            entry.0 += 1;
+            let address = peer.map_or_else(|| "desconocida / unknown".to_string(), |ip| ip.to_string());
+            tracing::warn!(
+                peer.addr = %address,
+                sign_in.failures = entry.0,
+                "intento de acceso del personal con una clave equivocada / staff sign-in with a wrong token"
+            );
+        }
+        result
+    }
+
+    /// Whether the request carries a staff credential of any role.
+    pub(crate) fn is_staff(&self, headers: &HeaderMap) -> bool {
+        self.staff(headers, &Role::ALL).is_ok()
+    }
+
     /// The staff account of the request, if its role is one of `allowed`.
     pub(crate) fn staff(&self, headers: &HeaderMap, allowed: &[Role]) -> Result<&Account, ApiError> {
-        let token = headers
-            .get(axum::http::header::AUTHORIZATION)
-            .and_then(|v| v.to_str().ok())
-            .and_then(|v| v.strip_prefix("Bearer "))
-            .ok_or_else(ApiError::unauthorized)?;
-        let account = self.accounts.authenticate(token.trim()).ok_or_else(ApiError::unauthorized)?;
+        let token = bearer(headers).ok_or_else(ApiError::unauthorized)?;
+        let account = self.accounts.authenticate(token).ok_or_else(ApiError::unauthorized)?;
         if !allowed.contains(&account.role) {
             let names: Vec<&str> = allowed.iter().map(|r| r.code()).collect();
             return Err(ApiError::forbidden(account.role.code(), &names.join(", ")));
@@ -247,6 +322,8 @@ impl Inner {
 pub fn router(state: AppState) -> Router {
     Router::new()
         .route("/", get(handlers::board))
+        .route("/assets/board.css", get(handlers::board_css))
+        .route("/assets/board.js", get(handlers::board_js))
         .route("/api/v1/openapi.json", get(handlers::openapi))
         .route("/api/v1/status", get(handlers::status))
         .route("/api/v1/feed", get(handlers::feed))
@@ -266,6 +343,7 @@ pub fn router(state: AppState) -> Router {
         .route("/api/v1/ballots", post(handlers::cast))
         .fallback(handlers::not_found)
         .layer(DefaultBodyLimit::max(MAX_BODY_BYTES))
+        .layer(axum::middleware::from_fn_with_state(state.clone(), limits::bound_and_secure))
         .with_state(state)
 }
 
@@ -273,6 +351,8 @@ pub fn router(state: AppState) -> Router {
 /// the OpenAPI document are checked against.
 pub const ROUTES: &[(&str, &str, &[&str])] = &[
     ("GET", "/", &["public"]),
+    ("GET", "/assets/board.css", &["public"]),
+    ("GET", "/assets/board.js", &["public"]),
     ("GET", "/api/v1/openapi.json", &["public"]),
     ("GET", "/api/v1/status", &["public"]),
     ("GET", "/api/v1/feed", &["public"]),

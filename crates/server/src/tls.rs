@@ -20,8 +20,9 @@
 //! kiosk still completes the handshake: it is served as an anonymous client,
 //! and logged.
 
+use std::collections::HashMap;
 use std::future::Future;
-use std::net::SocketAddr;
+use std::net::{IpAddr, SocketAddr};
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -40,9 +41,10 @@ use tokio_rustls::TlsAcceptor;
 use tower::ServiceExt;
 
 /// How long a client has to complete the TLS handshake after connecting. A
-/// silent or plain-HTTP client holds only its own task, and only this long.
+/// silent or plain-HTTP client holds only its own task and one handshake
+/// slot, and only this long.
 /// The default of [`Limits::handshake_timeout`].
-pub const HANDSHAKE_TIMEOUT: Duration = Duration::from_secs(10);
+pub const HANDSHAKE_TIMEOUT: Duration = Duration::from_secs(5);
 
 /// How long a client has to send a request's headers, counted from when the
 /// connection is ready for the next request: it is also the idle time after
@@ -60,8 +62,34 @@ pub const MAX_HEADER_BYTES: usize = 16 * 1024;
 /// [`Limits::shutdown_grace`].
 pub const SHUTDOWN_GRACE: Duration = Duration::from_secs(10);
 
-/// The serving layer's limits on slow or silent clients and on shutdown.
-/// `Limits::default()` is what [`serve`] uses; tests shorten them.
+/// The serving layer's limits on slow or silent clients, on how many
+/// connections anyone may hold, and on shutdown. `Limits::default()` is
+/// what [`serve`] uses (tests shorten them; the daemon sizes the connection
+/// caps from its open-file limit with [`Limits::for_open_files`]).
+///
+/// Connections are counted in three pools, so that the public can never
+/// crowd out the kiosks or the staff:
+///
+/// - **handshakes** in progress ([`Limits::max_handshakes`] in all, at most
+///   [`Limits::max_handshakes_per_address`] of them from one address, an
+///   eighth): a silent or bare TCP client holds a slot for
+///   [`Limits::handshake_timeout`] at most, and one address cannot take the
+///   room a kiosk needs to connect;
+/// - **kiosks**, once their enrolled certificate is seen: never counted
+///   against the public, at most [`Limits::max_per_kiosk`] each (kiosks
+///   are few, and each needs one or two);
+/// - **everyone else** (staff consoles, the board, phones, the live feed):
+///   [`Limits::max_public`] in all and [`Limits::max_per_address`] from one
+///   address. The live feed has its own, lower cap in the router;
+/// - **staff room**: when the public's room is full, up to
+///   [`Limits::max_staff_room`] more connections are let in marked
+///   [`StaffOnly`], and the router answers on them only requests with a
+///   staff credential (anything else gets `503` and the connection is
+///   closed), so a flood of watchers never locks the operator or the chair
+///   out.
+///
+/// A connection over a cap is closed at once, and the daemon says so in
+/// its log (once a second at most per cap).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Limits {
     /// See [`HANDSHAKE_TIMEOUT`].
@@ -72,18 +100,71 @@ pub struct Limits {
     pub max_header_bytes: usize,
     /// See [`SHUTDOWN_GRACE`].
     pub shutdown_grace: Duration,
+    /// TLS handshakes in progress, from everyone.
+    pub max_handshakes: usize,
+    /// TLS handshakes in progress from one client address.
+    pub max_handshakes_per_address: usize,
+    /// Connections (handshakes and public ones) from one client address.
+    pub max_per_address: usize,
+    /// Connections that are not an enrolled kiosk's, in all.
+    pub max_public: usize,
+    /// Connections of one enrolled kiosk.
+    pub max_per_kiosk: usize,
+    /// Connections let in past the public's room, for staff only.
+    pub max_staff_room: usize,
 }
 
 impl Default for Limits {
     fn default() -> Limits {
+        Limits::for_open_files(DEFAULT_OPEN_FILES)
+    }
+}
+
+/// The open-file limit [`Limits::default`] is sized for.
+pub const DEFAULT_OPEN_FILES: u64 = 1024;
+
+/// File descriptors kept for everything but connections: the ledger and
+/// its WAL, the log, certificates read at start, the runtime.
+pub const RESERVED_FILES: u64 = 64;
+
+/// The most public connections, whatever the open-file limit: past it,
+/// memory (TLS buffers, ~50 kB a connection) runs out before descriptors.
+pub const MAX_PUBLIC_CONNECTIONS: usize = 12_000;
+
+impl Limits {
+    /// Caps that fit a process allowed `open_files` descriptors: after
+    /// [`RESERVED_FILES`], a quarter for kiosks, an eighth for handshakes,
+    /// the rest (at most [`MAX_PUBLIC_CONNECTIONS`]) for the public; one
+    /// address may hold at most 64 (or half the public's room).
+    pub fn for_open_files(open_files: u64) -> Limits {
+        let room = usize::try_from(open_files.saturating_sub(RESERVED_FILES)).unwrap_or(usize::MAX).max(16);
+        let handshakes = (room / 8).clamp(4, 1024);
+        let public = (room - room / 4 - handshakes).clamp(4, MAX_PUBLIC_CONNECTIONS);
         Limits {
             handshake_timeout: HANDSHAKE_TIMEOUT,
             header_read_timeout: HEADER_READ_TIMEOUT,
             max_header_bytes: MAX_HEADER_BYTES,
             shutdown_grace: SHUTDOWN_GRACE,
+            max_handshakes: handshakes,
+            max_handshakes_per_address: (handshakes / 8).max(2),
+            max_per_address: (public / 2).clamp(2, 64),
+            max_public: public,
+            max_per_kiosk: 8,
+            max_staff_room: 16,
         }
     }
+
+    /// Descriptors these caps may hold at once, with `kiosks` enrolled.
+    pub fn connections(&self, kiosks: usize) -> usize {
+        self.max_public + self.max_staff_room + self.max_handshakes + kiosks * self.max_per_kiosk
+    }
 }
+
+/// The request extension that [`serve`] inserts on a connection let in past
+/// the public's room (see [`Limits::max_staff_room`]): the router serves
+/// only staff on it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct StaffOnly;
 
 /// The request extension that [`serve`] inserts when the connection's client
 /// certificate names an enrolled kiosk that is not revoked.
@@ -102,7 +183,175 @@ struct Shared {
     kiosks: KioskRegistry,
     /// HTTP/1.1 settings, built once from the limits.
     http: http1::Builder,
-    handshake_timeout: Duration,
+    limits: Limits,
+    counts: std::sync::Mutex<Counts>,
+    /// When each cap last said so in the log (milliseconds since start).
+    last_warned: [std::sync::atomic::AtomicU64; 4],
+    started: std::time::Instant,
+}
+
+/// Open connections by pool (see [`Limits`]).
+#[derive(Default)]
+struct Counts {
+    handshakes: usize,
+    public: usize,
+    staff_room: usize,
+    /// Handshakes and public connections, by client address.
+    by_address: HashMap<IpAddr, usize>,
+    /// Handshakes alone, by client address.
+    handshakes_by_address: HashMap<IpAddr, usize>,
+    /// Connections by kiosk id.
+    by_kiosk: HashMap<Arc<str>, usize>,
+}
+
+/// Which cap refused a connection.
+#[derive(Clone, Copy)]
+enum Cap {
+    Handshakes = 0,
+    PerAddress = 1,
+    Public = 2,
+    PerKiosk = 3,
+}
+
+impl Shared {
+    fn counts(&self) -> std::sync::MutexGuard<'_, Counts> {
+        self.counts.lock().unwrap_or_else(std::sync::PoisonError::into_inner)
+    }
+
+    /// Logs that `cap` refused `peer`, once a second at most per cap.
+    fn refused(&self, cap: Cap, peer: SocketAddr) {
+        let now = u64::try_from(self.started.elapsed().as_millis()).unwrap_or(u64::MAX);
+        let last = &self.last_warned[cap as usize];
+        let before = last.load(std::sync::atomic::Ordering::Relaxed);
+        if before != 0 && now.saturating_sub(before) < 1000 {
+            return;
+        }
+        last.store(now.max(1), std::sync::atomic::Ordering::Relaxed);
+        let limits = &self.limits;
+        let (limit, what_es, what_en) = match cap {
+            Cap::Handshakes => {
+                (limits.max_handshakes, "conexiones en saludo TLS", "TLS handshakes in progress")
+            }
+            Cap::PerAddress => (
+                limits.max_per_address,
+                "conexiones desde una misma dirección",
+                "connections from one address",
+            ),
+            Cap::Public => {
+                (limits.max_public, "conexiones del público y del personal", "public and staff connections")
+            }
+            Cap::PerKiosk => {
+                (limits.max_per_kiosk, "conexiones de un mismo quiosco", "connections of one kiosk")
+            }
+        };
+        tracing::warn!(
+            peer.addr = %peer,
+            limit,
+            "se rechazan conexiones: se alcanzó el máximo de {limit} {what_es}; los quioscos inscritos conservan su lugar / refusing connections: the limit of {limit} {what_en} was reached; enrolled kiosks keep their room"
+        );
+    }
+
+    /// Takes a handshake slot for `peer`, or says which cap refused it.
+    fn admit_handshake(&self, peer: IpAddr) -> Result<(), Cap> {
+        let mut counts = self.counts();
+        if counts.handshakes >= self.limits.max_handshakes {
+            return Err(Cap::Handshakes);
+        }
+        if counts
+            .handshakes_by_address
+            .get(&peer)
+            .is_some_and(|n| *n >= self.limits.max_handshakes_per_address)
+        {
+            return Err(Cap::Handshakes);
+        }
+        let from_peer = counts.by_address.entry(peer).or_insert(0);
+        if *from_peer >= self.limits.max_per_address {
+            return Err(Cap::PerAddress);
+        }
+        *from_peer += 1;
+        *counts.handshakes_by_address.entry(peer).or_insert(0) += 1;
+        counts.handshakes += 1;
+        Ok(())
+    }
+
+    /// Moves a connection whose handshake is done from the handshake pool
+    /// to its own: the kiosk's (it leaves its address's count) or the
+    /// public's. On refusal the connection holds nothing.
+    fn admit_connection(&self, peer: IpAddr, kiosk: Option<&Arc<str>>) -> Result<Slot, Cap> {
+        let mut counts = self.counts();
+        counts.handshakes -= 1;
+        Counts::release_address(&mut counts.handshakes_by_address, peer);
+        match kiosk {
+            Some(kiosk) => {
+                Counts::release_address(&mut counts.by_address, peer);
+                let held = counts.by_kiosk.entry(Arc::clone(kiosk)).or_insert(0);
+                if *held >= self.limits.max_per_kiosk {
+                    return Err(Cap::PerKiosk);
+                }
+                *held += 1;
+                Ok(Slot::Kiosk(Arc::clone(kiosk)))
+            }
+            None if counts.public >= self.limits.max_public => {
+                if counts.staff_room < self.limits.max_staff_room {
+                    counts.staff_room += 1;
+                    return Ok(Slot::StaffRoom(peer));
+                }
+                Counts::release_address(&mut counts.by_address, peer);
+                Err(Cap::Public)
+            }
+            None => {
+                counts.public += 1;
+                Ok(Slot::Public(peer))
+            }
+        }
+    }
+
+    /// Gives back what a connection held.
+    fn release(&self, slot: Slot) {
+        let mut counts = self.counts();
+        match slot {
+            Slot::Handshake(peer) => {
+                counts.handshakes -= 1;
+                Counts::release_address(&mut counts.handshakes_by_address, peer);
+                Counts::release_address(&mut counts.by_address, peer);
+            }
+            Slot::Public(peer) => {
+                counts.public -= 1;
+                Counts::release_address(&mut counts.by_address, peer);
+            }
+            Slot::StaffRoom(peer) => {
+                counts.staff_room -= 1;
+                Counts::release_address(&mut counts.by_address, peer);
+            }
+            Slot::Kiosk(kiosk) => {
+                if let Some(held) = counts.by_kiosk.get_mut(&kiosk) {
+                    *held -= 1;
+                    if *held == 0 {
+                        counts.by_kiosk.remove(&kiosk);
+                    }
+                }
+            }
+        }
+    }
+}
+
+impl Counts {
+    fn release_address(by_address: &mut HashMap<IpAddr, usize>, peer: IpAddr) {
+        if let Some(held) = by_address.get_mut(&peer) {
+            *held -= 1;
+            if *held == 0 {
+                by_address.remove(&peer);
+            }
+        }
+    }
+}
+
+/// What an open connection holds.
+enum Slot {
+    Handshake(IpAddr),
+    Public(IpAddr),
+    StaffRoom(IpAddr),
+    Kiosk(Arc<str>),
 }
 
 /// Resolves once shutdown has been asked.
@@ -157,7 +406,10 @@ pub async fn serve_with_limits(
         app,
         kiosks,
         http,
-        handshake_timeout: limits.handshake_timeout,
+        limits,
+        counts: std::sync::Mutex::new(Counts::default()),
+        last_warned: Default::default(),
+        started: std::time::Instant::now(),
     });
     let (stop_sender, stop) = watch::channel(false);
     let mut connections = JoinSet::new();
@@ -167,9 +419,16 @@ pub async fn serve_with_limits(
             biased;
             () = &mut shutdown => break,
             accepted = listener.accept() => match accepted {
-                Ok((tcp, peer)) => {
-                    connections.spawn(connection(tcp, peer, shared.clone(), stop.clone()));
-                }
+                Ok((tcp, peer)) => match shared.admit_handshake(peer.ip()) {
+                    Ok(()) => {
+                        connections.spawn(connection(tcp, peer, shared.clone(), stop.clone()));
+                    }
+                    Err(cap) => {
+                        // Closed at once: the descriptor is free again.
+                        drop(tcp);
+                        shared.refused(cap, peer);
+                    }
+                },
                 Err(error) if is_connection_error(&error) => {
                     tracing::debug!(%error, "a connection was lost before it was accepted");
                 }
@@ -221,22 +480,34 @@ fn log_join(joined: Result<(), tokio::task::JoinError>) {
 /// One connection: handshake, identify the kiosk, serve HTTP/1.1 until the
 /// client leaves or shutdown is asked.
 async fn connection(tcp: TcpStream, peer: SocketAddr, shared: Arc<Shared>, stop: watch::Receiver<bool>) {
+    let Some(slot) = handshake_and_serve(tcp, peer, &shared, stop).await else { return };
+    shared.release(slot);
+}
+
+/// [`connection`] until it ends; what the connection holds when it ends
+/// (`None`: nothing, its slot was already given back or never taken).
+async fn handshake_and_serve(
+    tcp: TcpStream,
+    peer: SocketAddr,
+    shared: &Arc<Shared>,
+    stop: watch::Receiver<bool>,
+) -> Option<Slot> {
     // Small JSON answers: send them now rather than wait for more to send.
     let _ = tcp.set_nodelay(true);
     let handshake = tokio::select! {
         biased;
-        () = stopped(stop.clone()) => return,
-        handshake = tokio::time::timeout(shared.handshake_timeout, shared.acceptor.accept(tcp)) => handshake,
+        () = stopped(stop.clone()) => return Some(Slot::Handshake(peer.ip())),
+        handshake = tokio::time::timeout(shared.limits.handshake_timeout, shared.acceptor.accept(tcp)) => handshake,
     };
     let stream = match handshake {
         Ok(Ok(stream)) => stream,
         Ok(Err(error)) => {
             tracing::debug!(peer.addr = %peer, %error, "TLS handshake failed");
-            return;
+            return Some(Slot::Handshake(peer.ip()));
         }
         Err(_) => {
             tracing::debug!(peer.addr = %peer, "TLS handshake timed out");
-            return;
+            return Some(Slot::Handshake(peer.ip()));
         }
     };
 
@@ -255,11 +526,23 @@ async fn connection(tcp: TcpStream, peer: SocketAddr, shared: Arc<Shared>, stop:
         }
     };
 
+    let live_kiosk = kiosk_id.as_ref().filter(|id| !shared.kiosks.is_revoked(id));
+    let slot = match shared.admit_connection(peer.ip(), live_kiosk) {
+        Ok(slot) => slot,
+        Err(cap) => {
+            shared.refused(cap, peer);
+            return None;
+        }
+    };
+    let staff_only = matches!(slot, Slot::StaffRoom(_));
     let service = {
         let shared = shared.clone();
         hyper::service::service_fn(move |mut request: hyper::Request<Incoming>| {
             let extensions = request.extensions_mut();
             extensions.insert(ConnectInfo(peer));
+            if staff_only {
+                extensions.insert(StaffOnly);
+            }
             if let Some(kiosk_id) = &kiosk_id {
                 if shared.kiosks.is_revoked(kiosk_id) {
                     tracing::debug!(kiosk.id = %kiosk_id, "request from a revoked kiosk; no kiosk role");
@@ -282,4 +565,5 @@ async fn connection(tcp: TcpStream, peer: SocketAddr, shared: Arc<Shared>, stop:
     if let Err(error) = served {
         tracing::debug!(peer.addr = %peer, %error, "connection ended with an error");
     }
+    Some(slot)
 }

@@ -498,3 +498,57 @@ async fn a_meeting_driven_through_the_api_matches_the_same_meeting_as_a_scenario
     assert_eq!(status["quorum"]["present_shares"], expected["presence"]["shares"]);
     assert_eq!(status["quorum"]["holders"], expected["presence"]["holders"]);
 }
+
+#[tokio::test]
+async fn every_answer_carries_the_security_headers() {
+    let api = Api::demo("headers");
+    for path in ["/", "/assets/board.js", "/api/v1/status", "/api/v1/nothing-here"] {
+        let request = Request::builder().uri(path).body(Body::empty()).unwrap();
+        let response = router(api.state.clone()).oneshot(request).await.unwrap();
+        let header = |name: &str| response.headers().get(name).and_then(|v| v.to_str().ok()).unwrap_or("");
+        assert!(header("content-security-policy").contains("default-src 'none'"), "{path}");
+        assert!(header("content-security-policy").contains("frame-ancestors 'none'"), "{path}");
+        assert!(!header("content-security-policy").contains("unsafe-inline"), "{path}");
+        assert!(header("strict-transport-security").starts_with("max-age="), "{path}");
+        assert_eq!(header("x-frame-options"), "DENY", "{path}");
+        assert_eq!(header("x-content-type-options"), "nosniff", "{path}");
+    }
+    // The board loads only what the daemon serves: no inline script or style.
+    let request = Request::builder().uri("/").body(Body::empty()).unwrap();
+    let page = router(api.state.clone()).oneshot(request).await.unwrap().into_body().collect().await.unwrap();
+    let page = String::from_utf8(page.to_bytes().to_vec()).unwrap();
+    assert!(page.contains(r#"<script src="/assets/board.js">"#) && !page.contains("<style"), "{page}");
+}
+
+#[tokio::test]
+async fn wrong_staff_tokens_are_refused_for_a_while_after_ten() {
+    let api = Api::demo("sign-in");
+    let attempt = |token: String| {
+        let request = Request::builder()
+            .method(Method::POST)
+            .uri("/api/v1/checkouts")
+            .header("authorization", format!("Bearer {token}"))
+            .header("content-type", "application/json")
+            .body(Body::from(r#"{"person":"CC-10000000"}"#))
+            .unwrap();
+        let app = router(api.state.clone());
+        async move {
+            let response = app.oneshot(request).await.unwrap();
+            let status = response.status();
+            let bytes = response.into_body().collect().await.unwrap().to_bytes();
+            (status, serde_json::from_slice::<Value>(&bytes).unwrap_or(Value::Null))
+        }
+    };
+    for n in 1..=asamblea_server::SIGN_IN_FAILURES {
+        let (status, answer) = attempt(format!("wrong-{n}")).await;
+        assert_eq!(status, StatusCode::UNAUTHORIZED, "attempt {n}: {answer}");
+    }
+    let (status, answer) = attempt("wrong-again".into()).await;
+    assert_eq!(
+        (status, answer["error"]["code"].as_str()),
+        (StatusCode::TOO_MANY_REQUESTS, Some("too-many-sign-ins"))
+    );
+    // Refused even with the right token, from that address, for a while.
+    let (status, _) = attempt(api.tokens[&Role::Operator].clone()).await;
+    assert_eq!(status, StatusCode::TOO_MANY_REQUESTS);
+}

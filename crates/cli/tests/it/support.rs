@@ -31,12 +31,19 @@ impl Daemon {
     /// [`Daemon::start`] with environment variables set for the daemon
     /// (the ledger's fault injection, for one).
     pub fn start_with(args: &[&str], env: &[(&str, &str)]) -> (Daemon, Vec<String>) {
+        let mut command = Command::new(env!("CARGO_BIN_EXE_asamblea"));
+        command.args(args).envs(env.iter().copied());
+        Daemon::start_command(&mut command)
+    }
+
+    /// [`Daemon::start`] of a prepared command (a shell that sets a limit
+    /// and `exec`s the binary, say), given `--listen` last.
+    pub fn start_command(command: &mut Command) -> (Daemon, Vec<String>) {
+        let args: Vec<String> = command.get_args().map(|a| a.to_string_lossy().into_owned()).collect();
         let port = std::net::TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port();
         let addr: SocketAddr = format!("127.0.0.1:{port}").parse().unwrap();
-        let mut child = Command::new(env!("CARGO_BIN_EXE_asamblea"))
-            .args(args)
+        let mut child = command
             .args(["--listen", &addr.to_string()])
-            .envs(env.iter().copied())
             .stdin(Stdio::null())
             .stdout(Stdio::piped())
             .stderr(Stdio::piped())
@@ -65,9 +72,10 @@ impl Daemon {
             let left = deadline.saturating_duration_since(Instant::now());
             match printed.recv_timeout(left) {
                 Ok(line) => {
-                    let serving = line.contains("serving at");
+                    // The banner ends with how to stop the daemon.
+                    let done = line.contains("Ctrl-C");
                     seen.push(line);
-                    if serving {
+                    if done && seen.iter().any(|l| l.contains("serving at")) {
                         break;
                     }
                 }

@@ -437,12 +437,15 @@ fn venue_ca(dir: &Path) -> String {
 }
 
 /// Limits short enough to watch them act.
-const SHORT: Limits = Limits {
-    handshake_timeout: Duration::from_millis(300),
-    header_read_timeout: Duration::from_millis(300),
-    max_header_bytes: 16 * 1024,
-    shutdown_grace: Duration::from_millis(300),
-};
+fn short() -> Limits {
+    Limits {
+        handshake_timeout: Duration::from_millis(300),
+        header_read_timeout: Duration::from_millis(300),
+        max_header_bytes: 16 * 1024,
+        shutdown_grace: Duration::from_millis(300),
+        ..Limits::default()
+    }
+}
 
 /// Reads until the peer closes; how long that took (an error counts as
 /// closed). Panics if it stays open for `PATIENCE`.
@@ -457,7 +460,7 @@ async fn time_until_closed(stream: &mut (impl AsyncRead + Unpin)) -> Duration {
 async fn a_client_that_never_finishes_the_handshake_or_a_request_is_cut_off() {
     let dir = temp("timeouts");
     create_venue_pki(&dir, &[]).unwrap();
-    let venue = Venue::serve_with(dir, SHORT).await;
+    let venue = Venue::serve_with(dir, short()).await;
 
     let mut silent_tcp = TcpStream::connect(venue.addr).await.unwrap();
     let waited = time_until_closed(&mut silent_tcp).await;
@@ -498,7 +501,7 @@ async fn oversized_headers_are_refused_with_431() {
 async fn a_request_that_outlives_the_grace_period_is_dropped_and_serve_returns() {
     let dir = temp("grace");
     create_venue_pki(&dir, &[]).unwrap();
-    let mut venue = Venue::serve_with(dir, SHORT).await;
+    let mut venue = Venue::serve_with(dir, short()).await;
     let mut forever = venue.connect(venue.client(None)).await.unwrap();
     send_get(&mut forever, "/forever").await.unwrap();
     tokio::time::sleep(Duration::from_millis(100)).await;

@@ -1,0 +1,39 @@
+// The public board (board.html): served by the daemon, no inline script (CSP).
+// Colombian number format: 1.234.567
+const n = (v) => (v === undefined || v === null) ? "" : Number(v).toLocaleString("es-CO");
+const text = (el, value) => { el.textContent = value; return el; };
+function render(status) {
+  text(document.getElementById("company"), status.meeting.company);
+  text(document.getElementById("when"), status.meeting.date + " " + status.meeting.time + " · " + status.meeting.place);
+  const q = status.quorum;
+  const quorum = document.getElementById("quorum");
+  quorum.replaceChildren();
+  const verdict = document.createElement("span");
+  verdict.className = q.met ? "ok" : "no";
+  verdict.textContent = q.met ? "HAY QUÓRUM" : "SIN QUÓRUM";
+  quorum.append(verdict, " · " + n(q.present_shares) + " de " + n(q.voting_outstanding) + " acciones · " + n(q.holders) + " accionistas");
+  const body = document.getElementById("items");
+  body.replaceChildren();
+  for (const item of status.items) {
+    const row = document.createElement("tr");
+    const cells = [item.id, item.matter_es];
+    let state = { pending: "pendiente", open: "en votación (" + n(item.ballots) + " papeletas)" }[item.state];
+    const r = item.result || {};
+    if (item.state === "closed") state = r.outcome;
+    cells.push(state, n(r.for), n(r.against), n(r.blank), n(r.base));
+    cells.forEach((value, i) => {
+      const td = text(document.createElement("td"), value ?? "");
+      if (i >= 3) td.className = "num";
+      if (i === 2 && item.state === "closed") td.className = r.outcome;
+      row.append(td);
+    });
+    body.append(row);
+  }
+}
+// `?once` renders the status once, without the live feed (printing, tests).
+if (new URLSearchParams(location.search).has("once")) {
+  fetch("/api/v1/status").then((r) => r.json()).then(render);
+} else {
+  const feed = new EventSource("/api/v1/feed");
+  feed.onmessage = (e) => { const m = JSON.parse(e.data); if (m.type === "status") render(m.status); };
+}
