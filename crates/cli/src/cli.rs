@@ -15,7 +15,12 @@ use crate::scenario;
 /// asamblea — votación electrónica para asambleas de accionistas /
 /// electronic voting for shareholder meetings.
 #[derive(Debug, Parser)]
-#[command(name = "asamblea", version)]
+#[command(
+    name = "asamblea",
+    version,
+    disable_help_subcommand = true,
+    after_help = "Ejemplos / examples:\n  asamblea demo                          la reunión de demostración en https://127.0.0.1:8443/\n  asamblea init reunion --meeting reunion.toml --register registro.csv\n  asamblea serve reunion                 sirve la reunión / serves the meeting\n  asamblea checkin reunion CC-79123456   registra una llegada / checks in a holder\n  asamblea verify paquete.bundle         verifica el paquete de auditoría / verifies the bundle\n\nCódigos de salida / exit codes: 0 bien / success · 1 una comprobación encontró una diferencia / a check found a difference · 2 entrada no válida / invalid input."
+)]
 pub struct Cli {
     #[command(subcommand)]
     command: Command,
@@ -23,178 +28,289 @@ pub struct Cli {
 
 #[derive(Debug, Subcommand)]
 enum Command {
-    /// Replay conformance scenarios (shared/scenarios/FORMAT.md).
-    /// Reproduce escenarios de conformidad.
+    /// Reproduce escenarios de conformidad (shared/scenarios/FORMAT.md) /
+    /// replay conformance scenarios.
+    #[command(
+        after_help = "Ejemplo / example:\n  asamblea scenario --check tests/scenarios/*.toml\n\nCódigos de salida / exit codes: 0 todos coinciden / all match · 1 alguno difiere / one differs · 2 archivo no válido / invalid file."
+    )]
     Scenario {
-        /// Compare each file's outcome with its [expect]; exit 1 on any
-        /// difference.
+        /// Compara el resultado con su [expect]; sale con 1 si difiere /
+        /// compare each outcome with its [expect]; exit 1 on a difference.
         #[arg(long, conflicts_with = "report")]
         check: bool,
-        /// Print a readable report (Spanish first) instead of JSON.
+        /// Informe legible en español / a readable report (Spanish first).
         #[arg(long)]
         report: bool,
-        /// Scenario files (TOML).
-        #[arg(required = true, value_name = "FILE")]
+        /// Archivos de escenario (TOML) / scenario files.
+        #[arg(required = true, value_name = "ARCHIVO")]
         files: Vec<String>,
     },
-    /// The demo meeting, served over HTTPS (created on first run).
-    /// La reunión de demostración, en HTTPS.
+    /// La reunión de demostración, en HTTPS (se crea la primera vez) / the
+    /// demo meeting, served over HTTPS (created on first run).
+    #[command(
+        after_help = "Ejemplo / example:\n  asamblea demo --listen 0.0.0.0:8443 --host urna.local\n\nCódigos de salida / exit codes: 0 detenida con Ctrl-C, todo guardado / stopped, all saved · 2 no pudo empezar / could not start."
+    )]
     Demo {
-        /// Where the demo meeting lives.
-        #[arg(long, default_value = "asamblea-demo")]
+        /// Dónde vive la reunión de demostración / where the demo meeting lives.
+        #[arg(long, default_value = "asamblea-demo", value_name = "CARPETA")]
         dir: PathBuf,
-        /// Address to listen on.
-        #[arg(long, default_value = "127.0.0.1:8443")]
+        /// Dirección en la que escucha / address to listen on.
+        #[arg(long, default_value = "127.0.0.1:8443", value_name = "DIRECCIÓN")]
         listen: String,
-        /// Instead: replay the demo scenario and print its report.
+        /// En cambio: el informe del escenario de demostración
+        /// (config/demo-meeting.toml), un ejemplo del formato de escenarios /
+        /// instead: the report of the demo scenario, an example of the
+        /// scenario format.
         #[arg(long)]
         replay: bool,
-        /// A name or address kiosks use to reach the daemon, besides
-        /// localhost (repeatable); fixed when the meeting is created.
-        #[arg(long = "host")]
+        /// Nombre o dirección con que los quioscos llegan al servicio, además
+        /// de localhost (repetible; fijado al crear la reunión) / a name or
+        /// address kiosks use, besides localhost.
+        #[arg(long = "host", value_name = "NOMBRE")]
         hosts: Vec<String>,
         #[command(flatten)]
         limits: crate::commands::LimitOverrides,
     },
-    /// Serve a meeting directory over HTTPS. Sirve una reunión.
+    /// Sirve una reunión en HTTPS / serve a meeting directory over HTTPS.
+    #[command(
+        after_help = "Ejemplo / example:\n  asamblea serve reunion --listen 0.0.0.0:8443\n\nMientras sirve, checkin, badges, revoke y kiosk pasan por el servicio / while it serves, the desk's commands go through it.\n\nCódigos de salida / exit codes: 0 detenido con Ctrl-C o SIGTERM, todo guardado / stopped, all saved · 2 no pudo empezar (el mensaje dice por qué) / could not start."
+    )]
     Serve {
-        /// The meeting directory.
+        /// La carpeta de la reunión / the meeting directory.
+        #[arg(value_name = "CARPETA")]
         dir: PathBuf,
-        /// Address to listen on.
-        #[arg(long, default_value = "127.0.0.1:8443")]
+        /// Dirección en la que escucha / address to listen on.
+        #[arg(long, default_value = "127.0.0.1:8443", value_name = "DIRECCIÓN")]
         listen: String,
         #[command(flatten)]
         limits: crate::commands::LimitOverrides,
     },
-    /// Sign a ballot with a scanned badge, as a kiosk does; prints the body
-    /// of POST /api/v1/ballots. Firma una papeleta.
+    /// Firma una papeleta con una credencial leída, como un quiosco; imprime
+    /// el cuerpo de POST /api/v1/ballots / sign a ballot as a kiosk does.
+    #[command(
+        after_help = "Ejemplo / example:\n  asamblea ballot reunion --badge AS1… --item item-1 --vote CC-79123456=for\n\nCódigos de salida / exit codes: 0 bien / success · 2 entrada no válida / invalid input."
+    )]
     Ballot {
-        /// The meeting directory (for its id and agenda).
+        /// La carpeta de la reunión (su identificador y orden del día) /
+        /// the meeting directory (its id and agenda).
+        #[arg(value_name = "CARPETA")]
         dir: PathBuf,
-        /// The badge's QR text.
-        #[arg(long)]
+        /// El texto del QR de la credencial / the badge's QR text.
+        #[arg(long, value_name = "QR")]
         badge: String,
-        /// The agenda item.
-        #[arg(long)]
+        /// El punto del orden del día / the agenda item.
+        #[arg(long, value_name = "PUNTO")]
         item: String,
-        /// HOLDER=OPTION (for, against, blank, or a list name); repeatable.
-        #[arg(long = "vote", required = true)]
+        /// ACCIONISTA=OPCIÓN (for, against, blank, o el nombre de una lista);
+        /// repetible / HOLDER=OPTION, repeatable.
+        #[arg(long = "vote", required = true, value_name = "ACCIONISTA=OPCIÓN")]
         votes: Vec<String>,
     },
-    /// Enroll (or revoke) a kiosk's client certificate. Inscribe un quiosco.
+    /// Inscribe (o revoca) el certificado de un quiosco / enrol (or revoke)
+    /// a kiosk's client certificate.
+    #[command(
+        after_help = "Ejemplos / examples:\n  asamblea kiosk reunion quiosco-2\n  asamblea kiosk reunion quiosco-2 --revoke\n\nCódigos de salida / exit codes: 0 bien / success · 2 entrada no válida / invalid input."
+    )]
     Kiosk {
-        /// The meeting directory.
+        /// La carpeta de la reunión / the meeting directory.
+        #[arg(value_name = "CARPETA")]
         dir: PathBuf,
-        /// The kiosk's id (letters, digits, dashes).
+        /// El identificador del quiosco (letras, dígitos, guiones) / the
+        /// kiosk's id (letters, digits, dashes).
+        #[arg(value_name = "QUIOSCO")]
         id: String,
-        /// Revoke it instead.
+        /// Revocarlo / revoke it instead.
         #[arg(long)]
         revoke: bool,
     },
-    /// Create a meeting directory: settings, register, keys, ledger.
-    /// Crea el directorio de una reunión.
+    /// Crea la carpeta de una reunión: configuración, registro, claves,
+    /// libro / create a meeting directory: settings, register, keys, ledger.
+    #[command(
+        after_help = "Ejemplo / example:\n  asamblea init reunion --meeting reunion.toml --register registro.csv --host urna.local\n\nSe revisa todo antes de escribir nada; si algo falla no queda nada a medias / everything is checked before anything is written.\n\nCódigos de salida / exit codes: 0 bien / success · 2 entrada no válida / invalid input."
+    )]
     Init {
-        /// The directory to create (must not hold a meeting yet).
+        /// La carpeta a crear (no debe tener ya una reunión) / the directory
+        /// to create (must not hold a meeting yet).
+        #[arg(value_name = "CARPETA")]
         dir: PathBuf,
-        /// meeting.toml (default: the embedded demo meeting).
-        #[arg(long)]
+        /// meeting.toml (por defecto, la reunión de demostración) / default:
+        /// the embedded demo meeting.
+        #[arg(long, value_name = "ARCHIVO")]
         meeting: Option<PathBuf>,
-        /// The share register as CSV (default: the embedded demo register).
-        #[arg(long)]
+        /// El libro de accionistas en CSV (por defecto, el de demostración) /
+        /// the share register as CSV (default: the demo register).
+        #[arg(long, value_name = "ARCHIVO")]
         register: Option<PathBuf>,
-        /// A name or address kiosks use to reach the daemon, besides
-        /// localhost (repeatable): the daemon's certificate names them.
-        #[arg(long = "host")]
+        /// Nombre o dirección con que los quioscos llegan al servicio, además
+        /// de localhost (repetible): el certificado del servicio los nombra /
+        /// a name or address kiosks use, besides localhost (repeatable).
+        #[arg(long = "host", value_name = "NOMBRE")]
         hosts: Vec<String>,
     },
-    /// Check in a holder in person, or an agent with its principals.
-    /// Registra la llegada de un accionista o apoderado.
+    /// Registra la llegada de un accionista o de un apoderado con sus
+    /// representados / check in a holder in person, or an agent.
+    #[command(
+        after_help = "Ejemplos / examples:\n  asamblea checkin reunion CC-79123456\n  asamblea checkin reunion CC-52000111 --represents CC-79123456,NIT-900123456 --power-document \"poder 17\"\n\nCódigos de salida / exit codes: 0 registrado / checked in · 2 rechazado, el mensaje dice por qué / refused, the message says why."
+    )]
     Checkin {
-        /// The meeting directory.
+        /// La carpeta de la reunión / the meeting directory.
+        #[arg(value_name = "CARPETA")]
         dir: PathBuf,
-        /// The holder (or the agent, with --represents).
+        /// El accionista (o el apoderado, con --represents) / the holder (or
+        /// the agent, with --represents).
+        #[arg(value_name = "PERSONA")]
         person: String,
-        /// The holders the agent represents, comma-separated.
-        #[arg(long, value_delimiter = ',')]
+        /// Los representados, separados por comas / the holders the agent
+        /// represents, comma-separated.
+        #[arg(long, value_delimiter = ',', value_name = "ACCIONISTAS")]
         represents: Vec<String>,
-        /// The agent is the holders' legal representative (not a proxy).
+        /// Es su representante legal, no un apoderado / the agent is the
+        /// holders' legal representative (not a proxy).
         #[arg(long)]
         legal_representative: bool,
-        /// Reference of the power of attorney shown.
-        #[arg(long, default_value = "")]
+        /// Referencia del poder presentado / reference of the power of
+        /// attorney shown.
+        #[arg(long, default_value = "", value_name = "REFERENCIA")]
         power_document: String,
     },
-    /// Issue and print QR badges for everyone present without one.
-    /// Emite las credenciales QR.
+    /// Emite e imprime las credenciales QR de quienes estén presentes sin una
+    /// / issue and print QR badges for everyone present without one.
+    #[command(
+        after_help = "Ejemplo / example:\n  asamblea badges reunion --out credenciales\n\nCada credencial contiene una clave secreta: los archivos son solo del dueño / each badge holds a secret key: the files are owner-only.\n\nCódigos de salida / exit codes: 0 bien / success · 2 entrada no válida / invalid input."
+    )]
     Badges {
-        /// The meeting directory.
+        /// La carpeta de la reunión / the meeting directory.
+        #[arg(value_name = "CARPETA")]
         dir: PathBuf,
-        /// Where to write the badges (default: DIR/badges).
-        #[arg(long)]
+        /// Dónde escribirlas (por defecto CARPETA/badges) / where to write
+        /// them (default: DIR/badges).
+        #[arg(long, value_name = "CARPETA")]
         out: Option<PathBuf>,
     },
-    /// Revoke a lost badge. Revoca una credencial.
+    /// Revoca una credencial perdida / revoke a lost badge.
+    #[command(
+        after_help = "Ejemplo / example:\n  asamblea revoke reunion 17\n\nCódigos de salida / exit codes: 0 revocada / revoked · 2 entrada no válida / invalid input."
+    )]
     Revoke {
-        /// The meeting directory.
+        /// La carpeta de la reunión / the meeting directory.
+        #[arg(value_name = "CARPETA")]
         dir: PathBuf,
-        /// The badge's number.
+        /// El número de la credencial / the badge's number.
+        #[arg(value_name = "NÚMERO")]
         credential: u32,
     },
-    /// Run the whole agenda with simulated kiosks and real signed ballots.
-    /// Simula la reunión completa.
+    /// Simula la reunión completa con quioscos simulados y papeletas firmadas
+    /// / run the whole agenda with simulated kiosks and real signed ballots.
+    #[command(
+        after_help = "Ejemplo / example:\n  asamblea simulate reunion --attendance 90 --seed 7\n\nCódigos de salida / exit codes: 0 bien / success · 2 entrada no válida / invalid input."
+    )]
     Simulate {
-        /// The meeting directory.
+        /// La carpeta de la reunión / the meeting directory.
+        #[arg(value_name = "CARPETA")]
         dir: PathBuf,
-        /// Seed of the simulated choices.
+        /// Semilla de las decisiones simuladas / seed of the simulated choices.
         #[arg(long, default_value_t = 2027)]
         seed: u64,
-        /// Percentage of holders who attend.
+        /// Porcentaje de accionistas que asisten / percentage who attend.
         #[arg(long, default_value_t = 80, value_parser = clap::value_parser!(u64).range(0..=100))]
         attendance: u64,
     },
-    /// Write the audit bundle (events, keys, register, profile, checkpoints).
-    /// Exporta el paquete de auditoría.
+    /// Escribe el paquete de auditoría (eventos, claves, registro, perfil,
+    /// puntos de control) / write the audit bundle.
+    #[command(
+        after_help = "Ejemplo / example:\n  asamblea export reunion paquete.bundle\n\nFunciona con el servicio en marcha / works beside a running daemon.\n\nCódigos de salida / exit codes: 0 bien / success · 2 entrada no válida / invalid input."
+    )]
     Export {
-        /// The meeting directory.
+        /// La carpeta de la reunión / the meeting directory.
+        #[arg(value_name = "CARPETA")]
         dir: PathBuf,
-        /// The bundle file to write.
+        /// El archivo del paquete / the bundle file to write.
+        #[arg(value_name = "ARCHIVO")]
         out: PathBuf,
     },
-    /// Simulated kiosks cast real signed ballots at an in-process daemon
-    /// over HTTPS: ballots per second, latency, and the pipeline ceiling.
-    /// Mide el rendimiento.
+    /// Mide el rendimiento: quioscos simulados contra un servicio en este
+    /// proceso / simulated kiosks against an in-process daemon over HTTPS.
+    #[command(
+        after_help = "Ejemplo / example:\n  cargo run --release -p asamblea -- bench --rounds 3\n\nCódigos de salida / exit codes: 0 medido / measured · 2 entrada no válida / invalid input."
+    )]
     Bench {
-        /// Concurrent kiosks, each with its own keep-alive connection.
+        /// Quioscos a la vez, cada uno con su conexión / concurrent kiosks.
         #[arg(long, default_value_t = 64)]
         kiosks: usize,
-        /// Ballots in each run (one holder each), shared among the kiosks.
+        /// Papeletas por corrida / ballots in each run.
         #[arg(long, default_value_t = 20_000)]
         ballots: usize,
-        /// Where to create the bench meeting (default: a fresh temporary
-        /// directory, removed at the end).
-        #[arg(long)]
+        /// Dónde crear la reunión de prueba (por defecto una carpeta temporal)
+        /// / where to create the bench meeting (default: a temporary one).
+        #[arg(long, value_name = "CARPETA")]
         dir: Option<PathBuf>,
-        /// Address the daemon listens on.
-        #[arg(long, default_value = "127.0.0.1:0")]
+        /// Dirección del servicio / address the daemon listens on.
+        #[arg(long, default_value = "127.0.0.1:0", value_name = "DIRECCIÓN")]
         listen: String,
-        /// Rounds of (ceiling, HTTPS) runs, taken in turn so that both
-        /// see the same machine; the targets are judged on all of them
-        /// together.
+        /// Rondas de (techo, HTTPS), alternadas / rounds of (ceiling, HTTPS)
+        /// runs, taken in turn.
         #[arg(long, default_value_t = 10, value_parser = clap::value_parser!(u16).range(1..=100))]
         rounds: u16,
     },
-    /// Verify a bundle or a meeting directory's ledger, trusting nothing.
-    /// Verifica un paquete de auditoría.
+    /// Verifica un paquete de auditoría o el libro de una reunión, sin
+    /// confiar en nada / verify a bundle or a meeting's ledger, trusting nothing.
+    #[command(
+        after_help = "Ejemplos / examples:\n  asamblea verify paquete.bundle --daemon-key 213c…e9 --checkpoint 233:9f2a…\n  asamblea verify reunion\n\nCódigos de salida / exit codes: 0 verificado / verified · 1 el paquete no cuadra, se nombra el primer evento / it does not verify, the first bad event is named · 2 no es un paquete ni una reunión / not a bundle or a meeting."
+    )]
     Verify {
-        /// A bundle file, or a meeting directory.
+        /// Un paquete, o la carpeta de una reunión / a bundle file, or a
+        /// meeting directory.
+        #[arg(value_name = "RUTA")]
         path: PathBuf,
-        /// The daemon key published at the meeting (64 hex digits).
-        #[arg(long)]
+        /// La clave del servicio publicada en la reunión (64 hex) / the daemon
+        /// key published at the meeting.
+        #[arg(long, value_name = "HEX")]
         daemon_key: Option<String>,
-        /// A checkpoint read out at the meeting: SEQ:HEAD.
-        #[arg(long)]
+        /// Un punto de control leído en la reunión / a checkpoint read out at
+        /// the meeting: SEQ:HEAD.
+        #[arg(long, value_name = "SEQ:HEAD")]
         checkpoint: Option<String>,
     },
+}
+
+/// The command line with its help in Spanish first: the headings, the
+/// help and version flags, and every command's usage line.
+pub fn command() -> clap::Command {
+    use clap::{Arg, ArgAction, CommandFactory};
+    let template = |c: &clap::Command| {
+        let mut t = String::from("{about-with-newline}\nUso / usage: {usage}\n");
+        if c.get_positionals().next().is_some() {
+            t.push_str("\nArgumentos / arguments:\n{positionals}\n");
+        }
+        t.push_str("\nOpciones / options:\n{options}");
+        if c.has_subcommands() {
+            t.push_str("\n\nComandos / commands:\n{subcommands}");
+        }
+        t.push_str("{after-help}");
+        t
+    };
+    let help = Arg::new("help")
+        .short('h')
+        .long("help")
+        .action(ArgAction::Help)
+        .global(true)
+        .help("Muestra esta ayuda / print this help");
+    let version = Arg::new("version")
+        .short('V')
+        .long("version")
+        .action(ArgAction::Version)
+        .help("Muestra la versión / print the version");
+    let cli = Cli::command()
+        .disable_help_flag(true)
+        .disable_version_flag(true)
+        .subcommand_value_name("COMANDO")
+        .arg(help)
+        .arg(version);
+    let top = template(&cli);
+    cli.help_template(top).mut_subcommands(|sub| {
+        let t = template(&sub);
+        sub.help_template(t)
+    })
 }
 
 /// The demo meeting, embedded so that `asamblea demo` needs no files.
@@ -202,7 +318,11 @@ pub const DEMO_SCENARIO: &str = include_str!("../../../config/demo-meeting.toml"
 
 /// Parses the arguments, runs, prints, and returns the exit code.
 pub fn main() -> ExitCode {
-    let cli = Cli::parse();
+    use clap::FromArgMatches;
+    let cli = match Cli::from_arg_matches(&command().get_matches()) {
+        Ok(cli) => cli,
+        Err(error) => error.exit(),
+    };
     let mut stdout = std::io::stdout().lock();
     // Not locked for the whole run: the daemon's log lines go to standard
     // error from its worker threads, and would wait forever on a lock the
@@ -260,6 +380,10 @@ pub fn run(cli: Cli, out: &mut dyn Write, err: &mut dyn Write) -> u8 {
             match scenario::parse("config/demo-meeting.toml", DEMO_SCENARIO) {
                 Ok(s) => {
                     let replay = scenario::replay(&s);
+                    let _ = writeln!(
+                        out,
+                        "Escenario de demostración (config/demo-meeting.toml): un ejemplo del formato de escenarios, reproducido por el motor de reglas; no es la reunión que sirve `asamblea demo` (esa se verifica con `asamblea verify asamblea-demo`). / The demo scenario: an example of the scenario format replayed by the rules engine; not the meeting `asamblea demo` serves (verify that one with `asamblea verify asamblea-demo`).\n"
+                    );
                     let _ = write!(out, "{}", scenario::report("config/demo-meeting.toml", &s, &replay));
                     0
                 }

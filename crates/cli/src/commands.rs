@@ -336,6 +336,13 @@ pub fn verify(
             }
             Ok(true)
         }
+        Err(asamblea_ledger::VerifyError::Bundle(
+            asamblea_ledger::BundleError::NotABundle
+            | asamblea_ledger::BundleError::Truncated("the magic" | "the version"),
+        )) => bail!(
+            "{}: no es un paquete de auditoría de asamblea (ni la carpeta de una reunión); exporte uno con `asamblea export DIR ARCHIVO` / not an asamblea audit bundle (nor a meeting directory)",
+            path.display()
+        ),
         Err(e) => {
             writeln!(out, "FALLA / FAILED: {e}")?;
             Ok(false)

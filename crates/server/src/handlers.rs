@@ -406,7 +406,7 @@ pub(crate) struct CheckinRequest {
 
 pub(crate) async fn checkin(
     State(state): State<AppState>,
-    StaffMember(key, _, _): StaffMember<OperatorOnly>,
+    StaffMember(key, staff, _): StaffMember<OperatorOnly>,
     Body(request): Body<CheckinRequest>,
 ) -> Result<(StatusCode, Json<Value>), ApiError> {
     let body = match (&request.holder, &request.agent) {
@@ -454,6 +454,11 @@ pub(crate) async fn checkin(
         }
     };
     let state2 = state.clone();
+    let (person, carried) = match &body {
+        EventBody::CheckedInPerson { holder } => (holder.to_string(), 1),
+        EventBody::CheckedInAgent(arrival) => (arrival.agent.to_string(), arrival.principals.len()),
+        _ => unreachable!("built above"),
+    };
     let result = blocking(&state, move |service| {
         let appended = match body {
             EventBody::CheckedInAgent(arrival) => service.check_in_agent_as(&key, arrival),
@@ -461,6 +466,16 @@ pub(crate) async fn checkin(
         }
         .map_err(|e| action_error(&state2, e))?;
         let quorum = service.meeting().quorum();
+        tracing::info!(
+            event.seq = appended.seq,
+            person.id = %person,
+            person.carries = carried,
+            quorum.present_shares = quorum.present.get(),
+            quorum.holders = quorum.holders,
+            quorum.met = quorum.this_call,
+            staff.name = %staff,
+            "llegada registrada / checked in"
+        );
         Ok(json!({
             "seq": appended.seq,
             "quorum": { "present_shares": quorum.present.get(), "holders": quorum.holders, "met": quorum.this_call },
@@ -479,16 +494,26 @@ pub(crate) struct PersonRequest {
 
 pub(crate) async fn checkout(
     State(state): State<AppState>,
-    StaffMember(key, _, _): StaffMember<OperatorOnly>,
+    StaffMember(key, staff, _): StaffMember<OperatorOnly>,
     Body(request): Body<PersonRequest>,
 ) -> Result<Json<Value>, ApiError> {
     let person = id(&request.person, "person")?;
     let state2 = state.clone();
     let seq = blocking(&state, move |service| {
-        service
-            .staff_event_as(&key, EventBody::CheckedOut { person })
+        let seq = service
+            .staff_event_as(&key, EventBody::CheckedOut { person: person.clone() })
             .map(|a| a.seq)
-            .map_err(|e| action_error(&state2, e))
+            .map_err(|e| action_error(&state2, e))?;
+        let quorum = service.meeting().quorum();
+        tracing::info!(
+            event.seq = seq,
+            person.id = %person,
+            quorum.present_shares = quorum.present.get(),
+            quorum.met = quorum.this_call,
+            staff.name = %staff,
+            "salida registrada / checked out"
+        );
+        Ok(seq)
     })
     .await?;
     state.publish_status();
@@ -497,7 +522,7 @@ pub(crate) async fn checkout(
 
 pub(crate) async fn issue_badge(
     State(state): State<AppState>,
-    StaffMember(key, _, _): StaffMember<OperatorOnly>,
+    StaffMember(key, staff, _): StaffMember<OperatorOnly>,
     Body(request): Body<PersonRequest>,
 ) -> Result<(StatusCode, Json<Value>), ApiError> {
     let person = id(&request.person, "person")?;
@@ -517,6 +542,13 @@ pub(crate) async fn issue_badge(
         let appended = service
             .staff_event_as(&key, EventBody::BadgeIssued { credential: number, key: credential.public_key(), person: person.clone() })
             .map_err(|e| action_error(&state2, e))?;
+        tracing::info!(
+            event.seq = appended.seq,
+            badge.number = number.0,
+            person.id = %person,
+            staff.name = %staff,
+            "credencial emitida / badge issued"
+        );
         // The seed leaves only here, once, to the operator's badge printer.
         Ok(json!({ "seq": appended.seq, "credential": number.0, "person": person.as_str(), "qr_text": credential.to_qr_text() }))
     })
@@ -526,17 +558,19 @@ pub(crate) async fn issue_badge(
 
 pub(crate) async fn revoke_badge(
     State(state): State<AppState>,
-    StaffMember(key, _, _): StaffMember<OperatorOnly>,
+    StaffMember(key, staff, _): StaffMember<OperatorOnly>,
     Path(credential): Path<String>,
 ) -> Result<Json<Value>, ApiError> {
     let number: u32 =
         credential.parse().map_err(|_| ApiError::bad_request("the badge number must be a whole number"))?;
     let state2 = state.clone();
     let seq = blocking(&state, move |service| {
-        service
+        let seq = service
             .staff_event_as(&key, EventBody::BadgeRevoked { credential: CredentialId(number) })
             .map(|a| a.seq)
-            .map_err(|e| action_error(&state2, e))
+            .map_err(|e| action_error(&state2, e))?;
+        tracing::info!(event.seq = seq, badge.number = number, staff.name = %staff, "credencial revocada / badge revoked");
+        Ok(seq)
     })
     .await?;
     Ok(Json(json!({ "seq": seq, "revoked": number })))
@@ -603,13 +637,24 @@ pub(crate) async fn revoke_kiosk(
 
 pub(crate) async fn open_item(
     State(state): State<AppState>,
-    StaffMember(key, _, _): StaffMember<ChairOnly>,
+    StaffMember(key, staff, _): StaffMember<ChairOnly>,
     Path(item): Path<String>,
 ) -> Result<Json<Value>, ApiError> {
     let state2 = state.clone();
     let seq = blocking(&state, move |service| {
         let body = service.item_opened(&item).map_err(|e| ApiError::not_found(format!("{e:#}")))?;
-        service.staff_event_as(&key, body).map(|a| a.seq).map_err(|e| action_error(&state2, e))
+        let seq = service.staff_event_as(&key, body).map(|a| a.seq).map_err(|e| action_error(&state2, e))?;
+        let quorum = service.meeting().quorum();
+        tracing::info!(
+            event.seq = seq,
+            item.id = %item,
+            quorum.present_shares = quorum.present.get(),
+            quorum.voting_outstanding = quorum.voting_outstanding.get(),
+            quorum.holders = quorum.holders,
+            staff.name = %staff,
+            "votación abierta / poll opened"
+        );
+        Ok(seq)
     })
     .await?;
     state.publish_status();
@@ -618,7 +663,7 @@ pub(crate) async fn open_item(
 
 pub(crate) async fn close_item(
     State(state): State<AppState>,
-    StaffMember(key, _, _): StaffMember<ChairOnly>,
+    StaffMember(key, staff, _): StaffMember<ChairOnly>,
     Path(item): Path<String>,
 ) -> Result<Json<Value>, ApiError> {
     let state2 = state.clone();
@@ -628,6 +673,16 @@ pub(crate) async fn close_item(
             service.close_item_as(&key, &item2).map_err(|e| action_error(&state2, e))?;
         let meeting = service.meeting();
         let at = meeting.item_index(&item2).expect("closed");
+        let result = asamblea_documents::results::item_json(meeting, meeting.item(at));
+        tracing::info!(
+            event.seq = checkpoint.seq,
+            item.id = %item2,
+            result.outcome = result["outcome"].as_str().unwrap_or(""),
+            result.figures = %result,
+            chain.head = %hex(&checkpoint.head.0),
+            staff.name = %staff,
+            "votación cerrada / poll closed"
+        );
         Ok(json!({
             "checkpoint": { "seq": checkpoint.seq, "head": hex(&checkpoint.head.0) },
             "signature": hex(&signature.0),

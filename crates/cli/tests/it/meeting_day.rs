@@ -151,6 +151,26 @@ async fn the_desk_acts_through_a_running_daemon_and_the_meeting_goes_on() {
     assert_eq!(out.status.code(), Some(2));
     assert!(text(&out.stderr).contains(&format!("proceso {}", daemon.child.id())), "{}", text(&out.stderr));
 
+    // The daemon logged every meeting event, one line each, with no secret.
+    assert!(printed.iter().any(|l| l.contains(&format!("(PID): {}", daemon.child.id()))), "{printed:?}");
+    std::thread::sleep(Duration::from_millis(200));
+    let log = daemon.logged();
+    for line in [
+        "llegada registrada / checked in",
+        "credencial emitida / badge issued",
+        "credencial revocada / badge revoked",
+        "votación abierta / poll opened",
+        "quiosco inscrito / kiosk enrolled",
+        "quiosco revocado / kiosk revoked",
+    ] {
+        assert!(log.contains(line), "`{line}` is not in the log:\n{log}");
+    }
+    assert!(log.contains(&format!("person.id={late}")), "{log}");
+    assert!(
+        !log.contains(&operator) && !log.contains(badge["qr_text"].as_str().unwrap()),
+        "a secret in the log"
+    );
+
     // Stopped, the desk writes the files itself again.
     assert!(daemon.terminate().success());
     assert!(!dir.join("daemon.run").exists(), "a clean stop removes the run file");
