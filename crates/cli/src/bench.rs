@@ -246,7 +246,7 @@ fn run(options: &BenchOptions, dir: &Path, out: &mut dyn Write) -> Result<()> {
         "meeting.toml (bench, generated)",
         &meeting_toml(holders as u64, rounds),
         "register.csv (bench, generated)",
-        &register_csv(&ids),
+        register_csv(&ids).as_bytes(),
         |_| {},
     )?;
     asamblea_venue::secrets::create_private_dir(dir)?;

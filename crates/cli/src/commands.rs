@@ -63,19 +63,22 @@ fn create_meeting(
         Some(p) => (p.display().to_string(), read(p)?),
         None => ("config/demo/meeting.toml (embedded)".to_string(), DEMO_MEETING.to_string()),
     };
-    let (register_name, register_text) = match register {
-        Some(p) => (p.display().to_string(), read(p)?),
-        None => ("config/demo/register.csv (embedded)".to_string(), DEMO_REGISTER.to_string()),
+    let (register_name, register_bytes) = match register {
+        Some(p) => (
+            p.display().to_string(),
+            std::fs::read(p).with_context(|| format!("{}: cannot read the file", p.display()))?,
+        ),
+        None => ("config/demo/register.csv (embedded)".to_string(), DEMO_REGISTER.as_bytes().to_vec()),
     };
     asamblea_pki::check_host_names(hosts).context("--host")?;
-    let rows = register_text.lines().count().saturating_sub(1) as u64;
+    let rows = register_bytes.iter().filter(|&&b| b == b'\n').count().saturating_sub(1) as u64;
     let bar = progress_bar(rows, "Importando el registro de accionistas");
-    let new = NewMeeting::check(&meeting_name, &meeting_text, &register_name, &register_text, |n| {
+    let new = NewMeeting::check(&meeting_name, &meeting_text, &register_name, &register_bytes, |n| {
         bar.set_position(n)
     })?;
     bar.finish_and_clear();
 
-    let mut notices = Vec::new();
+    let mut notices: Vec<String> = new.notes().to_vec();
     let (staging, lock) = Staging::begin(dir, &mut |notice| notices.push(notice))?;
     for notice in notices {
         writeln!(out, "{notice}")?;

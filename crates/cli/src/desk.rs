@@ -181,7 +181,7 @@ pub fn issue_badges(dir: &Path, out_dir: Option<&Path>, out: &mut dyn Write) -> 
         config.capital,
         |_| {},
     )?
-    .1;
+    .names;
     let out_dir = out_dir.map_or_else(|| dir.join("badges"), Path::to_path_buf);
     create_private_dir(&out_dir)?;
     let title = format!("{} · {}", config.company, config.date);

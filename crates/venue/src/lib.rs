@@ -35,6 +35,8 @@
 //! - `profiles`: bylaws profiles from `config/*.toml`.
 //! - `register_csv`: the share register from CSV.
 //! - `spec`: capital and agenda items as TOML (shared with the scenarios).
+//! - `text`: ids and names from outside in one form (NFC), and their
+//!   look-alike twins refused.
 //! - `fields`: reading TOML with errors that name the key.
 
 pub mod fields;
@@ -47,3 +49,4 @@ pub mod service;
 pub mod spec;
 pub mod staff;
 pub mod staging;
+pub mod text;

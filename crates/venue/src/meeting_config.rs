@@ -77,11 +77,11 @@ pub fn parse(file: &str, text: &str) -> Result<MeetingConfig, String> {
 fn read(table: &toml::Table) -> Result<MeetingConfig, FieldError> {
     let mut f = Fields::new(table, "");
     let text = |f: &mut Fields, key: &'static str| -> Result<String, FieldError> {
-        let value = f.required_string(key)?.trim().to_string();
-        if value.is_empty() {
+        let raw = f.required_string(key)?.to_string();
+        if raw.trim().is_empty() {
             return Err(f.error(key, "must not be empty"));
         }
-        Ok(value)
+        crate::text::name(&raw, false).map_err(|e| f.error(key, e))
     };
     let company = text(&mut f, "company")?;
     let nit = text(&mut f, "nit")?;
@@ -92,10 +92,18 @@ fn read(table: &toml::Table) -> Result<MeetingConfig, FieldError> {
     let date = text(&mut f, "date")?;
     check_date(&f, "date", &date)?;
     let time = text(&mut f, "time")?;
+    check_time(&f, "time", &time)?;
     let place = text(&mut f, "place")?;
     let convened_by = text(&mut f, "convened_by")?;
     let convened_on = text(&mut f, "convened_on")?;
     check_date(&f, "convened_on", &convened_on)?;
+    // ISO dates compare as text.
+    if convened_on >= date {
+        return Err(f.error(
+            "convened_on",
+            format!("la convocatoria ({convened_on}) debe ser anterior a la reunión ({date}) / the notice must precede the meeting"),
+        ));
+    }
     let profile_name = f.required_string("profile")?;
     let profile = profiles::embedded(profile_name).map_err(|e| f.error("profile", e.to_string()))?;
     let settings = match f.table("settings")? {
@@ -105,12 +113,22 @@ fn read(table: &toml::Table) -> Result<MeetingConfig, FieldError> {
     let profile = profile.with_settings(settings);
     let capital = crate::spec::read_capital(&mut f)?;
     let mut agenda = Vec::new();
+    let mut twins = crate::text::Twins::default();
     for (i, value) in f.array("agenda")?.unwrap_or_default().iter().enumerate() {
         let prefix = format!("agenda[{i}]");
         let t = value
             .as_table()
             .ok_or_else(|| FieldError { key: prefix.clone(), message: "expected a table".into() })?;
         let item = read_item(t, &prefix)?;
+        if let Some((twin, at)) = twins.check(item.spec.id(), i) {
+            return Err(FieldError {
+                key: format!("{prefix}.id"),
+                message: format!(
+                    "`{}` se confunde a la vista con `{twin}` (agenda[{at}]) / looks like `{twin}`",
+                    item.spec.id()
+                ),
+            });
+        }
         if agenda.iter().any(|a: &AgendaItem| a.spec.id() == item.spec.id()) {
             return Err(FieldError {
                 key: format!("{prefix}.id"),
@@ -139,21 +157,85 @@ fn read(table: &toml::Table) -> Result<MeetingConfig, FieldError> {
     })
 }
 
+/// A real calendar date written `YYYY-MM-DD` (the Gregorian calendar,
+/// leap years included).
 fn check_date(f: &Fields, key: &str, value: &str) -> Result<(), FieldError> {
     let b = value.as_bytes();
-    let ok = b.len() == 10
+    let shaped = b.len() == 10
         && b[4] == b'-'
         && b[7] == b'-'
         && b.iter().enumerate().all(|(i, c)| i == 4 || i == 7 || c.is_ascii_digit());
-    if ok {
+    if !shaped {
+        return Err(f.error(key, format!("`{value}` is not a date written YYYY-MM-DD")));
+    }
+    let number = |range: std::ops::Range<usize>| value[range].parse::<u32>().expect("digits");
+    let (year, month, day) = (number(0..4), number(5..7), number(8..10));
+    let leap = (year % 4 == 0 && year % 100 != 0) || year % 400 == 0;
+    let days = match month {
+        1 | 3 | 5 | 7 | 8 | 10 | 12 => 31,
+        4 | 6 | 9 | 11 => 30,
+        2 if leap => 29,
+        2 => 28,
+        _ => 0,
+    };
+    if year < 1900 || days == 0 || day == 0 || day > days {
+        return Err(
+            f.error(key, format!("`{value}` no es una fecha del calendario / is not a calendar date"))
+        );
+    }
+    Ok(())
+}
+
+/// A time of day written `HH:MM` (00:00 to 23:59).
+fn check_time(f: &Fields, key: &str, value: &str) -> Result<(), FieldError> {
+    let b = value.as_bytes();
+    let valid = b.len() == 5
+        && b[2] == b':'
+        && [0, 1, 3, 4].iter().all(|&i| b[i].is_ascii_digit())
+        && value[..2].parse::<u32>().is_ok_and(|h| h < 24)
+        && value[3..].parse::<u32>().is_ok_and(|m| m < 60);
+    if valid {
         Ok(())
     } else {
-        Err(f.error(key, format!("`{value}` is not a date written YYYY-MM-DD")))
+        Err(f.error(key, format!("`{value}` no es una hora HH:MM (00:00 a 23:59) / is not a time HH:MM")))
     }
 }
 
+/// `table` with its id, title and list names in one form ([`crate::text`]),
+/// or the key at fault.
+fn normalised_item(table: &toml::Table, prefix: &str) -> Result<toml::Table, FieldError> {
+    let mut table = table.clone();
+    let fail = |key: &str, message: String| FieldError { key: format!("{prefix}.{key}"), message };
+    for (key, check) in [
+        ("id", crate::text::id as fn(&str) -> Result<String, String>),
+        ("title", |t| crate::text::name(t, false)),
+    ] {
+        if let Some(toml::Value::String(text)) = table.get(key) {
+            let normal = check(text).map_err(|e| fail(key, e))?;
+            table.insert(key.into(), toml::Value::String(normal));
+        }
+    }
+    if let Some(toml::Value::Array(lists)) = table.get_mut("lists") {
+        let mut twins = crate::text::Twins::default();
+        for (i, list) in lists.iter_mut().enumerate() {
+            if let toml::Value::String(name) = list {
+                let normal = crate::text::list_name(name).map_err(|e| fail(&format!("lists[{i}]"), e))?;
+                if let Some((twin, at)) = twins.check(&normal, i) {
+                    return Err(fail(
+                        &format!("lists[{i}]"),
+                        format!("`{normal}` se confunde a la vista con `{twin}` (lists[{at}]) / looks like `{twin}` (lists[{at}])"),
+                    ));
+                }
+                *name = normal;
+            }
+        }
+    }
+    Ok(table)
+}
+
 fn read_item(table: &toml::Table, prefix: &str) -> Result<AgendaItem, FieldError> {
-    let mut f = Fields::new(table, prefix);
+    let table = normalised_item(table, prefix)?;
+    let mut f = Fields::new(&table, prefix);
     let id = f.required_string("id")?.to_string();
     if id.is_empty() {
         return Err(f.error("id", "must not be empty"));
@@ -177,7 +259,7 @@ mod tests {
         let config = parse("config/demo/meeting.toml", DEMO_MEETING).expect("valid demo meeting");
         assert_eq!(config.agenda.len(), 7);
         assert_eq!(config.kind, MeetingKind::Ordinary);
-        let (register, names) = crate::register_csv::import(
+        let crate::register_csv::Imported { register, names, .. } = crate::register_csv::import(
             "config/demo/register.csv",
             DEMO_REGISTER.as_bytes(),
             config.capital,
@@ -208,5 +290,57 @@ mod tests {
         assert_eq!(e, "m.toml: key `agenda[3].seats`: a board election needs `seats`");
         let e = error_of(|t| t.replace("place = ", "venue = "));
         assert_eq!(e, "m.toml: key `place`: is required");
+    }
+
+    #[test]
+    fn dates_and_times_are_real_and_the_notice_comes_first() {
+        let e = error_of(|t| t.replace("date = \"2027-03-25\"", "date = \"2027-02-30\""));
+        assert!(e.starts_with("m.toml: key `date`: `2027-02-30` no es una fecha del calendario"), "{e}");
+        let e = error_of(|t| t.replace("date = \"2027-03-25\"", "date = \"2027-13-01\""));
+        assert!(e.contains("no es una fecha del calendario"), "{e}");
+        let leap = DEMO_MEETING.replace("date = \"2027-03-25\"", "date = \"2028-02-29\"");
+        assert!(parse("m.toml", &leap).is_ok(), "2028 is a leap year");
+        let e = error_of(|t| t.replace("date = \"2027-03-25\"", "date = \"2026-02-29\""));
+        assert!(e.contains("no es una fecha del calendario"), "{e}");
+        let e = error_of(|t| t.replace("time = \"10:00\"", "time = \"25:99\""));
+        assert!(e.starts_with("m.toml: key `time`: `25:99` no es una hora HH:MM"), "{e}");
+        let e = error_of(|t| t.replace("convened_on = \"2027-03-02\"", "convened_on = \"2027-03-26\""));
+        assert!(
+            e.starts_with("m.toml: key `convened_on`: la convocatoria (2027-03-26) debe ser anterior"),
+            "{e}"
+        );
+        let e = error_of(|t| t.replace("convened_on = \"2027-03-02\"", "convened_on = \"2027-03-25\""));
+        assert!(e.contains("debe ser anterior"), "the same day is not before: {e}");
+    }
+
+    #[test]
+    fn agenda_ids_and_lists_follow_the_ledger_rules_at_init() {
+        let long = "x".repeat(65);
+        let e = error_of(|t| t.replace("id = \"item-1\"", &format!("id = \"{long}\"")));
+        assert!(e.starts_with("m.toml: key `agenda[0].id`: no cabe en el registro"), "{e}");
+        let e = error_of(|t| t.replace("id = \"item-1\"", "id = \"item\\u0007\""));
+        assert!(e.starts_with("m.toml: key `agenda[0].id`: contiene U+0007"), "{e}");
+        let e = error_of(|t| t.replace("\"Lista 1\"", &format!("\"{long}\"")));
+        assert!(e.starts_with("m.toml: key `agenda[3].lists[0]`: no cabe en el registro"), "{e}");
+        // Latin L and Cyrillic Ӏ (U+04C0) look alike.
+        let e = error_of(|t| t.replace("\"Lista 2\"", "\"\\u04C0ista 1\""));
+        assert!(
+            e.starts_with("m.toml: key `agenda[3].lists[1]`: `Ӏista 1` se confunde a la vista con `Lista 1`"),
+            "{e}"
+        );
+        let e = error_of(|t| t.replace("id = \"item-2\"", "id = \"ITEM-1\""));
+        assert!(
+            e.starts_with("m.toml: key `agenda[1].id`: `ITEM-1` se confunde a la vista con `item-1`"),
+            "{e}"
+        );
+        let e = error_of(|t| {
+            t.replace("company = \"Inversiones Andinas S.A.\"", "company = \"Inversiones\\u0000\"")
+        });
+        assert!(e.starts_with("m.toml: key `company`: contiene U+0000"), "{e}");
+        // An id written in NFD is stored in NFC.
+        let nfd =
+            DEMO_MEETING.replace("id = \"item-1\"", "id = \"ítem-1\"".replace('í', "i\u{301}").as_str());
+        let config = parse("m.toml", &nfd).expect("valid");
+        assert_eq!(config.agenda[0].spec.id(), "\u{ed}tem-1");
     }
 }

@@ -16,6 +16,14 @@
 //! is a whole number written with digits only. Any bad row refuses the
 //! whole file, naming the line and the field: a register is imported whole
 //! or not at all.
+//!
+//! What Excel in Colombia writes is read too: a file that is not UTF-8 is
+//! read as Windows-1252 (Excel's "CSV" there) and a header separated by `;`
+//! (Excel's list separator where the decimal comma is used) sets `;` as
+//! the separator; each is said in [`Imported::notes`]. Ids and names are
+//! put in NFC and look-alike ids refused, naming both lines
+//! ([`crate::text`]). A register with no holder, or whose holders hold no
+//! share at all, is refused.
 
 use std::collections::HashMap;
 use std::io::Read;
@@ -25,6 +33,86 @@ use asamblea_rules::{Capital, ClassShares, HolderSpec, Register, Role, ShareClas
 /// A holder's name, kept beside the rules' register (the rules need only
 /// ids).
 pub type Names = HashMap<String, String>;
+
+/// A register as imported.
+#[derive(Debug)]
+pub struct Imported {
+    /// The register.
+    pub register: Register,
+    /// Each holder's name, by id.
+    pub names: Names,
+    /// What was read other than as written in the format (an encoding, a
+    /// separator), for the operator to see.
+    pub notes: Vec<String>,
+}
+
+/// The 32 characters Windows-1252 puts at 0x80–0x9F (where Latin-1 has
+/// controls); `None` where it has none.
+const WINDOWS_1252_HIGH: [Option<char>; 32] = [
+    Some('€'),
+    None,
+    Some('‚'),
+    Some('ƒ'),
+    Some('„'),
+    Some('…'),
+    Some('†'),
+    Some('‡'),
+    Some('ˆ'),
+    Some('‰'),
+    Some('Š'),
+    Some('‹'),
+    Some('Œ'),
+    None,
+    Some('Ž'),
+    None,
+    None,
+    Some('‘'),
+    Some('’'),
+    Some('“'),
+    Some('”'),
+    Some('•'),
+    Some('–'),
+    Some('—'),
+    Some('˜'),
+    Some('™'),
+    Some('š'),
+    Some('›'),
+    Some('œ'),
+    None,
+    Some('ž'),
+    Some('Ÿ'),
+];
+
+/// The file's text: UTF-8 as it is, or Windows-1252 decoded (with a note);
+/// refused naming the line when it is neither.
+fn decode(file: &str, bytes: Vec<u8>, notes: &mut Vec<String>) -> Result<String, ImportError> {
+    let bytes = match String::from_utf8(bytes) {
+        Ok(text) => return Ok(text),
+        Err(e) => e.into_bytes(),
+    };
+    let mut text = String::with_capacity(bytes.len());
+    for (at, &b) in bytes.iter().enumerate() {
+        let c = match b {
+            0x80..=0x9f => WINDOWS_1252_HIGH[usize::from(b - 0x80)],
+            _ => Some(char::from(b)),
+        };
+        let Some(c) = c else {
+            let line = bytes[..at].iter().filter(|&&b| b == b'\n').count() as u64 + 1;
+            return Err(ImportError::Csv {
+                file: file.into(),
+                line,
+                message: format!(
+                    "el archivo no es texto UTF-8 ni Windows-1252 (byte 0x{b:02X}); guarde como CSV UTF-8 / the file is neither UTF-8 nor Windows-1252 text; save it as CSV UTF-8"
+                ),
+            });
+        };
+        text.push(c);
+    }
+    notes.push(format!(
+        "{file}: no es UTF-8; se leyó como Windows-1252 (lo que escribe Excel). Revise los nombres con tildes y eñes; para evitar dudas, guarde como «CSV UTF-8» / not UTF-8: read as Windows-1252 (what Excel writes); check accented names, or save as CSV UTF-8"
+    ));
+    Ok(text)
+}
 
 /// A register file that could not be imported.
 #[derive(Debug, thiserror::Error)]
@@ -75,11 +163,32 @@ const COLUMNS: [&str; 6] = ["holder_id", "name", "class", "shares", "role", "spl
 /// so far (for a progress bar).
 pub fn import(
     file: &str,
-    input: impl Read,
+    mut input: impl Read,
     capital: Capital,
     mut progress: impl FnMut(u64),
-) -> Result<(Register, Names), ImportError> {
-    let mut reader = csv::ReaderBuilder::new().has_headers(true).flexible(false).from_reader(input);
+) -> Result<Imported, ImportError> {
+    let mut bytes = Vec::new();
+    input.read_to_end(&mut bytes).map_err(|e| ImportError::Csv {
+        file: file.into(),
+        line: 0,
+        message: format!("cannot read: {e}"),
+    })?;
+    let mut notes = Vec::new();
+    let text = decode(file, bytes, &mut notes)?;
+    let header_line = text.lines().next().unwrap_or("");
+    let delimiter = if header_line.contains(';') && !header_line.contains(',') {
+        notes.push(format!(
+            "{file}: separado por punto y coma (como lo guarda Excel en Colombia) / separated by semicolons (as Excel saves it in Colombia)"
+        ));
+        b';'
+    } else {
+        b','
+    };
+    let mut reader = csv::ReaderBuilder::new()
+        .has_headers(true)
+        .flexible(false)
+        .delimiter(delimiter)
+        .from_reader(text.as_bytes());
     let header = reader
         .headers()
         .map_err(|e| ImportError::Header { file: file.into(), message: e.to_string() })?
@@ -96,10 +205,15 @@ pub fn import(
                 })
             }
             None => {
+                let hint = if name.contains(';') {
+                    "; the columns seem separated by `;` and `,` at once: save as CSV with one separator"
+                } else {
+                    ""
+                };
                 return Err(ImportError::Header {
                     file: file.into(),
-                    message: format!("unknown column `{name}`; the columns are {}", COLUMNS.join(", ")),
-                })
+                    message: format!("unknown column `{name}`; the columns are {}{hint}", COLUMNS.join(", ")),
+                });
             }
         }
     }
@@ -116,6 +230,7 @@ pub fn import(
     let mut holders: HashMap<String, (HolderSpec, u64)> = HashMap::new();
     let mut names = Names::new();
     let mut rows = 0u64;
+    let mut twins = crate::text::Twins::default();
     for record in reader.records() {
         let record = record.map_err(|e| {
             let line = e.position().map_or(0, |p| p.line());
@@ -131,7 +246,7 @@ pub fn import(
             ImportError::Csv { file: file.into(), line, message }
         })?;
         let line = record.position().map_or(0, |p| p.line());
-        let field = |c: usize| record.get(at[c]).unwrap_or("").trim();
+        let field = |c: usize| record.get(at[c]).unwrap_or("").trim_matches(|c| c == ' ' || c == '\t');
         let bad = |field: &'static str, message: String| ImportError::Field {
             file: file.into(),
             line,
@@ -139,17 +254,24 @@ pub fn import(
             message,
         };
 
-        let id = field(0);
-        if id.is_empty() {
+        if field(0).is_empty() {
             return Err(bad("holder_id", "is empty: every row needs the holder's id".into()));
         }
-        if id.len() > 64 {
-            return Err(bad("holder_id", format!("is {} bytes long; at most 64", id.len())));
+        let id = crate::text::id(field(0)).map_err(|e| bad("holder_id", e))?;
+        let id = id.as_str();
+        if let Some((twin, twin_line)) = twins.check(id, line) {
+            return Err(bad(
+                "holder_id",
+                format!(
+                    "`{id}` se confunde a la vista con `{twin}` de la línea {twin_line}: corrija uno de los dos / looks like `{twin}` at line {twin_line}: correct one of them"
+                ),
+            ));
         }
-        let name = field(1);
-        if name.is_empty() {
+        if field(1).is_empty() {
             return Err(bad("name", "is empty: every row needs the holder's name".into()));
         }
+        let name = crate::text::name(field(1), false).map_err(|e| bad("name", e))?;
+        let name = name.as_str();
         let class = ShareClass::from_code(field(2))
             .ok_or_else(|| bad("class", format!("`{}` is not ORD or PREF", field(2))))?;
         let shares_text = field(3);
@@ -208,12 +330,25 @@ pub fn import(
         }
     }
     progress(rows);
+    if order.is_empty() {
+        return Err(ImportError::Register {
+            file: file.into(),
+            message: "no tiene ningún accionista: exporte el libro completo / holds no holder: export the whole register".into(),
+        });
+    }
+    if holders.values().all(|(spec, _)| spec.holdings.ordinary.is_zero() && spec.holdings.preferred.is_zero())
+    {
+        return Err(ImportError::Register {
+            file: file.into(),
+            message: "ningún accionista tiene acciones: revise la columna shares / no holder holds any share: check the shares column".into(),
+        });
+    }
     let specs = order.into_iter().map(|id| holders.remove(&id).expect("every ordered id has a row").0);
     let register = Register::new(capital, specs).map_err(|e| ImportError::Register {
         file: file.into(),
         message: format!("{e}; check the capital in meeting.toml"),
     })?;
-    Ok((register, names))
+    Ok(Imported { register, names, notes })
 }
 
 fn set(holdings: &mut ClassShares, class: ShareClass, shares: Shares) {
@@ -252,7 +387,8 @@ mod tests {
             ordinary: ClassCapital::new(Shares::new(10_000_000_000), Shares::ZERO).unwrap(),
             ..capital()
         };
-        let (register, names) = import("r.csv", csv.as_bytes(), big, |n| seen = n).expect("imports");
+        let Imported { register, names, .. } =
+            import("r.csv", csv.as_bytes(), big, |n| seen = n).expect("imports");
         assert_eq!(seen, 4);
         assert_eq!(register.len(), 3);
         let alfa = register.holder(register.lookup("NIT-9").unwrap());
@@ -297,6 +433,68 @@ mod tests {
             &format!("{head}B,Bea,ORD\n"),
             "r.csv: line 3: the row has 3 fields where the header has 6",
         );
+    }
+
+    #[test]
+    fn ids_and_names_are_checked_and_look_alike_ids_refused_naming_both_lines() {
+        let head = "holder_id,name,class,shares,role,split\nCC-1,Ana,ORD,10,,\n";
+        check_error(
+            &format!("{head}CC-2\u{7},Bea,ORD,4,,\n"),
+            "r.csv: line 3, field `holder_id`: contiene U+0007 (invisible): un identificador lleva solo letras, dígitos y - . _ / / contains U+0007 (invisible): an id holds letters, digits and - . _ / only",
+        );
+        for bad in ["CC-2\u{85}", "CC-2\u{7f}", "CC\u{200B}-2"] {
+            let Err(e) = import("r.csv", format!("{head}{bad},Bea,ORD,4,,\n").as_bytes(), capital(), |_| {})
+            else {
+                panic!("{bad:?} accepted")
+            };
+            assert!(e.to_string().starts_with("r.csv: line 3, field `holder_id`: contiene U+"), "{e}");
+        }
+        // Cyrillic С (U+0421) and Latin C.
+        check_error(
+            &format!("{head}\u{421}C-1,Bea,ORD,4,,\n"),
+            "r.csv: line 3, field `holder_id`: `СC-1` se confunde a la vista con `CC-1` de la línea 2: corrija uno de los dos / looks like `CC-1` at line 2: correct one of them",
+        );
+        // NFD and NFC are one id: a second row of the same holder.
+        let both = "holder_id,name,class,shares\nJOSE\u{301}-1,José,ORD,10\nJOS\u{c9}-1,José,ORD,4\n";
+        check_error(both, "r.csv: line 3, field `class`: holder `JOSÉ-1` already has a ORD row at line 2");
+        check_error(
+            &format!("{head}CC-2,Bea\0,ORD,4,,\n"),
+            "r.csv: line 3, field `name`: contiene U+0000 (invisible) / contains U+0000 (invisible)",
+        );
+    }
+
+    #[test]
+    fn an_empty_or_shareless_register_is_refused() {
+        check_error(
+            "holder_id,name,class,shares\n",
+            "r.csv: no tiene ningún accionista: exporte el libro completo / holds no holder: export the whole register",
+        );
+        check_error(
+            "holder_id,name,class,shares\nA,Ana,ORD,0\nB,Bea,PREF,0\n",
+            "r.csv: ningún accionista tiene acciones: revise la columna shares / no holder holds any share: check the shares column",
+        );
+    }
+
+    #[test]
+    fn what_excel_writes_in_colombia_is_read_and_said() {
+        let cp1252 = b"holder_id,name,class,shares\nA,Jos\xe9 Pe\xf1a \x96 \x80,ORD,10\n";
+        let imported = import("r.csv", &cp1252[..], capital(), |_| {}).expect("read as Windows-1252");
+        assert_eq!(imported.names["A"], "José Peña – €");
+        assert!(imported.notes[0].contains("Windows-1252") && imported.notes[0].contains("CSV UTF-8"));
+        let semicolons = "holder_id;name;class;shares\nNIT-9;Inversiones Alfa, S.A.;ORD;10\n";
+        let imported = import("r.csv", semicolons.as_bytes(), capital(), |_| {}).expect("read with ;");
+        assert_eq!(imported.names["NIT-9"], "Inversiones Alfa, S.A.");
+        assert!(imported.notes[0].contains("punto y coma"), "{:?}", imported.notes);
+        let Err(e) =
+            import("r.csv", &b"holder_id,name,class,shares\nA,An\x81a,ORD,10\n"[..], capital(), |_| {})
+        else {
+            panic!("0x81 is in no encoding here")
+        };
+        assert!(
+            e.to_string().starts_with("r.csv: line 2: el archivo no es texto UTF-8 ni Windows-1252"),
+            "{e}"
+        );
+        assert!(e.to_string().contains("guarde como CSV UTF-8"), "{e}");
     }
 
     #[test]

@@ -169,27 +169,35 @@ pub struct NewMeeting {
     config: MeetingConfig,
     register: asamblea_rules::Register,
     meeting_text: String,
-    register_text: String,
+    /// The register file's bytes, kept as given (`register.csv`).
+    register_bytes: Vec<u8>,
+    notes: Vec<String>,
 }
 
 impl NewMeeting {
+    /// What was read other than as the formats say (a register's encoding
+    /// or separator), for the operator to see.
+    pub fn notes(&self) -> &[String] {
+        &self.notes
+    }
+
     /// Checks `meeting.toml` and the register CSV (`progress` is told how
     /// many register rows were read), before anything is written.
     pub fn check(
         meeting_file: &str,
         meeting_text: &str,
         register_file: &str,
-        register_text: &str,
+        register_bytes: &[u8],
         progress: impl FnMut(u64),
     ) -> Result<NewMeeting> {
         let config = meeting_config::parse(meeting_file, meeting_text).map_err(anyhow::Error::msg)?;
-        let (register, _names) =
-            register_csv::import(register_file, register_text.as_bytes(), config.capital, progress)?;
+        let imported = register_csv::import(register_file, register_bytes, config.capital, progress)?;
         Ok(NewMeeting {
             config,
-            register,
             meeting_text: meeting_text.to_string(),
-            register_text: register_text.to_string(),
+            register_bytes: register_bytes.to_vec(),
+            register: imported.register,
+            notes: imported.notes,
         })
     }
 }
@@ -215,7 +223,7 @@ impl Service {
     /// owner-only. See [`crate::staging::Staging`] for making it whole or
     /// not at all.
     pub fn init(dir: &Path, lock: MeetingLock, new: NewMeeting) -> Result<Service> {
-        let NewMeeting { config, register, meeting_text, register_text } = new;
+        let NewMeeting { config, register, meeting_text, register_bytes: register_file, notes: _ } = new;
         if dir.join("ledger.db").exists() {
             anyhow::bail!("{}: a meeting already exists here; choose an empty directory", dir.display());
         }
@@ -226,7 +234,7 @@ impl Service {
             .map(|(_, text)| *text)
             .expect("the config names an embedded profile");
         write_private_new(&dir.join("meeting.toml"), meeting_text.as_bytes())?;
-        write_private_new(&dir.join("register.csv"), register_text.as_bytes())?;
+        write_private_new(&dir.join("register.csv"), &register_file)?;
         write_private_new(&dir.join("register.bin"), &register_bytes(&register))?;
         write_private_new(&dir.join("profile.toml"), profile_text.as_bytes())?;
         let meeting_id = MeetingId(random());

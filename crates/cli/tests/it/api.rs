@@ -35,8 +35,8 @@ impl Api {
         let _ = std::fs::remove_dir_all(&dir);
         std::fs::create_dir_all(&dir).expect("dir");
         let lock = MeetingLock::acquire_fresh_or_explain(&dir).expect("lock");
-        let new =
-            NewMeeting::check("meeting.toml", meeting, "register.csv", register, |_| {}).expect("valid");
+        let new = NewMeeting::check("meeting.toml", meeting, "register.csv", register.as_bytes(), |_| {})
+            .expect("valid");
         let mut service = Service::init(&dir, lock, new).expect("init");
         let tokens = service.take_tokens().into_iter().map(|(_, role, token)| (role, token)).collect();
         let meeting = service.meeting_id();

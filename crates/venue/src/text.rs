@@ -1,0 +1,158 @@
+//! Ids and names from outside (the register, `meeting.toml`), made into
+//! one form before they reach the ledger, and checked against the twins a
+//! tired eye cannot tell apart.
+//!
+//! # Which form, and why
+//!
+//! Every id and name is put in **NFC** (canonical composition): `JOSÉ`
+//! typed as `E` + combining acute (NFD, what some Mac exports write) and as
+//! `É` become the same bytes, so they are the same holder. NFKC would go
+//! further and also fold *compatibility* characters (full-width digits,
+//! `ª`, ligatures) into others, silently changing what was written on an
+//! identity document; instead such an id is refused unless it is already
+//! plain letters and digits, and the operator sees the line.
+//!
+//! Ids are letters, digits and `- . _ /` only (no spaces, no invisible
+//! characters), at most 64 bytes, as the ledger's ids are. Two ids of one
+//! file that look alike — the same **UTS #39 skeleton** after folding case,
+//! as Latin `C` and Cyrillic `С` do — are refused, naming both lines: they
+//! would be two holders on paper and one on the screen. Names keep their
+//! spaces and punctuation but lose no character: a NUL, a control or an
+//! invisible character is refused.
+
+use std::collections::HashMap;
+
+use unicode_normalization::UnicodeNormalization;
+
+/// Characters that show nothing (zero-width spaces and joiners, direction
+/// marks and overrides, word joiners, the BOM, the soft hyphen): refused in
+/// ids and names alike, since two strings that differ only by them look
+/// the same.
+fn is_invisible(c: char) -> bool {
+    matches!(c, '\u{00AD}' | '\u{034F}' | '\u{061C}' | '\u{115F}' | '\u{1160}' | '\u{17B4}' | '\u{17B5}'
+        | '\u{180B}'..='\u{180F}' | '\u{200B}'..='\u{200F}' | '\u{202A}'..='\u{202E}'
+        | '\u{2060}'..='\u{206F}' | '\u{3164}' | '\u{FE00}'..='\u{FE0F}' | '\u{FEFF}' | '\u{FFA0}'
+        | '\u{E0000}'..='\u{E0FFF}')
+}
+
+/// Names a character for an error message: `U+0007`, and the character
+/// itself when it shows.
+fn describe(c: char) -> String {
+    if c.is_control() || is_invisible(c) {
+        format!("U+{:04X} (invisible)", u32::from(c))
+    } else {
+        format!("`{c}` (U+{:04X})", u32::from(c))
+    }
+}
+
+/// `raw` without the spaces and tabs around it. Only those: a control or
+/// an invisible character at either end is refused, not silently dropped.
+fn trim(raw: &str) -> &str {
+    raw.trim_matches(|c| c == ' ' || c == '\t' || c == '\r')
+}
+
+/// An id (a holder's, an agenda item's), trimmed and in NFC, or what is
+/// wrong with it in Spanish and English.
+pub fn id(raw: &str) -> Result<String, String> {
+    let id: String = trim(raw).nfc().collect();
+    if id.is_empty() {
+        return Err("está vacío / is empty".into());
+    }
+    if let Some(c) = id.chars().find(|c| !(c.is_alphanumeric() || "-._/".contains(*c))) {
+        return Err(format!(
+            "contiene {}: un identificador lleva solo letras, dígitos y - . _ / / contains {}: an id holds letters, digits and - . _ / only",
+            describe(c),
+            describe(c)
+        ));
+    }
+    asamblea_wire::Id::new(&id)
+        .map_err(|e| format!("no cabe en el registro / does not fit the ledger: {e}"))?;
+    Ok(id)
+}
+
+/// A name or title, trimmed and in NFC; refused when empty (unless
+/// `may_be_empty`) or holding a NUL, a control or an invisible character.
+pub fn name(raw: &str, may_be_empty: bool) -> Result<String, String> {
+    let name: String = trim(raw).nfc().collect();
+    if name.is_empty() && !may_be_empty {
+        return Err("está vacío / is empty".into());
+    }
+    if let Some(c) = name.chars().find(|c| c.is_control() || is_invisible(*c)) {
+        return Err(format!("contiene {} / contains {}", describe(c), describe(c)));
+    }
+    Ok(name)
+}
+
+/// A list's name on a ballot: a [`name`] that also fits the ledger's ids
+/// (it is recorded as one).
+pub fn list_name(raw: &str) -> Result<String, String> {
+    let name = name(raw, false)?;
+    asamblea_wire::Id::new(&name)
+        .map_err(|e| format!("no cabe en el registro / does not fit the ledger: {e}"))?;
+    Ok(name)
+}
+
+/// The form two strings share when they look alike: the UTS #39 skeleton
+/// of the case-folded string.
+pub fn skeleton(text: &str) -> String {
+    let folded = text.to_lowercase();
+    let skeleton: String = unicode_security::confusable_detection::skeleton(&folded).collect();
+    skeleton.to_lowercase()
+}
+
+/// Finds look-alike twins among strings, each with where it came from.
+#[derive(Default)]
+pub struct Twins<P> {
+    seen: HashMap<String, (String, P)>,
+}
+
+impl<P: Clone> Twins<P> {
+    /// Records `text` (from `place`); if a *different* string that looks
+    /// the same was recorded, returns it with its place.
+    pub fn check(&mut self, text: &str, place: P) -> Option<(String, P)> {
+        match self.seen.get(&skeleton(text)) {
+            Some((other, at)) if other != text => Some((other.clone(), at.clone())),
+            Some(_) => None,
+            None => {
+                self.seen.insert(skeleton(text), (text.to_string(), place));
+                None
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn ids_are_nfc_and_plain() {
+        assert_eq!(id(" CC-79123456 ").unwrap(), "CC-79123456");
+        assert_eq!(id("JOSE\u{301}-1").unwrap(), "JOSÉ-1", "NFD becomes NFC");
+        for bad in ["CC 1", "CC-1\u{7}", "CC-1\u{85}", "CC-1\u{7f}", "CC\u{200B}-1", "", &"9".repeat(65)] {
+            assert!(id(bad).is_err(), "{bad:?} must be refused");
+        }
+        assert!(id("CC\u{200B}-1").unwrap_err().contains("U+200B (invisible)"));
+    }
+
+    #[test]
+    fn names_keep_their_words_but_no_hidden_character() {
+        assert_eq!(name("  María  José Ruiz ", false).unwrap(), "María  José Ruiz");
+        assert!(name("Ana\0", false).unwrap_err().contains("U+0000"));
+        assert!(name("Ana\u{202E}zuR", false).is_err(), "a direction override");
+        assert!(name("", false).is_err());
+        assert_eq!(name("", true).unwrap(), "");
+    }
+
+    #[test]
+    fn twins_that_look_alike_are_found_and_the_same_text_is_not() {
+        let mut twins = Twins::default();
+        assert_eq!(twins.check("CC-1", 2), None);
+        assert_eq!(twins.check("CC-1", 3), None, "the same id again is not a twin");
+        assert_eq!(twins.check("\u{421}C-1", 4), Some(("CC-1".to_string(), 2)), "Cyrillic С");
+        assert_eq!(twins.check("cc-1", 5), Some(("CC-1".to_string(), 2)), "case");
+        assert_eq!(twins.check("CC-2", 6), None);
+        assert_eq!(twins.check("C0-7", 7), None);
+        assert_eq!(twins.check("CO-7", 8), Some(("C0-7".to_string(), 7)), "O and 0 look alike");
+    }
+}
