@@ -299,7 +299,7 @@ fn run(options: &BenchOptions, dir: &Path, out: &mut dyn Write) -> Result<()> {
         .with_context(|| format!("cannot listen on {}", options.listen))?;
     let addr = listener.local_addr()?;
     let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
-    let daemon = server.spawn(asamblea_server::tls::serve(
+    let daemon = server.spawn(asamblea_server::tls::serve_with_limits(
         listener,
         tls,
         asamblea_server::router(state.clone()),
@@ -307,6 +307,7 @@ fn run(options: &BenchOptions, dir: &Path, out: &mut dyn Write) -> Result<()> {
         async move {
             let _ = stopped.await;
         },
+        one_address_limits(options.kiosks),
     ));
     let ticker = {
         let _entered = server.enter();
@@ -363,7 +364,7 @@ fn run(options: &BenchOptions, dir: &Path, out: &mut dyn Write) -> Result<()> {
     let echo_listener = server.block_on(tokio::net::TcpListener::bind("127.0.0.1:0"))?;
     let echo_addr = echo_listener.local_addr()?;
     let (stop_echo, echo_stopped) = tokio::sync::oneshot::channel::<()>();
-    let echo_server = server.spawn(asamblea_server::tls::serve(
+    let echo_server = server.spawn(asamblea_server::tls::serve_with_limits(
         echo_listener,
         asamblea_pki::server_config(dir)?,
         asamblea_server::hello_router(),
@@ -371,6 +372,7 @@ fn run(options: &BenchOptions, dir: &Path, out: &mut dyn Write) -> Result<()> {
         async move {
             let _ = echo_stopped.await;
         },
+        one_address_limits(options.kiosks),
     ));
     let echo_requests = render_requests(echo_addr, &echo_bodies.unwrap_or_default());
     let (echo, _) = server.block_on(https_run(echo_addr, &kiosks, echo_requests))?;
@@ -585,6 +587,18 @@ fn sign_all(
         }
         Ok(all)
     })
+}
+
+/// The serving layer's limits for the bench: every simulated kiosk
+/// connects from 127.0.0.1 at once, which a venue's caps on one address
+/// (meant for a flood, not for a venue's kiosks, each at its own address)
+/// would refuse.
+fn one_address_limits(kiosks: usize) -> asamblea_server::tls::Limits {
+    let mut limits = asamblea_server::tls::Limits::default();
+    limits.max_handshakes = limits.max_handshakes.max(kiosks + 16);
+    limits.max_handshakes_per_address = limits.max_handshakes;
+    limits.max_per_address = limits.max_public;
+    limits
 }
 
 /// Splits `items` into `parts` shares of nearly equal size, in order.
