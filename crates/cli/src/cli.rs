@@ -262,14 +262,8 @@ enum Command {
         /// meeting directory.
         #[arg(value_name = "RUTA")]
         path: PathBuf,
-        /// La clave del servicio publicada en la reunión (64 hex) / the daemon
-        /// key published at the meeting.
-        #[arg(long, value_name = "HEX")]
-        daemon_key: Option<String>,
-        /// Un punto de control leído en la reunión / a checkpoint read out at
-        /// the meeting: SEQ:HEAD.
-        #[arg(long, value_name = "SEQ:HEAD")]
-        checkpoint: Option<String>,
+        #[command(flatten)]
+        inputs: crate::commands::VerifyInputs,
     },
 }
 
@@ -413,13 +407,11 @@ pub fn run(cli: Cli, out: &mut dyn Write, err: &mut dyn Write) -> u8 {
             err,
         ),
         Command::Export { dir, out: file } => finish(crate::commands::export(&dir, &file, out), err),
-        Command::Verify { path, daemon_key, checkpoint } => {
-            match crate::commands::verify(&path, daemon_key.as_deref(), checkpoint.as_deref(), out) {
-                Ok(true) => 0,
-                Ok(false) => 1,
-                Err(e) => finish(Err(e), err),
-            }
-        }
+        Command::Verify { path, inputs } => match crate::commands::verify(&path, &inputs, out) {
+            Ok(true) => 0,
+            Ok(false) => 1,
+            Err(e) => finish(Err(e), err),
+        },
     }
 }
 

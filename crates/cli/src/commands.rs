@@ -4,7 +4,7 @@
 //! code; errors say what and where, and what to do.
 
 use std::io::{IsTerminal, Write};
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 use anyhow::{bail, Context, Result};
 use asamblea_ledger::{verify_bundle, Bundle, VerifyOptions};
@@ -277,27 +277,145 @@ pub fn parse_checkpoint(text: &str) -> Result<(u64, Digest)> {
     Ok((seq, head))
 }
 
+/// What `verify` checks the bundle against, from outside it.
+#[derive(Clone, Debug, Default, clap::Args)]
+pub struct VerifyInputs {
+    /// La clave del servicio publicada en la reunión (64 hex) / the daemon
+    /// key published at the meeting.
+    #[arg(long, value_name = "HEX")]
+    pub daemon_key: Option<String>,
+    /// Un punto de control leído en la reunión (repetible) / a checkpoint
+    /// read out at the meeting, SEQ:HEAD (repeatable).
+    #[arg(long = "checkpoint", value_name = "SEQ:HEAD")]
+    pub checkpoints: Vec<String>,
+    /// Cabezas firmadas que un observador guardó del tablero en vivo: una
+    /// por línea, SEQ:HEAD:FIRMA o el JSON del tablero / signed heads an
+    /// observer kept from the live feed, one a line.
+    #[arg(long, value_name = "ARCHIVO")]
+    pub witness: Option<PathBuf>,
+    /// Recibos de votantes: un archivo (un recibo JSON por línea) o una
+    /// carpeta de ellos / voters' receipts: a file (one JSON receipt a
+    /// line) or a folder of them.
+    #[arg(long, value_name = "ARCHIVO|CARPETA")]
+    pub receipts: Option<PathBuf>,
+}
+
+/// A signed head, as `SEQ:HEAD:SIGNATURE` or the feed's JSON.
+fn parse_witness(line: &str) -> Result<(asamblea_wire::Checkpoint, asamblea_wire::Signature)> {
+    let (seq, head, signature) = if line.starts_with('{') {
+        let value: serde_json::Value = serde_json::from_str(line).context("not JSON")?;
+        let text = |key: &str| value[key].as_str().map(str::to_string).with_context(|| format!("no `{key}`"));
+        (value["seq"].as_u64().context("no `seq`")?, text("head")?, text("signature")?)
+    } else {
+        let mut parts = line.splitn(3, ':');
+        let seq = parts.next().unwrap_or("").trim().parse().context("SEQ is not a number")?;
+        let head = parts.next().context("write SEQ:HEAD:SIGNATURE")?.trim().to_string();
+        let signature = parts.next().context("write SEQ:HEAD:SIGNATURE")?.trim().to_string();
+        (seq, head, signature)
+    };
+    let head = Digest::from_hex(&head).map_err(|e| anyhow::anyhow!("the head: {e}"))?;
+    let signature = asamblea_wire::hex::decode(&signature)
+        .and_then(|b| asamblea_wire::Signature::from_slice(&b).ok())
+        .context("the signature: 128 hexadecimal digits")?;
+    Ok((asamblea_wire::Checkpoint { seq, head }, signature))
+}
+
+/// A receipt as the API answers a ballot: `{"receipt": {seq, head,
+/// event}, "signature"}`.
+fn parse_receipt(text: &str) -> Result<(asamblea_wire::Receipt, asamblea_wire::Signature)> {
+    let value: serde_json::Value = serde_json::from_str(text).context("not JSON")?;
+    let receipt = &value["receipt"];
+    let digest = |key: &str| -> Result<Digest> {
+        Digest::from_hex(receipt[key].as_str().with_context(|| format!("no `receipt.{key}`"))?)
+            .map_err(|e| anyhow::anyhow!("receipt.{key}: {e}"))
+    };
+    let seq = receipt["seq"].as_u64().context("no `receipt.seq`")?;
+    let signature = value["signature"]
+        .as_str()
+        .and_then(asamblea_wire::hex::decode)
+        .and_then(|b| asamblea_wire::Signature::from_slice(&b).ok())
+        .context("`signature`: 128 hexadecimal digits")?;
+    Ok((asamblea_wire::Receipt { seq, head: digest("head")?, event: digest("event")? }, signature))
+}
+
+/// The non-empty lines of `path`, each with its place for errors.
+fn lines_of(path: &Path) -> Result<Vec<(String, String)>> {
+    let files: Vec<std::path::PathBuf> = if path.is_dir() {
+        let mut files: Vec<_> = std::fs::read_dir(path)
+            .with_context(|| format!("{}: cannot read the folder", path.display()))?
+            .flatten()
+            .map(|e| e.path())
+            .filter(|p| p.is_file())
+            .collect();
+        files.sort();
+        files
+    } else {
+        vec![path.to_path_buf()]
+    };
+    let mut lines = Vec::new();
+    for file in files {
+        let text = fs_read(&file)?;
+        // A folder holds one receipt per file, written as the API answers
+        // (possibly pretty-printed); a file, one per line.
+        if path.is_dir() {
+            lines.push((file.display().to_string(), text));
+        } else {
+            for (n, line) in text.lines().enumerate().filter(|(_, l)| !l.trim().is_empty()) {
+                lines.push((format!("{}: line {}", file.display(), n + 1), line.trim().to_string()));
+            }
+        }
+    }
+    Ok(lines)
+}
+
 /// `asamblea verify PATH`: a bundle file, or a meeting directory's ledger
 /// as stored. Returns whether it verified.
-pub fn verify(
-    path: &Path,
-    daemon_key: Option<&str>,
-    checkpoint: Option<&str>,
-    out: &mut dyn Write,
-) -> Result<bool> {
-    let daemon_key = match daemon_key {
+pub fn verify(path: &Path, inputs: &VerifyInputs, out: &mut dyn Write) -> Result<bool> {
+    let daemon_key = match &inputs.daemon_key {
         Some(hex_key) => {
             let bytes = parse_hex32(hex_key).context("--daemon-key")?;
             Some(PublicKey::from_bytes(&bytes).map_err(|e| anyhow::anyhow!("--daemon-key: {e}"))?)
         }
         None => None,
     };
-    let checkpoint = checkpoint.map(parse_checkpoint).transpose()?;
+    let checkpoints = inputs
+        .checkpoints
+        .iter()
+        .map(|c| parse_checkpoint(c).context("--checkpoint"))
+        .collect::<Result<Vec<_>>>()?;
+    let witnesses = match &inputs.witness {
+        Some(file) => lines_of(file)?
+            .iter()
+            .map(|(place, line)| parse_witness(line).with_context(|| format!("--witness {place}")))
+            .collect::<Result<Vec<_>>>()?,
+        None => Vec::new(),
+    };
+    let receipts = match &inputs.receipts {
+        Some(file) => lines_of(file)?
+            .iter()
+            .map(|(place, text)| parse_receipt(text).with_context(|| format!("--receipts {place}")))
+            .collect::<Result<Vec<_>>>()?,
+        None => Vec::new(),
+    };
     let bytes = if path.is_dir() {
         let files = MeetingFiles::read(path)?;
         // The rows exactly as stored: a hand-edited file is judged by the
-        // verifier, naming the event, rather than refused whole.
+        // verifier, naming the event, rather than refused whole. The
+        // checkpoints a bundle carries (every close, the end) are signed
+        // here with the meeting's daemon key over the stored heads.
         let records = asamblea_ledger::raw_records(&path.join("ledger.db"), &files.meeting_id)?;
+        let sign = |seq: u64, head: Digest| {
+            let c = asamblea_wire::Checkpoint { seq, head };
+            (c, c.sign(&files.meeting_id, &files.daemon))
+        };
+        let mut signed = Vec::new();
+        for (i, (bytes, head)) in records.iter().enumerate() {
+            let closes = asamblea_wire::EventRecord::decode(bytes)
+                .is_ok_and(|r| matches!(r.event.body, asamblea_wire::EventBody::ItemClosed { .. }));
+            if closes || i + 1 == records.len() {
+                signed.push(sign(i as u64 + 1, *head));
+            }
+        }
         Bundle {
             meeting: files.meeting_id,
             daemon_key: files.daemon.public_key(),
@@ -305,7 +423,7 @@ pub fn verify(
             profile_bytes: files.profile_bytes,
             register_bytes: files.register_bytes,
             records,
-            checkpoints: Vec::new(),
+            checkpoints: signed,
         }
         .encode()
     } else {
@@ -320,7 +438,8 @@ pub fn verify(
         }
         Ok(profile)
     };
-    let options = VerifyOptions { daemon_key, checkpoint, load_profile: &load };
+    let observed = !checkpoints.is_empty() || !witnesses.is_empty();
+    let options = VerifyOptions { daemon_key, checkpoints, witnesses, receipts, load_profile: &load };
     match verify_bundle(&bytes, &options) {
         Ok(verified) => {
             writeln!(
@@ -330,11 +449,18 @@ pub fn verify(
                 verified.results.len(),
                 verified.checkpoints
             )?;
-            writeln!(out, "Cabeza final / final head: {}:{}", verified.records, hex(&verified.head.0))?;
-            if checkpoint.is_none() {
+            if verified.receipts > 0 {
                 writeln!(
                     out,
-                    "Para detectar un paquete recortado, compare con el punto de control leído en la reunión (--checkpoint SEQ:HEAD)."
+                    "Recibos / receipts: {} comprobados en la cadena / checked in the chain",
+                    thousands(verified.receipts as u64)
+                )?;
+            }
+            writeln!(out, "Cabeza final / final head: {}:{}", verified.records, hex(&verified.head.0))?;
+            if !observed {
+                writeln!(
+                    out,
+                    "Para detectar un paquete recortado o reescrito, compare con un punto de control leído en la reunión (--checkpoint SEQ:HEAD), las cabezas del tablero (--witness) o los recibos de los votantes (--receipts)."
                 )?;
             }
             Ok(true)
@@ -442,6 +568,11 @@ pub struct LimitOverrides {
     /// request body may take to arrive.
     #[arg(long, value_name = "SEGUNDOS")]
     pub body_timeout: Option<u64>,
+    /// Cada cuántos segundos, con una votación abierta, el servicio firma y
+    /// publica la cabeza de la cadena (testigos) / how often, while a poll
+    /// is open, the daemon signs and publishes the chain's head.
+    #[arg(long, value_name = "SEGUNDOS")]
+    pub head_interval: Option<u64>,
 }
 
 impl LimitOverrides {
@@ -467,6 +598,9 @@ impl LimitOverrides {
         }
         if let Some(seconds) = self.body_timeout {
             service.body_timeout = std::time::Duration::from_secs(seconds.max(1));
+        }
+        if let Some(seconds) = self.head_interval {
+            service.head_interval = std::time::Duration::from_secs(seconds.max(1));
         }
         (connections, service)
     }

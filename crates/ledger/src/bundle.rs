@@ -22,7 +22,9 @@
 use asamblea_rules::{
     Capital, ClassCapital, ClassShares, HolderSpec, Profile, Register, Role, Shares, SplitPermission,
 };
-use asamblea_wire::{Chain, Checkpoint, Digest, EventRecord, MeetingId, PublicKey, Signature, WireError};
+use asamblea_wire::{
+    Chain, Checkpoint, Digest, EventRecord, MeetingId, PublicKey, Receipt, Signature, WireError,
+};
 
 use crate::state::{Rejection, State};
 
@@ -244,9 +246,16 @@ pub type ProfileLoader = dyn Fn(&str, &[u8]) -> Result<Profile, String>;
 pub struct VerifyOptions<'a> {
     /// The daemon key published at the meeting, if the user has it.
     pub daemon_key: Option<PublicKey>,
-    /// A head the user holds from outside the bundle (read out at a close,
-    /// printed in the acta): `(seq, head)`.
-    pub checkpoint: Option<(u64, Digest)>,
+    /// Heads the user holds from outside the bundle (read out at a close,
+    /// printed in the acta): `(seq, head)` each.
+    pub checkpoints: Vec<(u64, Digest)>,
+    /// Daemon-signed heads an observer kept while the meeting ran (the
+    /// live feed publishes them): each must be the bundle's head at its
+    /// number, so a bundle cut or re-chained after one was seen fails.
+    pub witnesses: Vec<(Checkpoint, Signature)>,
+    /// Voters' receipts: each must be signed by the daemon and name an
+    /// event that stands in the chain at its number with its head.
+    pub receipts: Vec<(Receipt, Signature)>,
     /// Turns the profile's name and bytes into a profile.
     pub load_profile: &'a ProfileLoader,
 }
@@ -261,8 +270,10 @@ pub struct Verified {
     /// Results re-derived, by item, in publication order (the last one of
     /// each item counts).
     pub results: Vec<String>,
-    /// Checkpoints checked (the bundle's, plus the user's).
+    /// Checkpoints checked (the bundle's, the user's and the witnessed).
     pub checkpoints: usize,
+    /// Receipts checked.
+    pub receipts: usize,
 }
 
 /// Why a bundle does not verify: the first problem, by sequence number
@@ -348,6 +359,51 @@ pub enum VerifyError {
         /// Its sequence number.
         seq: u64,
     },
+    /// A close, or a lot, whose result was never published.
+    #[error("event {seq}: `{item}` was closed (or a lot drawn) but its result was never published")]
+    UnpublishedResult {
+        /// The item.
+        item: String,
+        /// The close or lot still owed a result.
+        seq: u64,
+    },
+    /// A result published that no close or lot asked for.
+    #[error("event {seq}: a result of `{item}` that no close or lot asked for")]
+    UnaskedResult {
+        /// The item.
+        item: String,
+        /// The result's sequence number.
+        seq: u64,
+    },
+    /// An election closed on a tie whose lot was never drawn.
+    #[error("`{item}` ended on a tie across the last seat and no lot was drawn")]
+    LotNotDrawn {
+        /// The item.
+        item: String,
+    },
+    /// A close or the end of the bundle without its daemon-signed
+    /// checkpoint.
+    #[error("the bundle has no daemon-signed checkpoint at event {seq} (every close and the end need one)")]
+    MissingCheckpoint {
+        /// Where one is needed.
+        seq: u64,
+    },
+    /// An observer's signed head not signed by the daemon key.
+    #[error("the witnessed head at event {seq} is not signed by the daemon key")]
+    WitnessSignature {
+        /// Its sequence number.
+        seq: u64,
+    },
+    /// A receipt the ledger does not bear out.
+    #[error("receipt {index} (event {seq}): {reason}")]
+    Receipt {
+        /// Its place among the receipts given (1-based).
+        index: usize,
+        /// The event it names.
+        seq: u64,
+        /// What is wrong.
+        reason: &'static str,
+    },
     /// A checkpoint beyond the end of the bundle.
     #[error("the bundle ends at event {last} but a checkpoint names event {seq}: it was cut short")]
     Truncated {
@@ -386,7 +442,12 @@ pub fn verify_bundle(bytes: &[u8], options: &VerifyOptions) -> Result<Verified, 
     );
     let mut chain = Chain::new(&bundle.meeting);
     let mut heads = Vec::with_capacity(bundle.records.len());
+    let mut event_digests = Vec::with_capacity(bundle.records.len());
     let mut results = Vec::new();
+    // Results still owed, by item: one per close and one per lot, with the
+    // event that asked for the oldest.
+    let mut owed: std::collections::HashMap<String, (u32, u64)> = std::collections::HashMap::new();
+    let mut closes = Vec::new();
     for (i, (bytes, stored_head)) in bundle.records.iter().enumerate() {
         let position = i as u64 + 1;
         let record =
@@ -419,10 +480,49 @@ pub fn verify_bundle(bytes: &[u8], options: &VerifyOptions) -> Result<Verified, 
             .admit(&record.event, &event_bytes, &record.signer, &record.signature)
             .map_err(|rejection| VerifyError::Rejected { seq: record.seq, rejection })?;
         state.chained(head);
-        if let asamblea_wire::EventBody::ResultPublished { item, .. } = &record.event.body {
-            results.push(item.as_str().to_string());
+        match &record.event.body {
+            asamblea_wire::EventBody::ItemClosed { item }
+            | asamblea_wire::EventBody::LotDrawn { item, .. } => {
+                if matches!(record.event.body, asamblea_wire::EventBody::ItemClosed { .. }) {
+                    closes.push(record.seq);
+                }
+                let entry = owed.entry(item.as_str().to_string()).or_insert((0, record.seq));
+                if entry.0 == 0 {
+                    entry.1 = record.seq;
+                }
+                entry.0 += 1;
+            }
+            asamblea_wire::EventBody::ResultPublished { item, .. } => {
+                match owed.get_mut(item.as_str()) {
+                    Some((count, _)) if *count > 0 => *count -= 1,
+                    _ => {
+                        return Err(VerifyError::UnaskedResult {
+                            item: item.as_str().to_string(),
+                            seq: record.seq,
+                        })
+                    }
+                }
+                results.push(item.as_str().to_string());
+            }
+            _ => {}
         }
         heads.push(head);
+        event_digests.push(Digest::sha256(&event_bytes));
+    }
+    // Every close and every lot has its result, and no tie is left open.
+    if let Some((item, (_, seq))) =
+        owed.iter().filter(|(_, (count, _))| *count > 0).min_by_key(|(_, (_, seq))| *seq)
+    {
+        return Err(VerifyError::UnpublishedResult { item: item.clone(), seq: *seq });
+    }
+    if let Some(meeting) = state.meeting() {
+        for item in meeting.items() {
+            if let Some(asamblea_rules::ItemResult::Election(e)) = item.result() {
+                if e.outcome == asamblea_rules::Outcome::LotRequired {
+                    return Err(VerifyError::LotNotDrawn { item: item.id().to_string() });
+                }
+            }
+        }
     }
     let last = heads.len() as u64;
     let head_at = |seq: u64| -> Result<Digest, VerifyError> {
@@ -440,15 +540,48 @@ pub fn verify_bundle(bytes: &[u8], options: &VerifyOptions) -> Result<Verified, 
             return Err(VerifyError::CheckpointMismatch { seq: checkpoint.seq });
         }
     }
-    if let Some((seq, head)) = options.checkpoint {
+    // A checkpoint at every close and at the end: a bundle cut anywhere
+    // but at a checkpoint, with the later checkpoints dropped, lacks one.
+    let needed = closes.iter().copied().chain((last > 0).then_some(last));
+    for seq in needed {
+        if !bundle.checkpoints.iter().any(|(c, _)| c.seq == seq) {
+            return Err(VerifyError::MissingCheckpoint { seq });
+        }
+    }
+    for &(seq, head) in &options.checkpoints {
         if head_at(seq)? != head {
             return Err(VerifyError::CheckpointMismatch { seq });
+        }
+    }
+    for (witness, signature) in &options.witnesses {
+        witness
+            .verify(&bundle.meeting, &bundle.daemon_key, signature)
+            .map_err(|_| VerifyError::WitnessSignature { seq: witness.seq })?;
+        if head_at(witness.seq)? != witness.head {
+            return Err(VerifyError::CheckpointMismatch { seq: witness.seq });
+        }
+    }
+    for (index, (receipt, signature)) in options.receipts.iter().enumerate() {
+        let bad = |reason| VerifyError::Receipt { index: index + 1, seq: receipt.seq, reason };
+        receipt
+            .verify(&bundle.meeting, &bundle.daemon_key, signature)
+            .map_err(|_| bad("not signed by the daemon key"))?;
+        if receipt.seq == 0 || receipt.seq > last {
+            return Err(bad("names an event the bundle does not hold: it was cut short"));
+        }
+        let at = receipt.seq as usize - 1;
+        if event_digests[at] != receipt.event {
+            return Err(bad("another event stands at its number: the ledger was rewritten without it"));
+        }
+        if heads[at] != receipt.head {
+            return Err(bad("the chain's head at its number is another: the ledger was re-chained"));
         }
     }
     Ok(Verified {
         records: last,
         head: chain.head(),
         results,
-        checkpoints: bundle.checkpoints.len() + usize::from(options.checkpoint.is_some()),
+        checkpoints: bundle.checkpoints.len() + options.checkpoints.len() + options.witnesses.len(),
+        receipts: options.receipts.len(),
     })
 }

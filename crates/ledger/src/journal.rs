@@ -99,6 +99,14 @@ impl Journal {
         &self.state
     }
 
+    /// The last durable record's number and the head after it, once
+    /// everything queued before is durable: what the daemon signs for
+    /// observers to keep as witnesses.
+    pub fn durable_tip(&self) -> Result<(u64, Digest), LedgerError> {
+        let (chain, _) = self.ledger.tip()?;
+        Ok((chain.seq(), chain.head()))
+    }
+
     /// Records in the ledger.
     pub fn records(&self) -> u64 {
         self.records

@@ -11,6 +11,8 @@ mod crash;
 mod fixture;
 #[path = "it/flips.rs"]
 mod flips;
+#[path = "it/observers.rs"]
+mod observers;
 #[path = "it/storage.rs"]
 mod storage;
 #[path = "it/support.rs"]

@@ -29,11 +29,24 @@ function render(status) {
     });
     body.append(row);
   }
+  showHead(status.head);
+}
+// The chain's head, signed by the daemon while a poll is open: anyone may
+// note it (or save it from the feed) and check the audit bundle against it
+// later with `asamblea verify --witness`.
+function showHead(head) {
+  if (!head) return;
+  text(document.getElementById("head"),
+    "Cabeza de la cadena firmada / signed chain head: " + head.seq + ":" + head.head + " (firma / signature " + head.signature.slice(0, 16) + "…)");
 }
 // `?once` renders the status once, without the live feed (printing, tests).
 if (new URLSearchParams(location.search).has("once")) {
   fetch("/api/v1/status").then((r) => r.json()).then(render);
 } else {
   const feed = new EventSource("/api/v1/feed");
-  feed.onmessage = (e) => { const m = JSON.parse(e.data); if (m.type === "status") render(m.status); };
+  feed.onmessage = (e) => {
+    const m = JSON.parse(e.data);
+    if (m.type === "status") render(m.status);
+    if (m.type === "head") showHead(m);
+  };
 }

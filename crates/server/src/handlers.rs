@@ -254,6 +254,7 @@ pub(crate) fn status_json(state: &AppState) -> Value {
                 "first_call_met": quorum.first_call,
             },
             "items": items,
+            "head": state.0.signed_head.lock().unwrap_or_else(std::sync::PoisonError::into_inner).clone(),
         });
         *frozen = Some(status.clone());
         status

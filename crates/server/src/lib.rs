@@ -45,7 +45,7 @@ mod handlers;
 mod limits;
 pub mod tls;
 
-pub use limits::{ServiceLimits, BODY_TIMEOUT, FEED_MAX_AGE};
+pub use limits::{ServiceLimits, BODY_TIMEOUT, FEED_MAX_AGE, HEAD_INTERVAL};
 
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicU32, Ordering};
@@ -122,6 +122,8 @@ pub(crate) struct Inner {
     /// Set once the ledger failed, with why: every change is refused from
     /// then on, and the status stays the last one computed before.
     pub(crate) failed: Mutex<Option<asamblea_ledger::Cause>>,
+    /// The last head the daemon signed for observers (`type: head`).
+    pub(crate) signed_head: Mutex<Option<serde_json::Value>>,
     /// The last status computed while the ledger was healthy.
     pub(crate) last_status: Mutex<Option<serde_json::Value>>,
     /// Durable ballots per open item: counted once the ballot's commit
@@ -170,6 +172,7 @@ impl AppState {
             bounds: Arc::new(limits::Bounds::new(ServiceLimits::default())),
             failed: Mutex::new(None),
             last_status: Mutex::new(None),
+            signed_head: Mutex::new(None),
             turnout: Mutex::new(turnout),
             closing: tokio::sync::watch::channel(false).0,
         })))
@@ -373,13 +376,29 @@ pub const ROUTES: &[(&str, &str, &[&str])] = &[
 ];
 
 /// Sends the live status on the feed twice a second while it changes:
-/// quorum and turnout, never a running tally of an open poll.
+/// quorum and turnout, never a running tally of an open poll. While a poll
+/// is open it also signs the chain's durable head every
+/// [`ServiceLimits::head_interval`] and publishes it (`{"type": "head",
+/// "seq", "head", "signature"}`, and in the status), for observers to keep
+/// as witnesses.
 pub fn spawn_feed_ticker(state: AppState) -> tokio::task::JoinHandle<()> {
     tokio::spawn(async move {
         let mut last = String::new();
+        let mut last_head: Option<(Instant, u64)> = None;
         let mut tick = tokio::time::interval(Duration::from_millis(500));
         loop {
             tick.tick().await;
+            let due = last_head.is_none_or(|(at, _)| at.elapsed() >= state.0.bounds.head_interval());
+            if due && state.is_open() {
+                let signer = state.clone();
+                if let Ok(Some(head)) = tokio::task::spawn_blocking(move || signer.sign_head()).await {
+                    let seq = head["seq"].as_u64().unwrap_or(0);
+                    if last_head.is_none_or(|(_, before)| before != seq) {
+                        let _ = state.0.feed.send(head.to_string());
+                    }
+                    last_head = Some((Instant::now(), seq));
+                }
+            }
             if state.0.feed.receiver_count() == 0 {
                 continue;
             }
@@ -390,6 +409,33 @@ pub fn spawn_feed_ticker(state: AppState) -> tokio::task::JoinHandle<()> {
             }
         }
     })
+}
+
+impl AppState {
+    /// Whether a poll is open.
+    fn is_open(&self) -> bool {
+        self.with_service(|service| service.meeting().items().iter().any(|item| !item.is_closed()))
+    }
+
+    /// Signs the durable head and keeps it for the status; `None` once the
+    /// ledger failed.
+    fn sign_head(&self) -> Option<serde_json::Value> {
+        self.with_service(|service| {
+            if self.0.failed.lock().unwrap_or_else(std::sync::PoisonError::into_inner).is_some() {
+                return None;
+            }
+            let (seq, head) = service.durable_tip().ok()?;
+            let checkpoint = asamblea_wire::Checkpoint { seq, head };
+            let signature = checkpoint.sign(&self.0.meeting_id, &self.0.daemon);
+            let hex = asamblea_wire::hex::encode;
+            let signed = serde_json::json!({
+                "type": "head", "seq": seq, "head": hex(&head.0), "signature": hex(&signature.0),
+            });
+            *self.0.signed_head.lock().unwrap_or_else(std::sync::PoisonError::into_inner) =
+                Some(signed.clone());
+            Some(signed)
+        })
+    }
 }
 
 /// A hello-world at the ballot route: the same TLS, HTTP/1.1, kiosk

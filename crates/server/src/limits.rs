@@ -33,7 +33,16 @@ pub struct ServiceLimits {
     pub feed_max_age: Duration,
     /// See [`BODY_TIMEOUT`].
     pub body_timeout: Duration,
+    /// How often, while a poll is open, the daemon signs the chain's head
+    /// and publishes it on the live feed and in the status (see
+    /// [`HEAD_INTERVAL`]).
+    pub head_interval: Duration,
 }
+
+/// The default of [`ServiceLimits::head_interval`]: an observer who keeps
+/// the signed heads (`asamblea verify --witness`) catches any later cut or
+/// rewrite of the ledger before that point.
+pub const HEAD_INTERVAL: Duration = Duration::from_secs(5);
 
 impl ServiceLimits {
     /// Limits for a daemon that lets in `max_public` connections that are
@@ -43,6 +52,7 @@ impl ServiceLimits {
             max_feeds: (max_public / 4 * 3).max(1),
             feed_max_age: FEED_MAX_AGE,
             body_timeout: BODY_TIMEOUT,
+            head_interval: HEAD_INTERVAL,
         }
     }
 }
@@ -58,6 +68,7 @@ pub(crate) struct Bounds {
     max_feeds: AtomicUsize,
     feed_max_age_ms: AtomicU64,
     body_timeout_ms: AtomicU64,
+    head_interval_ms: AtomicU64,
     /// Feed subscribers now.
     feeds: AtomicUsize,
     /// When a limit last said so in the log (ms since the Unix epoch).
@@ -74,6 +85,7 @@ impl Bounds {
             max_feeds: AtomicUsize::new(0),
             feed_max_age_ms: AtomicU64::new(0),
             body_timeout_ms: AtomicU64::new(0),
+            head_interval_ms: AtomicU64::new(0),
             feeds: AtomicUsize::new(0),
             last_warned: AtomicU64::new(0),
         };
@@ -85,6 +97,11 @@ impl Bounds {
         self.max_feeds.store(limits.max_feeds, Ordering::Relaxed);
         self.feed_max_age_ms.store(millis(limits.feed_max_age), Ordering::Relaxed);
         self.body_timeout_ms.store(millis(limits.body_timeout), Ordering::Relaxed);
+        self.head_interval_ms.store(millis(limits.head_interval), Ordering::Relaxed);
+    }
+
+    pub(crate) fn head_interval(&self) -> Duration {
+        Duration::from_millis(self.head_interval_ms.load(Ordering::Relaxed))
     }
 
     pub(crate) fn feed_max_age(&self) -> Duration {
@@ -149,9 +166,10 @@ fn secure(response: &mut Response) {
 }
 
 /// Every request: on a connection in the staff's room, only a request
-/// with a staff credential; a declared body over [`MAX_BODY_BYTES`] is refused before
-/// a byte of it is read, and a body that takes longer than the body
-/// time-out to arrive gets `408`; every answer gets the security headers.
+/// with a staff credential; a declared body over [`MAX_BODY_BYTES`] is
+/// refused before a byte of it is read, and a body (but an enrolled
+/// kiosk's) that takes longer than the body time-out to arrive gets `408`;
+/// every answer gets the security headers.
 pub(crate) async fn bound_and_secure(
     State(state): State<AppState>,
     request: Request,
@@ -185,7 +203,13 @@ pub(crate) async fn bound_and_secure(
             declared.unwrap_or(0)
         ));
         crate::handlers::too_large().into_response()
-    } else if declared == Some(0) || request.method() == axum::http::Method::GET {
+    } else if declared == Some(0)
+        || request.method() == axum::http::Method::GET
+        || request.extensions().get::<crate::tls::ClientCert>().is_some()
+    {
+        // An enrolled kiosk's body is read by its handler as it comes: a
+        // kiosk holds only its own few connections (the serving layer caps
+        // them), and its ballots are the hot path.
         next.run(request).await
     } else {
         let timeout = Duration::from_millis(bounds.body_timeout_ms.load(Ordering::Relaxed));

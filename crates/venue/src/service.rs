@@ -335,6 +335,12 @@ impl Service {
         self.journal.state().meeting().expect("init imports the register")
     }
 
+    /// The last durable record's number and head (waits for what is
+    /// queued to be durable).
+    pub fn durable_tip(&self) -> Result<(u64, Digest), asamblea_ledger::LedgerError> {
+        self.journal.durable_tip()
+    }
+
     /// The ledger's state.
     pub fn state(&self) -> &asamblea_ledger::State {
         self.journal.state()

@@ -624,3 +624,92 @@ async fn floods_are_refused_while_a_kiosk_still_votes() {
     drop(daemon);
     std::fs::remove_dir_all(&dir).ok();
 }
+
+/// Reads the live feed until a message of `kind` arrives (within 20 s).
+async fn next_message(stream: &mut (impl tokio::io::AsyncRead + Unpin), kind: &str) -> Value {
+    use tokio::io::AsyncReadExt;
+    let mut seen = String::new();
+    let mut buffer = [0u8; 4096];
+    let deadline = tokio::time::Instant::now() + Duration::from_secs(20);
+    loop {
+        let read =
+            tokio::time::timeout_at(deadline, stream.read(&mut buffer)).await.expect("a message in time");
+        let n = read.expect("the feed stays open");
+        assert!(n > 0, "the feed ended");
+        seen.push_str(&String::from_utf8_lossy(&buffer[..n]));
+        for line in seen.lines() {
+            if let Some(data) = line.strip_prefix("data: ").or_else(|| line.strip_prefix("data:")) {
+                if let Ok(value) = serde_json::from_str::<Value>(data) {
+                    if value["type"] == kind {
+                        return value;
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// The daemon signs its head on the feed while a poll is open; an observer
+/// keeps it, and a voter keeps the receipt: `verify` checks the bundle
+/// against both, and a forged one is refused.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn witnesses_from_the_feed_and_voters_receipts_are_checked_by_verify() {
+    let dir = temp("witness");
+    let (daemon, printed) = Daemon::start(&["demo", "--dir", s(&dir), "--head-interval", "1"]);
+    let (chair, operator) = (token(&printed, "chair"), token(&printed, "operator"));
+    let mut desk = HttpsClient::connect(daemon.addr, staff_tls(&dir).unwrap()).await.unwrap();
+    assert_eq!(post(&mut desk, "/api/v1/items/item-1/open", json!({}), Some(&chair)).await.0, 200);
+    let (_, attendees) = get(&mut desk, "/api/v1/attendees", Some(&operator)).await;
+    let voter = attendees["attendees"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|a| a["carries"].as_array().unwrap().len() == 1 && a["carries"][0] == a["person"])
+        .map(|a| a["person"].as_str().unwrap().to_string())
+        .unwrap();
+    let (_, badge) = post(&mut desk, "/api/v1/badges", json!({ "person": voter }), Some(&operator)).await;
+    let credential = parse_badge(badge["qr_text"].as_str().unwrap(), &meeting_id(&dir)).unwrap();
+    let ballot =
+        SignedBallot::sign(&credential, "item-1", whole_votes(&[&voter], OptionIndex::FOR).unwrap()).unwrap();
+    let mut kiosk = HttpsClient::connect(daemon.addr, kiosk_tls(&dir, "quiosco-1").unwrap()).await.unwrap();
+    let (status, receipt) = kiosk.post_body("/api/v1/ballots", ballot.body(), None).await.unwrap();
+    assert_eq!(status.as_u16(), 200, "{receipt}");
+
+    // An observer on the feed keeps a signed head that covers the ballot.
+    let mut feed = tls_from("127.0.0.9", daemon.addr, &dir).await.unwrap();
+    assert_eq!(status_of(&mut feed, b"GET /api/v1/feed HTTP/1.1\r\nHost: x\r\n\r\n").await, Some(200));
+    let mut head = next_message(&mut feed, "head").await;
+    while head["seq"].as_u64().unwrap() < receipt["receipt"]["seq"].as_u64().unwrap() {
+        head = next_message(&mut feed, "head").await;
+    }
+    let (_, status) = get(&mut desk, "/api/v1/status", None).await;
+    assert_eq!(status["head"]["type"], "head", "the status carries the signed head: {status}");
+    assert_eq!(post(&mut desk, "/api/v1/items/item-1/close", json!({}), Some(&chair)).await.0, 200);
+
+    let bundle = dir.with_extension("bundle");
+    ok(&["export", s(&dir), s(&bundle)]);
+    let witness = dir.with_extension("witness");
+    std::fs::write(&witness, format!("{head}\n")).unwrap();
+    let receipts = dir.with_extension("receipts");
+    std::fs::write(&receipts, format!("{receipt}\n")).unwrap();
+    let out = ok(&["verify", s(&bundle), "--witness", s(&witness), "--receipts", s(&receipts)]);
+    assert!(out.contains("VERIFIED") && out.contains("Recibos / receipts: 1"), "{out}");
+
+    // A head the daemon never signed, and a receipt for another event.
+    let mut forged = head.clone();
+    forged["head"] = json!("0".repeat(64));
+    std::fs::write(&witness, format!("{forged}\n")).unwrap();
+    let out = asamblea(&["verify", s(&bundle), "--witness", s(&witness)]);
+    assert_eq!(out.status.code(), Some(1), "{}", text(&out.stdout));
+    let mut other = receipt.clone();
+    other["receipt"]["event"] = json!("1".repeat(64));
+    std::fs::write(&receipts, format!("{other}\n")).unwrap();
+    let out = asamblea(&["verify", s(&bundle), "--receipts", s(&receipts)]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(text(&out.stdout).contains("receipt 1"), "{}", text(&out.stdout));
+    drop(daemon);
+    for file in [&bundle, &witness, &receipts] {
+        std::fs::remove_file(file).ok();
+    }
+    std::fs::remove_dir_all(&dir).ok();
+}

@@ -564,7 +564,27 @@ impl Fixture {
     pub fn verify(&self, bytes: &[u8], checkpoint: Option<(u64, Digest)>) -> Result<Verified, VerifyError> {
         let options = VerifyOptions {
             daemon_key: Some(daemon().public_key()),
-            checkpoint,
+            checkpoints: checkpoint.into_iter().collect(),
+            witnesses: Vec::new(),
+            receipts: Vec::new(),
+            load_profile: &load_profile,
+        };
+        verify_bundle(bytes, &options)
+    }
+
+    /// [`Fixture::verify`] with the heads an observer witnessed and the
+    /// voters' receipts.
+    pub fn verify_observed(
+        &self,
+        bytes: &[u8],
+        witnesses: Vec<(Checkpoint, Signature)>,
+        receipts: Vec<(asamblea_wire::Receipt, Signature)>,
+    ) -> Result<Verified, VerifyError> {
+        let options = VerifyOptions {
+            daemon_key: Some(daemon().public_key()),
+            checkpoints: Vec::new(),
+            witnesses,
+            receipts,
             load_profile: &load_profile,
         };
         verify_bundle(bytes, &options)

@@ -166,7 +166,9 @@ fn verify_rows(dir: &TempDir) -> Result<asamblea_ledger::Verified, VerifyError> 
     };
     let options = asamblea_ledger::VerifyOptions {
         daemon_key: Some(fixture::daemon_key()),
-        checkpoint: None,
+        checkpoints: Vec::new(),
+        witnesses: Vec::new(),
+        receipts: Vec::new(),
         load_profile: &fixture::load_profile,
     };
     asamblea_ledger::verify_bundle(&bundle.encode(), &options)

@@ -17,7 +17,7 @@ use crate::fixture::{badge, daemon, fixture, outsider, staff, Fixture, MEETING};
 use crate::support::{id, sign};
 
 /// The sequence number an error names, if it names one.
-fn seq_of(error: &VerifyError) -> Option<u64> {
+pub(crate) fn seq_of(error: &VerifyError) -> Option<u64> {
     match error {
         VerifyError::Decode { seq, .. }
         | VerifyError::Missing { seq, .. }
@@ -28,7 +28,12 @@ fn seq_of(error: &VerifyError) -> Option<u64> {
         | VerifyError::Rejected { seq, .. }
         | VerifyError::CheckpointSignature { seq }
         | VerifyError::CheckpointMismatch { seq }
-        | VerifyError::Truncated { seq, .. } => Some(*seq),
+        | VerifyError::Truncated { seq, .. }
+        | VerifyError::UnpublishedResult { seq, .. }
+        | VerifyError::UnaskedResult { seq, .. }
+        | VerifyError::MissingCheckpoint { seq }
+        | VerifyError::WitnessSignature { seq }
+        | VerifyError::Receipt { seq, .. } => Some(*seq),
         _ => None,
     }
 }
@@ -70,6 +75,7 @@ fn the_untampered_bundle_verifies_with_every_record_result_and_checkpoint() {
         head: f.head(last),
         results: ["item-1", "item-2", "item-3", "item-3"].map(String::from).to_vec(),
         checkpoints: f.recorded.checkpoints.len() + 1,
+        receipts: 0,
     };
     assert_eq!(verified, Ok(expected));
     assert_eq!(last, 42, "the story of the fixture has 42 events");
@@ -196,17 +202,34 @@ fn a_bundle_cut_short_before_a_checkpoint_it_carries_is_truncated() {
 }
 
 #[test]
-fn a_bundle_cut_short_and_stripped_of_its_checkpoints_is_caught_by_the_chairs_checkpoint() {
+fn a_bundle_cut_short_and_stripped_of_its_checkpoints_is_refused_by_the_bundle_alone() {
     let f = fixture();
+    // Cut inside item-3's close (before its lot), the checkpoints after
+    // the cut dropped: the bundle itself shows the close unfinished.
     let cut = f.seq("item-3 lot");
     let bytes = f.bundle_with(|bundle| {
         bundle.records.truncate(cut as usize - 1);
-        bundle.checkpoints.clear();
+        bundle.checkpoints.retain(|(c, _)| c.seq < cut);
     });
-    // Without a head from outside, a clean prefix is a valid ledger.
-    assert!(f.verify(&bytes, None).is_ok(), "a prefix alone verifies");
+    check(&bytes, None, VerifyError::LotNotDrawn { item: "item-3".into() });
+    // Cut between closes, every checkpoint after it dropped: the end has
+    // no daemon-signed checkpoint.
+    let cut = f.seq("item-3 closed");
+    let bytes = f.bundle_with(|bundle| {
+        bundle.records.truncate(cut as usize - 1);
+        bundle.checkpoints.retain(|(c, _)| c.seq < cut);
+    });
+    check(&bytes, None, VerifyError::MissingCheckpoint { seq: cut - 1 });
+    // Cut after item-3's close, before its result: the close is owed it.
+    let bytes = f.bundle_with(|bundle| {
+        bundle.records.truncate(cut as usize);
+        bundle.checkpoints.retain(|(c, _)| c.seq <= cut);
+    });
+    check(&bytes, None, VerifyError::UnpublishedResult { item: "item-3".into(), seq: cut });
+    // And the chair's checkpoint read out at the end still catches a cut.
+    let bytes = f.bundle_with(|bundle| bundle.records.truncate(f.last() as usize - 1));
     let acta = Some((f.last(), f.head(f.last())));
-    check(&bytes, acta, VerifyError::Truncated { last: cut - 1, seq: f.last() });
+    check(&bytes, acta, VerifyError::Truncated { last: f.last() - 1, seq: f.last() });
 }
 
 #[test]
@@ -347,7 +370,9 @@ fn a_bundle_of_another_daemon_key_is_refused() {
     let f = fixture();
     let options = asamblea_ledger::VerifyOptions {
         daemon_key: Some(outsider().public_key()),
-        checkpoint: None,
+        checkpoints: Vec::new(),
+        witnesses: Vec::new(),
+        receipts: Vec::new(),
         load_profile: &crate::fixture::load_profile,
     };
     assert_eq!(asamblea_ledger::verify_bundle(&f.bytes, &options), Err(VerifyError::DaemonKeyMismatch));
