@@ -185,6 +185,34 @@ pub fn issue_badges(dir: &Path, out_dir: Option<&Path>, out: &mut dyn Write) -> 
     let out_dir = out_dir.map_or_else(|| dir.join("badges"), Path::to_path_buf);
     create_private_dir(&out_dir)?;
     let title = format!("{} · {}", config.company, config.date);
+    // What a badge shows: the person's name and those it carries.
+    let shown = |person: &str, carried: &[String]| -> (String, Vec<String>) {
+        let name = names.get(person).cloned().unwrap_or_else(|| person.to_string());
+        let represents = carried
+            .iter()
+            .filter(|h| *h != person)
+            .map(|h| names.get(h).cloned().unwrap_or(h.clone()))
+            .collect();
+        (name, represents)
+    };
+    // Each badge's files are written as soon as it is issued: its seed
+    // exists nowhere else, so a failure later must not take it along.
+    let save = |person: &str, carried: &[String], number: u32, qr: &str| -> Result<()> {
+        let (name, represents) = shown(person, carried);
+        let badge = BadgeInfo {
+            holder_id: person,
+            holder_name: &name,
+            credential_id: number,
+            represents: &represents,
+            meeting_title: &title,
+            qr_text: qr,
+        };
+        let stem = format!("credencial-{number:04}");
+        write_private_replacing(&out_dir.join(format!("{stem}.svg")), badges::badge_svg(&badge)?.as_bytes())?;
+        let png = badges::badge_png(&badge, badges::DEFAULT_PNG_SCALE)?;
+        write_private_replacing(&out_dir.join(format!("{stem}.png")), &png)?;
+        Ok(())
+    };
     // (person, holders carried, badge number, QR text)
     let mut issued: Vec<(String, Vec<String>, u32, String)> = Vec::new();
     match writer(dir)? {
@@ -195,7 +223,9 @@ pub fn issue_badges(dir: &Path, out_dir: Option<&Path>, out: &mut dyn Write) -> 
             let bar = crate::commands::progress_bar(people.len() as u64, "Emitiendo credenciales");
             for attendee in people {
                 let (credential, _) = service.issue_badge(&attendee.person)?;
-                issued.push((attendee.person, attendee.carries, credential.id().0, credential.to_qr_text()));
+                let qr = credential.to_qr_text();
+                save(&attendee.person, &attendee.carries, credential.id().0, &qr)?;
+                issued.push((attendee.person, attendee.carries, credential.id().0, qr));
                 bar.inc(1);
             }
             bar.finish_and_clear();
@@ -214,24 +244,15 @@ pub fn issue_badges(dir: &Path, out_dir: Option<&Path>, out: &mut dyn Write) -> 
                 let (Some(number), Some(qr)) = (number, qr) else {
                     bail!("the daemon's badge answer is incomplete")
                 };
+                save(&attendee.person, &attendee.carries, number, qr)?;
                 issued.push((attendee.person, attendee.carries, number, qr.to_string()));
                 bar.inc(1);
             }
             bar.finish_and_clear();
         }
     }
-    let infos: Vec<(String, Vec<String>)> = issued
-        .iter()
-        .map(|(person, carried, _, _)| {
-            let name = names.get(person).cloned().unwrap_or_else(|| person.clone());
-            let represents = carried
-                .iter()
-                .filter(|h| *h != person)
-                .map(|h| names.get(h).cloned().unwrap_or(h.clone()))
-                .collect();
-            (name, represents)
-        })
-        .collect();
+    let infos: Vec<(String, Vec<String>)> =
+        issued.iter().map(|(person, carried, _, _)| shown(person, carried)).collect();
     let badges: Vec<BadgeInfo> = issued
         .iter()
         .zip(&infos)
@@ -244,13 +265,6 @@ pub fn issue_badges(dir: &Path, out_dir: Option<&Path>, out: &mut dyn Write) -> 
             qr_text: qr,
         })
         .collect();
-    // Each file holds an attendee's signing seed: owner-only.
-    for badge in &badges {
-        let stem = format!("credencial-{:04}", badge.credential_id);
-        write_private_replacing(&out_dir.join(format!("{stem}.svg")), badges::badge_svg(badge)?.as_bytes())?;
-        let png = badges::badge_png(badge, badges::DEFAULT_PNG_SCALE)?;
-        write_private_replacing(&out_dir.join(format!("{stem}.png")), &png)?;
-    }
     if !badges.is_empty() {
         let sheet = badges::badge_sheet_html(&badges)?;
         write_private_replacing(&out_dir.join("hoja-de-credenciales.html"), sheet.as_bytes())?;

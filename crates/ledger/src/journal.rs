@@ -99,12 +99,10 @@ impl Journal {
         &self.state
     }
 
-    /// The last durable record's number and the head after it, once
-    /// everything queued before is durable: what the daemon signs for
-    /// observers to keep as witnesses.
-    pub fn durable_tip(&self) -> Result<(u64, Digest), LedgerError> {
-        let (chain, _) = self.ledger.tip()?;
-        Ok((chain.seq(), chain.head()))
+    /// A handle that tells the last durable record's number and head from
+    /// any thread, without holding the journal.
+    pub fn tip_handle(&self) -> crate::TipHandle {
+        self.ledger.tip_handle()
     }
 
     /// Records in the ledger.

@@ -220,16 +220,13 @@ impl Ledger {
         &self,
         make: impl FnOnce(Box<dyn FnOnce(Result<T, LedgerError>) + Send>) -> writer::Request,
     ) -> Result<T, LedgerError> {
-        let stopped =
-            |reason: &str| LedgerError::WriterStopped { reason: reason.into(), cause: Cause::Other };
-        let (tx, rx) = mpsc::sync_channel(1);
-        let request = make(Box::new(move |result| {
-            let _ = tx.send(result);
-        }));
-        if self.writer.sender.send(request).is_err() {
-            return Err(stopped("the writer thread has ended"));
-        }
-        rx.recv().unwrap_or_else(|_| Err(stopped("no answer from the writer")))
+        ask(&self.writer.sender, make)
+    }
+
+    /// A handle that asks for the [`Ledger::tip`] from anywhere, without
+    /// holding whatever holds the ledger (the daemon's meeting lock).
+    pub fn tip_handle(&self) -> TipHandle {
+        TipHandle(self.writer.sender.clone())
     }
 
     /// Finishes every queued append, stops the writer and returns its
@@ -243,6 +240,37 @@ impl Ledger {
         });
         let _ = rx.recv();
         self.writer.thread.take().map_or_else(WriterStats::default, |t| t.join().unwrap_or_default())
+    }
+}
+
+/// Asks the writer with the request `make` builds around its completion,
+/// and waits for the answer.
+fn ask<T: Send + 'static>(
+    sender: &mpsc::Sender<writer::Request>,
+    make: impl FnOnce(Box<dyn FnOnce(Result<T, LedgerError>) + Send>) -> writer::Request,
+) -> Result<T, LedgerError> {
+    let stopped = |reason: &str| LedgerError::WriterStopped { reason: reason.into(), cause: Cause::Other };
+    let (tx, rx) = mpsc::sync_channel(1);
+    let request = make(Box::new(move |result| {
+        let _ = tx.send(result);
+    }));
+    if sender.send(request).is_err() {
+        return Err(stopped("the writer thread has ended"));
+    }
+    rx.recv().unwrap_or_else(|_| Err(stopped("no answer from the writer")))
+}
+
+/// Asks a ledger's writer where its chain stands, from any thread
+/// ([`Ledger::tip_handle`]).
+#[derive(Clone)]
+pub struct TipHandle(mpsc::Sender<writer::Request>);
+
+impl TipHandle {
+    /// The last durable record's number and the head after it, once
+    /// everything queued before is durable.
+    pub fn durable_tip(&self) -> Result<(u64, Digest), LedgerError> {
+        let (chain, _) = ask(&self.0, |done| writer::Request::Tip { done })?;
+        Ok((chain.seq(), chain.head()))
     }
 }
 

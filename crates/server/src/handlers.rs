@@ -860,29 +860,41 @@ pub(crate) async fn submit_ballot(
         }
         Err(rejection) => return Err(ApiError::rejected(&rejection)),
     }
-    let appended = match acknowledged.await {
-        Ok(Ok(appended)) => appended,
-        Ok(Err(error)) => return Err(ledger_error(state, &error)),
-        Err(_) => {
-            return Err(ledger_error(
-                state,
-                &LedgerError::WriterStopped {
+    // What follows the commit runs in a task of its own: if the kiosk goes
+    // away while its ballot is being saved, the handler is dropped, but the
+    // durable ballot still gets its receipt kept (for the retry) and its
+    // place in the turnout.
+    let state = state.clone();
+    let finish = tokio::spawn(async move {
+        let appended = match acknowledged.await {
+            Ok(Ok(appended)) => appended,
+            Ok(Err(error)) => return Err(ledger_error(&state, &error)),
+            Err(_) => {
+                let stopped = LedgerError::WriterStopped {
                     reason: "no answer".into(),
                     cause: asamblea_ledger::Cause::Other,
-                },
-            ))
-        }
-    };
-    *state.0.turnout.lock().unwrap_or_else(std::sync::PoisonError::into_inner).entry(item).or_insert(0) += 1;
-    let receipt = Receipt { seq: appended.seq, head: appended.head, event: appended.event_digest };
-    let signature = receipt.sign(&state.0.meeting_id, &state.0.daemon);
-    state
-        .0
-        .receipts
-        .lock()
-        .unwrap_or_else(std::sync::PoisonError::into_inner)
-        .insert(digest, (receipt, signature));
-    Ok((receipt, signature))
+                };
+                return Err(ledger_error(&state, &stopped));
+            }
+        };
+        *state
+            .0
+            .turnout
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+            .entry(item)
+            .or_insert(0) += 1;
+        let receipt = Receipt { seq: appended.seq, head: appended.head, event: appended.event_digest };
+        let signature = receipt.sign(&state.0.meeting_id, &state.0.daemon);
+        state
+            .0
+            .receipts
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+            .insert(digest, (receipt, signature));
+        Ok((receipt, signature))
+    });
+    finish.await.map_err(|_| ApiError::internal())?
 }
 
 fn lookup(state: &AppState, digest: &Digest) -> Option<(Receipt, Signature)> {

@@ -122,6 +122,8 @@ pub(crate) struct Inner {
     /// Set once the ledger failed, with why: every change is refused from
     /// then on, and the status stays the last one computed before.
     pub(crate) failed: Mutex<Option<asamblea_ledger::Cause>>,
+    /// Asks the ledger's writer for its durable head, without the lock.
+    pub(crate) tip: asamblea_ledger::TipHandle,
     /// The last head the daemon signed for observers (`type: head`).
     pub(crate) signed_head: Mutex<Option<serde_json::Value>>,
     /// The last status computed while the ledger was healthy.
@@ -155,6 +157,7 @@ impl AppState {
             receipts.insert(digest, (receipt, signature));
         }
         let (feed, _) = broadcast::channel(256);
+        let tip = service.tip_handle();
         // Every ballot in the state at start was read back from the file.
         let turnout =
             service.meeting().items().iter().map(|item| (item.id().to_string(), item.ballots())).collect();
@@ -173,6 +176,7 @@ impl AppState {
             failed: Mutex::new(None),
             last_status: Mutex::new(None),
             signed_head: Mutex::new(None),
+            tip,
             turnout: Mutex::new(turnout),
             closing: tokio::sync::watch::channel(false).0,
         })))
@@ -418,23 +422,25 @@ impl AppState {
     }
 
     /// Signs the durable head and keeps it for the status; `None` once the
-    /// ledger failed.
+    /// ledger failed. Waits for the queued ballots' commit, but without the
+    /// meeting's lock, so ballots go on meanwhile.
     fn sign_head(&self) -> Option<serde_json::Value> {
-        self.with_service(|service| {
-            if self.0.failed.lock().unwrap_or_else(std::sync::PoisonError::into_inner).is_some() {
-                return None;
-            }
-            let (seq, head) = service.durable_tip().ok()?;
-            let checkpoint = asamblea_wire::Checkpoint { seq, head };
-            let signature = checkpoint.sign(&self.0.meeting_id, &self.0.daemon);
-            let hex = asamblea_wire::hex::encode;
-            let signed = serde_json::json!({
-                "type": "head", "seq": seq, "head": hex(&head.0), "signature": hex(&signature.0),
-            });
-            *self.0.signed_head.lock().unwrap_or_else(std::sync::PoisonError::into_inner) =
-                Some(signed.clone());
-            Some(signed)
-        })
+        let failed = || self.0.failed.lock().unwrap_or_else(std::sync::PoisonError::into_inner).is_some();
+        if failed() {
+            return None;
+        }
+        let (seq, head) = self.0.tip.durable_tip().ok()?;
+        let checkpoint = asamblea_wire::Checkpoint { seq, head };
+        let signature = checkpoint.sign(&self.0.meeting_id, &self.0.daemon);
+        let hex = asamblea_wire::hex::encode;
+        let signed = serde_json::json!({
+            "type": "head", "seq": seq, "head": hex(&head.0), "signature": hex(&signature.0),
+        });
+        if failed() {
+            return None;
+        }
+        *self.0.signed_head.lock().unwrap_or_else(std::sync::PoisonError::into_inner) = Some(signed.clone());
+        Some(signed)
     }
 }
 

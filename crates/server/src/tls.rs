@@ -480,34 +480,49 @@ fn log_join(joined: Result<(), tokio::task::JoinError>) {
 /// One connection: handshake, identify the kiosk, serve HTTP/1.1 until the
 /// client leaves or shutdown is asked.
 async fn connection(tcp: TcpStream, peer: SocketAddr, shared: Arc<Shared>, stop: watch::Receiver<bool>) {
-    let Some(slot) = handshake_and_serve(tcp, peer, &shared, stop).await else { return };
-    shared.release(slot);
+    let mut held = Held { shared: Arc::clone(&shared), slot: Some(Slot::Handshake(peer.ip())) };
+    handshake_and_serve(tcp, peer, &shared, stop, &mut held).await;
 }
 
-/// [`connection`] until it ends; what the connection holds when it ends
-/// (`None`: nothing, its slot was already given back or never taken).
+/// What a connection holds, given back when it is dropped — on every way
+/// out of its task, a panic in a handler included.
+struct Held {
+    shared: Arc<Shared>,
+    slot: Option<Slot>,
+}
+
+impl Drop for Held {
+    fn drop(&mut self) {
+        if let Some(slot) = self.slot.take() {
+            self.shared.release(slot);
+        }
+    }
+}
+
+/// [`connection`] until it ends; `held` says what it holds meanwhile.
 async fn handshake_and_serve(
     tcp: TcpStream,
     peer: SocketAddr,
     shared: &Arc<Shared>,
     stop: watch::Receiver<bool>,
-) -> Option<Slot> {
+    held: &mut Held,
+) {
     // Small JSON answers: send them now rather than wait for more to send.
     let _ = tcp.set_nodelay(true);
     let handshake = tokio::select! {
         biased;
-        () = stopped(stop.clone()) => return Some(Slot::Handshake(peer.ip())),
+        () = stopped(stop.clone()) => return,
         handshake = tokio::time::timeout(shared.limits.handshake_timeout, shared.acceptor.accept(tcp)) => handshake,
     };
     let stream = match handshake {
         Ok(Ok(stream)) => stream,
         Ok(Err(error)) => {
             tracing::debug!(peer.addr = %peer, %error, "TLS handshake failed");
-            return Some(Slot::Handshake(peer.ip()));
+            return;
         }
         Err(_) => {
             tracing::debug!(peer.addr = %peer, "TLS handshake timed out");
-            return Some(Slot::Handshake(peer.ip()));
+            return;
         }
     };
 
@@ -527,14 +542,17 @@ async fn handshake_and_serve(
     };
 
     let live_kiosk = kiosk_id.as_ref().filter(|id| !shared.kiosks.is_revoked(id));
+    // The handshake's slot is given back by the admission, whatever it says.
+    held.slot = None;
     let slot = match shared.admit_connection(peer.ip(), live_kiosk) {
         Ok(slot) => slot,
         Err(cap) => {
             shared.refused(cap, peer);
-            return None;
+            return;
         }
     };
     let staff_only = matches!(slot, Slot::StaffRoom(_));
+    held.slot = Some(slot);
     let service = {
         let shared = shared.clone();
         hyper::service::service_fn(move |mut request: hyper::Request<Incoming>| {
@@ -565,5 +583,4 @@ async fn handshake_and_serve(
     if let Err(error) = served {
         tracing::debug!(peer.addr = %peer, %error, "connection ended with an error");
     }
-    Some(slot)
 }

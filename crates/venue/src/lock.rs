@@ -104,6 +104,9 @@ impl MeetingLock {
         }
         let mut lock = MeetingLock { file, path };
         lock.write_pid()?;
+        // A run file left by a daemon that was killed names nobody now; a
+        // later process given the same id must not look like it.
+        DaemonRun::remove(dir);
         Ok(Ok(lock))
     }
 
@@ -234,10 +237,15 @@ mod tests {
         let dir = temp("daemon");
         let run =
             DaemonRun { pid: std::process::id(), address: "127.0.0.1:8443".into(), token: "t0k".into() };
-        run.write(&dir).unwrap();
         fs::write(dir.join("meeting.toml"), "").unwrap();
+        // A run file left behind by a daemon killed earlier goes when the
+        // lock is taken; the daemon then writes its own.
+        fs::write(run_path(&dir), "pid = 7\naddress = \"127.0.0.1:1\"\ntoken = \"old\"\n").unwrap();
+        let lock = MeetingLock::acquire(&dir).unwrap().expect("free");
+        assert_eq!(DaemonRun::read(&dir), None, "the stale run file is gone");
+        run.write(&dir).unwrap();
         assert_eq!(DaemonRun::read(&dir), Some(run.clone()));
-        let _lock = MeetingLock::acquire(&dir).unwrap().expect("free");
+        let _lock = lock;
         let holder = MeetingLock::acquire(&dir).unwrap().expect_err("held");
         assert_eq!(holder, Holder::Daemon(run));
         assert!(format!("{holder:?}").contains("8443") && !format!("{holder:?}").contains("t0k"));

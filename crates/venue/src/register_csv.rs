@@ -90,6 +90,18 @@ fn decode(file: &str, bytes: Vec<u8>, notes: &mut Vec<String>) -> Result<String,
         Ok(text) => return Ok(text),
         Err(e) => e.into_bytes(),
     };
+    // A file that is UTF-8 but for a bad byte or two is not Windows-1252:
+    // read as such, its accented names would turn into mojibake.
+    let utf8_accents = bytes.utf8_chunks().any(|chunk| !chunk.valid().is_ascii());
+    if utf8_accents {
+        let bad = bytes.utf8_chunks().map(|c| c.valid().len()).next().unwrap_or(0);
+        let line = bytes[..bad].iter().filter(|&&b| b == b'\n').count() as u64 + 1;
+        return Err(ImportError::Csv {
+            file: file.into(),
+            line,
+            message: "el archivo es UTF-8 pero tiene bytes que no lo son: corrija esa línea o guarde de nuevo como CSV UTF-8 / the file is UTF-8 with bytes that are not: fix that line or save again as CSV UTF-8".into(),
+        });
+    }
     let mut text = String::with_capacity(bytes.len());
     for (at, &b) in bytes.iter().enumerate() {
         let c = match b {
@@ -231,6 +243,9 @@ pub fn import(
     let mut names = Names::new();
     let mut rows = 0u64;
     let mut twins = crate::text::Twins::default();
+    // (holder, class) of every row so far: a class appears once a holder.
+    let mut seen_classes: std::collections::HashSet<(String, &'static str)> =
+        std::collections::HashSet::new();
     for record in reader.records() {
         let record = record.map_err(|e| {
             let line = e.position().map_or(0, |p| p.line());
@@ -298,6 +313,7 @@ pub fn import(
 
         match holders.get_mut(id) {
             None => {
+                seen_classes.insert((id.to_string(), class.code()));
                 let mut holdings = ClassShares::default();
                 set(&mut holdings, class, Shares::new(shares));
                 order.push(id.to_string());
@@ -306,7 +322,7 @@ pub fn import(
                     .insert(id.to_string(), (HolderSpec { id: id.to_string(), holdings, role, split }, line));
             }
             Some((spec, first_line)) => {
-                if !spec.holdings.of(class).is_zero() {
+                if !seen_classes.insert((id.to_string(), class.code())) {
                     return Err(bad(
                         "class",
                         format!("holder `{id}` already has a {} row at line {first_line}", class.code()),
@@ -426,6 +442,10 @@ mod tests {
             "r.csv: line 3, field `class`: holder `A` already has a ORD row at line 2",
         );
         check_error(
+            "holder_id,name,class,shares\nA,Ana,ORD,0\nA,Ana,ORD,500\n",
+            "r.csv: line 3, field `class`: holder `A` already has a ORD row at line 2",
+        );
+        check_error(
             &format!("{head}A,Ana María,PREF,4,,\n"),
             "r.csv: line 3, field `holder_id`: holder `A` appears at line 2 with another name, role or split",
         );
@@ -495,6 +515,12 @@ mod tests {
             "{e}"
         );
         assert!(e.to_string().contains("guarde como CSV UTF-8"), "{e}");
+        let mut bytes = "holder_id,name,class,shares\nA,José,ORD,10\nB,Bea,ORD,4\n".as_bytes().to_vec();
+        bytes.extend_from_slice(b"C,Ca\xf1o,ORD,1\n");
+        let Err(e) = import("r.csv", &bytes[..], capital(), |_| {}) else {
+            panic!("a UTF-8 file with a bad byte")
+        };
+        assert!(e.to_string().starts_with("r.csv: line 4: el archivo es UTF-8 pero tiene bytes"), "{e}");
     }
 
     #[test]

@@ -45,7 +45,7 @@ fn private_options() -> fs::OpenOptions {
 }
 
 /// Makes the mode of `path` exactly `mode` (the umask may have taken bits
-/// away at creation, never added; an existing path keeps what it had).
+/// away at creation, never added).
 #[cfg(unix)]
 fn set_mode(path: &Path, mode: u32) -> Result<()> {
     use std::os::unix::fs::PermissionsExt;
@@ -83,9 +83,14 @@ pub fn write_private_replacing(path: &Path, bytes: &[u8]) -> Result<()> {
     fs::rename(&temporary, path).with_context(|| format!("{}: cannot replace", path.display()))
 }
 
-/// Creates `path` and any missing parents as owner-only folders (0700),
-/// and makes `path` itself 0700 if it existed.
+/// Creates `path` and any missing parents as owner-only folders (0700,
+/// whatever the umask). A folder that exists already is left as it is:
+/// it may be anyone's (`/tmp`, a desktop), and what this crate writes in
+/// it is owner-only file by file.
 pub fn create_private_dir(path: &Path) -> Result<()> {
+    if path.is_dir() {
+        return Ok(());
+    }
     let mut builder = fs::DirBuilder::new();
     builder.recursive(true);
     #[cfg(unix)]

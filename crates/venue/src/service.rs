@@ -335,10 +335,10 @@ impl Service {
         self.journal.state().meeting().expect("init imports the register")
     }
 
-    /// The last durable record's number and head (waits for what is
-    /// queued to be durable).
-    pub fn durable_tip(&self) -> Result<(u64, Digest), asamblea_ledger::LedgerError> {
-        self.journal.durable_tip()
+    /// A handle that tells the last durable record's number and head,
+    /// usable without holding the service.
+    pub fn tip_handle(&self) -> asamblea_ledger::TipHandle {
+        self.journal.tip_handle()
     }
 
     /// The ledger's state.
@@ -567,31 +567,43 @@ impl Service {
         let closed = group.push(sign(key, EventBody::ItemClosed { item: item_id.clone() })?)?;
         let checkpoint = Checkpoint { seq: closed.seq, head: closed.head };
         let signature = checkpoint.sign(&meeting_id, daemon);
-        let result_of = |state: &asamblea_ledger::State| {
-            let meeting = state.meeting().expect("init imports the register");
-            let entry = meeting.item(meeting.item_index(item).expect("just closed"));
-            PublishedResult::from_rules(entry.result().expect("closed"), meeting.register())
-        };
-        let result = result_of(group.state());
-        group.push(sign(daemon, EventBody::ResultPublished { item: item_id.clone(), result })?)?;
-        loop {
-            let state = group.state();
-            let meeting = state.meeting().expect("init imports the register");
-            let entry = meeting.item(meeting.item_index(item).expect("just closed"));
-            let Some(asamblea_rules::ItemResult::Election(e)) = entry.result() else { break };
-            if e.outcome != Outcome::LotRequired {
-                break;
-            }
-            let seed = state.seed(item).expect("the close's head is the seed");
-            let round = state.rounds(item);
-            let position =
-                lot_index(&seed, &item_id, round, e.lot_between.len() as u32).expect("a lot has candidates");
-            let winner =
-                entry.option_name(asamblea_rules::OptionIndex::list(e.lot_between[position as usize]));
-            let winner = Id::new(winner).map_err(|e| ActionError::Other(e.into()))?;
-            group.push(sign(key, EventBody::LotDrawn { item: item_id.clone(), round, seed, winner })?)?;
+        // Past the close, the state holds events the file does not yet
+        // have: any failure now is the ledger's (the journal refuses
+        // everything until a restart), never a plain refusal.
+        let completed = (|| -> Result<(), ActionError> {
+            let result_of = |state: &asamblea_ledger::State| {
+                let meeting = state.meeting().expect("init imports the register");
+                let entry = meeting.item(meeting.item_index(item).expect("just closed"));
+                PublishedResult::from_rules(entry.result().expect("closed"), meeting.register())
+            };
             let result = result_of(group.state());
             group.push(sign(daemon, EventBody::ResultPublished { item: item_id.clone(), result })?)?;
+            loop {
+                let state = group.state();
+                let meeting = state.meeting().expect("init imports the register");
+                let entry = meeting.item(meeting.item_index(item).expect("just closed"));
+                let Some(asamblea_rules::ItemResult::Election(e)) = entry.result() else { break };
+                if e.outcome != Outcome::LotRequired {
+                    break;
+                }
+                let seed = state.seed(item).expect("the close's head is the seed");
+                let round = state.rounds(item);
+                let position = lot_index(&seed, &item_id, round, e.lot_between.len() as u32)
+                    .expect("a lot has candidates");
+                let winner =
+                    entry.option_name(asamblea_rules::OptionIndex::list(e.lot_between[position as usize]));
+                let winner = Id::new(winner).map_err(|e| ActionError::Other(e.into()))?;
+                group.push(sign(key, EventBody::LotDrawn { item: item_id.clone(), round, seed, winner })?)?;
+                let result = result_of(group.state());
+                group.push(sign(daemon, EventBody::ResultPublished { item: item_id.clone(), result })?)?;
+            }
+            Ok(())
+        })();
+        if let Err(error) = completed {
+            return Err(ActionError::Ledger(asamblea_ledger::LedgerError::WriterStopped {
+                reason: format!("the close of `{item}` could not be completed: {error}"),
+                cause: asamblea_ledger::Cause::Other,
+            }));
         }
         group.commit()?;
         Ok((checkpoint, signature))

@@ -91,6 +91,7 @@ impl Staging {
             }
         }
         let (parent, prefix) = parts(target)?;
+        // The parent is made if missing, never changed if it exists.
         crate::secrets::create_private_dir(&parent)?;
         let temporary = parent.join(format!("{prefix}{}", std::process::id()));
         crate::secrets::create_private_dir(&temporary)?;
@@ -121,7 +122,7 @@ impl Staging {
             )
         })?;
         // The rename itself is durable once the parent folder is.
-        if let Some(parent) = self.target.parent().filter(|p| !p.as_os_str().is_empty()) {
+        if let Ok((parent, _)) = parts(&self.target) {
             if let Ok(folder) = fs::File::open(parent) {
                 let _ = folder.sync_all();
             }

@@ -65,6 +65,13 @@ pub fn id(raw: &str) -> Result<String, String> {
             describe(c)
         ));
     }
+    if let Some(c) = id.chars().find(|c| c.to_string().nfkc().collect::<String>() != c.to_string()) {
+        return Err(format!(
+            "contiene {}, un carácter de compatibilidad (dígitos de ancho completo, superíndices, ª…): escríbalo con letras y dígitos corrientes / contains {}, a compatibility character: write plain letters and digits",
+            describe(c),
+            describe(c)
+        ));
+    }
     asamblea_wire::Id::new(&id)
         .map_err(|e| format!("no cabe en el registro / does not fit the ledger: {e}"))?;
     Ok(id)
@@ -129,7 +136,18 @@ mod tests {
     fn ids_are_nfc_and_plain() {
         assert_eq!(id(" CC-79123456 ").unwrap(), "CC-79123456");
         assert_eq!(id("JOSE\u{301}-1").unwrap(), "JOSÉ-1", "NFD becomes NFC");
-        for bad in ["CC 1", "CC-1\u{7}", "CC-1\u{85}", "CC-1\u{7f}", "CC\u{200B}-1", "", &"9".repeat(65)] {
+        for bad in [
+            "CC 1",
+            "CC-1\u{7}",
+            "CC-1\u{85}",
+            "CC-1\u{7f}",
+            "CC\u{200B}-1",
+            "",
+            &"9".repeat(65),
+            "CC-１２３",
+            "CC-1²",
+            "Nª-1",
+        ] {
             assert!(id(bad).is_err(), "{bad:?} must be refused");
         }
         assert!(id("CC\u{200B}-1").unwrap_err().contains("U+200B (invisible)"));

@@ -392,7 +392,11 @@ fn init_checks_everything_first_and_clears_what_a_killed_init_left() {
 
 #[test]
 fn secrets_are_the_owners_only_whatever_the_umask() {
-    let dir = temp("modes");
+    // The meeting goes in a folder that is everyone's: it stays so.
+    let parent = temp("modes-parent");
+    std::fs::create_dir_all(&parent).unwrap();
+    std::fs::set_permissions(&parent, std::fs::Permissions::from_mode(0o755)).unwrap();
+    let dir = parent.join("reunion");
     let binary = env!("CARGO_BIN_EXE_asamblea");
     let status = Command::new("sh")
         .args(["-c", &format!("umask 000 && '{binary}' init '{}' && '{binary}' checkin '{}' CC-10000000 && '{binary}' badges '{}'", s(&dir), s(&dir), s(&dir))])
@@ -425,7 +429,8 @@ fn secrets_are_the_owners_only_whatever_the_umask() {
         let path = dir.join(file);
         assert_eq!(mode(&path) & 0o077, 0, "{file} is {:o}: readable by others", mode(&path));
     }
-    std::fs::remove_dir_all(&dir).ok();
+    assert_eq!(mode(&parent), 0o755, "the folder the meeting was made in is left as it was");
+    std::fs::remove_dir_all(&parent).ok();
 }
 
 /// `verify` of a meeting directory on read-only media (a bind mount made
@@ -625,6 +630,22 @@ async fn floods_are_refused_while_a_kiosk_still_votes() {
     std::fs::remove_dir_all(&dir).ok();
 }
 
+/// A badge for someone present who carries only their own shares, and
+/// their ballot for `item-1` (signed as a kiosk would).
+async fn a_ballot_for_item_1(desk: &mut HttpsClient, dir: &Path, operator: &str) -> SignedBallot {
+    let (_, attendees) = get(desk, "/api/v1/attendees", Some(operator)).await;
+    let voter = attendees["attendees"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|a| a["carries"].as_array().unwrap().len() == 1 && a["carries"][0] == a["person"])
+        .map(|a| a["person"].as_str().unwrap().to_string())
+        .unwrap();
+    let (_, badge) = post(desk, "/api/v1/badges", json!({ "person": voter }), Some(operator)).await;
+    let credential = parse_badge(badge["qr_text"].as_str().unwrap(), &meeting_id(dir)).unwrap();
+    SignedBallot::sign(&credential, "item-1", whole_votes(&[&voter], OptionIndex::FOR).unwrap()).unwrap()
+}
+
 /// Reads the live feed until a message of `kind` arrives (within 20 s).
 async fn next_message(stream: &mut (impl tokio::io::AsyncRead + Unpin), kind: &str) -> Value {
     use tokio::io::AsyncReadExt;
@@ -659,18 +680,7 @@ async fn witnesses_from_the_feed_and_voters_receipts_are_checked_by_verify() {
     let (chair, operator) = (token(&printed, "chair"), token(&printed, "operator"));
     let mut desk = HttpsClient::connect(daemon.addr, staff_tls(&dir).unwrap()).await.unwrap();
     assert_eq!(post(&mut desk, "/api/v1/items/item-1/open", json!({}), Some(&chair)).await.0, 200);
-    let (_, attendees) = get(&mut desk, "/api/v1/attendees", Some(&operator)).await;
-    let voter = attendees["attendees"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .find(|a| a["carries"].as_array().unwrap().len() == 1 && a["carries"][0] == a["person"])
-        .map(|a| a["person"].as_str().unwrap().to_string())
-        .unwrap();
-    let (_, badge) = post(&mut desk, "/api/v1/badges", json!({ "person": voter }), Some(&operator)).await;
-    let credential = parse_badge(badge["qr_text"].as_str().unwrap(), &meeting_id(&dir)).unwrap();
-    let ballot =
-        SignedBallot::sign(&credential, "item-1", whole_votes(&[&voter], OptionIndex::FOR).unwrap()).unwrap();
+    let ballot = a_ballot_for_item_1(&mut desk, &dir, &operator).await;
     let mut kiosk = HttpsClient::connect(daemon.addr, kiosk_tls(&dir, "quiosco-1").unwrap()).await.unwrap();
     let (status, receipt) = kiosk.post_body("/api/v1/ballots", ballot.body(), None).await.unwrap();
     assert_eq!(status.as_u16(), 200, "{receipt}");
@@ -711,5 +721,43 @@ async fn witnesses_from_the_feed_and_voters_receipts_are_checked_by_verify() {
     for file in [&bundle, &witness, &receipts] {
         std::fs::remove_file(file).ok();
     }
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+/// A kiosk that goes away while its ballot is being saved: the ballot is
+/// durable, so its retry gets the very receipt, and the turnout counts it
+/// once.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_ballot_whose_kiosk_left_mid_save_keeps_its_receipt_for_the_retry() {
+    let dir = temp("left");
+    // The demo made without delay; then served with every commit slowed.
+    let (demo, printed) = Daemon::start(&["demo", "--dir", s(&dir)]);
+    let (chair, operator) = (token(&printed, "chair"), token(&printed, "operator"));
+    assert!(demo.terminate().success());
+    let (daemon, _) = Daemon::start_with(&["serve", s(&dir)], &[("ASAMBLEA_TEST_COMMIT_DELAY_MS", "400")]);
+    let mut desk = HttpsClient::connect(daemon.addr, staff_tls(&dir).unwrap()).await.unwrap();
+    assert_eq!(post(&mut desk, "/api/v1/items/item-1/open", json!({}), Some(&chair)).await.0, 200);
+    let ballot = a_ballot_for_item_1(&mut desk, &dir, &operator).await;
+
+    // Sent, and the connection dropped before the commit (400 ms) returns.
+    let kiosk_tls = kiosk_tls(&dir, "quiosco-1").unwrap();
+    let mut first = HttpsClient::connect(daemon.addr, kiosk_tls.clone()).await.unwrap();
+    let body = ballot.body();
+    let sending =
+        tokio::spawn(async move { first.post_body("/api/v1/ballots", body, None).await.map(|(s, _)| s) });
+    tokio::time::sleep(Duration::from_millis(100)).await;
+    sending.abort();
+    let _ = sending.await;
+    tokio::time::sleep(Duration::from_millis(800)).await;
+
+    let mut again = HttpsClient::connect(daemon.addr, kiosk_tls).await.unwrap();
+    let started = std::time::Instant::now();
+    let (status, receipt) = again.post_body("/api/v1/ballots", ballot.body(), None).await.unwrap();
+    assert_eq!(status.as_u16(), 200, "the retry gets the receipt: {receipt}");
+    assert!(started.elapsed() < Duration::from_secs(1), "at once, from the kept receipt");
+    assert_eq!(receipt["receipt"]["event"], asamblea_wire::hex::encode(&ballot.digest().0));
+    let (_, status) = get(&mut desk, "/api/v1/status", None).await;
+    assert_eq!(status["items"][0]["ballots"], 1, "counted once: {}", status["items"][0]);
+    drop(daemon);
     std::fs::remove_dir_all(&dir).ok();
 }
