@@ -250,7 +250,7 @@ lists = ["Lista A", "Lista B"]
 async fn a_close_is_one_step_whatever_the_moment_of_a_kill() {
     const COMMIT_DELAY_MS: u64 = 150;
     let mut outcomes = Vec::new();
-    for kill_after_ms in [0u64, 40, 80, 120, 140, 170, 220, 400] {
+    for kill_after_ms in [0u64, 40, 80, 120, 140, 170, 220, 400, 1000] {
         let dir = temp(&format!("close-{kill_after_ms}"));
         let (chair, operator) = tied_meeting(&dir);
         let delay = COMMIT_DELAY_MS.to_string();
