@@ -165,10 +165,10 @@ fn secure(response: &mut Response) {
     set(headers, header::REFERRER_POLICY, "no-referrer");
 }
 
-/// Every request: on a connection in the staff's room, only a request
-/// with a staff credential; a declared body over [`MAX_BODY_BYTES`] is
-/// refused before a byte of it is read, and a body (but an enrolled
-/// kiosk's) that takes longer than the body time-out to arrive gets `408`;
+/// Every request but the kiosks' (see [`crate::router`]): on a connection
+/// in the staff's room, only a request with a staff credential; a declared
+/// body over [`MAX_BODY_BYTES`] is refused before a byte of it is read, and
+/// a body that takes longer than the body time-out to arrive gets `408`;
 /// every answer gets the security headers.
 pub(crate) async fn bound_and_secure(
     State(state): State<AppState>,
@@ -203,13 +203,7 @@ pub(crate) async fn bound_and_secure(
             declared.unwrap_or(0)
         ));
         crate::handlers::too_large().into_response()
-    } else if declared == Some(0)
-        || request.method() == axum::http::Method::GET
-        || request.extensions().get::<crate::tls::ClientCert>().is_some()
-    {
-        // An enrolled kiosk's body is read by its handler as it comes: a
-        // kiosk holds only its own few connections (the serving layer caps
-        // them), and its ballots are the hot path.
+    } else if declared == Some(0) || request.method() == axum::http::Method::GET {
         next.run(request).await
     } else {
         let timeout = Duration::from_millis(bounds.body_timeout_ms.load(Ordering::Relaxed));
