@@ -36,7 +36,8 @@
 //! - [`tls`]: the accept loop over rustls, with its limits and the kiosk
 //!   identity of each connection.
 //! - `limits`: what the service bounds itself (body time and size, feed
-//!   subscribers and their age) and the security headers of every answer.
+//!   subscribers and their age) and the security headers of every answer
+//!   but the kiosks' two routes'.
 //! - `board.html` (with `board.css`, `board.js`), `openapi.json`: the
 //!   public board and the API document, served as they are.
 

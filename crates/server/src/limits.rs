@@ -1,7 +1,9 @@
 //! What the HTTP service bounds by itself, whatever the client does: the
 //! time a request body may take and the size it may declare, the number and
 //! age of live-feed subscribers; and the security headers every answer
-//! carries. (Connections are bounded below, in [`crate::tls::Limits`].)
+//! carries — on every route but the kiosks' two, which skip this layer
+//! ([`crate::router`]). (Connections are bounded below, in
+//! [`crate::tls::Limits`].)
 
 use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
 use std::time::Duration;
