@@ -153,11 +153,6 @@ impl Limits {
             max_staff_room: 16,
         }
     }
-
-    /// Descriptors these caps may hold at once, with `kiosks` enrolled.
-    pub fn connections(&self, kiosks: usize) -> usize {
-        self.max_public + self.max_staff_room + self.max_handshakes + kiosks * self.max_per_kiosk
-    }
 }
 
 /// The request extension that [`serve`] inserts on a connection let in past
