@@ -103,7 +103,7 @@ fn create_meeting(
         thousands(capital.ordinary.outstanding().get()),
         thousands(capital.preferred.outstanding().get())
     )?;
-    writeln!(summary, "  Orden del día: {} puntos", service.config().agenda.len())?;
+    writeln!(summary, "  Orden del día: {} puntos", service.agenda().len())?;
     writeln!(summary, "  Clave pública del daemon / daemon key: {}", service.daemon_key())?;
     writeln!(summary, "  Identificador de la reunión / meeting id: {}", hex(&service.meeting_id().0))?;
     let lock = service.close();
@@ -192,7 +192,7 @@ pub fn simulate(dir: &Path, seed: u64, attendance_percent: u64, out: &mut dyn Wr
         people.len(),
         proxies
     )?;
-    let agenda: Vec<String> = service.config().agenda.iter().map(|a| a.spec.id().to_string()).collect();
+    let agenda: Vec<String> = service.agenda().iter().map(|a| a.item.as_str().to_string()).collect();
     let mut ballots = 0u64;
     for item in &agenda {
         if let Err(e) = service.open_item(item) {
@@ -651,6 +651,12 @@ fn serve_locked(
     let runtime = tokio::runtime::Builder::new_multi_thread().enable_all().build()?;
     runtime.block_on(async {
         let service = Service::open_locked(dir, lock)?;
+        for item in service.agenda_edited_since_init() {
+            tracing::warn!(
+                item.id = %item,
+                "meeting.toml cambió el punto `{item}` después de convocar; rige el orden del día convocado, registrado en el libro / meeting.toml changed `{item}` after convening; the convened agenda in the ledger governs"
+            );
+        }
         let mut accounts = asamblea_venue::staff::Accounts::load(dir)?;
         let desk_token = accounts.add_desk_token()?;
         let tls = asamblea_pki::server_config(dir)?;
@@ -769,18 +775,16 @@ pub fn sign_ballot(dir: &Path, badge: &str, item: &str, votes: &[String], out: &
     let meeting_hex = fs_read(&dir.join("meeting-id"))?;
     let meeting = asamblea_wire::MeetingId::from_hex(meeting_hex.trim())
         .map_err(|e| anyhow::anyhow!("meeting-id: {e}"))?;
-    let config = asamblea_venue::meeting_config::parse("meeting.toml", &fs_read(&dir.join("meeting.toml"))?)
-        .map_err(anyhow::Error::msg)?;
-    let agenda = config
-        .agenda
-        .iter()
-        .find(|a| a.spec.id() == item)
-        .with_context(|| format!("`{item}` is not on the agenda of meeting.toml"))?;
-    let options: Vec<String> = match agenda.spec.options() {
-        asamblea_rules::BallotOptions::Decision => vec!["for".into(), "against".into(), "blank".into()],
-        asamblea_rules::BallotOptions::Election { lists, .. } => {
-            lists.iter().map(|l| l.to_string()).chain(std::iter::once("blank".into())).collect()
-        }
+    // The ballot is the one convened in the ledger, whatever meeting.toml
+    // says now.
+    let agenda = asamblea_venue::service::MeetingFiles::convened_agenda(dir)?;
+    let entry = agenda.iter().find(|a| a.item.as_str() == item).with_context(|| {
+        format!("`{item}` no está en el orden del día convocado / is not on the convened agenda")
+    })?;
+    let options: Vec<String> = if entry.matter.is_election() {
+        entry.lists.iter().map(|l| l.as_str().to_string()).chain(std::iter::once("blank".into())).collect()
+    } else {
+        vec!["for".into(), "against".into(), "blank".into()]
     };
     let credential =
         asamblea_kiosk::parse_badge(badge, &meeting).map_err(|e| anyhow::anyhow!("--badge: {e}"))?;

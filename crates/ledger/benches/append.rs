@@ -29,8 +29,8 @@ use asamblea_rules::{
     OptionIndex, Profile, Register, Settings, Shares,
 };
 use asamblea_wire::{
-    register_digest, Ballot, Choice, Credential, CredentialId, Digest, Event, EventBody, HolderVote, Id,
-    ItemOpened, Keypair, MeetingId, Nonce,
+    register_digest, AgendaItem, Ballot, Choice, Credential, CredentialId, Digest, Event, EventBody,
+    HolderVote, Id, Keypair, MeetingId, Nonce, StaffRole, Text,
 };
 
 /// Holders, each with a badge, voting on every item: HOLDERS × ITEMS
@@ -195,6 +195,7 @@ impl Setup {
         .expect("a valid register");
         let daemon = Keypair::from_seed(&[0x11; 32]);
         let staff = Keypair::from_seed(&[0x22; 32]);
+        let chair = Keypair::from_seed(&[0x44; 32]);
         let mut n = 0u64;
         let mut next = || {
             n += 1;
@@ -211,9 +212,36 @@ impl Setup {
                     meeting_kind: MeetingKind::Ordinary,
                     call: Call::First,
                     settings: Settings::default(),
+                    agenda: (0..ITEMS)
+                        .map(|item| AgendaItem {
+                            item: id(&format!("item-{item}")),
+                            title: Text::new("Proposición de prueba").expect("a valid title"),
+                            matter: MatterKind::Ordinary,
+                            noticed: true,
+                            seats: 0,
+                            lists: vec![],
+                        })
+                        .collect(),
                 },
             ),
-            sign(&daemon, next(), EventBody::StaffEnrolled { key: staff.public_key(), name: id("operador") }),
+            sign(
+                &daemon,
+                next(),
+                EventBody::StaffEnrolled {
+                    key: staff.public_key(),
+                    role: StaffRole::Operator,
+                    name: id("operador"),
+                },
+            ),
+            sign(
+                &daemon,
+                next(),
+                EventBody::StaffEnrolled {
+                    key: chair.public_key(),
+                    role: StaffRole::Chair,
+                    name: id("presidente"),
+                },
+            ),
             sign(
                 &staff,
                 next(),
@@ -243,14 +271,8 @@ impl Setup {
             preamble.push(sign(&staff, next(), body));
         }
         for item in 0..ITEMS {
-            let opened = ItemOpened {
-                item: id(&format!("item-{item}")),
-                matter: MatterKind::Ordinary,
-                noticed: true,
-                seats: 0,
-                lists: vec![],
-            };
-            preamble.push(sign(&staff, next(), EventBody::ItemOpened(opened)));
+            let opened = EventBody::ItemOpened { item: id(&format!("item-{item}")) };
+            preamble.push(sign(&chair, next(), opened));
         }
         let mut ballots = Vec::with_capacity((HOLDERS * ITEMS) as usize);
         for item in 0..ITEMS {

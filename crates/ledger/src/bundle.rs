@@ -4,7 +4,7 @@
 //! Layout (`docs/ledger-format.md` §11), all integers big-endian:
 //!
 //! ```text
-//! "asamblea-bundle" 0x00 || u8 version (1)
+//! "asamblea-bundle" 0x00 || u8 version (2)
 //! meeting id (32) || daemon public key (32)
 //! u32 length || profile name (UTF-8)
 //! u32 length || profile file bytes
@@ -29,7 +29,8 @@ use asamblea_wire::{
 use crate::state::{Rejection, State};
 
 const MAGIC: &[u8; 16] = b"asamblea-bundle\0";
-const VERSION: u8 = 1;
+/// The bundle's version: the ledger format's ([`asamblea_wire::FORMAT_VERSION`]).
+const VERSION: u8 = asamblea_wire::FORMAT_VERSION;
 const REGISTER_DOMAIN: &[u8] = b"asamblea/register/v1\0";
 
 /// An audit bundle in memory.
@@ -54,9 +55,12 @@ pub struct Bundle {
 /// A bundle whose bytes are not a bundle.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum BundleError {
-    /// Wrong magic or version.
-    #[error("not an asamblea bundle of version 1")]
+    /// Wrong magic.
+    #[error("not an asamblea bundle (it does not start with `asamblea-bundle`)")]
     NotABundle,
+    /// An asamblea bundle of another version.
+    #[error("an asamblea bundle of version {0}; this program reads version 2 only{why}", why = if *.0 == 1 { " (version 1 was written before the convened agenda and the staff roles were recorded in the ledger: verify it with the asamblea release that wrote it)" } else { "" })]
+    OtherVersion(u8),
     /// The bytes end inside a field.
     #[error("the bundle ends inside {0}")]
     Truncated(&'static str),
@@ -102,8 +106,12 @@ impl Bundle {
     /// Reads a bundle's bytes.
     pub fn decode(bytes: &[u8]) -> Result<Bundle, BundleError> {
         let mut r = Cursor { bytes, at: 0 };
-        if r.take(16, "the magic")? != MAGIC || r.take(1, "the version")?[0] != VERSION {
+        if r.take(16, "the magic")? != MAGIC {
             return Err(BundleError::NotABundle);
+        }
+        match r.take(1, "the version")?[0] {
+            VERSION => {}
+            other => return Err(BundleError::OtherVersion(other)),
         }
         let meeting = MeetingId(r.array("the meeting id")?);
         let daemon_key = PublicKey::from_bytes(&r.array("the daemon key")?)
@@ -207,9 +215,12 @@ pub fn register_from_bytes(bytes: &[u8]) -> Result<Register, BundleError> {
     let capital = Capital { ordinary: class()?, preferred: class()? };
     let count = u32::from_be_bytes(r.array("the register")?);
     let mut holders = Vec::new();
-    for _ in 0..count {
+    for n in 1..=count {
         let id = String::from_utf8(r.sized("the register", 64)?.to_vec())
-            .map_err(|_| bad("an id is not UTF-8".into()))?;
+            .map_err(|_| bad(format!("holder {n}: the id is not UTF-8")))?;
+        // An id of the register follows the format's id rules (§1): 1 to
+        // 64 bytes, no control character.
+        asamblea_wire::Id::new(&id).map_err(|e| bad(format!("holder {n}: id {id:?}: {e}")))?;
         let ordinary = u64::from_be_bytes(r.array("the register")?);
         let preferred = u64::from_be_bytes(r.array("the register")?);
         let [role, split] = r.array::<2>("the register")?;

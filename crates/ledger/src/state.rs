@@ -9,8 +9,8 @@ use std::collections::{HashMap, HashSet};
 
 use asamblea_rules::{Call, Channel, Meeting, MeetingKind, Profile, Refusal, Register};
 use asamblea_wire::{
-    lot_index, register_digest, CredentialId, Digest, Event, EventBody, Id, MeetingId, MessageKind, Nonce,
-    PublicKey, PublishedResult, Signature, SignerRole,
+    lot_index, register_digest, AgendaItem, CredentialId, Digest, Event, EventBody, Id, MeetingId,
+    MessageKind, Nonce, PublicKey, PublishedResult, Signature, SignerRole, StaffRole,
 };
 
 /// Why an event is not admitted. The state is unchanged.
@@ -27,6 +27,9 @@ pub enum Rejection {
         /// Who may sign it.
         role: &'static str,
     },
+    /// An item opened that the convened agenda does not hold.
+    #[error("`{0}` is not on the agenda convened in meeting-convened")]
+    NotOnAgenda(String),
     /// A nonce seen before: a replayed event.
     #[error("the nonce was used by an earlier event (a replay)")]
     RepeatedNonce,
@@ -105,7 +108,10 @@ pub struct State {
     expected_daemon_key: Option<PublicKey>,
     daemon_key: Option<PublicKey>,
     convened: Option<(MeetingKind, Call)>,
-    staff: HashMap<PublicKey, Id>,
+    /// The agenda as convened: what `item-opened` refers to.
+    agenda: Vec<AgendaItem>,
+    /// Enrolled staff keys, with the role each may sign for.
+    staff: HashMap<PublicKey, (StaffRole, Id)>,
     badges: HashMap<CredentialId, Badge>,
     badge_keys: HashSet<PublicKey>,
     nonces: HashSet<Nonce>,
@@ -140,6 +146,7 @@ impl State {
             expected_daemon_key,
             daemon_key: None,
             convened: None,
+            agenda: Vec::new(),
             staff: HashMap::new(),
             badges: HashMap::new(),
             badge_keys: HashSet::new(),
@@ -170,6 +177,16 @@ impl State {
     /// Whether a staff key is enrolled.
     pub fn is_staff(&self, key: &PublicKey) -> bool {
         self.staff.contains_key(key)
+    }
+
+    /// The role and name a staff key was enrolled with.
+    pub fn staff_member(&self, key: &PublicKey) -> Option<(StaffRole, &str)> {
+        self.staff.get(key).map(|(role, name)| (*role, name.as_str()))
+    }
+
+    /// The agenda as convened, in order (empty before `meeting-convened`).
+    pub fn agenda(&self) -> &[AgendaItem] {
+        &self.agenda
     }
 
     /// A badge as issued: its key, its person, and whether it is revoked.
@@ -253,7 +270,7 @@ impl State {
                 EventBody::MeetingConvened { daemon_key, .. } => daemon_key == signer,
                 _ => self.daemon_key.as_ref() == Some(signer),
             },
-            SignerRole::Staff => self.staff.contains_key(signer),
+            SignerRole::Staff(role) => self.staff.get(signer).is_some_and(|(enrolled, _)| *enrolled == role),
             // Checked against the badge in `apply`.
             SignerRole::Attendee => true,
         };
@@ -262,7 +279,10 @@ impl State {
         } else {
             let role = match kind.signer() {
                 SignerRole::Daemon => "the daemon key",
-                SignerRole::Staff => "an enrolled staff key",
+                SignerRole::Staff(StaffRole::Operator) => "a staff key enrolled as operator",
+                SignerRole::Staff(StaffRole::Chair) => "a staff key enrolled as chair",
+                SignerRole::Staff(StaffRole::Secretary) => "a staff key enrolled as secretary",
+                SignerRole::Staff(StaffRole::Auditor) => "a staff key enrolled as auditor",
                 SignerRole::Attendee => "the badge's key",
             };
             Err(Rejection::SignerNotAllowed { kind: kind.name(), role })
@@ -285,6 +305,7 @@ impl State {
                 meeting_kind,
                 call,
                 settings,
+                agenda,
             } => {
                 if self.convened.is_some() {
                     return Err(Rejection::OutOfPlace("the meeting is convened once"));
@@ -298,12 +319,13 @@ impl State {
                 self.profile = self.profile.clone().with_settings(*settings);
                 self.daemon_key = Some(*daemon_key);
                 self.convened = Some((*meeting_kind, *call));
+                self.agenda = agenda.clone();
             }
-            EventBody::StaffEnrolled { key, name } => {
+            EventBody::StaffEnrolled { key, role, name } => {
                 if self.staff.contains_key(key) {
                     return Err(Rejection::StaffInUse);
                 }
-                self.staff.insert(*key, name.clone());
+                self.staff.insert(*key, (*role, name.clone()));
             }
             EventBody::RegisterImported { register_digest: digest, holders, capital } => {
                 let Some(register) = &self.register else {
@@ -373,8 +395,15 @@ impl State {
                 }
                 badge.revoked = true;
             }
-            EventBody::ItemOpened(opened) => {
-                let spec = opened.to_spec().map_err(|e| Rejection::BadItem(e.to_string()))?;
+            EventBody::ItemOpened { item } => {
+                let entry = self
+                    .agenda
+                    .iter()
+                    .find(|entry| entry.item == *item)
+                    .ok_or_else(|| Rejection::NotOnAgenda(item.as_str().to_string()))?;
+                // The decoder checked every convened item against the
+                // rules' item rules, so this cannot fail on a decoded one.
+                let spec = entry.to_spec().map_err(|e| Rejection::BadItem(e.to_string()))?;
                 self.meeting_mut()?.open(spec).map_err(Rejection::Rules)?;
             }
             EventBody::Ballot(ballot) => {

@@ -212,16 +212,18 @@ pub(crate) fn status_json(state: &AppState) -> Value {
         let meeting = service.meeting();
         let quorum = meeting.quorum();
         let config = service.config();
-        let items: Vec<Value> = config
-            .agenda
+        // The agenda as convened in the ledger, not as meeting.toml says
+        // now: the file is read once, at `init`.
+        let items: Vec<Value> = service
+            .agenda()
             .iter()
-            .map(|agenda| {
-                let id = agenda.spec.id();
+            .map(|entry| {
+                let id = entry.item.as_str();
                 let mut out = json!({
                     "id": id,
-                    "title": agenda.title,
-                    "matter": agenda.spec.matter().code(),
-                    "matter_es": agenda.spec.matter().spanish(),
+                    "title": entry.title.as_str(),
+                    "matter": entry.matter.code(),
+                    "matter_es": entry.matter.spanish(),
                 });
                 match meeting.item_index(id).map(|at| meeting.item(at)) {
                     None => out["state"] = json!("pending"),

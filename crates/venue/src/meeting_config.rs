@@ -137,6 +137,18 @@ fn read(table: &toml::Table) -> Result<MeetingConfig, FieldError> {
         }
         agenda.push(item);
     }
+    if agenda.len() > asamblea_wire::limits::MAX_AGENDA_ITEMS {
+        return Err(f.error(
+            "agenda",
+            format!(
+                "{} puntos; el orden del día admite a lo sumo {} / {} items, at most {}",
+                agenda.len(),
+                asamblea_wire::limits::MAX_AGENDA_ITEMS,
+                agenda.len(),
+                asamblea_wire::limits::MAX_AGENDA_ITEMS
+            ),
+        ));
+    }
     if agenda.is_empty() {
         return Err(f.error("agenda", "the meeting needs at least one agenda item"));
     }
@@ -206,10 +218,9 @@ fn check_time(f: &Fields, key: &str, value: &str) -> Result<(), FieldError> {
 fn normalised_item(table: &toml::Table, prefix: &str) -> Result<toml::Table, FieldError> {
     let mut table = table.clone();
     let fail = |key: &str, message: String| FieldError { key: format!("{prefix}.{key}"), message };
-    for (key, check) in [
-        ("id", crate::text::id as fn(&str) -> Result<String, String>),
-        ("title", |t| crate::text::name(t, false)),
-    ] {
+    for (key, check) in
+        [("id", crate::text::id as fn(&str) -> Result<String, String>), ("title", crate::text::title)]
+    {
         if let Some(toml::Value::String(text)) = table.get(key) {
             let normal = check(text).map_err(|e| fail(key, e))?;
             table.insert(key.into(), toml::Value::String(normal));

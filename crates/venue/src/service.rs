@@ -13,9 +13,15 @@
 //! DIR/ledger.db          the ledger (SQLite)
 //! ```
 //!
-//! Every action is an event signed by its actor (the operator's key for
-//! staff actions, the daemon's for results, the badge's for ballots),
-//! admitted by the ledger's replay checks and durable before this returns.
+//! Every action is an event signed by its actor (the key of a staff member
+//! of the role the event's kind asks for, the daemon's for results, the
+//! badge's for ballots), admitted by the ledger's replay checks and durable
+//! before this returns.
+//!
+//! The agenda is read from `meeting.toml` once, at `init`, into the
+//! `meeting-convened` event; from then on the ledger's agenda governs
+//! (an item's matter kind is a legal fact of the notice, C.Co Art. 425),
+//! and an edit of the file changes nothing that is counted.
 
 use std::fs;
 use std::path::{Path, PathBuf};
@@ -24,9 +30,9 @@ use anyhow::{Context, Result};
 use asamblea_ledger::{register_bytes, register_from_bytes, Appended, Bundle, Journal, Signed, SubmitError};
 use asamblea_rules::{Meeting, Outcome};
 use asamblea_wire::{
-    lot_index, register_digest, AgentArrival, Ballot, Checkpoint, Credential, CredentialId, Digest, Event,
-    EventBody, HolderVote, Id, ItemOpened, Keypair, MeetingId, Nonce, ProxyRefusal, PublicKey,
-    PublishedResult, Receipt, Signature, Text,
+    lot_index, register_digest, AgendaItem, AgentArrival, Ballot, Checkpoint, Credential, CredentialId,
+    Digest, Event, EventBody, HolderVote, Id, Keypair, MeetingId, MessageKind, Nonce, ProxyRefusal,
+    PublicKey, PublishedResult, Receipt, Signature, SignerRole, Text,
 };
 
 use asamblea_wire::hex::encode as hex;
@@ -35,9 +41,6 @@ use crate::lock::MeetingLock;
 use crate::meeting_config::{self, MeetingConfig};
 use crate::register_csv;
 use crate::secrets::{create_private_dir, random, read_seed, unhex, write_private_new, write_secret};
-
-/// The account whose key signs the command line's staff actions.
-const OPERATOR: &str = "operador";
 
 /// Why an action on the meeting did not happen.
 #[derive(Debug, thiserror::Error)]
@@ -69,8 +72,9 @@ pub struct Service {
     meeting_id: MeetingId,
     config: MeetingConfig,
     daemon: Keypair,
-    /// The command line's staff key (the operator's), shared with actions.
-    operator: std::sync::Arc<Keypair>,
+    /// The command line's staff keys: the first account of each role in
+    /// `staff.toml`, which signs that role's events (`staff_event`).
+    signers: Vec<(crate::staff::Role, std::sync::Arc<Keypair>)>,
     journal: Journal,
     /// Staff tokens, only right after `init` (shown once, never stored).
     tokens: Vec<(String, crate::staff::Role, String)>,
@@ -122,6 +126,17 @@ impl MeetingFiles {
             profile_bytes: read("profile.toml")?,
             register_bytes: read("register.bin")?,
         })
+    }
+
+    /// The agenda convened in the ledger of the meeting in `dir` (its
+    /// first record), read without the lock.
+    pub fn convened_agenda(dir: &Path) -> Result<Vec<AgendaItem>> {
+        let files = MeetingFiles::read(dir)?;
+        let records = asamblea_ledger::read_records(&dir.join("ledger.db"), &files.meeting_id)?;
+        match records.first().map(|(record, _)| &record.event.body) {
+            Some(EventBody::MeetingConvened { agenda, .. }) => Ok(agenda.clone()),
+            _ => anyhow::bail!("{}: the ledger does not start with meeting-convened", dir.display()),
+        }
     }
 
     /// The audit bundle of the meeting in `dir`: every record as stored
@@ -202,6 +217,31 @@ impl NewMeeting {
     }
 }
 
+/// The agenda of `meeting.toml` as the `meeting-convened` event carries it.
+fn convened_agenda(config: &MeetingConfig) -> Result<Vec<AgendaItem>> {
+    config
+        .agenda
+        .iter()
+        .map(|entry| {
+            let (seats, lists) = match entry.spec.options() {
+                asamblea_rules::BallotOptions::Decision => (0, Vec::new()),
+                asamblea_rules::BallotOptions::Election { seats, lists } => {
+                    (*seats, lists.iter().map(|l| Id::new(l)).collect::<Result<Vec<_>, _>>()?)
+                }
+            };
+            let id = entry.spec.id();
+            Ok(AgendaItem {
+                item: Id::new(id)?,
+                title: Text::new(&entry.title).with_context(|| format!("agenda item `{id}`: its title"))?,
+                matter: entry.spec.matter(),
+                noticed: entry.spec.noticed(),
+                seats,
+                lists,
+            })
+        })
+        .collect()
+}
+
 /// An event with a fresh nonce, signed by `key` for `meeting`.
 fn sign_event(meeting: &MeetingId, key: &Keypair, body: EventBody) -> Result<Signed> {
     let event = Event { nonce: Nonce(random()), body };
@@ -247,6 +287,7 @@ impl Service {
         let mut service = Service::open_locked(dir, lock)?;
         let settings = service.config.profile.settings();
         let daemon_key = service.daemon.public_key();
+        let agenda = convened_agenda(&service.config)?;
         service.daemon_event(EventBody::MeetingConvened {
             daemon_key,
             profile: Id::new(service.config.profile.name())?,
@@ -254,11 +295,15 @@ impl Service {
             meeting_kind: service.config.kind,
             call: service.config.call,
             settings,
+            agenda,
         })?;
         let accounts = crate::staff::Accounts::load(dir)?;
         for account in accounts.iter() {
-            let name = Id::new(&format!("{}:{}", account.role.code(), account.name))?;
-            service.daemon_event(EventBody::StaffEnrolled { key: account.key.public_key(), name })?;
+            service.daemon_event(EventBody::StaffEnrolled {
+                key: account.key.public_key(),
+                role: account.role,
+                name: Id::new(&account.name)?,
+            })?;
         }
         service.tokens = tokens;
         service.staff_event(EventBody::RegisterImported {
@@ -279,8 +324,12 @@ impl Service {
     /// [`Service::open`] with the meeting's lock already held.
     pub fn open_locked(dir: &Path, lock: MeetingLock) -> Result<Service> {
         let files = MeetingFiles::read(dir)?;
-        let operator =
-            std::sync::Arc::new(Keypair::from_seed(&read_seed(&dir.join(format!("keys/{OPERATOR}.seed")))?));
+        let mut signers: Vec<(crate::staff::Role, std::sync::Arc<Keypair>)> = Vec::new();
+        for account in crate::staff::Accounts::load(dir)?.iter() {
+            if !signers.iter().any(|(role, _)| *role == account.role) {
+                signers.push((account.role, std::sync::Arc::clone(&account.key)));
+            }
+        }
         let register_path = dir.join("register.bin");
         let register = register_from_bytes(&files.register_bytes)
             .with_context(|| format!("{}", register_path.display()))?;
@@ -298,7 +347,7 @@ impl Service {
             meeting_id: files.meeting_id,
             config: files.config,
             daemon: files.daemon,
-            operator,
+            signers,
             journal,
             tokens: Vec::new(),
             lock,
@@ -354,9 +403,23 @@ impl Service {
         self.journal.submit(signed)
     }
 
-    /// A staff action, signed by the operator (the command line's actor).
+    /// The command line's key for a staff kind: the first account of
+    /// the role that may sign it.
+    fn signer_for(&self, kind: MessageKind) -> Result<std::sync::Arc<Keypair>> {
+        let SignerRole::Staff(role) = kind.signer() else {
+            anyhow::bail!("`{kind}` is not signed by staff");
+        };
+        self.signers.iter().find(|(r, _)| *r == role).map(|(_, key)| std::sync::Arc::clone(key)).with_context(
+            || format!("{}: staff.toml has no {role} account to sign `{kind}`", self.dir.display()),
+        )
+    }
+
+    /// A staff action, signed by the command line's member of the role
+    /// its kind asks for (the operator for the desk's, the chair for the
+    /// polls').
     pub fn staff_event(&mut self, body: EventBody) -> Result<Appended> {
-        let signed = self.signed(&self.operator, body)?;
+        let key = self.signer_for(body.kind())?;
+        let signed = self.signed(&key, body)?;
         Ok(self.submit(signed)?)
     }
 
@@ -420,7 +483,7 @@ impl Service {
             declared_role: None,
             power_document: Text::new(power_document)?,
         };
-        let operator = std::sync::Arc::clone(&self.operator);
+        let operator = self.signer_for(MessageKind::CheckedInAgent)?;
         self.check_in_agent_as(&operator, arrival).map_err(|e| anyhow::anyhow!("{e}"))
     }
 
@@ -491,27 +554,35 @@ impl Service {
         Ok((credential, appended))
     }
 
-    /// The `item-opened` event of an agenda item, by id.
-    pub fn item_opened(&self, item: &str) -> Result<EventBody> {
-        let agenda = self
-            .config
-            .agenda
-            .iter()
-            .find(|a| a.spec.id() == item)
-            .with_context(|| format!("`{item}` is not on the agenda of meeting.toml"))?;
-        let (seats, lists) = match agenda.spec.options() {
-            asamblea_rules::BallotOptions::Decision => (0, Vec::new()),
-            asamblea_rules::BallotOptions::Election { seats, lists } => {
-                (*seats, lists.iter().map(|l| Id::new(l)).collect::<Result<Vec<_>, _>>()?)
+    /// The agenda as convened in the ledger: what polls open on.
+    pub fn agenda(&self) -> &[AgendaItem] {
+        self.state().agenda()
+    }
+
+    /// The ids of the items where `meeting.toml`, as it reads now, differs
+    /// from the agenda convened in the ledger (an item added, removed or
+    /// changed after `init`). The ledger's governs; the caller says so.
+    pub fn agenda_edited_since_init(&self) -> Vec<String> {
+        let file = convened_agenda(&self.config).unwrap_or_default();
+        let ledger = self.agenda();
+        let mut edited: Vec<String> = Vec::new();
+        for entry in file.iter().chain(ledger) {
+            let id = entry.item.as_str();
+            let same =
+                file.iter().find(|e| e.item == entry.item) == ledger.iter().find(|e| e.item == entry.item);
+            if !same && !edited.iter().any(|e| e == id) {
+                edited.push(id.to_string());
             }
-        };
-        Ok(EventBody::ItemOpened(ItemOpened {
-            item: Id::new(item)?,
-            matter: agenda.spec.matter(),
-            noticed: agenda.spec.noticed(),
-            seats,
-            lists,
-        }))
+        }
+        edited
+    }
+
+    /// The `item-opened` event of an item of the convened agenda, by id.
+    pub fn item_opened(&self, item: &str) -> Result<EventBody> {
+        let entry = self.agenda().iter().find(|entry| entry.item.as_str() == item).with_context(|| {
+            format!("`{item}` no está en el orden del día convocado / is not on the convened agenda")
+        })?;
+        Ok(EventBody::ItemOpened { item: entry.item.clone() })
     }
 
     /// Opens an agenda item by id.
@@ -541,8 +612,8 @@ impl Service {
     /// (recorded, recomputable from the ledger). Returns the checkpoint to
     /// read out and print.
     pub fn close_item(&mut self, item: &str) -> Result<(Checkpoint, Signature)> {
-        let operator = std::sync::Arc::clone(&self.operator);
-        self.close_item_as(&operator, item).map_err(|e| anyhow::anyhow!("{e}"))
+        let chair = self.signer_for(MessageKind::ItemClosed)?;
+        self.close_item_as(&chair, item).map_err(|e| anyhow::anyhow!("{e}"))
     }
 
     /// [`Service::close_item`] by a given staff member.

@@ -23,45 +23,18 @@ use std::path::Path;
 use anyhow::{bail, Context, Result};
 use asamblea_wire::{Digest, Keypair};
 
-/// What a staff member may do.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum Role {
-    /// Registration (Deceval-style): check-ins, proxies, badges, exits.
-    Operator,
-    /// The chair (presidente): opens and closes polls.
-    Chair,
-    /// The secretary: tallies, acta, exports.
-    Secretary,
-    /// Read-only: revisor fiscal, auditors.
-    Auditor,
-}
+/// What a staff member may do: the role enrolled with the member's key in
+/// the ledger (`staff-enrolled`), where it also fixes which events the key
+/// may sign.
+pub use asamblea_wire::StaffRole as Role;
 
-impl Role {
-    /// Every role.
-    pub const ALL: [Role; 4] = [Role::Operator, Role::Chair, Role::Secretary, Role::Auditor];
-
-    /// The code in staff.toml and the API.
-    pub const fn code(self) -> &'static str {
-        match self {
-            Role::Operator => "operator",
-            Role::Chair => "chair",
-            Role::Secretary => "secretary",
-            Role::Auditor => "auditor",
-        }
-    }
-
-    /// The account `init` creates for the role.
-    pub const fn default_name(self) -> &'static str {
-        match self {
-            Role::Operator => "operador",
-            Role::Chair => "presidente",
-            Role::Secretary => "secretario",
-            Role::Auditor => "revisor",
-        }
-    }
-
-    fn from_code(code: &str) -> Option<Role> {
-        Role::ALL.into_iter().find(|r| r.code() == code)
+/// The account `init` creates for a role.
+pub const fn default_name(role: Role) -> &'static str {
+    match role {
+        Role::Operator => "operador",
+        Role::Chair => "presidente",
+        Role::Secretary => "secretario",
+        Role::Auditor => "revisor",
     }
 }
 
@@ -88,7 +61,7 @@ impl Accounts {
             String::from("# Staff accounts. Tokens are stored as SHA-256 only; keys in keys/<name>.seed.\n");
         let mut shown = Vec::new();
         for role in Role::ALL {
-            let name = role.default_name();
+            let name = default_name(role);
             let token = hex(&crate::secrets::random::<24>());
             let digest = Digest::sha256(token.as_bytes());
             toml.push_str(&format!(

@@ -99,6 +99,15 @@ pub fn list_name(raw: &str) -> Result<String, String> {
     Ok(name)
 }
 
+/// An agenda item's title: a [`name`] that fits the ledger's texts (it is
+/// recorded in the convened agenda, at most 256 bytes).
+pub fn title(raw: &str) -> Result<String, String> {
+    let title = name(raw, false)?;
+    asamblea_wire::Text::new(&title)
+        .map_err(|e| format!("no cabe en el registro / does not fit the ledger: {e}"))?;
+    Ok(title)
+}
+
 /// The form two strings share when they look alike: the UTS #39 skeleton
 /// of the case-folded string.
 pub fn skeleton(text: &str) -> String {

@@ -162,13 +162,17 @@ pub enum Problem {
     /// A message of another kind than the one expected.
     #[error("a `{0}` message where another kind is expected")]
     UnexpectedKind(MessageKind),
-    /// A format version this decoder does not know.
-    #[error("unsupported format version {0}")]
+    /// A format version this decoder does not know. Version 1 (before the
+    /// agenda and the staff roles were in the ledger) is no longer read.
+    #[error("unsupported format version {version}: this program reads version 2 only{why}", version = .0, why = if *.0 == 1 { " (version 1 was written before the convened agenda and the staff roles were recorded in the ledger; verify it with the asamblea release that wrote it)" } else { "" })]
     UnsupportedVersion(u8),
     /// A list that must be in strictly ascending order is not (or repeats
     /// an entry).
     #[error("entries must be in strictly ascending order, without repeats")]
     NotAscending,
+    /// An entry that must be unique appears twice (an agenda item's id).
+    #[error("an entry appears twice")]
+    Repeated,
     /// A part of a split ballot with no shares.
     #[error("a part of a split ballot has zero shares")]
     ZeroShares,

@@ -15,8 +15,8 @@ use asamblea_rules::{
 use crate::codec::{Reader, Writer};
 use crate::error::{Problem, WireError};
 use crate::keys::PublicKey;
-use crate::kinds::{wire_codes, MessageKind};
-use crate::limits::{MAX_LISTS, MAX_PRINCIPALS, MAX_SPLIT_PARTS, MAX_VOTES};
+use crate::kinds::{wire_codes, MessageKind, StaffRole};
+use crate::limits::{MAX_AGENDA_ITEMS, MAX_LISTS, MAX_PRINCIPALS, MAX_SPLIT_PARTS, MAX_VOTES};
 use crate::result::PublishedResult;
 use crate::values::{CredentialId, Digest, Id, Nonce, Text};
 
@@ -45,13 +45,21 @@ pub enum EventBody {
         meeting_kind: MeetingKind,
         /// Which call it sits on.
         call: Call,
-        /// The profile's settings with the meeting's overrides.
+        /// The profile's settings with the meeting's overrides. These
+        /// govern the meeting, not the profile file's own `[settings]`.
         settings: Settings,
+        /// The agenda as convened (C.Co Art. 425, Aval Art. 3): 1 to
+        /// [`MAX_AGENDA_ITEMS`] items in order, no id twice. An item's
+        /// matter kind, notice and ballot are fixed here, once.
+        agenda: Vec<AgendaItem>,
     },
-    /// A staff member's key is admitted. Signed by the daemon.
+    /// A staff member's key is admitted with its role. Signed by the
+    /// daemon.
     StaffEnrolled {
         /// The staff member's key.
         key: PublicKey,
+        /// What the member may sign ([`MessageKind::signer`]).
+        role: StaffRole,
         /// A name for the acta and the logs.
         name: Id,
     },
@@ -97,8 +105,11 @@ pub enum EventBody {
         /// The badge's number.
         credential: CredentialId,
     },
-    /// A poll opened on an agenda item.
-    ItemOpened(ItemOpened),
+    /// A poll opened on an item of the convened agenda.
+    ItemOpened {
+        /// The item's id, as convened.
+        item: Id,
+    },
     /// A ballot, signed by the attendee's credential.
     Ballot(Ballot),
     /// A poll closed.
@@ -184,13 +195,15 @@ impl ProxyRefusal {
     }
 }
 
-/// A poll opened on an agenda item. A decision carries `seats = 0` and no
+/// An item of the convened agenda. A decision carries `seats = 0` and no
 /// lists; an election carries its seats (1 on a single-seat election) and
 /// 1 to [`MAX_LISTS`] lists in ballot order.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct ItemOpened {
+pub struct AgendaItem {
     /// The item's id.
     pub item: Id,
+    /// The title read out and printed in the acta.
+    pub title: Text,
     /// The matter kind.
     pub matter: MatterKind,
     /// Whether the matter was in the notice of the meeting (R17).
@@ -201,7 +214,7 @@ pub struct ItemOpened {
     pub lists: Vec<Id>,
 }
 
-impl ItemOpened {
+impl AgendaItem {
     /// The rules engine's description of the item.
     pub fn to_spec(&self) -> Result<ItemSpec, ItemSpecError> {
         let options = if self.matter.is_election() {
@@ -319,7 +332,7 @@ impl EventBody {
             EventBody::CheckedOut { .. } => MessageKind::CheckedOut,
             EventBody::BadgeIssued { .. } => MessageKind::BadgeIssued,
             EventBody::BadgeRevoked { .. } => MessageKind::BadgeRevoked,
-            EventBody::ItemOpened(_) => MessageKind::ItemOpened,
+            EventBody::ItemOpened { .. } => MessageKind::ItemOpened,
             EventBody::Ballot(_) => MessageKind::Ballot,
             EventBody::ItemClosed { .. } => MessageKind::ItemClosed,
             EventBody::LotDrawn { .. } => MessageKind::LotDrawn,
@@ -336,6 +349,7 @@ impl EventBody {
                 meeting_kind,
                 call,
                 settings,
+                agenda,
             } => {
                 w.bytes(&daemon_key.to_bytes());
                 w.str(profile.as_str());
@@ -348,9 +362,20 @@ impl EventBody {
                 w.bool(settings.preferred_full_vote);
                 w.bool(settings.split_custodians);
                 w.bool(settings.legal_representative_impeded);
+                w.count("meeting-convened.agenda", agenda.len(), 1, MAX_AGENDA_ITEMS)?;
+                for (i, entry) in agenda.iter().enumerate() {
+                    if agenda[..i].iter().any(|earlier| earlier.item == entry.item) {
+                        return Err(WireError::Invalid {
+                            field: "meeting-convened.agenda.item",
+                            problem: Problem::Repeated,
+                        });
+                    }
+                    entry.write(w)?;
+                }
             }
-            EventBody::StaffEnrolled { key, name } => {
+            EventBody::StaffEnrolled { key, role, name } => {
                 w.bytes(&key.to_bytes());
+                w.code(*role);
                 w.str(name.as_str());
             }
             EventBody::RegisterImported { register_digest, holders, capital } => {
@@ -374,7 +399,7 @@ impl EventBody {
                 w.str(person.as_str());
             }
             EventBody::BadgeRevoked { credential } => w.u32(credential.0),
-            EventBody::ItemOpened(item) => item.write(w)?,
+            EventBody::ItemOpened { item } => w.str(item.as_str()),
             EventBody::Ballot(ballot) => ballot.write(w)?,
             EventBody::ItemClosed { item } => w.str(item.as_str()),
             EventBody::LotDrawn { item, round, seed, winner } => {
@@ -407,9 +432,23 @@ impl EventBody {
                     split_custodians: r.bool("meeting-convened.split_custodians")?,
                     legal_representative_impeded: r.bool("meeting-convened.legal_representative_impeded")?,
                 },
+                agenda: {
+                    let count = r.count("meeting-convened.agenda", 1, MAX_AGENDA_ITEMS)?;
+                    let mut agenda: Vec<AgendaItem> = Vec::with_capacity(count);
+                    for _ in 0..count {
+                        let at = r.at();
+                        let entry = AgendaItem::read(r)?;
+                        if agenda.iter().any(|earlier| earlier.item == entry.item) {
+                            return Err(r.malformed("meeting-convened.agenda.item", at, Problem::Repeated));
+                        }
+                        agenda.push(entry);
+                    }
+                    agenda
+                },
             },
             MessageKind::StaffEnrolled => EventBody::StaffEnrolled {
                 key: r.public_key("staff-enrolled.key")?,
+                role: r.code("staff-enrolled.role")?,
                 name: r.id("staff-enrolled.name")?,
             },
             MessageKind::RegisterImported => {
@@ -440,7 +479,7 @@ impl EventBody {
             MessageKind::BadgeRevoked => {
                 EventBody::BadgeRevoked { credential: CredentialId(r.u32("badge-revoked.credential")?) }
             }
-            MessageKind::ItemOpened => EventBody::ItemOpened(ItemOpened::read(r)?),
+            MessageKind::ItemOpened => EventBody::ItemOpened { item: r.id("item-opened.item")? },
             MessageKind::Ballot => EventBody::Ballot(Ballot::read(r)?),
             MessageKind::ItemClosed => EventBody::ItemClosed { item: r.id("item-closed.item")? },
             MessageKind::LotDrawn => EventBody::LotDrawn {
@@ -510,7 +549,7 @@ impl AgentArrival {
     }
 }
 
-impl ItemOpened {
+impl AgendaItem {
     /// Decisions carry no seats or lists; elections what the rules accept.
     fn check(&self) -> Result<(), Problem> {
         self.to_spec().map(drop).map_err(Problem::Item)
@@ -518,30 +557,32 @@ impl ItemOpened {
 
     fn write(&self, w: &mut Writer) -> Result<(), WireError> {
         w.str(self.item.as_str());
+        w.str(self.title.as_str());
         w.code(self.matter);
         w.bool(self.noticed);
         w.u32(self.seats);
-        w.count("item-opened.lists", self.lists.len(), 0, MAX_LISTS)?;
+        w.count("meeting-convened.agenda.lists", self.lists.len(), 0, MAX_LISTS)?;
         for list in &self.lists {
             w.str(list.as_str());
         }
-        self.check().map_err(|problem| WireError::Invalid { field: "item-opened.seats", problem })
+        self.check().map_err(|problem| WireError::Invalid { field: "meeting-convened.agenda.seats", problem })
     }
 
-    fn read(r: &mut Reader<'_>) -> Result<ItemOpened, WireError> {
-        let item = r.id("item-opened.item")?;
-        let matter = r.code("item-opened.matter")?;
-        let noticed = r.bool("item-opened.noticed")?;
+    fn read(r: &mut Reader<'_>) -> Result<AgendaItem, WireError> {
+        let item = r.id("meeting-convened.agenda.item")?;
+        let title = r.text("meeting-convened.agenda.title")?;
+        let matter = r.code("meeting-convened.agenda.matter")?;
+        let noticed = r.bool("meeting-convened.agenda.noticed")?;
         let seats_at = r.at();
-        let seats = r.u32("item-opened.seats")?;
-        let count = r.count("item-opened.lists", 0, MAX_LISTS)?;
+        let seats = r.u32("meeting-convened.agenda.seats")?;
+        let count = r.count("meeting-convened.agenda.lists", 0, MAX_LISTS)?;
         let mut lists = Vec::with_capacity(count);
         for _ in 0..count {
-            lists.push(r.id("item-opened.lists")?);
+            lists.push(r.id("meeting-convened.agenda.lists")?);
         }
-        let opened = ItemOpened { item, matter, noticed, seats, lists };
-        opened.check().map_err(|problem| r.malformed("item-opened.seats", seats_at, problem))?;
-        Ok(opened)
+        let entry = AgendaItem { item, title, matter, noticed, seats, lists };
+        entry.check().map_err(|problem| r.malformed("meeting-convened.agenda.seats", seats_at, problem))?;
+        Ok(entry)
     }
 }
 

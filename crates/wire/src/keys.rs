@@ -3,7 +3,7 @@
 //! A signature never covers a message's bytes alone. It covers
 //!
 //! ```text
-//! domain (ASCII, "asamblea/<kind>/v1") || 0x00 || meeting id (32 bytes) || message bytes
+//! domain (ASCII, "asamblea/<kind>/v2") || 0x00 || meeting id (32 bytes) || message bytes
 //! ```
 //!
 //! where the domain is read from the message's own tag and version. A
@@ -185,7 +185,7 @@ impl fmt::Debug for Keypair {
 }
 
 /// The bytes a signature covers: `domain || 0x00 || meeting id || message`,
-/// with the domain (`asamblea/<kind>/v1`) taken from the message's tag and
+/// with the domain (`asamblea/<kind>/v2`) taken from the message's tag and
 /// version. Only the header of `message` is checked here.
 pub fn signing_input(meeting: &MeetingId, message: &[u8]) -> Result<Vec<u8>, WireError> {
     let kind = Reader::new(message, 0).header(|_| true)?;

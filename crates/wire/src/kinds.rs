@@ -11,10 +11,15 @@ use std::fmt;
 use asamblea_rules::{Call, Capacity, DecisionBase, MatterKind, MeetingKind, Outcome, QuorumRule, Role};
 
 /// The only format version this crate reads and writes, for every kind.
-pub const FORMAT_VERSION: u8 = 1;
+///
+/// Version 2 put the convened agenda into `meeting-convened` (an item's
+/// matter kind, notice and ballot are fixed at convening, not read from a
+/// file when it opens) and the staff role into `staff-enrolled`.
+/// Version 1 messages are refused, saying so (`Problem::UnsupportedVersion`).
+pub const FORMAT_VERSION: u8 = 2;
 
 macro_rules! message_kinds {
-    ($( $variant:ident = $tag:literal, $name:literal, $signer:ident; )*) => {
+    ($( $variant:ident = $tag:literal, $name:literal, $signer:expr; )*) => {
         /// Every kind of message, with its tag byte (the first byte of its
         /// encoding).
         #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -46,36 +51,45 @@ macro_rules! message_kinds {
             }
 
             /// The signing domain of version [`FORMAT_VERSION`]:
-            /// `asamblea/<name>/v1`.
+            /// `asamblea/<name>/v2`.
             pub const fn domain(self) -> &'static str {
-                match self { $(MessageKind::$variant => concat!("asamblea/", $name, "/v1"),)* }
+                match self { $(MessageKind::$variant => concat!("asamblea/", $name, "/v2"),)* }
             }
 
             /// Whose key signs a message of this kind.
             pub const fn signer(self) -> SignerRole {
-                match self { $(MessageKind::$variant => SignerRole::$signer,)* }
+                match self { $(MessageKind::$variant => $signer,)* }
             }
         }
     };
 }
 
+// Who signs each kind. Staff kinds name the one role whose members may
+// sign them: the registration desk records the register and who is
+// present; the chair conducts the polls (and the lots, which the chair's
+// close sets off). The secretary and the auditor sign no event.
+const OPERATOR: SignerRole = SignerRole::Staff(StaffRole::Operator);
+const CHAIR: SignerRole = SignerRole::Staff(StaffRole::Chair);
+const DAEMON: SignerRole = SignerRole::Daemon;
+const ATTENDEE: SignerRole = SignerRole::Attendee;
+
 message_kinds! {
-    MeetingConvened = 0x01, "meeting-convened", Daemon;
-    StaffEnrolled = 0x02, "staff-enrolled", Daemon;
-    RegisterImported = 0x03, "register-imported", Staff;
-    CheckedInPerson = 0x04, "checked-in-person", Staff;
-    CheckedInAgent = 0x05, "checked-in-agent", Staff;
-    ProxyRefused = 0x06, "proxy-refused", Staff;
-    CheckedOut = 0x07, "checked-out", Staff;
-    BadgeIssued = 0x08, "badge-issued", Staff;
-    BadgeRevoked = 0x09, "badge-revoked", Staff;
-    ItemOpened = 0x0A, "item-opened", Staff;
-    Ballot = 0x0B, "ballot", Attendee;
-    ItemClosed = 0x0C, "item-closed", Staff;
-    LotDrawn = 0x0D, "lot-drawn", Staff;
-    ResultPublished = 0x0E, "result-published", Daemon;
-    Receipt = 0x40, "receipt", Daemon;
-    Checkpoint = 0x41, "checkpoint", Daemon;
+    MeetingConvened = 0x01, "meeting-convened", DAEMON;
+    StaffEnrolled = 0x02, "staff-enrolled", DAEMON;
+    RegisterImported = 0x03, "register-imported", OPERATOR;
+    CheckedInPerson = 0x04, "checked-in-person", OPERATOR;
+    CheckedInAgent = 0x05, "checked-in-agent", OPERATOR;
+    ProxyRefused = 0x06, "proxy-refused", OPERATOR;
+    CheckedOut = 0x07, "checked-out", OPERATOR;
+    BadgeIssued = 0x08, "badge-issued", OPERATOR;
+    BadgeRevoked = 0x09, "badge-revoked", OPERATOR;
+    ItemOpened = 0x0A, "item-opened", CHAIR;
+    Ballot = 0x0B, "ballot", ATTENDEE;
+    ItemClosed = 0x0C, "item-closed", CHAIR;
+    LotDrawn = 0x0D, "lot-drawn", CHAIR;
+    ResultPublished = 0x0E, "result-published", DAEMON;
+    Receipt = 0x40, "receipt", DAEMON;
+    Checkpoint = 0x41, "checkpoint", DAEMON;
 }
 
 impl MessageKind {
@@ -95,15 +109,59 @@ impl fmt::Display for MessageKind {
 /// Whose key signs a kind of message. The format fixes it; that the key
 /// really belongs to such a signer is for the ledger replay to check (an
 /// attendee key through its `badge-issued` event, a staff key through its
-/// `staff-enrolled` event, the daemon key through `meeting-convened`).
+/// `staff-enrolled` event and the role enrolled there, the daemon key
+/// through `meeting-convened`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum SignerRole {
     /// The attendee's credential key, from the QR badge.
     Attendee,
-    /// A staff member's key (registration operator, chair, secretary).
-    Staff,
+    /// The key of a staff member enrolled with this role.
+    Staff(StaffRole),
     /// The venue daemon's key, published when it starts.
     Daemon,
+}
+
+/// A staff member's role, enrolled with its key (`staff-enrolled`). Each
+/// staff event kind may be signed only by a member of one role
+/// ([`MessageKind::signer`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum StaffRole {
+    /// The registration desk (Deceval-style): register, check-ins,
+    /// proxies, badges, exits.
+    Operator,
+    /// The chair (presidente): opens and closes the polls.
+    Chair,
+    /// The secretary: tallies, the acta, exports. Signs no event.
+    Secretary,
+    /// Read-only: revisor fiscal, auditors. Signs no event.
+    Auditor,
+}
+
+impl StaffRole {
+    /// Every role, in code order.
+    pub const ALL: [StaffRole; 4] =
+        [StaffRole::Operator, StaffRole::Chair, StaffRole::Secretary, StaffRole::Auditor];
+
+    /// The role's name in files, the API and error messages.
+    pub const fn code(self) -> &'static str {
+        match self {
+            StaffRole::Operator => "operator",
+            StaffRole::Chair => "chair",
+            StaffRole::Secretary => "secretary",
+            StaffRole::Auditor => "auditor",
+        }
+    }
+
+    /// The role of a name, if it is one.
+    pub fn from_code(code: &str) -> Option<StaffRole> {
+        StaffRole::ALL.into_iter().find(|r| r.code() == code)
+    }
+}
+
+impl fmt::Display for StaffRole {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.code())
+    }
 }
 
 /// A rules enumeration carried as one byte.
@@ -157,6 +215,7 @@ wire_codes!(Call { First = 1, Second = 2, OwnRight = 3 });
 wire_codes!(QuorumRule { MoreThanHalf = 1, HalfPlusOne = 2 });
 wire_codes!(DecisionBase { Present = 1, Cast = 2 });
 wire_codes!(Capacity { Proxy = 1, LegalRepresentative = 2 });
+wire_codes!(StaffRole { Operator = 1, Chair = 2, Secretary = 3, Auditor = 4 });
 
 /// An optional role: 0 for none.
 impl WireCode for Option<Role> {
@@ -224,6 +283,7 @@ mod tests {
         check_table(&[QuorumRule::MoreThanHalf, QuorumRule::HalfPlusOne], &[]);
         check_table(&[DecisionBase::Present, DecisionBase::Cast], &[]);
         check_table(&[Capacity::Proxy, Capacity::LegalRepresentative], &[]);
+        check_table(&StaffRole::ALL, &[]);
         check_table(&[None, Some(Role::Administrator), Some(Role::Employee)], &[]);
         let outcomes = [
             Outcome::Open,

@@ -17,7 +17,7 @@
 //!   byte offset; so `decode(encode(x)) == x` for every value `encode`
 //!   accepts, and `encode(decode(b)) == b` for every `b` `decode` accepts.
 //! - **Signatures bind their context.** Every signature covers
-//!   `asamblea/<kind>/v1 || 0x00 || meeting id || message`, and every event
+//!   `asamblea/<kind>/v2 || 0x00 || meeting id || message`, and every event
 //!   carries a nonce; a ballot names its item. A signature verifies for one
 //!   kind, one meeting, one item, once ([`signing_input`]). Verification is
 //!   ed25519 `verify_strict`.
@@ -71,10 +71,10 @@ pub use credential::Credential;
 pub use derived::{lot_index, register_digest, withdrawal_digest};
 pub use error::{Problem, WireError};
 pub use event::{
-    AgentArrival, Ballot, Choice, Event, EventBody, HolderVote, ItemOpened, ProxyRefusal, SplitPart,
+    AgendaItem, AgentArrival, Ballot, Choice, Event, EventBody, HolderVote, ProxyRefusal, SplitPart,
 };
 pub use keys::{signing_input, Keypair, PublicKey, Signature};
-pub use kinds::{MessageKind, SignerRole, FORMAT_VERSION};
+pub use kinds::{MessageKind, SignerRole, StaffRole, FORMAT_VERSION};
 pub use record::{genesis_head, Chain, EventRecord};
 pub use result::{DecisionFigures, ElectionFigures, PublishedResult, Withdrawal};
 pub use statement::{Checkpoint, Receipt};

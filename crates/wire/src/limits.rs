@@ -12,6 +12,8 @@ pub const MAX_TEXT_LEN: usize = 256;
 pub const MAX_PRINCIPALS: usize = 1_000;
 /// Holders one ballot may vote for (an agent votes for each principal).
 pub const MAX_VOTES: usize = 1_000;
+/// Items on a convened agenda.
+pub const MAX_AGENDA_ITEMS: usize = 256;
 /// Lists (candidates) on one election.
 pub const MAX_LISTS: usize = 256;
 /// Parts of one split vote: every list plus blank.

@@ -7,7 +7,7 @@
 //! ```
 //!
 //! Both are signed by the daemon key like any message, under the domains
-//! `asamblea/receipt/v1` and `asamblea/checkpoint/v1`.
+//! `asamblea/receipt/v2` and `asamblea/checkpoint/v2`.
 
 use crate::codec::{Reader, Writer};
 use crate::error::WireError;

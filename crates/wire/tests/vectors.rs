@@ -18,10 +18,10 @@ use asamblea_rules::{
     Meeting, MeetingKind, OptionIndex, Profile, Refusal, Register, Role, Settings, Shares, SplitPermission,
 };
 use asamblea_wire::{
-    genesis_head, lot_index, register_digest, signing_input, withdrawal_digest, AgentArrival, Ballot, Chain,
-    Checkpoint, Choice, Credential, CredentialId, Digest, Event, EventBody, EventRecord, HolderVote, Id,
-    ItemOpened, Keypair, MeetingId, MessageKind, Nonce, ProxyRefusal, PublicKey, PublishedResult, Receipt,
-    Signature, SignerRole, SplitPart, Text,
+    genesis_head, lot_index, register_digest, signing_input, withdrawal_digest, AgendaItem, AgentArrival,
+    Ballot, Chain, Checkpoint, Choice, Credential, CredentialId, Digest, Event, EventBody, EventRecord,
+    HolderVote, Id, Keypair, MeetingId, MessageKind, Nonce, ProxyRefusal, PublicKey, PublishedResult,
+    Receipt, Signature, SignerRole, SplitPart, StaffRole, Text,
 };
 
 // ----- inputs ---------------------------------------------------------------
@@ -38,6 +38,7 @@ fn meeting_id() -> MeetingId {
 const DAEMON_SEED: [u8; 32] = [0x11; 32];
 const STAFF_SEED: [u8; 32] = [0x22; 32];
 const ATTENDEE_SEED: [u8; 32] = [0x33; 32];
+const CHAIR_SEED: [u8; 32] = [0x44; 32];
 /// 2026-03-26T14:00:00Z; record `n` is timed `T0 + n` seconds.
 const T0: u64 = 1_774_533_600_000;
 
@@ -78,6 +79,29 @@ fn profile() -> Profile {
     Profile::new("vectors", Settings::default(), rules).expect("a valid profile")
 }
 
+/// The agenda convened: an ordinary decision, and a one-seat board
+/// election between two lists.
+fn agenda() -> Vec<AgendaItem> {
+    vec![
+        AgendaItem {
+            item: id("item-1"),
+            title: Text::new("Aprobación del orden del día").expect("valid"),
+            matter: MatterKind::Ordinary,
+            noticed: true,
+            seats: 0,
+            lists: vec![],
+        },
+        AgendaItem {
+            item: id("item-2"),
+            title: Text::new("Elección de la Junta Directiva").expect("valid"),
+            matter: MatterKind::BoardElection,
+            noticed: true,
+            seats: 1,
+            lists: vec![id("Lista A"), id("Lista B")],
+        },
+    ]
+}
+
 // ----- the meeting ----------------------------------------------------------
 
 /// Records the meeting: each event is applied to the rules engine, signed
@@ -112,6 +136,7 @@ fn run() -> Run {
     let meeting_id = meeting_id();
     let daemon = Keypair::from_seed(&DAEMON_SEED);
     let staff = Keypair::from_seed(&STAFF_SEED);
+    let chair = Keypair::from_seed(&CHAIR_SEED);
     let credential = Credential::generate_from(&meeting_id, CredentialId(1), &ATTENDEE_SEED);
     let attendee = credential.keypair();
     let register = register();
@@ -126,10 +151,22 @@ fn run() -> Run {
             meeting_kind: MeetingKind::Ordinary,
             call: Call::First,
             settings: Settings::default(),
+            agenda: agenda(),
         },
         &daemon,
     );
-    ledger.push(EventBody::StaffEnrolled { key: staff.public_key(), name: id("operador-1") }, &daemon);
+    ledger.push(
+        EventBody::StaffEnrolled {
+            key: staff.public_key(),
+            role: StaffRole::Operator,
+            name: id("operador-1"),
+        },
+        &daemon,
+    );
+    ledger.push(
+        EventBody::StaffEnrolled { key: chair.public_key(), role: StaffRole::Chair, name: id("presidente") },
+        &daemon,
+    );
     ledger.push(
         EventBody::RegisterImported {
             register_digest: register_digest(&register),
@@ -170,15 +207,9 @@ fn run() -> Run {
     );
 
     // item-1: a decision. H2 splits (dismembered), H3 votes for, H1 abstains.
-    let item_1 = ItemOpened {
-        item: id("item-1"),
-        matter: MatterKind::Ordinary,
-        noticed: true,
-        seats: 0,
-        lists: vec![],
-    };
+    let [item_1, item_2] = agenda().try_into().expect("two items");
     meeting.open(item_1.to_spec().expect("fits")).expect("quorum");
-    ledger.push(EventBody::ItemOpened(item_1), &staff);
+    ledger.push(EventBody::ItemOpened { item: id("item-1") }, &chair);
     let split = vec![
         SplitPart { option: OptionIndex::FOR, shares: Shares::new(200_000) },
         SplitPart { option: OptionIndex::AGAINST, shares: Shares::new(100_000) },
@@ -196,7 +227,7 @@ fn run() -> Run {
     }
     ledger.push(EventBody::Ballot(ballot), attendee);
     meeting.close("item-1").expect("open");
-    ledger.push(EventBody::ItemClosed { item: id("item-1") }, &staff);
+    ledger.push(EventBody::ItemClosed { item: id("item-1") }, &chair);
     let result = |meeting: &Meeting, item: &str| {
         let at = meeting.item_index(item).expect("opened");
         PublishedResult::from_rules(meeting.item(at).result().expect("closed"), meeting.register())
@@ -205,16 +236,9 @@ fn run() -> Run {
         .push(EventBody::ResultPublished { item: id("item-1"), result: result(&meeting, "item-1") }, &daemon);
 
     // item-2: one seat, two lists tied: a lot decides.
-    let lists = vec![id("Lista A"), id("Lista B")];
-    let item_2 = ItemOpened {
-        item: id("item-2"),
-        matter: MatterKind::BoardElection,
-        noticed: true,
-        seats: 1,
-        lists: lists.clone(),
-    };
+    let lists = item_2.lists.clone();
     meeting.open(item_2.to_spec().expect("fits")).expect("quorum");
-    ledger.push(EventBody::ItemOpened(item_2), &staff);
+    ledger.push(EventBody::ItemOpened { item: id("item-2") }, &chair);
     let ballot = Ballot {
         item: id("item-2"),
         credential: CredentialId(1),
@@ -228,13 +252,13 @@ fn run() -> Run {
     }
     ledger.push(EventBody::Ballot(ballot), attendee);
     meeting.close("item-2").expect("open");
-    let lot_seed = ledger.push(EventBody::ItemClosed { item: id("item-2") }, &staff);
+    let lot_seed = ledger.push(EventBody::ItemClosed { item: id("item-2") }, &chair);
     ledger
         .push(EventBody::ResultPublished { item: id("item-2"), result: result(&meeting, "item-2") }, &daemon);
     let lot_position = lot_index(&lot_seed, &id("item-2"), 0, 2).expect("two candidates");
     let winner = lists[usize::try_from(lot_position).expect("0 or 1")].clone();
     meeting.draw("item-2", winner.as_str()).expect("a lot is pending");
-    ledger.push(EventBody::LotDrawn { item: id("item-2"), round: 0, seed: lot_seed, winner }, &staff);
+    ledger.push(EventBody::LotDrawn { item: id("item-2"), round: 0, seed: lot_seed, winner }, &chair);
     ledger
         .push(EventBody::ResultPublished { item: id("item-2"), result: result(&meeting, "item-2") }, &daemon);
 
@@ -305,7 +329,8 @@ fn record_bytes(seq: u64, signer: &[u8], signature: &[u8], event: &[u8]) -> Vec<
 fn signer_key(kind: MessageKind) -> PublicKey {
     let seed = match kind.signer() {
         SignerRole::Daemon => DAEMON_SEED,
-        SignerRole::Staff => STAFF_SEED,
+        SignerRole::Staff(StaffRole::Chair) => CHAIR_SEED,
+        SignerRole::Staff(_) => STAFF_SEED,
         SignerRole::Attendee => ATTENDEE_SEED,
     };
     Keypair::from_seed(&seed).public_key()
@@ -316,11 +341,11 @@ fn signer_key(kind: MessageKind) -> PublicKey {
 /// Everything the document lists, as hex, in the order it lists them.
 #[derive(Debug, PartialEq)]
 struct Vectors {
-    public_keys: [String; 3],
+    public_keys: [String; 4],
     genesis: String,
     /// Per record: kind, event bytes, signature, head.
     records: Vec<(String, String, String, String)>,
-    record_9: String,
+    record_10: String,
     ballot_signing_input: String,
     register_preimage: String,
     register_digest: String,
@@ -341,11 +366,11 @@ fn compute() -> Vectors {
     let daemon = Keypair::from_seed(&DAEMON_SEED);
     let records = &run.ledger.records;
     let event_bytes = |seq: usize| records[seq - 1].event.encode().expect("encodes");
-    let receipt = Receipt { seq: 9, head: run.ledger.heads[8], event: Digest::sha256(&event_bytes(9)) };
-    let checkpoint = Checkpoint { seq: 19, head: run.ledger.heads[18] };
+    let receipt = Receipt { seq: 10, head: run.ledger.heads[9], event: Digest::sha256(&event_bytes(10)) };
+    let checkpoint = Checkpoint { seq: 20, head: run.ledger.heads[19] };
     let credential = Credential::generate_from(&meeting_id, CredentialId(1), &ATTENDEE_SEED);
     Vectors {
-        public_keys: [DAEMON_SEED, STAFF_SEED, ATTENDEE_SEED]
+        public_keys: [DAEMON_SEED, STAFF_SEED, ATTENDEE_SEED, CHAIR_SEED]
             .map(|seed| Keypair::from_seed(&seed).public_key().to_string()),
         genesis: genesis_head(&meeting_id).to_string(),
         records: records
@@ -361,8 +386,8 @@ fn compute() -> Vectors {
                 )
             })
             .collect(),
-        record_9: hex(&records[8].encode().expect("encodes")),
-        ballot_signing_input: hex(&signing_input(&meeting_id, &event_bytes(9)).expect("a known kind")),
+        record_10: hex(&records[9].encode().expect("encodes")),
+        ballot_signing_input: hex(&signing_input(&meeting_id, &event_bytes(10)).expect("a known kind")),
         register_preimage: hex(&register_preimage()),
         register_digest: register_digest(&register()).to_string(),
         withdrawal_preimage: hex(&withdrawal_preimage()),
@@ -380,10 +405,10 @@ fn compute() -> Vectors {
 fn expected() -> Vectors {
     let s = |x: &str| x.to_string();
     Vectors {
-        public_keys: [s(PUBLIC_KEYS[0]), s(PUBLIC_KEYS[1]), s(PUBLIC_KEYS[2])],
+        public_keys: PUBLIC_KEYS.map(|k| k.to_string()),
         genesis: s(GENESIS),
         records: RECORDS.iter().map(|(k, e, sig, h)| (s(k), s(e), s(sig), s(h))).collect(),
-        record_9: s(RECORD_9),
+        record_10: s(RECORD_10),
         ballot_signing_input: s(BALLOT_SIGNING_INPUT),
         register_preimage: s(REGISTER_PREIMAGE),
         register_digest: s(REGISTER_DIGEST),
@@ -408,7 +433,9 @@ fn print_markdown(v: &Vectors) {
     let block = |title: &str, hex: &str| println!("{title}\n\n```text\n{}\n```\n", wrapped(hex));
     println!("### 10.1 Keys\n");
     for (role, key) in
-        ["daemon (seed 11…11)", "staff (seed 22…22)", "attendee (seed 33…33)"].iter().zip(&v.public_keys)
+        ["daemon (seed 11…11)", "operator (seed 22…22)", "attendee (seed 33…33)", "chair (seed 44…44)"]
+            .iter()
+            .zip(&v.public_keys)
     {
         println!("- {role}: `{key}`");
     }
@@ -418,7 +445,8 @@ fn print_markdown(v: &Vectors) {
         let seq = i + 1;
         let signer = match MessageKind::ALL.iter().find(|k| k.name() == kind).map(|k| k.signer()) {
             Some(SignerRole::Daemon) => "daemon",
-            Some(SignerRole::Staff) => "staff",
+            Some(SignerRole::Staff(StaffRole::Chair)) => "chair",
+            Some(SignerRole::Staff(_)) => "operator",
             Some(SignerRole::Attendee) => "attendee",
             None => "?",
         };
@@ -428,19 +456,19 @@ fn print_markdown(v: &Vectors) {
         block(&format!("`head_{seq}`:"), head);
     }
     println!("### 10.3 A whole record and a signing input\n");
-    block("Record 9:", &v.record_9);
-    block("Signing input of event 9:", &v.ballot_signing_input);
+    block("Record 10:", &v.record_10);
+    block("Signing input of event 10:", &v.ballot_signing_input);
     println!("### 10.4 Derived values\n");
     block("Register digest input:", &v.register_preimage);
-    block("Register digest (carried by record 3):", &v.register_digest);
+    block("Register digest (carried by record 4):", &v.register_digest);
     block("Withdrawal digest input:", &v.withdrawal_preimage);
     block("Withdrawal digest:", &v.withdrawal_digest);
-    block("Lot input (record 16):", &v.lot_preimage);
+    block("Lot input (record 17):", &v.lot_preimage);
     println!("Lot position: {}\n", v.lot_position);
     println!("### 10.5 Receipt and checkpoint\n");
-    block("Receipt of record 9:", &v.receipt);
+    block("Receipt of record 10:", &v.receipt);
     block("Its signature:", &v.receipt_signature);
-    block("Checkpoint at record 19:", &v.checkpoint);
+    block("Checkpoint at record 20:", &v.checkpoint);
     block("Its signature:", &v.checkpoint_signature);
     println!("### 10.6 Credential\n");
     println!("Credential 1 with the attendee seed (its key is the attendee key above):\n");
@@ -448,7 +476,7 @@ fn print_markdown(v: &Vectors) {
 }
 
 fn print_rust(v: &Vectors) {
-    println!("const PUBLIC_KEYS: [&str; 3] = {:?};", v.public_keys);
+    println!("const PUBLIC_KEYS: [&str; 4] = {:?};", v.public_keys);
     println!("const GENESIS: &str = {:?};", v.genesis);
     println!("const RECORDS: &[(&str, &str, &str, &str)] = &[");
     for record in &v.records {
@@ -456,7 +484,7 @@ fn print_rust(v: &Vectors) {
     }
     println!("];");
     for (name, value) in [
-        ("RECORD_9", &v.record_9),
+        ("RECORD_10", &v.record_10),
         ("BALLOT_SIGNING_INPUT", &v.ballot_signing_input),
         ("REGISTER_PREIMAGE", &v.register_preimage),
         ("REGISTER_DIGEST", &v.register_digest),
@@ -489,7 +517,8 @@ fn the_code_produces_the_vectors() {
 #[test]
 fn the_vectors_follow_the_documented_layouts() {
     let meeting_id = meeting_id();
-    // head_0 = SHA-256("asamblea/ledger/v1" || 0x00 || meeting id).
+    // head_0 = SHA-256("asamblea/ledger/v1" || 0x00 || meeting id): the
+    // chain's own domain, unchanged since version 1.
     let genesis = sha256(&[b"asamblea/ledger/v1\0".as_slice(), &meeting_id.0].concat());
     assert_eq!(hex(&genesis), GENESIS);
     let mut head = genesis;
@@ -504,38 +533,38 @@ fn the_vectors_follow_the_documented_layouts() {
         assert_eq!(event[0], decoded.kind().tag());
         // The signature is the kind's signer's, over domain || 0 || meeting || event.
         let key = signer_key(decoded.kind());
-        let input = [format!("asamblea/{kind}/v1\0").as_bytes(), &meeting_id.0, &event].concat();
+        let input = [format!("asamblea/{kind}/v2\0").as_bytes(), &meeting_id.0, &event].concat();
         assert!(ed25519_verify(&key, &input, &signature), "record {seq}: signature");
         // head_n = SHA-256(head_{n-1} || record bytes).
         let record = record_bytes(seq, &key.to_bytes(), &signature, &event);
         head = sha256(&[&head[..], &record].concat());
         assert_eq!(hex(&head), *expected_head, "record {seq}: head");
         assert_eq!(EventRecord::decode(&record).map(|r| r.encode()), Ok(Ok(record.clone())));
-        if seq == 9 {
-            assert_eq!(hex(&record), RECORD_9);
+        if seq == 10 {
+            assert_eq!(hex(&record), RECORD_10);
             assert_eq!(hex(&input), BALLOT_SIGNING_INPUT);
         }
     }
-    // The register digest is carried by event 3.
+    // The register digest is carried by event 4.
     assert_eq!(hex(&sha256(&unhex(REGISTER_PREIMAGE))), REGISTER_DIGEST);
-    assert!(RECORDS[2].1.contains(REGISTER_DIGEST));
+    assert!(RECORDS[3].1.contains(REGISTER_DIGEST));
     assert_eq!(hex(&sha256(&unhex(WITHDRAWAL_PREIMAGE))), WITHDRAWAL_DIGEST);
-    // The lot: its seed is head_14, the head after item-2's item-closed.
+    // The lot: its seed is head_15, the head after item-2's item-closed.
     let lot_input = unhex(LOT_PREIMAGE);
-    assert_eq!(hex(&lot_input[16..48]), RECORDS[13].3);
+    assert_eq!(hex(&lot_input[16..48]), RECORDS[14].3);
     let h = sha256(&lot_input);
     let first = u64::from_be_bytes(h[..8].try_into().expect("8 bytes"));
     assert_eq!(u32::try_from(first % 2).expect("0 or 1"), LOT_POSITION);
-    // Receipt of record 9 and checkpoint at 19.
+    // Receipt of record 10 and checkpoint at 20.
     let receipt = unhex(RECEIPT);
-    let event_9 = sha256(&unhex(RECORDS[8].1));
-    assert_eq!(receipt, [&[0x40, 1][..], &9u64.to_be_bytes(), &unhex(RECORDS[8].3), &event_9].concat());
+    let event_10 = sha256(&unhex(RECORDS[9].1));
+    assert_eq!(receipt, [&[0x40, 2][..], &10u64.to_be_bytes(), &unhex(RECORDS[9].3), &event_10].concat());
     let daemon = Keypair::from_seed(&DAEMON_SEED).public_key();
-    let receipt_input = [b"asamblea/receipt/v1\0".as_slice(), &meeting_id.0, &receipt].concat();
+    let receipt_input = [b"asamblea/receipt/v2\0".as_slice(), &meeting_id.0, &receipt].concat();
     assert!(ed25519_verify(&daemon, &receipt_input, &unhex(RECEIPT_SIGNATURE)));
     let checkpoint = unhex(CHECKPOINT);
-    assert_eq!(checkpoint, [&[0x41, 1][..], &19u64.to_be_bytes(), &unhex(RECORDS[18].3)].concat());
-    let checkpoint_input = [b"asamblea/checkpoint/v1\0".as_slice(), &meeting_id.0, &checkpoint].concat();
+    assert_eq!(checkpoint, [&[0x41, 2][..], &20u64.to_be_bytes(), &unhex(RECORDS[19].3)].concat());
+    let checkpoint_input = [b"asamblea/checkpoint/v2\0".as_slice(), &meeting_id.0, &checkpoint].concat();
     assert!(ed25519_verify(&daemon, &checkpoint_input, &unhex(CHECKPOINT_SIGNATURE)));
 }
 
@@ -598,7 +627,7 @@ fn the_document_carries_the_same_vectors() {
         all.extend([event.as_str(), signature, head]);
     }
     all.extend([
-        v.record_9.as_str(),
+        v.record_10.as_str(),
         &v.ballot_signing_input,
         &v.register_preimage,
         &v.register_digest,
@@ -619,45 +648,47 @@ fn the_document_carries_the_same_vectors() {
 
 // ----- expected values (generated, see the top of this file) ----------------
 
-const PUBLIC_KEYS: [&str; 3] = [
+const PUBLIC_KEYS: [&str; 4] = [
     "d04ab232742bb4ab3a1368bd4615e4e6d0224ab71a016baf8520a332c9778737",
     "a09aa5f47a6759802ff955f8dc2d2a14a5c99d23be97f864127ff9383455a4f0",
     "17cb79fb2b4120f2b1ec65e4198d6e08b28e813feb01e4a400839b85e18080ce",
+    "d759793bbc13a2819a827c76adb6fba8a49aee007f49f2d0992d99b825ad2c48",
 ];
 const GENESIS: &str = "29a6b6c829d9111aa1021572ace9e24ee5fcdda5bde14bea14681b198723e87d";
 const RECORDS: &[(&str, &str, &str, &str)] = &[
-    ("meeting-convened", "010101010101010101010101010101010101d04ab232742bb4ab3a1368bd4615e4e6d0224ab71a016baf8520a332c977873700000007766563746f72738d7914748c4293fbe4de0ed6c01f5ddf3e68ba6aeb494becece6bee20aede2e10101010101000001", "aa430a5dd911123636fe7256d6a9b7da004ba5b3c8de0e7dd88dd6d8fcd11f98c589c8c1b5dc633b3b81fc15d9f280609834630e1856a83f46fc884281539500", "61fbc026621ef6a32d2f7e668920d65b903d1802008855aef97cf7c0c5dd3853"),
-    ("staff-enrolled", "020102020202020202020202020202020202a09aa5f47a6759802ff955f8dc2d2a14a5c99d23be97f864127ff9383455a4f00000000a6f70657261646f722d31", "c80278aeb401c696c4d9afbaf3ecaa1ddd02749586c81bdbc3e73cc876146d4fcc9dbef7328b582fa72def63411d5dabea321370b866908724808ef37caa3c0a", "a764a8d960817f413ad15a9ae067b18029cf4c6846eb92687856616d40189497"),
-    ("register-imported", "03010303030303030303030303030303030320d722f262199d5ff47a81255838b97182eb2e7d100127f8b6672958784efa060000000400000000001e848000000000000000000000000000030d400000000000000000", "29e13b1b0001bd31cbdc7e17c59f2d075ac82e50013b6b2fd90427cc106eb34e0f92957402c6c01166b22f774465fae0dcfa3a0126587a514c516c9dc7b7b704", "bbeee5542a936a94252c961d257496d7d9559301f5275309c10641694f9d084f"),
-    ("checked-in-person", "040104040404040404040404040404040404000000024831", "ce729d1b73ffcca7137221cf869a1a020d4b91ebe2cbb8645a42d027817a8cacff1921f8d25291ab78125b691ef6b5028b6f58ff1e65c8d50b5ba7ed10d86607", "f968fcaff89cf3941add24f9c148a843d4bbc45278477458271c1b316f11160d"),
-    ("checked-in-agent", "0501050505050505050505050505050505050000000441472d370000000200000002483200000002483301000000000f506f64657220323032362d30303432", "985ba6e4c97cef02990e20b43727329a8455fc5f9389b892d01cdf95c9bd5c284782e16d62110a51005eb89c303362ae0e56de26f79ef793a5d6f2d568255002", "5cf08f690e198de05f01424e58c8f652392cd93fed430efb965e5b4e12067325"),
-    ("proxy-refused", "06010606060606060606060606060606060600000003452d390000000100000002483401020000000002", "c60ae09e6565cbe216f9bbc5fe4febb9de47d6de818207a6dbef4da77e0dbfb7ab8801700764ffbd8e6a934d97a2e1f8248f9353ef8a15a76eba8e0f59e5c30a", "2d123a86bea8310a696cb068211574c51a6724c4ff75319d8ad06dfdbd46b0dc"),
-    ("badge-issued", "0801070707070707070707070707070707070000000117cb79fb2b4120f2b1ec65e4198d6e08b28e813feb01e4a400839b85e18080ce0000000441472d37", "5977de0cfdc4b51a064345008e22f564344f08e695392d268cd3095b10940a64815a3376030404b80e35e0f42307c821bf2907d89bd0e8c84aa174ef29abb203", "64841621cfed956ee11291a1531fac842e1cca7b9df1d1576d05c9df75110a66"),
-    ("item-opened", "0a0108080808080808080808080808080808000000066974656d2d3101010000000000000000", "c2af52ee03ef16fa0e25093eec8309c2c6de52def09b399668fe840e9f4e20a111922732a977c7d2bc2e298a92a713d197f51997a2484fbf654dbea469591800", "d04641e8a1407a3ba739711d676b7a647a777c987f890669220d364d3aefc6e7"),
-    ("ballot", "0b0109090909090909090909090909090909000000066974656d2d310000000100000002000000024832020000000200000000000000030d40000100000000000186a0000000024833010000", "93cb7134381ffaab4e87a8b502968a48695b0954792afa8f753375a0c50cfb1fb5397ac2e710e8ccd823a455aeb6406090cac86a876e72c2031e43638fe90f0c", "29ef93a212fb0bc98275c72e9714a20124ace1840408893f671835582bf98305"),
-    ("item-closed", "0c010a0a0a0a0a0a0a0a0a0a0a0a0a0a0a0a000000066974656d2d31", "9c4e407c8ea82ffba2b622219bbddd6bb3a0d202f75d7546f0215646b83bb19379a75f9398fd82c1b8e18ed6472f49ddac33d7a4440d683e8bcd063f5c3c010d", "7d08eb36eb9da88303d0f1e78b36f4456bd37dde44e461504fda7e7c3b51101b"),
-    ("result-published", "0e010b0b0b0b0b0b0b0b0b0b0b0b0b0b0b0b000000066974656d2d310102010000000000124f8000000000000000000000000000124f80000000000007a12000000000000186a0000000000000000000000000000927c0000000020000", "b454b70328aa12ff314f82298222071feb5c3de866901ba6b11dc5d4a5c79370403b38d0d9bc8aa29072a099c3f37ca7e4e6f5755ccd2325606e8d6e9425290b", "a439bfc7919abf9ce5828faf52da7e5ed03a7f48d27dcc97f9559f3675e0787d"),
-    ("item-opened", "0a010c0c0c0c0c0c0c0c0c0c0c0c0c0c0c0c000000066974656d2d3214010000000100000002000000074c697374612041000000074c697374612042", "7df79d57a378a8f29a8b1ebaefa714895dc1f74c988105a9f2ab879078982d141b9e18faf3e392055a25d2f3569d7e48742ea23e516bdda0e633ee37c8de9300", "994e6c57b8661220b68ef3253f7d6cf217ffbbf3cedd2a66b717b6b5843d2ad9"),
-    ("ballot", "0b010d0d0d0d0d0d0d0d0d0d0d0d0d0d0d0d000000066974656d2d320000000100000002000000024832010000000000024833010001", "83f49fc51b2b7c526c35428f869f48fea839baadf996bb0e1b37a6da215c9ae98a79732eeb8f0be9ba4988f9f6f1dbb023de9a773594ddaca537bf0541e7ec0e", "a8e08f79b2415ce2ce3e01560eab098e644b297b9e9c47b3d1ab4fd13a8b8bde"),
-    ("item-closed", "0c010e0e0e0e0e0e0e0e0e0e0e0e0e0e0e0e000000066974656d2d32", "80be6bcca87e7a0e098e576cfcc034a1ae0446606c80921280b0406a75ba566811ccfe82c5f6d629a17119dcd6777eecc9ac0dffa6742e258a107fde3cabfe08", "8374387c758cc9367ca11113d5560c91d20d25dc85a41274b91eedc1665b5eac"),
-    ("result-published", "0e010f0f0f0f0f0f0f0f0f0f0f0f0f0f0f0f000000066974656d2d3202060100000000000927c000000000000000000000000200000000000493e000000000000493e00100000002000000000000000000000002000000000000000100000001000000000000000000000000", "b78845764be3161062809baa11c90f1ab13652c206ee6835fd779bf56dd0184b23922e8143b1ec9948ed4d4a154c0d59f30bf8db9eaf5768cf6ad16a5cb1a40a", "90743585d415f42b5f98a568077b1d431ac46332fe5302d7a76ef6fff923a365"),
-    ("lot-drawn", "0d0110101010101010101010101010101010000000066974656d2d32000000008374387c758cc9367ca11113d5560c91d20d25dc85a41274b91eedc1665b5eac000000074c697374612041", "1be0300e73ba2cb61036a4660161f71edfff96b26eadce2fd1efaf28cc25cf53a4432b71de7aa79940aaf811227c60254fbaf8fc9f2c2410df58f2bd4006020b", "7cbbbf06faf59bf40c127d23c6f06fb1113306607130743c49530c6b9865a739"),
-    ("result-published", "0e0111111111111111111111111111111111000000066974656d2d3202050100000000000927c000000000000000000000000200000000000493e000000000000493e0010000000200000001000000000000000000000000000000000000000000000000", "1b5a293a1d9337cf5d401d80ab6242b86b52fdaaa7093bece9d0d5cc1d2bbec3d769e1f00bc8ba0ae2f0a07b105f3a208ac6d310d6bf5b4950374618c6653e0b", "c7eda86f3af087f1408d283158a76f0e6b5bd2ea358e553abcc95ef41de32138"),
-    ("checked-out", "0701121212121212121212121212121212120000000441472d37", "d43e6be6460b595a81e11ce0d1821be2d09a8b64821c35a3153b3f86177f650cd79709001fa224fe80f0014aca76f213b9455deb5486c2add4a961c86d95f103", "3e6817593068a7787ec178eb13b7e64faaec3a9364c0825dedec7a7caad5cf7b"),
-    ("badge-revoked", "09011313131313131313131313131313131300000001", "24d70f0795ef8e95b52c87eb9620e14012f50742b2da7d5869e6d5ff6f3de52a3c6658c21b1e31f9c11b90b3dd2ec67fafbc9fceff5cb7a8fcbb8809cdc11a06", "06eedba9eaa277e4cc8ff3625c31ecd55ed78cea9e74834a627fa3aec6e35d3c"),
+    ("meeting-convened", "010201010101010101010101010101010101d04ab232742bb4ab3a1368bd4615e4e6d0224ab71a016baf8520a332c977873700000007766563746f72738d7914748c4293fbe4de0ed6c01f5ddf3e68ba6aeb494becece6bee20aede2e1010101010100000100000002000000066974656d2d310000001e4170726f62616369c3b36e2064656c206f7264656e2064656c2064c3ad6101010000000000000000000000066974656d2d320000001f456c65636369c3b36e206465206c61204a756e74612044697265637469766114010000000100000002000000074c697374612041000000074c697374612042", "e17312ebe03b34aaaff2e96f5323ef02e4ce9e4ed55a53cf1a1305d89e1eee7dee168357de008c48088251559aad169647d5d963d3d8ef64d52e0a47cdff1203", "6e39a648df7634231dacf551f64c1c4d0043c0058f8fae17e2774eeb7709bb95"),
+    ("staff-enrolled", "020202020202020202020202020202020202a09aa5f47a6759802ff955f8dc2d2a14a5c99d23be97f864127ff9383455a4f0010000000a6f70657261646f722d31", "dc897d3f879d2de8d0a84d7dc24454d9daa11f09ec995ca9cd6c04ae4e7a22cc000bee064c55ca2e938f397c5b011cb026c7f6fc628a20fa770fc2b2db50700d", "78be23ea8e243726d28f86ed3be0df8003e59441dc3c73d128de396fac74f82e"),
+    ("staff-enrolled", "020203030303030303030303030303030303d759793bbc13a2819a827c76adb6fba8a49aee007f49f2d0992d99b825ad2c48020000000a707265736964656e7465", "37573c9e5fa64f7affb8ebbe394b24fcc1878e80c34db179c0cb496627763489e6a707b114e5ce04b29bd098096fc81940f38b60480b21824cf2f995375c3403", "c40c96bd2a4b31da1aa4f5d9e8019788babf36a72c6a944ef87d94f2888ee175"),
+    ("register-imported", "03020404040404040404040404040404040420d722f262199d5ff47a81255838b97182eb2e7d100127f8b6672958784efa060000000400000000001e848000000000000000000000000000030d400000000000000000", "4bada0380788f4c09ecc5ec089bb03431163521f8856d4cf9352c700e3d7aa2ca9c509ece982455294b072775724ac64084ab873d432fa4ab6a91249c648d60a", "c2f2ce75cbb18468aed99c325fc5c35eeefc5b468214d09fa33c35a44e663999"),
+    ("checked-in-person", "040205050505050505050505050505050505000000024831", "7ebe1665218dfdeaa1edcb89b4d78c2793afde5394b0382b31be83ff9d74acaa46d9d73f126eae8ed4dce3136b4b7661957150378082cd196384be89db35180b", "5f67cbcd8701b79f959d1538498ec4b0d34aa708eac9f6720cfe86092fc957c4"),
+    ("checked-in-agent", "0502060606060606060606060606060606060000000441472d370000000200000002483200000002483301000000000f506f64657220323032362d30303432", "f6460a60befea8676935d347eddbdb7800021e7d893c876245e9436e6742477ba3322e270a27e19e5a724aa815597de2531344946d69311fa9b8811919915d0d", "39277439e9a5cab8efb03593f3afe9b2dcffb4f8ba94eb4fcd74cbae13a3493c"),
+    ("proxy-refused", "06020707070707070707070707070707070700000003452d390000000100000002483401020000000002", "a08f22d03cada8d174a5b2d0cf333fb4ce3aaa535ee35d79210f4895da7758a3b8d3ea9dc0d389b9c2b05884bca01c6aa8314e6c0336ec7e85c2b342786ca206", "3c34210ff8dd033441e1bc23a50e71537e77b5d5fc4e2aacba4c9fd37932dafe"),
+    ("badge-issued", "0802080808080808080808080808080808080000000117cb79fb2b4120f2b1ec65e4198d6e08b28e813feb01e4a400839b85e18080ce0000000441472d37", "68c17db65080264e6ebb9b28dfed99e6c6877dd9b19002141955eec231a5158d1ad8351e43ea1a6c78bd6b02b3d6676caf22ae7898e9d5604ba58a290b06e30d", "81b2f3affb6a21db0cedabfcc161c7c9b1f54115cb2bb12b16b6feee7c8f9724"),
+    ("item-opened", "0a0209090909090909090909090909090909000000066974656d2d31", "749cd3ee763e5e85d9b7cc58ed6e8ecda823a7253b06a78af0334274a46fd55114f0a1338beecedf1b0e084806dd75c25c3b9d69fbacdcf32e0cd3714e22c304", "b2f429b2122d8b9c5d8d9b8c32f9aa914b92a09672b7cae4ba47b39a75881be9"),
+    ("ballot", "0b020a0a0a0a0a0a0a0a0a0a0a0a0a0a0a0a000000066974656d2d310000000100000002000000024832020000000200000000000000030d40000100000000000186a0000000024833010000", "94a646a1828d99e7e22dcf2dd6e8da3ef08c21b4e255b00ddc241f94a8a58eda3a4e566fef1ff0a5175255f6887dedb89a7bdd110a141e60adf408d4cfa71703", "ab5449ffa0693664188d9c6832f7b3bdf7f334856417f92fc7081040fced1cf0"),
+    ("item-closed", "0c020b0b0b0b0b0b0b0b0b0b0b0b0b0b0b0b000000066974656d2d31", "8c099ebdd2bfa1a168c73132d28734f1667fcace835aa7625e2f107fdffa6d703bec9c81133aac86436bd5c232b0b4ca3e468b81ff6de974bb4fd236594c5d0f", "40fd671d51a464c7fb49e8f861874ae957ba6906addd3d730610e749bc0489ac"),
+    ("result-published", "0e020c0c0c0c0c0c0c0c0c0c0c0c0c0c0c0c000000066974656d2d310102010000000000124f8000000000000000000000000000124f80000000000007a12000000000000186a0000000000000000000000000000927c0000000020000", "e6db9a44c67a97185ae29acff427af1cf93fb70996c756f156c3ed02d33e7c21f2a18a366a5b7bb65ecda7707dcf8082894dd6a5c5ef7f5f474285291d84cc00", "b6c128bde82fee11bcad821c7193911cfb82ff58bbcf01b661a8a8ad5bd7cf12"),
+    ("item-opened", "0a020d0d0d0d0d0d0d0d0d0d0d0d0d0d0d0d000000066974656d2d32", "ece56c898005400299188117fb4406bd85fc65f3ece2d4640ad7d6d87cdfeabc66edbc570bf94cf9c88bd943eeabdd34318b2075f98f67cb741c1e3d6a3b1a05", "18c0a3f4ea0de79301dfbbb227987a8a5848874b7c945663a25311a7fba7ac0b"),
+    ("ballot", "0b020e0e0e0e0e0e0e0e0e0e0e0e0e0e0e0e000000066974656d2d320000000100000002000000024832010000000000024833010001", "e2c97d8894d6f813c6c7e986767094afbc9f8a7b2d6201d7c25ec6e267240c91db6a503f96ad7c00b8dcf58e4ab4fbb491511082b2fa8e7413b2dbb4c7eabb0f", "c8b9f9fe184202a64ae2c3a8cb179a714f0d4e64ca880f7de5b7a3e990d09e6b"),
+    ("item-closed", "0c020f0f0f0f0f0f0f0f0f0f0f0f0f0f0f0f000000066974656d2d32", "3c7120fa33199a675e854792f64293b36cc685f9ccf88010bedc324edf0a17a19adc7056aefdaf5b4dd83a4d9b01d5811e3021c70f442a5083bfd26693528405", "875960e77a8225d1e6a2fe244559e7f460a63be9e007cb4500b4375d58ced43e"),
+    ("result-published", "0e0210101010101010101010101010101010000000066974656d2d3202060100000000000927c000000000000000000000000200000000000493e000000000000493e00100000002000000000000000000000002000000000000000100000001000000000000000000000000", "cfed836ba1f2e54ad90522ea9e7b61102af644c9849c9d5f8b305a5c4ca69fe6031dc11c3686e79e47e8f9fcc9d034c9acdaebd13f224e7008ffb66c06d34504", "d2dc49c1d127667882ec21d10b156ba3c0096bf48927d87a8689fa8113a72885"),
+    ("lot-drawn", "0d0211111111111111111111111111111111000000066974656d2d3200000000875960e77a8225d1e6a2fe244559e7f460a63be9e007cb4500b4375d58ced43e000000074c697374612041", "97eb6bc5b0cf3d1cb6188166703b301f9564fd88ae23006bb525e586e779fe21087f8881892386b2d0a2906dbfdbfb0d72512faac763e706c68360bb18d05c04", "97dc750afc024b66d32fccb6edd493f71535988bdc20ba20598ba5dd033a3b89"),
+    ("result-published", "0e0212121212121212121212121212121212000000066974656d2d3202050100000000000927c000000000000000000000000200000000000493e000000000000493e0010000000200000001000000000000000000000000000000000000000000000000", "8665cf08dbd9970ea9330c569c53af03a2cb0d4846e135bdf6255503fad43fc0a524ae3d6b4547d9d2b88b2fb14a416a821fb6298dfcfb908da43613f165590d", "f0857f512b00866f852218dbb26256f7bfb07d26b60217bba57a14fc101324a7"),
+    ("checked-out", "0702131313131313131313131313131313130000000441472d37", "090ee0338a92e1d8807619a8f79f6db5e0de3e20e3ad93baf375f0a6253fa454ed03e9b1e0b0ef24a4d8813111090578bb83cca4852e423744259f1275699b0c", "92e828b15f81a2ab00b6257ef1155403cd751d296dae240db0091e667cc4de53"),
+    ("badge-revoked", "09021414141414141414141414141414141400000001", "e890a71663f2c7d5abf9e5b5433c2156bfe91690848a7149e66abedb4fe765ad1f45a288af13fca3ce97248ef8c4b2461f4991bb3ce3b90fef3e5e6342eacd0b", "d9f0168e68972c95871a2cfc3acdd743e6531161da71f53adee62c46b6995f37"),
 ];
-const RECORD_9: &str = "00000000000000090000019d2a72062817cb79fb2b4120f2b1ec65e4198d6e08b28e813feb01e4a400839b85e18080ce93cb7134381ffaab4e87a8b502968a48695b0954792afa8f753375a0c50cfb1fb5397ac2e710e8ccd823a455aeb6406090cac86a876e72c2031e43638fe90f0c0000004c0b0109090909090909090909090909090909000000066974656d2d310000000100000002000000024832020000000200000000000000030d40000100000000000186a0000000024833010000";
-const BALLOT_SIGNING_INPUT: &str = "6173616d626c65612f62616c6c6f742f763100000102030405060708090a0b0c0d0e0f101112131415161718191a1b1c1d1e1f0b0109090909090909090909090909090909000000066974656d2d310000000100000002000000024832020000000200000000000000030d40000100000000000186a0000000024833010000";
+const RECORD_10: &str = "000000000000000a0000019d2a720a1017cb79fb2b4120f2b1ec65e4198d6e08b28e813feb01e4a400839b85e18080ce94a646a1828d99e7e22dcf2dd6e8da3ef08c21b4e255b00ddc241f94a8a58eda3a4e566fef1ff0a5175255f6887dedb89a7bdd110a141e60adf408d4cfa717030000004c0b020a0a0a0a0a0a0a0a0a0a0a0a0a0a0a0a000000066974656d2d310000000100000002000000024832020000000200000000000000030d40000100000000000186a0000000024833010000";
+const BALLOT_SIGNING_INPUT: &str = "6173616d626c65612f62616c6c6f742f763200000102030405060708090a0b0c0d0e0f101112131415161718191a1b1c1d1e1f0b020a0a0a0a0a0a0a0a0a0a0a0a0a0a0a0a000000066974656d2d310000000100000002000000024832020000000200000000000000030d40000100000000000186a0000000024833010000";
 const REGISTER_PREIMAGE: &str = "6173616d626c65612f72656769737465722f76310000000000001e848000000000000000000000000000030d4000000000000000000000000400000002483100000000000927c00000000000000000000000000002483200000000000493e00000000000000000000200000002483300000000000493e000000000000000000000000000024834000000000000c35000000000000000000200";
 const REGISTER_DIGEST: &str = "20d722f262199d5ff47a81255838b97182eb2e7d100127f8b6672958784efa06";
 const WITHDRAWAL_PREIMAGE: &str =
     "6173616d626c65612f7769746864726177616c2f76310000000002000000024831000000024834";
 const WITHDRAWAL_DIGEST: &str = "aaae2e593b98638ce77c89421ceb4c4f2a758fcb734d12067a473e14c82d2320";
-const LOT_PREIMAGE: &str = "6173616d626c65612f6c6f742f7631008374387c758cc9367ca11113d5560c91d20d25dc85a41274b91eedc1665b5eac000000066974656d2d3200000000";
-const RECEIPT: &str = "4001000000000000000929ef93a212fb0bc98275c72e9714a20124ace1840408893f671835582bf9830552295d1ab5107ec86455e200c3a5e1c4010ede2ea09462c790b56cfd71a467b5";
-const RECEIPT_SIGNATURE: &str = "e158b85169c791814aec5d8c65477e7134dee73826e2190c4b2a6a49696e49c011dc1440a1992701253085cae6ca28bccb5e0f7109da0b6fb5fcc26f821a270b";
+const LOT_PREIMAGE: &str = "6173616d626c65612f6c6f742f763100875960e77a8225d1e6a2fe244559e7f460a63be9e007cb4500b4375d58ced43e000000066974656d2d3200000000";
+const RECEIPT: &str = "4002000000000000000aab5449ffa0693664188d9c6832f7b3bdf7f334856417f92fc7081040fced1cf08b50a39ec50d853bb117379aa5e026c7d8a68be4289925da07a72a409ac39a08";
+const RECEIPT_SIGNATURE: &str = "8f96d47d172a3f79378d8004224b3bb7cc88ff7fb16deb4720cb9cf5f88bc7fe3f7e3cc8260fd27f927e64f6cb224d61095cd64913a011d8c0774b1725e9af06";
 const CHECKPOINT: &str =
-    "4101000000000000001306eedba9eaa277e4cc8ff3625c31ecd55ed78cea9e74834a627fa3aec6e35d3c";
-const CHECKPOINT_SIGNATURE: &str = "6afc9e8e7639ab116cd2e9abae74e36764b2fa2bf13afd9e5d3d641c42efa2ab320105ef33efa373bbfb8a8886599acc2b3787130b4ac514e19df90b3fba5d06";
+    "41020000000000000014d9f0168e68972c95871a2cfc3acdd743e6531161da71f53adee62c46b6995f37";
+const CHECKPOINT_SIGNATURE: &str = "a0622117e5c5a4f1071f0b94a6866141f0b3d0558d8cc62ff318c4c123bc999e9eea5e03610ab6e956a926346ab573c6b437e3bab981656cc0ad897bee7d740c";
 const QR_TEXT: &str = "AS1AAAQEAYEAUDAOAAAAAATGMZTGMZTGMZTGMZTGMZTGMZTGMZTGMZTGMZTGMZTGMZTGMZTGM3E22YHGRMB";
 const LOT_POSITION: u32 = 0;

@@ -5,14 +5,15 @@
 //!
 //! The story (sequence numbers are looked up by name in [`Recorded::seq`]):
 //! the daemon convenes the meeting under a profile mirroring
-//! `config/legal-default.toml` and enrols one staff key; staff import a
+//! `config/legal-default.toml` with its three-item agenda and enrols two
+//! staff keys (an operator and a chair); the operator imports a
 //! register of ten holders (one administrator, ordinary and preferred
 //! shares) and check people in, in person and by agent; an employee's
 //! proxy is refused for the reason the rules give; badges are issued, one
 //! is lost and revoked and replaced; three items are voted (a decision,
 //! the year-end financial statements, where the administrator may not
 //! vote, and a two-seat board election whose remainders tie, so a lot is
-//! drawn from the seed the chain gives); results are published by the
+//! drawn by the chair from the seed the chain gives); results are published by the
 //! daemon and a signed checkpoint is taken at each close and at the end.
 
 use std::collections::HashMap;
@@ -29,9 +30,9 @@ use asamblea_rules::{
     Register, Role, Settings, Shares, SplitPermission,
 };
 use asamblea_wire::{
-    lot_index, register_digest, AgentArrival, Ballot, Chain, Checkpoint, Choice, Credential, CredentialId,
-    Digest, Event, EventBody, EventRecord, HolderVote, ItemOpened, Keypair, MeetingId, ProxyRefusal,
-    PublicKey, PublishedResult, Signature, SplitPart, Text,
+    lot_index, register_digest, AgendaItem, AgentArrival, Ballot, Chain, Checkpoint, Choice, Credential,
+    CredentialId, Digest, Event, EventBody, EventRecord, HolderVote, Keypair, MeetingId, ProxyRefusal,
+    PublicKey, PublishedResult, Signature, SplitPart, StaffRole, Text,
 };
 
 use crate::support::{id, nonce, sign, stepping_clock, TempDir};
@@ -39,6 +40,7 @@ use crate::support::{id, nonce, sign, stepping_clock, TempDir};
 pub const MEETING: MeetingId = MeetingId([0x5a; 32]);
 pub const DAEMON_SEED: [u8; 32] = [0x11; 32];
 pub const STAFF_SEED: [u8; 32] = [0x22; 32];
+pub const CHAIR_SEED: [u8; 32] = [0x44; 32];
 pub const PROFILE_NAME: &str = "legal-default";
 /// The bytes the profile digest is taken of; the tests' `load_profile`
 /// turns exactly these into [`profile`].
@@ -49,8 +51,38 @@ pub fn daemon() -> Keypair {
     Keypair::from_seed(&DAEMON_SEED)
 }
 
+/// The operator's key (the registration desk).
 pub fn staff() -> Keypair {
     Keypair::from_seed(&STAFF_SEED)
+}
+
+/// The chair's key: opens and closes the polls, draws the lots.
+pub fn chair() -> Keypair {
+    Keypair::from_seed(&CHAIR_SEED)
+}
+
+/// The agenda the fixture's meeting is convened with.
+pub fn agenda() -> Vec<AgendaItem> {
+    let decision = |item: &str, title: &str, matter| AgendaItem {
+        item: id(item),
+        title: Text::new(title).expect("a valid title"),
+        matter,
+        noticed: true,
+        seats: 0,
+        lists: vec![],
+    };
+    vec![
+        decision("item-1", "Aprobación del orden del día", MatterKind::Ordinary),
+        decision("item-2", "Estados financieros de fin de ejercicio", MatterKind::FinancialStatements),
+        AgendaItem {
+            item: id("item-3"),
+            title: Text::new("Elección de la Junta Directiva").expect("a valid title"),
+            matter: MatterKind::BoardElection,
+            noticed: true,
+            seats: 2,
+            lists: ["Lista A", "Lista B", "Lista C"].iter().map(|l| id(l)).collect(),
+        },
+    ]
 }
 
 /// The QR credential of badge `n`, from a fixed seed.
@@ -254,6 +286,7 @@ fn arrival(
 pub fn record_meeting(path: &Path) -> Recorded {
     let daemon = daemon();
     let staff = staff();
+    let chair = chair();
     let register = register();
     let (clock, _) = stepping_clock();
     let journal = Journal::open(
@@ -284,12 +317,22 @@ pub fn record_meeting(path: &Path) -> Recorded {
             meeting_kind: MeetingKind::Ordinary,
             call: Call::First,
             settings: settings(),
+            agenda: agenda(),
         },
     );
     r.named(
         "staff-enrolled",
         &daemon,
-        EventBody::StaffEnrolled { key: staff.public_key(), name: id("operador-1") },
+        EventBody::StaffEnrolled {
+            key: staff.public_key(),
+            role: StaffRole::Operator,
+            name: id("operador-1"),
+        },
+    );
+    r.named(
+        "chair-enrolled",
+        &daemon,
+        EventBody::StaffEnrolled { key: chair.public_key(), role: StaffRole::Chair, name: id("presidente") },
     );
     r.named(
         "register-imported",
@@ -354,9 +397,7 @@ pub fn record_meeting(path: &Path) -> Recorded {
     }
 
     // item-1: an ordinary decision.
-    let decision =
-        |item: &str, matter| ItemOpened { item: id(item), matter, noticed: true, seats: 0, lists: vec![] };
-    r.named("item-1 opened", &staff, EventBody::ItemOpened(decision("item-1", MatterKind::Ordinary)));
+    r.named("item-1 opened", &chair, EventBody::ItemOpened { item: id("item-1") });
     r.ballot("H01 votes on item-1", 1, "item-1", vec![whole("H01", OptionIndex::FOR)]);
     let split = vec![
         SplitPart { option: OptionIndex::FOR, shares: Shares::new(100_000) },
@@ -380,7 +421,7 @@ pub fn record_meeting(path: &Path) -> Recorded {
     r.refused(badge(4).keypair(), EventBody::Ballot(lost), Rejection::RevokedBadge(CredentialId(4)));
     r.ballot("H04 votes on item-1", 5, "item-1", vec![whole("H04", OptionIndex::BLANK_DECISION)]);
     r.ballot("AG-2 votes on item-1", 7, "item-1", vec![whole("H09", OptionIndex::FOR)]);
-    let closed = r.named("item-1 closed", &staff, EventBody::ItemClosed { item: id("item-1") });
+    let closed = r.named("item-1 closed", &chair, EventBody::ItemClosed { item: id("item-1") });
     checkpoint(&closed);
     let (_, result) = r.result("item-1");
     assert_eq!(result.outcome(), Outcome::Pass, "480,000 for of 760,000 present");
@@ -388,11 +429,7 @@ pub fn record_meeting(path: &Path) -> Recorded {
 
     // item-2: the year-end financial statements; the administrator H05
     // may not vote (R10).
-    r.named(
-        "item-2 opened",
-        &staff,
-        EventBody::ItemOpened(decision("item-2", MatterKind::FinancialStatements)),
-    );
+    r.named("item-2 opened", &chair, EventBody::ItemOpened { item: id("item-2") });
     r.ballot("H01 votes on item-2", 1, "item-2", vec![whole("H01", OptionIndex::FOR)]);
     r.ballot(
         "AG-1 votes on item-2",
@@ -407,7 +444,7 @@ pub fn record_meeting(path: &Path) -> Recorded {
     };
     r.refused(badge(3).keypair(), EventBody::Ballot(barred), Rejection::Rules(Refusal::NotEligible));
     r.ballot("H04 votes on item-2", 5, "item-2", vec![whole("H04", OptionIndex::AGAINST)]);
-    let closed = r.named("item-2 closed", &staff, EventBody::ItemClosed { item: id("item-2") });
+    let closed = r.named("item-2 closed", &chair, EventBody::ItemClosed { item: id("item-2") });
     checkpoint(&closed);
     let (_, result) = r.result("item-2");
     assert_eq!(result.outcome(), Outcome::Pass, "550,000 for of a base of 700,000");
@@ -415,15 +452,7 @@ pub fn record_meeting(path: &Path) -> Recorded {
 
     // item-3: two seats among three lists. A takes one by the quotient;
     // B and C tie on the remainder for the other, so a lot is drawn.
-    let lists = ["Lista A", "Lista B", "Lista C"];
-    let election = ItemOpened {
-        item: id("item-3"),
-        matter: MatterKind::BoardElection,
-        noticed: true,
-        seats: 2,
-        lists: lists.iter().map(|l| id(l)).collect(),
-    };
-    r.named("item-3 opened", &staff, EventBody::ItemOpened(election));
+    r.named("item-3 opened", &chair, EventBody::ItemOpened { item: id("item-3") });
     r.ballot("H01 votes on item-3", 1, "item-3", vec![whole("H01", OptionIndex::list(0))]);
     r.ballot(
         "AG-1 votes on item-3",
@@ -432,7 +461,7 @@ pub fn record_meeting(path: &Path) -> Recorded {
         vec![whole("H02", OptionIndex::list(1)), whole("H03", OptionIndex::list(2))],
     );
     r.ballot("H06 votes on item-3", 6, "item-3", vec![whole("H06", OptionIndex::list(2))]);
-    let closed = r.named("item-3 closed", &staff, EventBody::ItemClosed { item: id("item-3") });
+    let closed = r.named("item-3 closed", &chair, EventBody::ItemClosed { item: id("item-3") });
     checkpoint(&closed);
     let (rules_result, result) = r.result("item-3");
     let ItemResult::Election(election) = rules_result else { panic!("item-3 is an election") };
@@ -445,10 +474,11 @@ pub fn record_meeting(path: &Path) -> Recorded {
     let round = state.rounds("item-3");
     let candidates = u32::try_from(election.lot_between.len()).expect("two");
     let position = lot_index(&seed, &id("item-3"), round, candidates).expect("two candidates");
+    let lists = ["Lista A", "Lista B", "Lista C"];
     let lot_winner = lists[election.lot_between[position as usize]].to_string();
     r.named(
         "item-3 lot",
-        &staff,
+        &chair,
         EventBody::LotDrawn { item: id("item-3"), round, seed, winner: id(&lot_winner) },
     );
     let (_, result) = r.result("item-3");

@@ -13,7 +13,7 @@ use asamblea_wire::{
     Ballot, Checkpoint, CredentialId, EventBody, EventRecord, HolderVote, Keypair, PublishedResult, Signature,
 };
 
-use crate::fixture::{badge, daemon, fixture, outsider, staff, Fixture, MEETING};
+use crate::fixture::{badge, chair, daemon, fixture, outsider, staff, Fixture, MEETING};
 use crate::support::{id, sign};
 
 /// The sequence number an error names, if it names one.
@@ -78,7 +78,7 @@ fn the_untampered_bundle_verifies_with_every_record_result_and_checkpoint() {
         receipts: 0,
     };
     assert_eq!(verified, Ok(expected));
-    assert_eq!(last, 42, "the story of the fixture has 42 events");
+    assert_eq!(last, 43, "the story of the fixture has 43 events");
     assert_eq!(f.recorded.checkpoints.len(), 4, "three closes and the end");
 }
 
@@ -171,7 +171,7 @@ fn a_staff_event_signed_by_a_key_nobody_enrolled_is_refused_as_signer_not_allowe
     records.push(f.forged(&outsider(), 1, f.last(), body));
     let expected = rejected(
         f.last() + 1,
-        Rejection::SignerNotAllowed { kind: "checked-out", role: "an enrolled staff key" },
+        Rejection::SignerNotAllowed { kind: "checked-out", role: "a staff key enrolled as operator" },
     );
     check(&f.rechained(records), None, expected);
 }
@@ -327,7 +327,7 @@ fn a_lot_drawn_for_the_other_tied_list_is_a_lot_mismatch() {
     let other = if winner.as_str() == "Lista B" { "Lista C" } else { "Lista B" };
     assert_eq!(winner.as_str(), f.recorded.lot_winner);
     *winner = id(other);
-    records[k] = resigned(records[k].clone(), &staff());
+    records[k] = resigned(records[k].clone(), &chair());
     check(&f.rechained(records), None, rejected(k as u64 + 1, Rejection::LotMismatch("item-3".into())));
 }
 
@@ -395,4 +395,79 @@ fn an_agents_ballot_for_a_holder_it_does_not_carry_is_refused() {
     };
     records.insert(opened as usize, f.forged(badge(7).keypair(), 3, opened, EventBody::Ballot(ballot)));
     check(&f.rechained(records), None, rejected(opened + 1, Rejection::NotCarried("H06".into())));
+}
+
+#[test]
+fn a_staff_event_signed_by_a_member_of_another_role_is_refused() {
+    // Roles are enrolled with the key, not a naming habit: the operator's
+    // key (an enrolled staff key) may not open a poll, nor the chair's
+    // check a person in.
+    let f = fixture();
+    for (name, key, kind, role) in [
+        ("item-1 opened", staff(), "item-opened", "a staff key enrolled as chair"),
+        ("item-2 closed", staff(), "item-closed", "a staff key enrolled as chair"),
+        ("item-3 lot", staff(), "lot-drawn", "a staff key enrolled as chair"),
+        ("H05 arrives", chair(), "checked-in-person", "a staff key enrolled as operator"),
+    ] {
+        let k = at(f, name);
+        let mut records = f.records();
+        records[k] = resigned(records[k].clone(), &key);
+        check(
+            &f.rechained(records),
+            None,
+            rejected(k as u64 + 1, Rejection::SignerNotAllowed { kind, role }),
+        );
+    }
+}
+
+#[test]
+fn an_item_opened_that_was_not_convened_is_refused() {
+    let f = fixture();
+    let mut records = f.records();
+    let last = f.last();
+    records.push(f.forged(&chair(), 5, last, EventBody::ItemOpened { item: id("item-9") }));
+    check(&f.rechained(records), None, rejected(last + 1, Rejection::NotOnAgenda("item-9".into())));
+}
+
+#[test]
+fn the_convened_agenda_decides_the_matter_whatever_a_forger_writes_later() {
+    // item-2 convened as the year-end statements, then the whole ledger
+    // re-signed by a daemon-key holder with it as an ordinary matter: the
+    // administrator's bar is gone, so the published result (its impeded
+    // shares and base) no longer agrees with the replay. (Had the forger
+    // also re-signed the results, the checkpoint read out at the close
+    // would catch the rewritten chain.)
+    let f = fixture();
+    let mut records = f.records();
+    let EventBody::MeetingConvened { agenda, .. } = &mut records[0].event.body else { panic!("convened") };
+    agenda[1].matter = asamblea_rules::MatterKind::Ordinary;
+    records[0] = resigned(records[0].clone(), &daemon());
+    let rechained = f.rechained(records);
+    let closed = f.seq("item-2 closed");
+    check(
+        &rechained,
+        Some((closed, f.head(closed))),
+        rejected(closed + 1, Rejection::ResultMismatch("item-2".into())),
+    );
+}
+
+#[test]
+fn a_register_id_with_a_control_character_is_refused() {
+    let f = fixture();
+    for bad in ["H\u{7}X", "H\u{7f}X", "H\u{85}X"] {
+        let bytes = f.bundle_with(|bundle| {
+            let register = crate::fixture::register();
+            let specs = register.iter().map(|(_, h)| asamblea_rules::HolderSpec {
+                id: if h.id() == "H10" { bad.to_string() } else { h.id().to_string() },
+                holdings: h.holdings(),
+                role: h.role(),
+                split: h.split(),
+            });
+            let other =
+                asamblea_rules::Register::new(*register.capital(), specs).expect("the rules take any id");
+            bundle.register_bytes = asamblea_ledger::register_bytes(&other);
+        });
+        let error = f.verify(&bytes, None).expect_err("refused").to_string();
+        assert!(error.contains("holder 10") && error.contains("control character"), "{bad:?}: {error}");
+    }
 }

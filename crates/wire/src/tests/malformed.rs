@@ -6,13 +6,14 @@ use asamblea_rules::{ItemSpecError, MatterKind, OptionIndex, Outcome, Shares};
 
 use super::strategies::id;
 use crate::{
-    Ballot, Checkpoint, Choice, CredentialId, ElectionFigures, Event, EventBody, EventRecord, HolderVote,
-    ItemOpened, Keypair, MessageKind, Nonce, Problem, PublishedResult, Receipt, SplitPart, WireError,
+    AgendaItem, Ballot, Checkpoint, Choice, CredentialId, Digest, ElectionFigures, Event, EventBody,
+    EventRecord, HolderVote, Id, Keypair, MessageKind, Nonce, Problem, PublishedResult, Receipt, SplitPart,
+    Text, WireError, FORMAT_VERSION,
 };
 
 /// The header every event below starts with: 18 bytes.
 fn event(tag: u8, body: &[u8]) -> Vec<u8> {
-    let mut bytes = vec![tag, 1];
+    let mut bytes = vec![tag, FORMAT_VERSION];
     bytes.extend_from_slice(&[0x11; 16]);
     bytes.extend_from_slice(body);
     bytes
@@ -38,7 +39,7 @@ fn check(bytes: &[u8], field: &'static str, at: usize, problem: Problem) {
 }
 
 const ITEM_CLOSED: u8 = 0x0C;
-const ITEM_OPENED: u8 = 0x0A;
+const MEETING_CONVENED: u8 = 0x01;
 const CHECKED_IN_AGENT: u8 = 0x05;
 const BALLOT: u8 = 0x0B;
 
@@ -48,10 +49,16 @@ fn header_problems() {
     check(&event(0x00, &s("I")), "tag", 0, Problem::UnknownCode(0x00));
     check(&event(0x0F, &s("I")), "tag", 0, Problem::UnknownCode(0x0F));
     check(&event(0x40, &s("I")), "tag", 0, Problem::UnexpectedKind(MessageKind::Receipt));
-    let mut version_2 = event(ITEM_CLOSED, &s("I"));
-    version_2[1] = 2;
-    check(&version_2, "version", 1, Problem::UnsupportedVersion(2));
-    check(&[ITEM_CLOSED, 1, 0x11, 0x11], "nonce", 2, Problem::Truncated { needed: 16, available: 2 });
+    for old_or_new in [1, 3] {
+        let mut other = event(ITEM_CLOSED, &s("I"));
+        other[1] = old_or_new;
+        check(&other, "version", 1, Problem::UnsupportedVersion(old_or_new));
+    }
+    let mut version_1 = event(ITEM_CLOSED, &s("I"));
+    version_1[1] = 1;
+    let said = Event::decode(&version_1).expect_err("version 1 is refused").to_string();
+    assert!(said.contains("version 1 was written before the convened agenda"), "{said}");
+    check(&[ITEM_CLOSED, 2, 0x11, 0x11], "nonce", 2, Problem::Truncated { needed: 16, available: 2 });
 }
 
 #[test]
@@ -90,12 +97,15 @@ fn string_problems() {
 
 #[test]
 fn code_and_boolean_problems() {
-    // item-opened: item 18..23, matter 23, noticed 24, seats 25..29, lists 29..33.
-    let opened = |matter: u8, noticed: u8| event(ITEM_OPENED, &cat(&[&s("I"), &[matter, noticed], &[0; 8]]));
+    // An agenda of one item: id 99..104, title 104..108, matter 108,
+    // noticed 109, seats 110..114, lists 114..118.
+    let opened = |matter: u8, noticed: u8| {
+        convened(&cat(&[&[0, 0, 0, 1], &s("I"), &s(""), &[matter, noticed], &[0; 8]]))
+    };
     assert!(Event::decode(&opened(1, 1)).is_ok());
-    check(&opened(1, 2), "item-opened.noticed", 24, Problem::NotABool(2));
-    check(&opened(0, 1), "item-opened.matter", 23, Problem::UnknownCode(0));
-    check(&opened(22, 1), "item-opened.matter", 23, Problem::UnknownCode(22));
+    check(&opened(1, 2), "meeting-convened.agenda.noticed", 109, Problem::NotABool(2));
+    check(&opened(0, 1), "meeting-convened.agenda.matter", 108, Problem::UnknownCode(0));
+    check(&opened(22, 1), "meeting-convened.agenda.matter", 108, Problem::UnknownCode(22));
     // checked-in-agent: agent 18..23, count 23..27, principal 27..32, capacity 32, role 33.
     let agent = |capacity: u8, role: u8| {
         event(CHECKED_IN_AGENT, &cat(&[&s("X"), &[0, 0, 0, 1], &s("A"), &[capacity, role], &s("")]))
@@ -121,8 +131,25 @@ fn list_problems() {
     check(&agent(&cat(&[&[0, 0, 0, 2], &s("a"), &s("a")])), field, 32, Problem::NotAscending);
     assert!(Event::decode(&agent(&cat(&[&[0, 0, 0, 2], &s("a"), &s("b")]))).is_ok());
 
-    let opened = |lists: &[u8]| event(ITEM_OPENED, &cat(&[&s("I"), &[20, 1], &[0, 0, 0, 1], lists]));
-    check(&opened(&[0, 0, 1, 1]), "item-opened.lists", 29, Problem::TooLong { len: 257, limit: 256 });
+    let item = |lists: &[u8]| cat(&[&s("I"), &s(""), &[20, 1], &[0, 0, 0, 1], lists]);
+    let field = "meeting-convened.agenda.lists";
+    check(
+        &convened(&cat(&[&[0, 0, 0, 1], &item(&[0, 0, 1, 1])])),
+        field,
+        114,
+        Problem::TooLong { len: 257, limit: 256 },
+    );
+    let field = "meeting-convened.agenda";
+    check(&convened(&[0, 0, 0, 0]), field, 95, Problem::TooShort { len: 0, min: 1 });
+    check(&convened(&[0, 0, 1, 1]), field, 95, Problem::TooLong { len: 257, limit: 256 });
+}
+
+/// A `meeting-convened` event whose agenda (from its count on, at byte 95)
+/// is `agenda`: key 18..50, profile `p` 50..55, digest 55..87, kind, call
+/// and settings 87..95.
+fn convened(agenda: &[u8]) -> Vec<u8> {
+    let key = Keypair::from_seed(&[1; 32]).public_key().to_bytes();
+    event(MEETING_CONVENED, &cat(&[&key, &s("p"), &[7; 32], &[1, 1, 1, 1, 0, 0, 0, 1], agenda]))
 }
 
 #[test]
@@ -168,25 +195,39 @@ fn ballot_problems() {
 }
 
 #[test]
-fn item_options_must_fit_the_matter() {
-    let opened = |matter: u8, seats: u8, lists: &[&str]| {
-        let mut body = cat(&[&s("I"), &[matter, 1], &[0, 0, 0, seats]]);
+fn agenda_items_must_fit_their_matter_and_be_unique() {
+    // One agenda item: id `I` 99..104, title `` 104..108, matter 108,
+    // noticed 109, seats 110..114, lists from 114.
+    let item = |id: &str, matter: u8, seats: u8, lists: &[&str]| {
+        let mut body = cat(&[&s(id), &s(""), &[matter, 1], &[0, 0, 0, seats]]);
         body.extend_from_slice(&u32::try_from(lists.len()).expect("few").to_be_bytes());
         for list in lists {
             body.extend_from_slice(&s(list));
         }
-        event(ITEM_OPENED, &body)
+        body
     };
-    let field = "item-opened.seats";
+    let opened = |matter: u8, seats: u8, lists: &[&str]| {
+        convened(&cat(&[&[0, 0, 0, 1], &item("I", matter, seats, lists)]))
+    };
+    let field = "meeting-convened.agenda.seats";
     let fit = |matter| Problem::Item(ItemSpecError::OptionsDoNotFit(matter));
-    check(&opened(1, 1, &[]), field, 25, fit(MatterKind::Ordinary));
-    check(&opened(1, 0, &["A"]), field, 25, fit(MatterKind::Ordinary));
-    check(&opened(20, 3, &[]), field, 25, fit(MatterKind::BoardElection));
-    check(&opened(20, 0, &["A"]), field, 25, Problem::Item(ItemSpecError::BadSeats(0)));
-    check(&opened(21, 2, &["A"]), field, 25, Problem::Item(ItemSpecError::BadSeats(2)));
-    check(&opened(20, 3, &["A", "blank"]), field, 25, Problem::Item(ItemSpecError::BadList("blank".into())));
-    check(&opened(20, 3, &["A", "A"]), field, 25, Problem::Item(ItemSpecError::BadList("A".into())));
+    check(&opened(1, 1, &[]), field, 110, fit(MatterKind::Ordinary));
+    check(&opened(1, 0, &["A"]), field, 110, fit(MatterKind::Ordinary));
+    check(&opened(20, 3, &[]), field, 110, fit(MatterKind::BoardElection));
+    check(&opened(20, 0, &["A"]), field, 110, Problem::Item(ItemSpecError::BadSeats(0)));
+    check(&opened(21, 2, &["A"]), field, 110, Problem::Item(ItemSpecError::BadSeats(2)));
+    check(&opened(20, 3, &["A", "blank"]), field, 110, Problem::Item(ItemSpecError::BadList("blank".into())));
+    check(&opened(20, 3, &["A", "A"]), field, 110, Problem::Item(ItemSpecError::BadList("A".into())));
     assert!(Event::decode(&opened(20, 3, &["B", "A"])).is_ok(), "lists keep ballot order");
+    // The second `I` starts after the first and `J`, 19 bytes each.
+    let twice = cat(&[&[0, 0, 0, 3], &item("I", 1, 0, &[]), &item("J", 1, 0, &[]), &item("I", 1, 0, &[])]);
+    check(&convened(&twice), "meeting-convened.agenda.item", 137, Problem::Repeated);
+    // A staff role byte outside 1..=4.
+    let key = Keypair::from_seed(&[1; 32]).public_key().to_bytes();
+    for role in [0u8, 5] {
+        let enrolled = event(0x02, &cat(&[&key, &[role], &s("n")]));
+        check(&enrolled, "staff-enrolled.role", 50, Problem::UnknownCode(role));
+    }
 }
 
 #[test]
@@ -353,17 +394,40 @@ fn values_without_a_canonical_encoding_are_not_encoded() {
         ballot_event(many).encode(),
         invalid("event", Problem::TooLong { len: 67_031, limit: 65_536 })
     );
-    let opened = ItemOpened {
-        item: id("I"),
+    let item = |name: &str, lists: Vec<Id>| AgendaItem {
+        item: id(name),
+        title: Text::new("Fusión").expect("a title"),
         matter: MatterKind::Merger,
         noticed: true,
         seats: 0,
-        lists: vec![id("A")],
+        lists,
     };
-    let opened = Event { nonce: Nonce([0; 16]), body: EventBody::ItemOpened(opened) };
+    let convened = |agenda: Vec<AgendaItem>| Event {
+        nonce: Nonce([0; 16]),
+        body: EventBody::MeetingConvened {
+            daemon_key: Keypair::from_seed(&[1; 32]).public_key(),
+            profile: id("p"),
+            profile_digest: Digest([7; 32]),
+            meeting_kind: asamblea_rules::MeetingKind::Ordinary,
+            call: asamblea_rules::Call::First,
+            settings: asamblea_rules::Settings::default(),
+            agenda,
+        },
+    };
     assert_eq!(
-        opened.encode(),
-        invalid("item-opened.seats", Problem::Item(ItemSpecError::OptionsDoNotFit(MatterKind::Merger)))
+        convened(vec![item("I", vec![id("A")])]).encode(),
+        invalid(
+            "meeting-convened.agenda.seats",
+            Problem::Item(ItemSpecError::OptionsDoNotFit(MatterKind::Merger))
+        )
+    );
+    assert_eq!(
+        convened(vec![item("I", vec![]), item("J", vec![]), item("I", vec![])]).encode(),
+        invalid("meeting-convened.agenda.item", Problem::Repeated)
+    );
+    assert_eq!(
+        convened(vec![]).encode(),
+        invalid("meeting-convened.agenda", Problem::TooShort { len: 0, min: 1 })
     );
     let election = ElectionFigures {
         outcome: Outcome::Pass,

@@ -59,7 +59,7 @@ fn a_signature_never_crosses_kinds() {
     assert!(Event::decode(&in_person).is_ok());
     assert_eq!(staff.public_key().verify(&MEETING, &in_person, &signature), Err(WireError::BadSignature));
     let input = signing_input(&MEETING, &out).expect("a known kind");
-    assert!(input.starts_with(b"asamblea/checked-out/v1\0"));
+    assert!(input.starts_with(b"asamblea/checked-out/v2\0"));
     assert_eq!(&input[24..56], &MEETING.0);
     assert_eq!(&input[56..], &out[..]);
 }

@@ -11,9 +11,9 @@ use proptest::collection::{btree_map, btree_set, vec};
 use proptest::prelude::*;
 
 use crate::{
-    AgentArrival, Ballot, Choice, CredentialId, DecisionFigures, Digest, ElectionFigures, Event, EventBody,
-    EventRecord, HolderVote, Id, ItemOpened, Keypair, Nonce, ProxyRefusal, PublicKey, PublishedResult,
-    Signature, SplitPart, Text, Withdrawal,
+    AgendaItem, AgentArrival, Ballot, Choice, CredentialId, DecisionFigures, Digest, ElectionFigures, Event,
+    EventBody, EventRecord, HolderVote, Id, Keypair, Nonce, ProxyRefusal, PublicKey, PublishedResult,
+    Signature, SplitPart, StaffRole, Text, Withdrawal,
 };
 
 /// Key derivation is slow in a debug build: a few fixed keys serve.
@@ -94,20 +94,49 @@ fn arb_arrival() -> impl Strategy<Value = AgentArrival> {
         })
 }
 
-fn arb_item_opened() -> impl Strategy<Value = ItemOpened> {
+fn arb_title() -> impl Strategy<Value = Text> {
+    "[ -~áéíóúñÑ]{0,40}".prop_map(|t| Text::new(&t).expect("printable"))
+}
+
+fn arb_agenda_item() -> impl Strategy<Value = AgendaItem> {
+    (arb_item(), arb_title()).prop_map(|(mut item, title)| {
+        item.title = title;
+        item
+    })
+}
+
+/// An agenda: 1 to 5 items, no id twice.
+fn arb_agenda() -> impl Strategy<Value = Vec<AgendaItem>> {
+    prop::collection::vec(arb_agenda_item(), 1..=5).prop_map(|items| {
+        let mut seen = std::collections::HashSet::new();
+        items.into_iter().filter(|i| seen.insert(i.item.clone())).collect()
+    })
+}
+
+fn arb_item() -> impl Strategy<Value = AgendaItem> {
+    let empty = || Text::new("").expect("empty");
     let decision = (arb_id(), prop::sample::select(MatterKind::ALL.to_vec()), any::<bool>())
         .prop_filter("a decision", |(_, matter, _)| !matter.is_election())
-        .prop_map(|(item, matter, noticed)| ItemOpened { item, matter, noticed, seats: 0, lists: vec![] });
+        .prop_map(move |(item, matter, noticed)| AgendaItem {
+            item,
+            title: empty(),
+            matter,
+            noticed,
+            seats: 0,
+            lists: vec![],
+        });
     let lists = || {
         btree_set(arb_id(), 1..=6)
             .prop_filter("no list named blank", |set| !set.iter().any(|l| l.as_str() == "blank"))
             .prop_map(|set| set.into_iter().rev().collect::<Vec<_>>())
     };
-    let board = (arb_id(), any::<bool>(), 1u32..20, lists()).prop_map(|(item, noticed, seats, lists)| {
-        ItemOpened { item, matter: MatterKind::BoardElection, noticed, seats, lists }
-    });
-    let single = (arb_id(), any::<bool>(), lists()).prop_map(|(item, noticed, lists)| ItemOpened {
+    let board =
+        (arb_id(), any::<bool>(), 1u32..20, lists()).prop_map(move |(item, noticed, seats, lists)| {
+            AgendaItem { item, title: empty(), matter: MatterKind::BoardElection, noticed, seats, lists }
+        });
+    let single = (arb_id(), any::<bool>(), lists()).prop_map(move |(item, noticed, lists)| AgendaItem {
         item,
+        title: empty(),
         matter: MatterKind::SingleSeatElection,
         noticed,
         seats: 1,
@@ -209,19 +238,24 @@ fn arb_body() -> impl Strategy<Value = EventBody> {
             arb_digest(),
             prop::sample::select(vec![MeetingKind::Ordinary, MeetingKind::Extraordinary]),
             prop::sample::select(vec![Call::First, Call::Second, Call::OwnRight]),
-            arb_settings()
+            arb_settings(),
+            arb_agenda()
         )
-            .prop_map(|(daemon_key, profile, profile_digest, meeting_kind, call, settings)| {
-                EventBody::MeetingConvened {
-                    daemon_key,
-                    profile,
-                    profile_digest,
-                    meeting_kind,
-                    call,
-                    settings,
+            .prop_map(
+                |(daemon_key, profile, profile_digest, meeting_kind, call, settings, agenda)| {
+                    EventBody::MeetingConvened {
+                        daemon_key,
+                        profile,
+                        profile_digest,
+                        meeting_kind,
+                        call,
+                        settings,
+                        agenda,
+                    }
                 }
-            }),
-        (arb_key(), arb_id()).prop_map(|(key, name)| EventBody::StaffEnrolled { key, name }),
+            ),
+        (arb_key(), prop::sample::select(StaffRole::ALL.to_vec()), arb_id())
+            .prop_map(|(key, role, name)| EventBody::StaffEnrolled { key, role, name }),
         (arb_digest(), any::<u32>(), arb_class_capital(), arb_class_capital()).prop_map(
             |(register_digest, holders, ordinary, preferred)| EventBody::RegisterImported {
                 register_digest,
@@ -248,7 +282,7 @@ fn arb_body() -> impl Strategy<Value = EventBody> {
             person
         }),
         any::<u32>().prop_map(|c| EventBody::BadgeRevoked { credential: CredentialId(c) }),
-        arb_item_opened().prop_map(EventBody::ItemOpened),
+        arb_id().prop_map(|item| EventBody::ItemOpened { item }),
         arb_ballot().prop_map(EventBody::Ballot),
         arb_id().prop_map(|item| EventBody::ItemClosed { item }),
         (arb_id(), any::<u32>(), arb_digest(), arb_id())
