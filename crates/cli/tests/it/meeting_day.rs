@@ -761,3 +761,39 @@ async fn a_ballot_whose_kiosk_left_mid_save_keeps_its_receipt_for_the_retry() {
     drop(daemon);
     std::fs::remove_dir_all(&dir).ok();
 }
+
+/// The agenda is a fact of the notice, fixed in the ledger at convening:
+/// an item's matter kind changed in `meeting.toml` afterwards changes
+/// nothing that is counted (issue 10's reproduction: item-2, the year-end
+/// statements, turned `ordinary` so that administrators could vote).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_agenda_edited_after_convening_changes_nothing_counted() {
+    let dir = temp("agenda");
+    let (demo, printed) = Daemon::start(&["demo", "--dir", s(&dir)]);
+    let chair = token(&printed, "chair");
+    assert!(demo.terminate().success());
+    let file = dir.join("meeting.toml");
+    let toml = std::fs::read_to_string(&file).unwrap();
+    let edited = toml.replacen("matter = \"financial-statements\"", "matter = \"ordinary\"", 1);
+    assert_ne!(edited, toml, "the demo's item-2 is the year-end statements");
+    std::fs::write(&file, edited).unwrap();
+
+    let (daemon, _) = Daemon::start(&["serve", s(&dir)]);
+    let mut desk = HttpsClient::connect(daemon.addr, staff_tls(&dir).unwrap()).await.unwrap();
+    let (_, status) = get(&mut desk, "/api/v1/status", None).await;
+    assert_eq!(status["items"][1]["id"], "item-2");
+    assert_eq!(status["items"][1]["matter"], "financial-statements", "the board shows the convened matter");
+    assert_eq!(post(&mut desk, "/api/v1/items/item-2/open", json!({}), Some(&chair)).await.0, 200);
+    let (status, closed) = post(&mut desk, "/api/v1/items/item-2/close", json!({}), Some(&chair)).await;
+    assert_eq!(status, 200, "{closed}");
+    let (_, status) = get(&mut desk, "/api/v1/status", None).await;
+    let result = &status["items"][1]["result"];
+    assert!(
+        result["impeded"].as_u64().unwrap() > 0,
+        "the administrators present are barred (R10), as convened: {result}"
+    );
+    let log = daemon.logged();
+    assert!(log.contains("meeting.toml cambió el punto `item-2`"), "the operator is told: {log}");
+    drop(daemon);
+    std::fs::remove_dir_all(&dir).ok();
+}
