@@ -179,8 +179,10 @@ pub fn simulate(dir: &Path, seed: u64, attendance_percent: u64, out: &mut dyn Wr
     let people = service.attendees();
     let mut credentials = Vec::new();
     for attendee in &people {
-        let (credential, _) = service.issue_badge(&attendee.person)?;
-        credentials.push((credential, attendee.carries.clone()));
+        // `simulate` plays the desk too: it draws each seed itself.
+        let seed = asamblea_kiosk::BadgeSeed::draw(&service.meeting_id())?;
+        let (number, _) = service.issue_badge(&attendee.person, seed.public_key())?;
+        credentials.push((seed.numbered(number), attendee.carries.clone()));
     }
     let quorum = service.meeting().quorum();
     writeln!(

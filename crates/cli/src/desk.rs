@@ -13,7 +13,7 @@ use std::path::Path;
 use anyhow::{bail, Context, Result};
 use asamblea_documents::badges::{self, BadgeInfo};
 use asamblea_documents::numfmt::thousands;
-use asamblea_kiosk::HttpsClient;
+use asamblea_kiosk::{BadgeSeed, HttpsClient};
 use asamblea_rules::Capacity;
 use asamblea_venue::lock::{busy_message, DaemonRun, Holder, MeetingLock};
 use asamblea_venue::secrets::{create_private_dir, write_private_replacing};
@@ -215,6 +215,9 @@ pub fn issue_badges(dir: &Path, out_dir: Option<&Path>, out: &mut dyn Write) -> 
     };
     // (person, holders carried, badge number, QR text)
     let mut issued: Vec<(String, Vec<String>, u32, String)> = Vec::new();
+    // Every seed is drawn here, at the desk; the meeting (the daemon, or
+    // the files) gets only its public key (ledger-format §9).
+    let meeting = asamblea_venue::service::MeetingFiles::meeting_id(dir)?;
     match writer(dir)? {
         Writer::Files(lock) => {
             let mut service = Service::open_locked(dir, lock)?;
@@ -222,7 +225,9 @@ pub fn issue_badges(dir: &Path, out_dir: Option<&Path>, out: &mut dyn Write) -> 
                 service.attendees().into_iter().filter(|a| a.badge.is_none()).collect();
             let bar = crate::commands::progress_bar(people.len() as u64, "Emitiendo credenciales");
             for attendee in people {
-                let (credential, _) = service.issue_badge(&attendee.person)?;
+                let seed = BadgeSeed::draw(&meeting)?;
+                let (number, _) = service.issue_badge(&attendee.person, seed.public_key())?;
+                let credential = seed.numbered(number);
                 let qr = credential.to_qr_text();
                 save(&attendee.person, &attendee.carries, credential.id().0, &qr)?;
                 issued.push((attendee.person, attendee.carries, credential.id().0, qr));
@@ -238,14 +243,12 @@ pub fn issue_badges(dir: &Path, out_dir: Option<&Path>, out: &mut dyn Write) -> 
                 .collect();
             let bar = crate::commands::progress_bar(people.len() as u64, "Emitiendo credenciales");
             for attendee in people {
-                let answer = daemon.call("/api/v1/badges", Some(json!({ "person": attendee.person })))?;
-                let number = answer["credential"].as_u64().and_then(|n| u32::try_from(n).ok());
-                let qr = answer["qr_text"].as_str();
-                let (Some(number), Some(qr)) = (number, qr) else {
-                    bail!("the daemon's badge answer is incomplete")
-                };
-                save(&attendee.person, &attendee.carries, number, qr)?;
-                issued.push((attendee.person, attendee.carries, number, qr.to_string()));
+                let seed = BadgeSeed::draw(&meeting)?;
+                let answer = daemon.call("/api/v1/badges", Some(seed.request(&attendee.person)))?;
+                let credential = seed.credential(&answer)?;
+                let (number, qr) = (credential.id().0, credential.to_qr_text());
+                save(&attendee.person, &attendee.carries, number, &qr)?;
+                issued.push((attendee.person, attendee.carries, number, qr));
                 bar.inc(1);
             }
             bar.finish_and_clear();

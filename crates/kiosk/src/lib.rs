@@ -80,6 +80,60 @@ pub fn parse_badge(qr_text: &str, meeting: &MeetingId) -> Result<Credential, Wir
     Credential::parse_qr_text(qr_text, meeting)
 }
 
+/// The registration desk's half of issuing a badge (ledger-format §9).
+///
+/// The seed is drawn here, on the desk's own machine; only its public key
+/// goes to the daemon (`POST /api/v1/badges` with [`BadgeSeed::request`]),
+/// which records it and answers the badge's number; the QR is then built
+/// here from the seed and that number ([`BadgeSeed::credential`]). So the
+/// daemon never holds a seed it could vote with. The seed lives in a
+/// credential's key pair, which wipes it when dropped.
+pub struct BadgeSeed {
+    /// The seed, numbered 0 until the daemon gives the badge its number.
+    unnumbered: Credential,
+}
+
+impl BadgeSeed {
+    /// A fresh seed for a badge of `meeting`, from the operating system's
+    /// randomness.
+    pub fn draw(meeting: &MeetingId) -> Result<BadgeSeed> {
+        let mut seed = [0u8; 32];
+        getrandom::fill(&mut seed).map_err(|e| anyhow::anyhow!("no randomness for a badge seed: {e}"))?;
+        let unnumbered = Credential::generate_from(meeting, asamblea_wire::CredentialId(0), &seed);
+        seed.fill(0);
+        Ok(BadgeSeed { unnumbered })
+    }
+
+    /// The public key the daemon records (`badge-issued`).
+    pub fn public_key(&self) -> PublicKey {
+        self.unnumbered.public_key()
+    }
+
+    /// The body of `POST /api/v1/badges` for `person`.
+    pub fn request(&self, person: &str) -> Value {
+        json!({ "person": person, "key": self.public_key().to_string() })
+    }
+
+    /// The credential to print, from the daemon's answer to
+    /// [`BadgeSeed::request`] (which must name this seed's key and give a
+    /// badge number).
+    pub fn credential(&self, answer: &Value) -> Result<Credential> {
+        if answer["key"].as_str() != Some(self.public_key().to_string().as_str()) {
+            anyhow::bail!("the daemon's badge answer names another key: {answer}");
+        }
+        let number = answer["credential"]
+            .as_u64()
+            .and_then(|n| u32::try_from(n).ok())
+            .with_context(|| format!("the daemon's badge answer has no badge number: {answer}"))?;
+        Ok(self.numbered(asamblea_wire::CredentialId(number)))
+    }
+
+    /// The credential to print once the badge is recorded as `number`.
+    pub fn numbered(&self, number: asamblea_wire::CredentialId) -> Credential {
+        self.unnumbered.renumbered(number)
+    }
+}
+
 /// One whole vote for `option` for each holder (any order: signing sorts
 /// them). On a decision option 0 is for, 1 against, 2 blank.
 pub fn whole_votes<S: AsRef<str>>(holders: &[S], option: OptionIndex) -> Result<Vec<HolderVote>, WireError> {

@@ -139,6 +139,12 @@ impl ApiError {
                 format!("Esta credencial no representa al accionista {holder}."),
                 format!("This badge does not carry holder {holder}."),
             ),
+            Rejection::BadgeInUse(_) => ApiError::new(
+                StatusCode::CONFLICT,
+                "badge-key-in-use",
+                "Esa clave de credencial ya fue registrada; genere una credencial nueva.",
+                "That badge key is already recorded; make a new badge.",
+            ),
             Rejection::RepeatedNonce => ApiError::new(
                 StatusCode::CONFLICT,
                 "replayed",

@@ -523,12 +523,27 @@ pub(crate) async fn checkout(
     Ok(Json(json!({ "seq": seq })))
 }
 
+/// A badge to issue: the person, and the public key of a seed the desk
+/// drew. The daemon never sees a badge's seed (ledger-format §9).
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct BadgeRequest {
+    person: String,
+    /// The badge's public key, 64 hex digits.
+    key: String,
+}
+
 pub(crate) async fn issue_badge(
     State(state): State<AppState>,
     StaffMember(key, staff, _): StaffMember<OperatorOnly>,
-    Body(request): Body<PersonRequest>,
+    Body(request): Body<BadgeRequest>,
 ) -> Result<(StatusCode, Json<Value>), ApiError> {
     let person = id(&request.person, "person")?;
+    let badge_key = PublicKey::from_hex(&request.key).map_err(|e| {
+        ApiError::bad_request(format!(
+            "`key`: {e} (the public key of the seed the desk drew, 64 hex digits; the seed itself never comes here)"
+        ))
+    })?;
     let state2 = state.clone();
     let out = blocking(&state, move |service| {
         let meeting = service.meeting();
@@ -541,9 +556,8 @@ pub(crate) async fn issue_badge(
             return Err(ApiError::refused(Refusal::NotPresent));
         }
         let number = CredentialId(service.state().badges_issued() + 1);
-        let credential = asamblea_wire::Credential::generate_from(&service.meeting_id(), number, &asamblea_venue::secrets::random());
         let appended = service
-            .staff_event_as(&key, EventBody::BadgeIssued { credential: number, key: credential.public_key(), person: person.clone() })
+            .staff_event_as(&key, EventBody::BadgeIssued { credential: number, key: badge_key, person: person.clone() })
             .map_err(|e| action_error(&state2, e))?;
         tracing::info!(
             event.seq = appended.seq,
@@ -552,8 +566,8 @@ pub(crate) async fn issue_badge(
             staff.name = %staff,
             "credencial emitida / badge issued"
         );
-        // The seed leaves only here, once, to the operator's badge printer.
-        Ok(json!({ "seq": appended.seq, "credential": number.0, "person": person.as_str(), "qr_text": credential.to_qr_text() }))
+        // The desk builds the QR from its seed and this number.
+        Ok(json!({ "seq": appended.seq, "credential": number.0, "person": person.as_str(), "key": badge_key.to_string() }))
     })
     .await?;
     Ok((StatusCode::CREATED, Json(out)))

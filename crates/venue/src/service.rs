@@ -128,6 +128,18 @@ impl MeetingFiles {
         })
     }
 
+    /// The meeting id of the meeting in `dir` (`meeting-id`).
+    pub fn meeting_id(dir: &Path) -> Result<MeetingId> {
+        let path = dir.join("meeting-id");
+        let text = fs::read_to_string(&path).with_context(|| {
+            format!(
+                "{}: cannot read it; is this a meeting directory made by `asamblea init`?",
+                path.display()
+            )
+        })?;
+        Ok(MeetingId(unhex(&text, &path)?))
+    }
+
     /// The agenda convened in the ledger of the meeting in `dir` (its
     /// first record), read without the lock.
     pub fn convened_agenda(dir: &Path) -> Result<Vec<AgendaItem>> {
@@ -541,17 +553,15 @@ impl Service {
         people
     }
 
-    /// Issues a badge to a person: a fresh seed goes into the returned
-    /// credential (to print), only its public key into the ledger.
-    pub fn issue_badge(&mut self, person: &str) -> Result<(Credential, Appended)> {
+    /// Issues a badge to a person: records the public key of a seed the
+    /// registration desk drew, under the next badge number (returned, for
+    /// the desk to print the QR of its seed with). The meeting never sees
+    /// a badge's seed (ledger-format §9).
+    pub fn issue_badge(&mut self, person: &str, key: PublicKey) -> Result<(CredentialId, Appended)> {
         let id = CredentialId(self.journal.state().badges_issued() + 1);
-        let credential = Credential::generate_from(&self.meeting_id, id, &random());
-        let appended = self.staff_event(EventBody::BadgeIssued {
-            credential: id,
-            key: credential.public_key(),
-            person: Id::new(person)?,
-        })?;
-        Ok((credential, appended))
+        let appended =
+            self.staff_event(EventBody::BadgeIssued { credential: id, key, person: Id::new(person)? })?;
+        Ok((id, appended))
     }
 
     /// The agenda as convened in the ledger: what polls open on.

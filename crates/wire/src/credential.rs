@@ -46,6 +46,12 @@ impl Credential {
         Credential { meeting: *meeting, id, keypair: Keypair::from_seed(seed) }
     }
 
+    /// The same seed under another badge number: the registration desk
+    /// draws a seed before the daemon numbers the badge.
+    pub fn renumbered(&self, id: CredentialId) -> Credential {
+        Credential { meeting: self.meeting, id, keypair: Keypair::from_seed(&self.keypair.seed()) }
+    }
+
     /// The text to print as a QR code (alphanumeric mode). It holds the
     /// secret seed: print it, never log it.
     pub fn to_qr_text(&self) -> String {

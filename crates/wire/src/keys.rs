@@ -54,6 +54,12 @@ impl PublicKey {
         PublicKey::from_bytes(array)
     }
 
+    /// The key from 64 hexadecimal digits (either case), as the API and
+    /// the command line write it; refused like [`PublicKey::from_bytes`].
+    pub fn from_hex(hex: &str) -> Result<PublicKey, WireError> {
+        PublicKey::from_bytes(&crate::values::parse_hex32("hexadecimal public key", hex)?)
+    }
+
     /// The 32 bytes.
     pub fn to_bytes(&self) -> [u8; 32] {
         self.0.to_bytes()

@@ -172,7 +172,7 @@ fn write_hex(f: &mut fmt::Formatter<'_>, bytes: &[u8]) -> fmt::Result {
     Ok(())
 }
 
-fn parse_hex32(what: &'static str, hex: &str) -> Result<[u8; 32], WireError> {
+pub(crate) fn parse_hex32(what: &'static str, hex: &str) -> Result<[u8; 32], WireError> {
     let digits = hex.as_bytes();
     if digits.len() != 64 {
         return Err(WireError::WrongLength { what, expected: 64, got: digits.len() });

@@ -101,10 +101,9 @@ impl Api {
 
     /// A badge for a present person, as the kiosk will hold it.
     async fn badge(&self, person: &str) -> Credential {
-        let issued =
-            self.ok(Method::POST, "/api/v1/badges", "operator", Some(json!({ "person": person }))).await;
-        Credential::parse_qr_text(issued["qr_text"].as_str().expect("qr text"), &self.meeting)
-            .expect("a credential")
+        let seed = asamblea_kiosk::BadgeSeed::draw(&self.meeting).expect("a seed");
+        let issued = self.ok(Method::POST, "/api/v1/badges", "operator", Some(seed.request(person))).await;
+        seed.credential(&issued).expect("a credential")
     }
 
     /// What a kiosk sends: a ballot signed with the badge's key.
@@ -497,6 +496,46 @@ async fn a_meeting_driven_through_the_api_matches_the_same_meeting_as_a_scenario
     let status = api.ok(Method::GET, "/api/v1/status", "public", None).await;
     assert_eq!(status["quorum"]["present_shares"], expected["presence"]["shares"]);
     assert_eq!(status["quorum"]["holders"], expected["presence"]["holders"]);
+}
+
+#[tokio::test]
+async fn a_badge_is_issued_for_a_key_the_desk_drew_and_never_for_a_seed() {
+    let api = Api::demo("badge-keys");
+    api.ok(Method::POST, "/api/v1/checkins", "operator", Some(json!({ "holder": "CC-10000000" }))).await;
+    let before = api.ok(Method::GET, "/api/v1/status", "public", None).await;
+    for (body, field) in [
+        (json!({ "person": "CC-10000000" }), "key"),
+        (json!({ "person": "CC-10000000", "key": "zz" }), "`key`"),
+        (json!({ "person": "CC-10000000", "key": "00".repeat(32) }), "`key`"),
+        (json!({ "person": "CC-10000000", "key": "ab".repeat(31) }), "`key`"),
+    ] {
+        let (status, value) = api.call(Method::POST, "/api/v1/badges", "operator", Some(body.clone())).await;
+        assert_eq!(
+            (status, &value["error"]["code"]),
+            (StatusCode::BAD_REQUEST, &json!("bad-request")),
+            "{body}"
+        );
+        assert!(value["error"]["message_en"].as_str().unwrap().contains(field), "{body}: {value}");
+    }
+    let seed = asamblea_kiosk::BadgeSeed::draw(&api.meeting).expect("a seed");
+    let issued = api.ok(Method::POST, "/api/v1/badges", "operator", Some(seed.request("CC-10000000"))).await;
+    assert_eq!(issued["key"], seed.public_key().to_string());
+    assert!(issued.get("qr_text").is_none(), "no seed ever leaves the daemon: {issued}");
+    let credential = seed.credential(&issued).expect("the desk builds its credential");
+    let sheet =
+        api.ok(Method::GET, &format!("/api/v1/kiosk/badges/{}", credential.id().0), "kiosk", None).await;
+    assert_eq!(sheet["person"], "CC-10000000", "{sheet}");
+    // The same key twice is refused: a badge key is one badge's.
+    let (status, value) =
+        api.call(Method::POST, "/api/v1/badges", "operator", Some(seed.request("CC-10000000"))).await;
+    assert_eq!(
+        (status, &value["error"]["code"]),
+        (StatusCode::CONFLICT, &json!("badge-key-in-use")),
+        "{value}"
+    );
+    let mut after = api.ok(Method::GET, "/api/v1/status", "public", None).await;
+    after["head"] = before["head"].clone();
+    assert_eq!(after, before, "a badge changes no public figure");
 }
 
 #[tokio::test]

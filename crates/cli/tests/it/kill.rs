@@ -21,9 +21,7 @@ use std::process::Command;
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
-use asamblea_kiosk::{
-    kiosk_tls, parse_badge, read_receipt, staff_tls, whole_votes, HttpsClient, SignedBallot,
-};
+use asamblea_kiosk::{kiosk_tls, read_receipt, staff_tls, whole_votes, HttpsClient, SignedBallot};
 use asamblea_rules::OptionIndex;
 use asamblea_wire::{Credential, Digest, EventBody, MeetingId, PublicKey};
 use serde_json::{json, Value};
@@ -137,10 +135,11 @@ async fn sigkill_during_a_burst_loses_no_receipt_and_counts_no_ballot_twice() {
         if badges.len() == BADGES {
             break;
         }
+        let seed = asamblea_kiosk::BadgeSeed::draw(&meeting).unwrap();
         let (status, answer) =
-            desk.post_json("/api/v1/badges", &json!({ "person": holder }), Some(&operator)).await.unwrap();
+            desk.post_json("/api/v1/badges", &seed.request(holder), Some(&operator)).await.unwrap();
         match status.as_u16() {
-            201 => badges.push(parse_badge(answer["qr_text"].as_str().unwrap(), &meeting).unwrap()),
+            201 => badges.push(seed.credential(&answer).unwrap()),
             422 => assert_eq!(answer["error"]["code"], "not-present", "{holder}: {answer}"),
             _ => panic!("{holder}: {status} {answer}"),
         }

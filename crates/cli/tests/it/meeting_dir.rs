@@ -224,8 +224,10 @@ fn the_ballot_command_signs_what_a_kiosk_would_send() {
     ok(&["init", s(&dir)]);
     ok(&["checkin", s(&dir), "CC-10000000"]);
     let mut service = asamblea_venue::service::Service::open(&dir).expect("open");
-    let (credential, _) = service.issue_badge("CC-10000000").expect("badge");
     let meeting = service.meeting_id();
+    let seed = asamblea_kiosk::BadgeSeed::draw(&meeting).expect("a seed");
+    let (number, _) = service.issue_badge("CC-10000000", seed.public_key()).expect("badge");
+    let credential = seed.numbered(number);
     service.close();
     let qr = credential.to_qr_text();
     let body = ok(&["ballot", s(&dir), "--badge", &qr, "--item", "item-4", "--vote", "CC-10000000=Lista 2"]);
