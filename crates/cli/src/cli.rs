@@ -182,8 +182,10 @@ enum Command {
         /// La carpeta de la reunión / the meeting directory.
         #[arg(value_name = "CARPETA")]
         dir: PathBuf,
-        /// Dónde escribirlas (por defecto CARPETA/badges) / where to write
-        /// them (default: DIR/badges).
+        /// Dónde escribirlas (por defecto CARPETA-credenciales, junto a la
+        /// reunión: tienen las claves de voto) / where to write them
+        /// (default: DIR-credenciales, beside the meeting: they hold the
+        /// voting keys).
         #[arg(long, value_name = "CARPETA")]
         out: Option<PathBuf>,
     },

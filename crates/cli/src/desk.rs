@@ -45,6 +45,14 @@ struct Daemon {
 
 impl Daemon {
     fn connect(dir: &Path, run: DaemonRun) -> Result<Daemon> {
+        if run.token.is_empty() {
+            bail!(
+                "el servicio de la reunión (proceso {}) está activo, pero esta cuenta no puede leer su ficha de mesa en la carpeta de claves {}: \
+                 use la cuenta que lo inició / the meeting's daemon runs, but this account cannot read the desk token in the meeting's key folder: use the account that started it",
+                run.pid,
+                asamblea_venue::secrets::key_folder_of(dir).map(|k| k.display().to_string()).unwrap_or_default()
+            );
+        }
         let runtime = tokio::runtime::Builder::new_current_thread().enable_all().build()?;
         let addr = run
             .address
@@ -182,7 +190,10 @@ pub fn issue_badges(dir: &Path, out_dir: Option<&Path>, out: &mut dyn Write) -> 
         |_| {},
     )?
     .names;
-    let out_dir = out_dir.map_or_else(|| dir.join("badges"), Path::to_path_buf);
+    // Printed badges hold their seeds: by default they go beside the
+    // meeting directory, never into it (a copy of the meeting holds
+    // nothing that can vote).
+    let out_dir = out_dir.map_or_else(|| default_badges_folder(dir), Path::to_path_buf);
     create_private_dir(&out_dir)?;
     let title = format!("{} · {}", config.company, config.date);
     // What a badge shows: the person's name and those it carries.
@@ -283,6 +294,13 @@ pub fn issue_badges(dir: &Path, out_dir: Option<&Path>, out: &mut dyn Write) -> 
         "Las credenciales contienen claves secretas: entréguelas en mano y destruya las copias sobrantes."
     )?;
     Ok(())
+}
+
+/// Where `badges` writes by default: `<DIR>-credenciales`, beside the
+/// meeting directory.
+pub fn default_badges_folder(dir: &Path) -> std::path::PathBuf {
+    let name = dir.file_name().map_or_else(|| "reunion".into(), |n| n.to_string_lossy().into_owned());
+    dir.with_file_name(format!("{name}-credenciales"))
 }
 
 /// `asamblea revoke DIR CREDENTIAL`.

@@ -12,11 +12,12 @@
 //! kill -9 never leaves a stale lock behind.
 //!
 //! A running daemon also writes `DIR/daemon.run` (owner-only): its process
-//! id, the address it serves, and a token that the registration desk's
-//! commands use to act through its API instead of on the files
-//! ([`DaemonRun`]). The token lets in nobody who could not already act:
-//! only someone who can read the meeting directory can read it, and that
-//! person can read the operator's signing key beside it.
+//! id and the address it serves; and, in the meeting's key folder outside
+//! `DIR` (`KEYS/desk.token`), a token that the registration desk's commands
+//! use to act through its API instead of on the files ([`DaemonRun`]). The
+//! token lets in nobody who could not already act: only someone who can
+//! read the key folder can read it, and that person can read the
+//! operator's signing key beside it.
 //!
 //! Reading commands (`verify`, `export`) take no lock: the ledger is read
 //! through SQLite's own locking, which lets readers beside its writer.
@@ -160,6 +161,9 @@ fn holder(dir: &Path) -> Holder {
     }
 }
 
+/// The desk token's file in the meeting's key folder.
+const DESK_TOKEN: &str = "desk.token";
+
 /// What a running daemon tells the commands beside it.
 #[derive(Clone, PartialEq, Eq)]
 pub struct DaemonRun {
@@ -182,27 +186,44 @@ impl std::fmt::Debug for DaemonRun {
 }
 
 impl DaemonRun {
-    /// Writes `DIR/daemon.run` (owner-only, replaced whole). Called by the
-    /// daemon while it holds the meeting's lock, once it listens.
+    /// Writes `DIR/daemon.run` and `KEYS/desk.token` (owner-only,
+    /// replaced whole). Called by the daemon while it holds the meeting's
+    /// lock, once it listens.
     pub fn write(&self, dir: &Path) -> Result<()> {
-        let text = format!("pid = {}\naddress = {:?}\ntoken = {:?}\n", self.pid, self.address, self.token);
+        let keys = crate::secrets::key_folder_of(dir)?;
+        crate::secrets::write_private_replacing(
+            &keys.join(DESK_TOKEN),
+            format!("{}\n", self.token).as_bytes(),
+        )?;
+        let text = format!("pid = {}\naddress = {:?}\n", self.pid, self.address);
         crate::secrets::write_private_replacing(&run_path(dir), text.as_bytes())
     }
 
-    /// Reads `DIR/daemon.run`; `None` if it is missing or not one.
+    /// Reads `DIR/daemon.run` and the desk token beside the meeting's keys;
+    /// `None` if the run file is missing or not one. The token is empty
+    /// when this account cannot read the key folder: the desk's commands
+    /// then say so.
     pub fn read(dir: &Path) -> Option<DaemonRun> {
         let text = fs::read_to_string(run_path(dir)).ok()?;
         let table: toml::Table = text.parse().ok()?;
+        let token = crate::secrets::key_folder_of(dir)
+            .ok()
+            .and_then(|keys| fs::read_to_string(keys.join(DESK_TOKEN)).ok())
+            .map(|t| t.trim().to_string())
+            .unwrap_or_default();
         Some(DaemonRun {
             pid: u32::try_from(table.get("pid")?.as_integer()?).ok()?,
             address: table.get("address")?.as_str()?.to_string(),
-            token: table.get("token")?.as_str()?.to_string(),
+            token,
         })
     }
 
-    /// Removes `DIR/daemon.run` at a clean stop.
+    /// Removes `DIR/daemon.run` and the desk token at a clean stop.
     pub fn remove(dir: &Path) {
         let _ = fs::remove_file(run_path(dir));
+        if let Ok(keys) = crate::secrets::key_folder_of(dir) {
+            let _ = fs::remove_file(keys.join(DESK_TOKEN));
+        }
     }
 }
 
@@ -238,6 +259,10 @@ mod tests {
         let run =
             DaemonRun { pid: std::process::id(), address: "127.0.0.1:8443".into(), token: "t0k".into() };
         fs::write(dir.join("meeting.toml"), "").unwrap();
+        let meeting = asamblea_wire::MeetingId(crate::secrets::random());
+        fs::write(dir.join("meeting-id"), asamblea_wire::hex::encode(&meeting.0)).unwrap();
+        let keys = crate::secrets::key_folder(&meeting).unwrap();
+        crate::secrets::create_private_dir(&keys).unwrap();
         // A run file left behind by a daemon killed earlier goes when the
         // lock is taken; the daemon then writes its own.
         fs::write(run_path(&dir), "pid = 7\naddress = \"127.0.0.1:1\"\ntoken = \"old\"\n").unwrap();
@@ -249,6 +274,8 @@ mod tests {
         let holder = MeetingLock::acquire(&dir).unwrap().expect_err("held");
         assert_eq!(holder, Holder::Daemon(run));
         assert!(format!("{holder:?}").contains("8443") && !format!("{holder:?}").contains("t0k"));
+        assert!(!fs::read_to_string(run_path(&dir)).unwrap().contains("t0k"), "the token is not in DIR");
+        assert_eq!(fs::read_to_string(keys.join(DESK_TOKEN)).unwrap().trim(), "t0k");
         // A run file left by a daemon that was killed names nobody: the
         // lock it held died with it.
         fs::write(run_path(&dir), "pid = 1\naddress = \"127.0.0.1:1\"\ntoken = \"x\"\n").unwrap();
@@ -257,5 +284,6 @@ mod tests {
             Holder::Command { pid: Some(std::process::id()) }
         );
         fs::remove_dir_all(&dir).unwrap();
+        fs::remove_dir_all(&keys).unwrap();
     }
 }

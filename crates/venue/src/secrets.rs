@@ -5,12 +5,78 @@
 //! Modes are set explicitly (0600 files, 0700 folders), whatever the
 //! process's umask: a badge's QR is an attendee's signing seed, the
 //! register holds names and cédulas, and the ledger every ballot.
+//!
+//! # The key folder
+//!
+//! The signing seeds of a meeting — the daemon's, each staff member's —
+//! and the registration desk's token for a running daemon are kept *outside*
+//! the meeting directory, in its key folder ([`key_folder`]):
+//! `$ASAMBLEA_KEYS/<meeting id>` when that variable is set, else
+//! `$XDG_CONFIG_HOME/asamblea/keys/<meeting id>`, else
+//! `~/.config/asamblea/keys/<meeting id>` (owner-only, 0700). So a copy of
+//! the meeting directory — a backup, the folder handed to the secretary or
+//! an auditor, a USB stick — carries the ledger, the register and the
+//! public keys, and nothing that can sign an event. Whoever can read the
+//! key folder (the account that runs the daemon, the host's
+//! administrator) can sign as the daemon and the staff: that is the
+//! residual risk, stated in `docs/threat-model.md`.
 
 use std::fs;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 use anyhow::{Context, Result};
 use asamblea_wire::hex::encode as hex;
+use asamblea_wire::MeetingId;
+
+/// The environment variable naming the folder that holds the key folders
+/// of every meeting.
+pub const KEYS_ENV: &str = "ASAMBLEA_KEYS";
+
+/// The folder of `meeting`'s signing seeds, outside its meeting directory
+/// (see the module's documentation). It may not exist yet.
+pub fn key_folder(meeting: &MeetingId) -> Result<PathBuf> {
+    let root = match std::env::var_os(KEYS_ENV).filter(|v| !v.is_empty()) {
+        Some(root) => PathBuf::from(root),
+        None => {
+            let config = std::env::var_os("XDG_CONFIG_HOME")
+                .filter(|v| !v.is_empty())
+                .map(PathBuf::from)
+                .or_else(|| std::env::var_os("HOME").filter(|v| !v.is_empty()).map(|h| PathBuf::from(h).join(".config")))
+                .context(
+                    "no sé dónde guardar las claves de la reunión: defina ASAMBLEA_KEYS con una carpeta fuera de la reunión / \
+                     nowhere to keep the meeting's keys: set ASAMBLEA_KEYS to a folder outside the meeting",
+                )?;
+            config.join("asamblea").join("keys")
+        }
+    };
+    Ok(root.join(hex(&meeting.0)))
+}
+
+/// The key folder of the meeting in `dir` (whose `meeting-id` it reads).
+pub fn key_folder_of(dir: &Path) -> Result<PathBuf> {
+    let path = dir.join("meeting-id");
+    let text = fs::read_to_string(&path).with_context(|| {
+        format!("{}: cannot read it; is this a meeting directory made by `asamblea init`?", path.display())
+    })?;
+    key_folder(&MeetingId(unhex(&text, &path)?))
+}
+
+/// Reads the seed `name` (`daemon`, a staff account's name) of a meeting
+/// from its key folder, saying where it looked and what to do when it is
+/// not there.
+pub fn read_key(keys: &Path, name: &str) -> Result<[u8; 32]> {
+    let path = keys.join(format!("{name}.seed"));
+    if !path.exists() {
+        anyhow::bail!(
+            "{}: no está la clave `{name}` de esta reunión. Las claves se guardan fuera de la carpeta de la reunión \
+             (ASAMBLEA_KEYS, o ~/.config/asamblea/keys); use la misma cuenta y el mismo ASAMBLEA_KEYS que `asamblea init`. \
+             / the meeting's `{name}` key is not there: keys are kept outside the meeting folder; run as the account, \
+             and with the ASAMBLEA_KEYS, that ran `asamblea init`",
+            path.display()
+        );
+    }
+    read_seed(&path)
+}
 
 /// Fresh randomness from the operating system.
 pub fn random<const N: usize>() -> [u8; N] {

@@ -7,11 +7,16 @@
 //! DIR/register.bin       the register's canonical bytes (ledger-format §7.1)
 //! DIR/profile.toml       the bylaws profile, byte for byte (its digest is in the ledger)
 //! DIR/meeting-id         the meeting id, hex
-//! DIR/keys/daemon.seed   the daemon's signing seed, hex (mode 0600)
-//! DIR/staff.toml        staff accounts: name, role, SHA-256 of the token
-//! DIR/keys/<name>.seed   each staff member's signing seed, hex (mode 0600)
+//! DIR/staff.toml         staff accounts: name, role, SHA-256 of the token
 //! DIR/ledger.db          the ledger (SQLite)
+//!
+//! KEYS/daemon.seed       the daemon's signing seed, hex (mode 0600)
+//! KEYS/<name>.seed       each staff member's signing seed, hex (mode 0600)
 //! ```
+//!
+//! `KEYS` is the meeting's key folder, outside `DIR`
+//! ([`crate::secrets::key_folder`]): a copy of the meeting directory holds
+//! nothing that signs.
 //!
 //! Every action is an event signed by its actor (the key of a staff member
 //! of the role the event's kind asks for, the daemon's for results, the
@@ -40,7 +45,7 @@ use asamblea_wire::hex::encode as hex;
 use crate::lock::MeetingLock;
 use crate::meeting_config::{self, MeetingConfig};
 use crate::register_csv;
-use crate::secrets::{create_private_dir, random, read_seed, unhex, write_private_new, write_secret};
+use crate::secrets::{create_private_dir, key_folder, random, unhex, write_private_new, write_secret};
 
 /// Why an action on the meeting did not happen.
 #[derive(Debug, thiserror::Error)]
@@ -91,7 +96,7 @@ pub struct MeetingFiles {
     pub meeting_id: MeetingId,
     /// `meeting.toml`.
     pub config: MeetingConfig,
-    /// `keys/daemon.seed`: signs receipts, results and checkpoints.
+    /// `KEYS/daemon.seed`: signs receipts, results and checkpoints.
     pub daemon: Keypair,
     /// `profile.toml`, byte for byte (its digest is in the ledger).
     pub profile_bytes: Vec<u8>,
@@ -118,7 +123,7 @@ impl MeetingFiles {
             meeting_config::parse(&dir.join("meeting.toml").display().to_string(), &text("meeting.toml")?)
                 .map_err(anyhow::Error::msg)?;
         let meeting_id = MeetingId(unhex(&text("meeting-id")?, &dir.join("meeting-id"))?);
-        let daemon = Keypair::from_seed(&unhex(&text("keys/daemon.seed")?, &dir.join("keys/daemon.seed"))?);
+        let daemon = Keypair::from_seed(&crate::secrets::read_key(&key_folder(&meeting_id)?, "daemon")?);
         Ok(MeetingFiles {
             meeting_id,
             config,
@@ -279,7 +284,6 @@ impl Service {
         if dir.join("ledger.db").exists() {
             anyhow::bail!("{}: a meeting already exists here; choose an empty directory", dir.display());
         }
-        create_private_dir(&dir.join("keys"))?;
         let profile_text = crate::profiles::EMBEDDED
             .iter()
             .find(|(name, _)| *name == config.profile.name())
@@ -291,8 +295,12 @@ impl Service {
         write_private_new(&dir.join("profile.toml"), profile_text.as_bytes())?;
         let meeting_id = MeetingId(random());
         write_private_new(&dir.join("meeting-id"), format!("{}\n", hex(&meeting_id.0)).as_bytes())?;
-        write_secret(&dir.join("keys/daemon.seed"), &random())?;
-        let tokens = crate::staff::Accounts::create(dir)?;
+        // The seeds go to the meeting's key folder, outside DIR; a new
+        // meeting id names a new, empty one.
+        let keys = key_folder(&meeting_id)?;
+        create_private_dir(&keys)?;
+        write_secret(&keys.join("daemon.seed"), &random())?;
+        let tokens = crate::staff::Accounts::create(dir, &keys)?;
         // SQLite gives the -wal and -shm files the mode of the database.
         write_private_new(&dir.join("ledger.db"), b"")?;
 
@@ -458,7 +466,7 @@ impl Service {
 
     /// The daemon's signing key, for receipts signed outside the lock.
     pub fn daemon_keypair(&self) -> Result<Keypair> {
-        Ok(Keypair::from_seed(&read_seed(&self.dir.join("keys/daemon.seed"))?))
+        Ok(Keypair::from_seed(&crate::secrets::read_key(&key_folder(&self.meeting_id)?, "daemon")?))
     }
 
     /// Signs a receipt with the daemon key.

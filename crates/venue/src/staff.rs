@@ -16,7 +16,8 @@
 //! token_sha256 = "…64 hex…"
 //! ```
 //!
-//! and `DIR/keys/<name>.seed` for each.
+//! and `KEYS/<name>.seed` for each, in the meeting's key folder outside
+//! the meeting directory ([`crate::secrets::key_folder`]).
 
 use std::path::Path;
 
@@ -54,11 +55,12 @@ pub struct Account {
 pub struct Accounts(Vec<Account>);
 
 impl Accounts {
-    /// Creates one account per role in `dir`; returns `(name, role, token)`
-    /// to show once.
-    pub fn create(dir: &Path) -> Result<Vec<(String, Role, String)>> {
-        let mut toml =
-            String::from("# Staff accounts. Tokens are stored as SHA-256 only; keys in keys/<name>.seed.\n");
+    /// Creates one account per role in `dir`, with its seed in the key
+    /// folder `keys`; returns `(name, role, token)` to show once.
+    pub fn create(dir: &Path, keys: &Path) -> Result<Vec<(String, Role, String)>> {
+        let mut toml = String::from(
+            "# Staff accounts. Tokens are stored as SHA-256 only; each key in <name>.seed of the meeting's key folder.\n",
+        );
         let mut shown = Vec::new();
         for role in Role::ALL {
             let name = default_name(role);
@@ -69,15 +71,16 @@ impl Accounts {
                 role.code(),
                 hex(&digest.0)
             ));
-            crate::secrets::write_secret(&dir.join(format!("keys/{name}.seed")), &crate::secrets::random())?;
+            crate::secrets::write_secret(&keys.join(format!("{name}.seed")), &crate::secrets::random())?;
             shown.push((name.to_string(), role, token));
         }
         crate::secrets::write_private_new(&dir.join("staff.toml"), toml.as_bytes())?;
         Ok(shown)
     }
 
-    /// Reads `DIR/staff.toml` and the keys.
+    /// Reads `DIR/staff.toml` and the keys, from the meeting's key folder.
     pub fn load(dir: &Path) -> Result<Accounts> {
+        let keys = crate::secrets::key_folder_of(dir)?;
         let path = dir.join("staff.toml");
         let text =
             std::fs::read_to_string(&path).with_context(|| format!("{}: cannot read", path.display()))?;
@@ -100,8 +103,7 @@ impl Accounts {
             })?;
             let token_digest = Digest::from_hex(field("token_sha256")?)
                 .map_err(|e| anyhow::anyhow!("{}: staff[{i}].token_sha256: {e}", path.display()))?;
-            let seed_path = dir.join(format!("keys/{name}.seed"));
-            let key = std::sync::Arc::new(Keypair::from_seed(&crate::secrets::read_seed(&seed_path)?));
+            let key = std::sync::Arc::new(Keypair::from_seed(&crate::secrets::read_key(&keys, name)?));
             accounts.push(Account { name: name.to_string(), role, token_digest, key });
         }
         if accounts.is_empty() {
@@ -160,8 +162,13 @@ mod tests {
     fn tokens_open_their_own_account_only() {
         let dir = std::env::temp_dir().join(format!("asamblea-staff-{}", std::process::id()));
         let _ = std::fs::remove_dir_all(&dir);
-        std::fs::create_dir_all(dir.join("keys")).unwrap();
-        let shown = Accounts::create(&dir).unwrap();
+        std::fs::create_dir_all(&dir).unwrap();
+        let meeting = asamblea_wire::MeetingId(crate::secrets::random());
+        std::fs::write(dir.join("meeting-id"), hex(&meeting.0)).unwrap();
+        let keys = crate::secrets::key_folder(&meeting).unwrap();
+        crate::secrets::create_private_dir(&keys).unwrap();
+        let shown = Accounts::create(&dir, &keys).unwrap();
+        assert!(!dir.join("keys").exists(), "no key in the meeting directory");
         let accounts = Accounts::load(&dir).unwrap();
         for (name, role, token) in &shown {
             let account = accounts.authenticate(token).expect("its own token opens it");
@@ -175,5 +182,6 @@ mod tests {
             "tokens are never stored"
         );
         std::fs::remove_dir_all(&dir).ok();
+        std::fs::remove_dir_all(&keys).ok();
     }
 }

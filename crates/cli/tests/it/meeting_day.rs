@@ -108,8 +108,10 @@ async fn the_desk_acts_through_a_running_daemon_and_the_meeting_goes_on() {
     // Badges for everyone present, written owner-only.
     let out = ok(&["badges", s(&dir)]);
     assert!(out.contains("badges issued"), "{out}");
-    assert_eq!(mode(&dir.join("badges")), 0o700);
-    let first = dir.join("badges/credencial-0001.png");
+    let badge_folder =
+        dir.with_file_name(format!("{}-credenciales", dir.file_name().unwrap().to_string_lossy()));
+    assert_eq!(mode(&badge_folder), 0o700);
+    let first = badge_folder.join("credencial-0001.png");
     assert_eq!(mode(&first), 0o600, "a badge holds a signing seed");
     let (_, attendees) = get(&mut public, "/api/v1/attendees", Some(&operator)).await;
     let list = attendees["attendees"].as_array().expect("the list");
@@ -176,6 +178,7 @@ async fn the_desk_acts_through_a_running_daemon_and_the_meeting_goes_on() {
     assert!(!out.contains("through the daemon"), "{out}");
     assert!(ok(&["verify", s(&dir)]).contains("VERIFIED"));
     std::fs::remove_dir_all(&dir).ok();
+    std::fs::remove_dir_all(&badge_folder).ok();
     std::fs::remove_file(&bundle).ok();
 }
 
@@ -395,16 +398,22 @@ fn secrets_are_the_owners_only_whatever_the_umask() {
     std::fs::create_dir_all(&parent).unwrap();
     std::fs::set_permissions(&parent, std::fs::Permissions::from_mode(0o755)).unwrap();
     let dir = parent.join("reunion");
+    let key_root = parent.join("llaves");
     let binary = env!("CARGO_BIN_EXE_asamblea");
     let status = Command::new("sh")
         .args(["-c", &format!("umask 000 && '{binary}' init '{}' && '{binary}' checkin '{}' CC-10000000 && '{binary}' badges '{}'", s(&dir), s(&dir), s(&dir))])
+        .env("ASAMBLEA_KEYS", &key_root)
         .output()
         .unwrap();
     assert!(status.status.success(), "{}", text(&status.stderr));
-    for folder in ["", "keys", "tls", "tls/kiosks", "badges"] {
-        assert_eq!(mode(&dir.join(folder)), 0o700, "{folder}/ must be 0700");
+    let keys = key_root.join(asamblea_wire::hex::encode(&meeting_id(&dir).0));
+    let badges = parent.join("reunion-credenciales");
+    for folder in
+        [dir.clone(), dir.join("tls"), dir.join("tls/kiosks"), key_root.clone(), keys.clone(), badges.clone()]
+    {
+        assert_eq!(mode(&folder), 0o700, "{} must be 0700", folder.display());
     }
-    let mut files = vec![
+    let mut files: Vec<PathBuf> = [
         "register.csv",
         "register.bin",
         "meeting.toml",
@@ -412,20 +421,41 @@ fn secrets_are_the_owners_only_whatever_the_umask() {
         "ledger.db",
         "tls/ca.key",
         "tls/server.key",
-        "badges/credencial-0001.png",
-        "badges/credencial-0001.svg",
-        "badges/hoja-de-credenciales.html",
-    ];
-    let seeds: Vec<String> = std::fs::read_dir(dir.join("keys"))
-        .unwrap()
-        .flatten()
-        .map(|e| format!("keys/{}", e.file_name().to_string_lossy()))
-        .collect();
+    ]
+    .iter()
+    .map(|f| dir.join(f))
+    .collect();
+    files.extend(
+        ["credencial-0001.png", "credencial-0001.svg", "hoja-de-credenciales.html"]
+            .iter()
+            .map(|f| badges.join(f)),
+    );
+    // The signing seeds: the daemon's and one per staff account, in the
+    // key folder outside the meeting directory.
+    let seeds: Vec<PathBuf> = std::fs::read_dir(&keys).unwrap().flatten().map(|e| e.path()).collect();
     assert!(seeds.len() >= 5, "{seeds:?}");
-    files.extend(seeds.iter().map(String::as_str));
-    for file in files {
-        let path = dir.join(file);
-        assert_eq!(mode(&path) & 0o077, 0, "{file} is {:o}: readable by others", mode(&path));
+    files.extend(seeds.iter().cloned());
+    for file in &files {
+        assert_eq!(mode(file) & 0o077, 0, "{} is {:o}: readable by others", file.display(), mode(file));
+    }
+    // Nothing in the meeting directory can sign: no key folder there, and
+    // no file of it holds any of the seeds.
+    assert!(!dir.join("keys").exists());
+    let secrets: Vec<String> =
+        seeds.iter().map(|p| std::fs::read_to_string(p).unwrap().trim().to_string()).collect();
+    let mut pending = vec![dir.clone()];
+    while let Some(folder) = pending.pop() {
+        for entry in std::fs::read_dir(&folder).unwrap().flatten() {
+            let path = entry.path();
+            if path.is_dir() {
+                pending.push(path);
+                continue;
+            }
+            let bytes = String::from_utf8_lossy(&std::fs::read(&path).unwrap()).into_owned();
+            for secret in &secrets {
+                assert!(!bytes.contains(secret.as_str()), "{} holds a signing seed", path.display());
+            }
+        }
     }
     assert_eq!(mode(&parent), 0o755, "the folder the meeting was made in is left as it was");
     std::fs::remove_dir_all(&parent).ok();

@@ -120,8 +120,12 @@ fn badges_are_issued_once_per_person_and_scan_back() {
     ]);
     let out = ok(&["badges", s(&dir)]);
     assert!(out.contains("badges issued: 2"), "{out}");
-    let png = std::fs::read(dir.join("badges/credencial-0001.png")).expect("badge PNG");
-    assert!(dir.join("badges/hoja-de-credenciales.html").exists());
+    // Printed badges hold their seeds: they go beside the meeting, not in it.
+    let printed = dir.with_file_name(format!("{}-credenciales", dir.file_name().unwrap().to_string_lossy()));
+    assert!(out.contains(&printed.display().to_string()), "{out}");
+    assert!(!dir.join("badges").exists());
+    let png = std::fs::read(printed.join("credencial-0001.png")).expect("badge PNG");
+    assert!(printed.join("hoja-de-credenciales.html").exists());
     // Decode the printed QR code and parse it as this meeting's credential.
     let decoder = png::Decoder::new(std::io::Cursor::new(png));
     let mut reader = decoder.read_info().expect("PNG");
@@ -154,6 +158,7 @@ fn badges_are_issued_once_per_person_and_scan_back() {
     assert_eq!(out.status.code(), Some(2));
     assert!(text(&out.stderr).contains("badge 1 was revoked"), "{}", text(&out.stderr));
     std::fs::remove_dir_all(&dir).ok();
+    std::fs::remove_dir_all(&printed).ok();
 }
 
 #[test]
