@@ -7,15 +7,20 @@
 //! and looked for in the document itself, so the document, this file and
 //! the code agree byte for byte.
 //!
+//! A second meeting (`docs/vectors/every-figure.md`) is recorded the same
+//! way, so that every figure of a result and every reason of a refused
+//! proxy has its bytes.
+//!
 //! To regenerate after a deliberate format change (which needs a new
 //! version), run
 //! `ASAMBLEA_PRINT_VECTORS=1 cargo test -p asamblea-wire --test vectors -- --nocapture`
-//! and paste the printed Markdown into the document and the printed Rust
-//! over the constants.
+//! and paste the printed Markdown into the documents (§10.1–10.6 of the
+//! format; the records of `every-figure.md`) and the printed Rust over the
+//! constants; then regenerate the bundles (`crates/cli/tests/it/vectors.rs`).
 
 use asamblea_rules::{
-    Call, Capacity, Capital, ClassCapital, ClassShares, HolderSpec, Majority, MatterKind, MatterRules,
-    Meeting, MeetingKind, OptionIndex, Profile, Refusal, Register, Role, Settings, Shares, SplitPermission,
+    Call, Capacity, Capital, ClassCapital, ClassShares, HolderSpec, MatterKind, MatterRules, Meeting,
+    MeetingKind, OptionIndex, Profile, Refusal, Register, Role, Settings, Shares, SplitPermission,
 };
 use asamblea_wire::{
     genesis_head, lot_index, register_digest, signing_input, withdrawal_digest, AgendaItem, AgentArrival,
@@ -35,6 +40,9 @@ fn meeting_id() -> MeetingId {
     MeetingId(id)
 }
 
+/// The profile file the vectors' meeting is convened under (its bytes are
+/// digested into `meeting-convened` and carried by the bundle of §10.7).
+const PROFILE_FILE: &[u8] = include_bytes!("../../../docs/vectors/profile.toml");
 const DAEMON_SEED: [u8; 32] = [0x11; 32];
 const STAFF_SEED: [u8; 32] = [0x22; 32];
 const ATTENDEE_SEED: [u8; 32] = [0x33; 32];
@@ -67,15 +75,9 @@ fn register() -> Register {
     .expect("a valid register")
 }
 
+/// The profile of `docs/vectors/profile.toml`: the law alone.
 fn profile() -> Profile {
-    let rules = MatterKind::ALL.map(|kind| {
-        let majority = match kind {
-            MatterKind::BoardElection => Majority::ElectoralQuotient,
-            MatterKind::SingleSeatElection => Majority::SingleSeat,
-            _ => Majority::Simple,
-        };
-        (kind, MatterRules::plain(majority))
-    });
+    let rules = MatterKind::ALL.map(|kind| (kind, MatterRules::statutory(kind)));
     Profile::new("vectors", Settings::default(), rules).expect("a valid profile")
 }
 
@@ -147,7 +149,7 @@ fn run() -> Run {
         EventBody::MeetingConvened {
             daemon_key: daemon.public_key(),
             profile: id("vectors"),
-            profile_digest: Digest::sha256(b"vectors profile"),
+            profile_digest: Digest::sha256(PROFILE_FILE),
             meeting_kind: MeetingKind::Ordinary,
             call: Call::First,
             settings: Settings::default(),
@@ -266,6 +268,351 @@ fn run() -> Run {
     ledger.push(EventBody::CheckedOut { person: id("AG-7") }, &staff);
     ledger.push(EventBody::BadgeRevoked { credential: CredentialId(1) }, &staff);
     Run { ledger, lot_seed, lot_position }
+}
+
+// ----- the second meeting: every figure and reason ----------------------------
+
+/// The seed of badge `n` in the second meeting: 32 × (0x50 + n).
+fn badge_seed(n: u32) -> [u8; 32] {
+    [0x50 + u8::try_from(n).expect("few badges"); 32]
+}
+
+/// The second meeting's id: bytes 0x20, 0x21, …, 0x3f.
+fn meeting_id_2() -> MeetingId {
+    let mut id = [0u8; 32];
+    for (i, byte) in id.iter_mut().enumerate() {
+        *byte = 0x20 + u8::try_from(i).expect("32 bytes");
+    }
+    MeetingId(id)
+}
+
+fn register_2() -> Register {
+    let class = |subscribed| ClassCapital::new(Shares::new(subscribed), Shares::ZERO).expect("no treasury");
+    let capital = Capital { ordinary: class(1_100_000), preferred: class(400_000) };
+    let holder = |id: &str, ordinary, preferred, role| HolderSpec {
+        id: id.into(),
+        holdings: ClassShares::new(Shares::new(ordinary), Shares::new(preferred)),
+        role,
+        split: None,
+    };
+    Register::new(
+        capital,
+        [
+            holder("P1", 300_000, 200_000, None),
+            holder("P2", 200_000, 0, None),
+            holder("P3", 100_000, 100_000, None),
+            holder("P4", 50_000, 0, Some(Role::Administrator)),
+            holder("P5", 150_000, 100_000, None),
+            holder("P6", 100_000, 0, None),
+            holder("P7", 100_000, 0, None),
+            holder("P8", 100_000, 0, None),
+        ],
+    )
+    .expect("a valid register")
+}
+
+fn agenda_2() -> Vec<AgendaItem> {
+    let item = |id_: &str, title: &str, matter, seats, lists: &[&str]| AgendaItem {
+        item: id(id_),
+        title: Text::new(title).expect("valid"),
+        matter,
+        noticed: true,
+        seats,
+        lists: lists.iter().map(|l| id(l)).collect(),
+    };
+    vec![
+        item("item-1", "Conversión de las acciones preferenciales", MatterKind::PreferredConversion, 0, &[]),
+        item("item-2", "Fusión con Inversiones del Sur S.A.", MatterKind::Merger, 0, &[]),
+        item(
+            "item-3",
+            "Elección de la Junta Directiva",
+            MatterKind::BoardElection,
+            3,
+            &["Lista A", "Lista B"],
+        ),
+        item("item-4", "Elección de la Comisión del Acta", MatterKind::BoardElection, 2, &["X", "Y", "Z"]),
+    ]
+}
+
+/// The second meeting: every figure a result can carry and every reason a
+/// refused proxy can have, recorded as the daemon records them.
+fn run_2() -> Ledger {
+    let meeting_id = meeting_id_2();
+    let daemon = Keypair::from_seed(&DAEMON_SEED);
+    let operator = Keypair::from_seed(&STAFF_SEED);
+    let chair = Keypair::from_seed(&CHAIR_SEED);
+    let register = register_2();
+    let mut meeting = Meeting::new(register.clone(), profile(), MeetingKind::Ordinary, Call::First);
+    let mut ledger = Ledger { meeting_id, chain: Chain::new(&meeting_id), records: vec![], heads: vec![] };
+    ledger.push(
+        EventBody::MeetingConvened {
+            daemon_key: daemon.public_key(),
+            profile: id("vectors"),
+            profile_digest: Digest::sha256(PROFILE_FILE),
+            meeting_kind: MeetingKind::Ordinary,
+            call: Call::First,
+            settings: Settings::default(),
+            agenda: agenda_2(),
+        },
+        &daemon,
+    );
+    for (key, role, name) in
+        [(&operator, StaffRole::Operator, "operador-1"), (&chair, StaffRole::Chair, "presidente")]
+    {
+        ledger.push(EventBody::StaffEnrolled { key: key.public_key(), role, name: id(name) }, &daemon);
+    }
+    ledger.push(
+        EventBody::RegisterImported {
+            register_digest: register_digest(&register),
+            holders: 8,
+            capital: *register.capital(),
+        },
+        &operator,
+    );
+    for holder in ["P1", "P2", "P3", "P4"] {
+        meeting.arrive_in_person(holder).expect("arrives");
+        ledger.push(EventBody::CheckedInPerson { holder: id(holder) }, &operator);
+    }
+    let arrival = |agent: &str, principals: &[&str], document: &str| AgentArrival {
+        agent: id(agent),
+        principals: principals.iter().map(|p| id(p)).collect(),
+        capacity: Capacity::Proxy,
+        declared_role: None,
+        power_document: Text::new(document).expect("valid"),
+    };
+    meeting.arrive_as_agent("AG-1", &["P6", "P7", "P8"], Capacity::Proxy, None).expect("AG-1 arrives");
+    ledger
+        .push(EventBody::CheckedInAgent(arrival("AG-1", &["P6", "P7", "P8"], "Poder 2026-0100")), &operator);
+    // Each reason a proxy can be refused for: the rules' own (unknown
+    // holder, already present) and the desk's (the power document).
+    for (agent, principals, expected) in
+        [("AG-2", ["NOBODY"], Some(Refusal::UnknownHolder)), ("AG-3", ["P1"], Some(Refusal::AlreadyPresent))]
+    {
+        let refusal = meeting.check_arrival(agent, &principals, Capacity::Proxy, None).err();
+        assert_eq!(refusal, expected);
+        let reason = ProxyRefusal::from_refusal(refusal.expect("refused")).expect("an arrival refusal");
+        ledger.push(EventBody::ProxyRefused { arrival: arrival(agent, &principals, ""), reason }, &operator);
+    }
+    assert!(meeting.check_arrival("AG-4", &["P5"], Capacity::Proxy, None).is_ok());
+    let rejected = arrival("AG-4", &["P5"], "Poder sin firma");
+    ledger.push(
+        EventBody::ProxyRefused { arrival: rejected, reason: ProxyRefusal::PowerDocumentRejected },
+        &operator,
+    );
+    let people = ["P1", "P2", "P3", "P4", "AG-1"];
+    let badges: Vec<Credential> =
+        (1..=5u32).map(|n| Credential::generate_from(&meeting_id, CredentialId(n), &badge_seed(n))).collect();
+    for (badge, person) in badges.iter().zip(people) {
+        ledger.push(
+            EventBody::BadgeIssued { credential: badge.id(), key: badge.public_key(), person: id(person) },
+            &operator,
+        );
+    }
+    let badge_of = |person: &str| &badges[people.iter().position(|p| *p == person).expect("a badge")];
+    let result = |meeting: &Meeting, item: &str| {
+        let at = meeting.item_index(item).expect("opened");
+        PublishedResult::from_rules(meeting.item(at).result().expect("closed"), meeting.register())
+    };
+    let mut poll = |meeting: &mut Meeting,
+                    ledger: &mut Ledger,
+                    item: &str,
+                    ballots: &[(&str, Vec<(&str, OptionIndex)>)]| {
+        let spec = agenda_2().into_iter().find(|a| a.item.as_str() == item).expect("on the agenda");
+        meeting.open(spec.to_spec().expect("fits")).expect("quorum");
+        ledger.push(EventBody::ItemOpened { item: id(item) }, &chair);
+        for (person, votes) in ballots {
+            let mut votes: Vec<HolderVote> = votes
+                .iter()
+                .map(|(holder, option)| HolderVote { holder: id(holder), choice: Choice::Whole(*option) })
+                .collect();
+            votes.sort_by(|a, b| a.holder.cmp(&b.holder));
+            for vote in &votes {
+                meeting.vote(item, vote.holder.as_str(), &vote.choice.to_rules()).expect("eligible");
+            }
+            let badge = badge_of(person);
+            let ballot = Ballot { item: id(item), credential: badge.id(), votes };
+            ledger.push(EventBody::Ballot(ballot), badge.keypair());
+        }
+        meeting.close(item).expect("open");
+        let seed = ledger.push(EventBody::ItemClosed { item: id(item) }, &chair);
+        ledger.push(EventBody::ResultPublished { item: id(item), result: result(meeting, item) }, &daemon);
+        seed
+    };
+    // item-1: preferred shares vote (R13); judged on both classes, so the
+    // result carries the for votes by class.
+    poll(
+        &mut meeting,
+        &mut ledger,
+        "item-1",
+        &[
+            ("P1", vec![("P1", OptionIndex::FOR)]),
+            ("P2", vec![("P2", OptionIndex::FOR)]),
+            ("P3", vec![("P3", OptionIndex::AGAINST)]),
+        ],
+    );
+    // item-2: a merger; P2 dissents and P5 is absent, so both may withdraw
+    // (R18); P3 abstains and may not.
+    poll(
+        &mut meeting,
+        &mut ledger,
+        "item-2",
+        &[
+            ("P1", vec![("P1", OptionIndex::FOR)]),
+            ("P2", vec![("P2", OptionIndex::AGAINST)]),
+            ("P4", vec![("P4", OptionIndex::FOR)]),
+            ("AG-1", vec![("P6", OptionIndex::FOR), ("P7", OptionIndex::FOR), ("P8", OptionIndex::FOR)]),
+        ],
+    );
+    // item-3: three seats, every vote blank: elected, every seat vacant.
+    let blank = OptionIndex::list(2);
+    poll(&mut meeting, &mut ledger, "item-3", &[("P1", vec![("P1", blank)]), ("P2", vec![("P2", blank)])]);
+    // item-4: two seats among three lists of equal votes: two lots.
+    let seed = poll(
+        &mut meeting,
+        &mut ledger,
+        "item-4",
+        &[(
+            "AG-1",
+            vec![("P6", OptionIndex::list(0)), ("P7", OptionIndex::list(1)), ("P8", OptionIndex::list(2))],
+        )],
+    );
+    for round in 0..2u32 {
+        let at = meeting.item_index("item-4").expect("opened");
+        let Some(asamblea_rules::ItemResult::Election(e)) = meeting.item(at).result() else {
+            panic!("an election")
+        };
+        let tied = e.lot_between.clone();
+        let position = lot_index(&seed, &id("item-4"), round, u32::try_from(tied.len()).expect("few"))
+            .expect("candidates");
+        let winner = ["X", "Y", "Z"][tied[position as usize]];
+        meeting.draw("item-4", winner).expect("a lot is pending");
+        ledger.push(EventBody::LotDrawn { item: id("item-4"), round, seed, winner: id(winner) }, &chair);
+        ledger.push(
+            EventBody::ResultPublished { item: id("item-4"), result: result(&meeting, "item-4") },
+            &daemon,
+        );
+    }
+    meeting.leave("P3").expect("present");
+    ledger.push(EventBody::CheckedOut { person: id("P3") }, &operator);
+    ledger.push(EventBody::BadgeRevoked { credential: CredentialId(3) }, &operator);
+    ledger
+}
+
+/// The second meeting's records as the document lists them: kind, signer
+/// key, event, signature, head (hex).
+fn records_2() -> Vec<[String; 5]> {
+    let ledger = run_2();
+    ledger
+        .records
+        .iter()
+        .zip(&ledger.heads)
+        .map(|(record, head)| {
+            [
+                record.event.kind().name().to_string(),
+                record.signer.to_string(),
+                hex(&record.event.encode().expect("encodes")),
+                hex(&record.signature.0),
+                head.to_string(),
+            ]
+        })
+        .collect()
+}
+
+#[test]
+fn the_second_meeting_carries_every_figure_and_reason_and_the_document_has_it() {
+    let ledger = run_2();
+    let results: Vec<&PublishedResult> = ledger
+        .records
+        .iter()
+        .filter_map(|r| match &r.event.body {
+            EventBody::ResultPublished { result, .. } => Some(result),
+            _ => None,
+        })
+        .collect();
+    let decision = |n: usize| match results[n] {
+        PublishedResult::Decision(d) => d.clone(),
+        other => panic!("a decision: {other:?}"),
+    };
+    let election = |n: usize| match results[n] {
+        PublishedResult::Election(e) => e.clone(),
+        other => panic!("an election: {other:?}"),
+    };
+    assert!(decision(0).for_by_class.is_some(), "item-1 carries for_by_class");
+    let withdrawal = decision(1).withdrawal.expect("item-2 carries the withdrawal");
+    assert_eq!((withdrawal.holders, withdrawal.digest), (2, withdrawal_digest(["P2", "P5"])));
+    assert_eq!(election(2).vacant, 3, "item-3: every seat vacant");
+    assert_eq!(election(3).seats_to_draw, 2, "item-4: two seats to draw");
+    assert_eq!(election(5).outcome, asamblea_rules::Outcome::Elected, "item-4 after the second lot");
+    let rounds: Vec<u32> = ledger
+        .records
+        .iter()
+        .filter_map(|r| match &r.event.body {
+            EventBody::LotDrawn { round, .. } => Some(*round),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(rounds, [0, 1]);
+    let mut reasons: Vec<&str> = ledger
+        .records
+        .iter()
+        .chain(&run().ledger.records)
+        .filter_map(|r| match &r.event.body {
+            EventBody::ProxyRefused { reason, .. } => Some(reason.code()),
+            _ => None,
+        })
+        .collect();
+    reasons.sort_unstable();
+    assert_eq!(
+        reasons,
+        ["already-present", "power-document-rejected", "proxy-agent-barred", "unknown-holder"],
+        "the two meetings refuse a proxy for every reason"
+    );
+
+    let records = records_2();
+    let register = hex(&register_2_preimage());
+    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../../docs/vectors/every-figure.md");
+    if std::env::var_os("ASAMBLEA_PRINT_VECTORS").is_some() {
+        println!("Register digest input:\n\n```text\n{}\n```\n", wrapped(&register));
+        for (i, [kind, signer, event, signature, head]) in records.iter().enumerate() {
+            let seq = i + 1;
+            println!("#### Record {seq}: `{kind}`, signer `{signer}`\n");
+            println!("Event ({} bytes):\n\n```text\n{}\n```\n", event.len() / 2, wrapped(event));
+            println!("Signature:\n\n```text\n{}\n```\n", wrapped(signature));
+            println!("`head_{seq}`:\n\n```text\n{}\n```\n", wrapped(head));
+        }
+    }
+    let doc: String =
+        std::fs::read_to_string(path).expect("docs/vectors/every-figure.md").split_whitespace().collect();
+    assert!(doc.contains(&register), "docs/vectors/every-figure.md lacks the register");
+    for (i, [kind, signer, event, signature, head]) in records.iter().enumerate() {
+        let heading = format!("####Record{}:`{kind}`,signer`{signer}`", i + 1);
+        let expected = format!(
+            "{heading}Event({}bytes):```text{event}```Signature:```text{signature}```",
+            event.len() / 2
+        );
+        assert!(doc.contains(&expected), "docs/vectors/every-figure.md lacks record {} as generated", i + 1);
+        assert!(doc.contains(head.as_str()), "docs/vectors/every-figure.md lacks head {}", i + 1);
+    }
+}
+
+/// The second register's digest input (§7.1), from the code.
+fn register_2_preimage() -> Vec<u8> {
+    let register = register_2();
+    let mut out = b"asamblea/register/v1\0".to_vec();
+    for class in [register.capital().ordinary, register.capital().preferred] {
+        out.extend_from_slice(&class.subscribed().get().to_be_bytes());
+        out.extend_from_slice(&class.treasury().get().to_be_bytes());
+    }
+    out.extend_from_slice(&8u32.to_be_bytes());
+    for (_, holder) in register.iter() {
+        out.extend_from_slice(&string(holder.id()));
+        out.extend_from_slice(&holder.holdings().ordinary.get().to_be_bytes());
+        out.extend_from_slice(&holder.holdings().preferred.get().to_be_bytes());
+        out.push(if holder.role().is_some() { 1 } else { 0 });
+        out.push(0);
+    }
+    assert_eq!(Digest::sha256(&out), register_digest(&register), "the layout of §7.1");
+    out
 }
 
 // ----- hand-made layouts ----------------------------------------------------
@@ -656,26 +1003,26 @@ const PUBLIC_KEYS: [&str; 4] = [
 ];
 const GENESIS: &str = "29a6b6c829d9111aa1021572ace9e24ee5fcdda5bde14bea14681b198723e87d";
 const RECORDS: &[(&str, &str, &str, &str)] = &[
-    ("meeting-convened", "010201010101010101010101010101010101d04ab232742bb4ab3a1368bd4615e4e6d0224ab71a016baf8520a332c977873700000007766563746f72738d7914748c4293fbe4de0ed6c01f5ddf3e68ba6aeb494becece6bee20aede2e1010101010100000100000002000000066974656d2d310000001e4170726f62616369c3b36e2064656c206f7264656e2064656c2064c3ad6101010000000000000000000000066974656d2d320000001f456c65636369c3b36e206465206c61204a756e74612044697265637469766114010000000100000002000000074c697374612041000000074c697374612042", "e17312ebe03b34aaaff2e96f5323ef02e4ce9e4ed55a53cf1a1305d89e1eee7dee168357de008c48088251559aad169647d5d963d3d8ef64d52e0a47cdff1203", "6e39a648df7634231dacf551f64c1c4d0043c0058f8fae17e2774eeb7709bb95"),
-    ("staff-enrolled", "020202020202020202020202020202020202a09aa5f47a6759802ff955f8dc2d2a14a5c99d23be97f864127ff9383455a4f0010000000a6f70657261646f722d31", "dc897d3f879d2de8d0a84d7dc24454d9daa11f09ec995ca9cd6c04ae4e7a22cc000bee064c55ca2e938f397c5b011cb026c7f6fc628a20fa770fc2b2db50700d", "78be23ea8e243726d28f86ed3be0df8003e59441dc3c73d128de396fac74f82e"),
-    ("staff-enrolled", "020203030303030303030303030303030303d759793bbc13a2819a827c76adb6fba8a49aee007f49f2d0992d99b825ad2c48020000000a707265736964656e7465", "37573c9e5fa64f7affb8ebbe394b24fcc1878e80c34db179c0cb496627763489e6a707b114e5ce04b29bd098096fc81940f38b60480b21824cf2f995375c3403", "c40c96bd2a4b31da1aa4f5d9e8019788babf36a72c6a944ef87d94f2888ee175"),
-    ("register-imported", "03020404040404040404040404040404040420d722f262199d5ff47a81255838b97182eb2e7d100127f8b6672958784efa060000000400000000001e848000000000000000000000000000030d400000000000000000", "4bada0380788f4c09ecc5ec089bb03431163521f8856d4cf9352c700e3d7aa2ca9c509ece982455294b072775724ac64084ab873d432fa4ab6a91249c648d60a", "c2f2ce75cbb18468aed99c325fc5c35eeefc5b468214d09fa33c35a44e663999"),
-    ("checked-in-person", "040205050505050505050505050505050505000000024831", "7ebe1665218dfdeaa1edcb89b4d78c2793afde5394b0382b31be83ff9d74acaa46d9d73f126eae8ed4dce3136b4b7661957150378082cd196384be89db35180b", "5f67cbcd8701b79f959d1538498ec4b0d34aa708eac9f6720cfe86092fc957c4"),
-    ("checked-in-agent", "0502060606060606060606060606060606060000000441472d370000000200000002483200000002483301000000000f506f64657220323032362d30303432", "f6460a60befea8676935d347eddbdb7800021e7d893c876245e9436e6742477ba3322e270a27e19e5a724aa815597de2531344946d69311fa9b8811919915d0d", "39277439e9a5cab8efb03593f3afe9b2dcffb4f8ba94eb4fcd74cbae13a3493c"),
-    ("proxy-refused", "06020707070707070707070707070707070700000003452d390000000100000002483401020000000002", "a08f22d03cada8d174a5b2d0cf333fb4ce3aaa535ee35d79210f4895da7758a3b8d3ea9dc0d389b9c2b05884bca01c6aa8314e6c0336ec7e85c2b342786ca206", "3c34210ff8dd033441e1bc23a50e71537e77b5d5fc4e2aacba4c9fd37932dafe"),
-    ("badge-issued", "0802080808080808080808080808080808080000000117cb79fb2b4120f2b1ec65e4198d6e08b28e813feb01e4a400839b85e18080ce0000000441472d37", "68c17db65080264e6ebb9b28dfed99e6c6877dd9b19002141955eec231a5158d1ad8351e43ea1a6c78bd6b02b3d6676caf22ae7898e9d5604ba58a290b06e30d", "81b2f3affb6a21db0cedabfcc161c7c9b1f54115cb2bb12b16b6feee7c8f9724"),
-    ("item-opened", "0a0209090909090909090909090909090909000000066974656d2d31", "749cd3ee763e5e85d9b7cc58ed6e8ecda823a7253b06a78af0334274a46fd55114f0a1338beecedf1b0e084806dd75c25c3b9d69fbacdcf32e0cd3714e22c304", "b2f429b2122d8b9c5d8d9b8c32f9aa914b92a09672b7cae4ba47b39a75881be9"),
-    ("ballot", "0b020a0a0a0a0a0a0a0a0a0a0a0a0a0a0a0a000000066974656d2d310000000100000002000000024832020000000200000000000000030d40000100000000000186a0000000024833010000", "94a646a1828d99e7e22dcf2dd6e8da3ef08c21b4e255b00ddc241f94a8a58eda3a4e566fef1ff0a5175255f6887dedb89a7bdd110a141e60adf408d4cfa71703", "ab5449ffa0693664188d9c6832f7b3bdf7f334856417f92fc7081040fced1cf0"),
-    ("item-closed", "0c020b0b0b0b0b0b0b0b0b0b0b0b0b0b0b0b000000066974656d2d31", "8c099ebdd2bfa1a168c73132d28734f1667fcace835aa7625e2f107fdffa6d703bec9c81133aac86436bd5c232b0b4ca3e468b81ff6de974bb4fd236594c5d0f", "40fd671d51a464c7fb49e8f861874ae957ba6906addd3d730610e749bc0489ac"),
-    ("result-published", "0e020c0c0c0c0c0c0c0c0c0c0c0c0c0c0c0c000000066974656d2d310102010000000000124f8000000000000000000000000000124f80000000000007a12000000000000186a0000000000000000000000000000927c0000000020000", "e6db9a44c67a97185ae29acff427af1cf93fb70996c756f156c3ed02d33e7c21f2a18a366a5b7bb65ecda7707dcf8082894dd6a5c5ef7f5f474285291d84cc00", "b6c128bde82fee11bcad821c7193911cfb82ff58bbcf01b661a8a8ad5bd7cf12"),
-    ("item-opened", "0a020d0d0d0d0d0d0d0d0d0d0d0d0d0d0d0d000000066974656d2d32", "ece56c898005400299188117fb4406bd85fc65f3ece2d4640ad7d6d87cdfeabc66edbc570bf94cf9c88bd943eeabdd34318b2075f98f67cb741c1e3d6a3b1a05", "18c0a3f4ea0de79301dfbbb227987a8a5848874b7c945663a25311a7fba7ac0b"),
-    ("ballot", "0b020e0e0e0e0e0e0e0e0e0e0e0e0e0e0e0e000000066974656d2d320000000100000002000000024832010000000000024833010001", "e2c97d8894d6f813c6c7e986767094afbc9f8a7b2d6201d7c25ec6e267240c91db6a503f96ad7c00b8dcf58e4ab4fbb491511082b2fa8e7413b2dbb4c7eabb0f", "c8b9f9fe184202a64ae2c3a8cb179a714f0d4e64ca880f7de5b7a3e990d09e6b"),
-    ("item-closed", "0c020f0f0f0f0f0f0f0f0f0f0f0f0f0f0f0f000000066974656d2d32", "3c7120fa33199a675e854792f64293b36cc685f9ccf88010bedc324edf0a17a19adc7056aefdaf5b4dd83a4d9b01d5811e3021c70f442a5083bfd26693528405", "875960e77a8225d1e6a2fe244559e7f460a63be9e007cb4500b4375d58ced43e"),
-    ("result-published", "0e0210101010101010101010101010101010000000066974656d2d3202060100000000000927c000000000000000000000000200000000000493e000000000000493e00100000002000000000000000000000002000000000000000100000001000000000000000000000000", "cfed836ba1f2e54ad90522ea9e7b61102af644c9849c9d5f8b305a5c4ca69fe6031dc11c3686e79e47e8f9fcc9d034c9acdaebd13f224e7008ffb66c06d34504", "d2dc49c1d127667882ec21d10b156ba3c0096bf48927d87a8689fa8113a72885"),
-    ("lot-drawn", "0d0211111111111111111111111111111111000000066974656d2d3200000000875960e77a8225d1e6a2fe244559e7f460a63be9e007cb4500b4375d58ced43e000000074c697374612041", "97eb6bc5b0cf3d1cb6188166703b301f9564fd88ae23006bb525e586e779fe21087f8881892386b2d0a2906dbfdbfb0d72512faac763e706c68360bb18d05c04", "97dc750afc024b66d32fccb6edd493f71535988bdc20ba20598ba5dd033a3b89"),
-    ("result-published", "0e0212121212121212121212121212121212000000066974656d2d3202050100000000000927c000000000000000000000000200000000000493e000000000000493e0010000000200000001000000000000000000000000000000000000000000000000", "8665cf08dbd9970ea9330c569c53af03a2cb0d4846e135bdf6255503fad43fc0a524ae3d6b4547d9d2b88b2fb14a416a821fb6298dfcfb908da43613f165590d", "f0857f512b00866f852218dbb26256f7bfb07d26b60217bba57a14fc101324a7"),
-    ("checked-out", "0702131313131313131313131313131313130000000441472d37", "090ee0338a92e1d8807619a8f79f6db5e0de3e20e3ad93baf375f0a6253fa454ed03e9b1e0b0ef24a4d8813111090578bb83cca4852e423744259f1275699b0c", "92e828b15f81a2ab00b6257ef1155403cd751d296dae240db0091e667cc4de53"),
-    ("badge-revoked", "09021414141414141414141414141414141400000001", "e890a71663f2c7d5abf9e5b5433c2156bfe91690848a7149e66abedb4fe765ad1f45a288af13fca3ce97248ef8c4b2461f4991bb3ce3b90fef3e5e6342eacd0b", "d9f0168e68972c95871a2cfc3acdd743e6531161da71f53adee62c46b6995f37"),
+    ("meeting-convened", "010201010101010101010101010101010101d04ab232742bb4ab3a1368bd4615e4e6d0224ab71a016baf8520a332c977873700000007766563746f72731b9ad57a95638181319414537857d5c6ff50db9623cea5f92b08326b11638390010101010100000100000002000000066974656d2d310000001e4170726f62616369c3b36e2064656c206f7264656e2064656c2064c3ad6101010000000000000000000000066974656d2d320000001f456c65636369c3b36e206465206c61204a756e74612044697265637469766114010000000100000002000000074c697374612041000000074c697374612042", "067ac9e72fff1f3e6798052e4883c1985c25b22a68cd28ef0d0f081715abebe5a816c350ba7bf1da21452a0910654c4c549067087b3ab18a75aec99304c3780b", "6a3ac81f85a7e1e72b0f538012754ee761c01a563f94375c29b0bf59396e768e"),
+    ("staff-enrolled", "020202020202020202020202020202020202a09aa5f47a6759802ff955f8dc2d2a14a5c99d23be97f864127ff9383455a4f0010000000a6f70657261646f722d31", "dc897d3f879d2de8d0a84d7dc24454d9daa11f09ec995ca9cd6c04ae4e7a22cc000bee064c55ca2e938f397c5b011cb026c7f6fc628a20fa770fc2b2db50700d", "283e378a9cc7b789b37017abfc36b57fe86d57bcb77a75b539cd14763e18fb37"),
+    ("staff-enrolled", "020203030303030303030303030303030303d759793bbc13a2819a827c76adb6fba8a49aee007f49f2d0992d99b825ad2c48020000000a707265736964656e7465", "37573c9e5fa64f7affb8ebbe394b24fcc1878e80c34db179c0cb496627763489e6a707b114e5ce04b29bd098096fc81940f38b60480b21824cf2f995375c3403", "8b19b649e163251e5ffeaa83961c17c27e9654090ba06f63be19cd560b35b9d5"),
+    ("register-imported", "03020404040404040404040404040404040420d722f262199d5ff47a81255838b97182eb2e7d100127f8b6672958784efa060000000400000000001e848000000000000000000000000000030d400000000000000000", "4bada0380788f4c09ecc5ec089bb03431163521f8856d4cf9352c700e3d7aa2ca9c509ece982455294b072775724ac64084ab873d432fa4ab6a91249c648d60a", "4999dc0b43cac6c8069fa58fd5cfcc8c48322afcafa9773a7a4536cfe74026b4"),
+    ("checked-in-person", "040205050505050505050505050505050505000000024831", "7ebe1665218dfdeaa1edcb89b4d78c2793afde5394b0382b31be83ff9d74acaa46d9d73f126eae8ed4dce3136b4b7661957150378082cd196384be89db35180b", "aba3f31e387485ca129b3d4c151ae30980294f54b1d26d814b82f8799ddf50af"),
+    ("checked-in-agent", "0502060606060606060606060606060606060000000441472d370000000200000002483200000002483301000000000f506f64657220323032362d30303432", "f6460a60befea8676935d347eddbdb7800021e7d893c876245e9436e6742477ba3322e270a27e19e5a724aa815597de2531344946d69311fa9b8811919915d0d", "7c568546a5f8186567188d44f5614e4804f2438ea945c53edeedc213b81c2228"),
+    ("proxy-refused", "06020707070707070707070707070707070700000003452d390000000100000002483401020000000002", "a08f22d03cada8d174a5b2d0cf333fb4ce3aaa535ee35d79210f4895da7758a3b8d3ea9dc0d389b9c2b05884bca01c6aa8314e6c0336ec7e85c2b342786ca206", "3c7daa9ed66c403fbca6a094371e505011c64a361b6ed0f6d9d4b6e26efe601b"),
+    ("badge-issued", "0802080808080808080808080808080808080000000117cb79fb2b4120f2b1ec65e4198d6e08b28e813feb01e4a400839b85e18080ce0000000441472d37", "68c17db65080264e6ebb9b28dfed99e6c6877dd9b19002141955eec231a5158d1ad8351e43ea1a6c78bd6b02b3d6676caf22ae7898e9d5604ba58a290b06e30d", "64b4f44e73f8d1ed30dab0eadd9e8055b282a424e90db1b7631022af0ee57968"),
+    ("item-opened", "0a0209090909090909090909090909090909000000066974656d2d31", "749cd3ee763e5e85d9b7cc58ed6e8ecda823a7253b06a78af0334274a46fd55114f0a1338beecedf1b0e084806dd75c25c3b9d69fbacdcf32e0cd3714e22c304", "bec1b4111167cd4a93e4cbc01e48182c2c5ec71226f50cfcb3672efc26db86cc"),
+    ("ballot", "0b020a0a0a0a0a0a0a0a0a0a0a0a0a0a0a0a000000066974656d2d310000000100000002000000024832020000000200000000000000030d40000100000000000186a0000000024833010000", "94a646a1828d99e7e22dcf2dd6e8da3ef08c21b4e255b00ddc241f94a8a58eda3a4e566fef1ff0a5175255f6887dedb89a7bdd110a141e60adf408d4cfa71703", "805eb078e60b9443d9b0a01d87a2090b411c376dc307729173a90c2026d2fe88"),
+    ("item-closed", "0c020b0b0b0b0b0b0b0b0b0b0b0b0b0b0b0b000000066974656d2d31", "8c099ebdd2bfa1a168c73132d28734f1667fcace835aa7625e2f107fdffa6d703bec9c81133aac86436bd5c232b0b4ca3e468b81ff6de974bb4fd236594c5d0f", "51030bb6b2a299a94967880795300d7ddb28d0216e043c4ba2f54118ba0bfeab"),
+    ("result-published", "0e020c0c0c0c0c0c0c0c0c0c0c0c0c0c0c0c000000066974656d2d310102010000000000124f8000000000000000000000000000124f80000000000007a12000000000000186a0000000000000000000000000000927c0000000020000", "e6db9a44c67a97185ae29acff427af1cf93fb70996c756f156c3ed02d33e7c21f2a18a366a5b7bb65ecda7707dcf8082894dd6a5c5ef7f5f474285291d84cc00", "c31bc2a628a371e8c61c322988c828d912e12b7e8868afc6ed41ca0fdd581676"),
+    ("item-opened", "0a020d0d0d0d0d0d0d0d0d0d0d0d0d0d0d0d000000066974656d2d32", "ece56c898005400299188117fb4406bd85fc65f3ece2d4640ad7d6d87cdfeabc66edbc570bf94cf9c88bd943eeabdd34318b2075f98f67cb741c1e3d6a3b1a05", "ebbbf763c8bc40f96d5c13e90f3bd8ade58d1df064ebcaa465c882f99d5e1ce9"),
+    ("ballot", "0b020e0e0e0e0e0e0e0e0e0e0e0e0e0e0e0e000000066974656d2d320000000100000002000000024832010000000000024833010001", "e2c97d8894d6f813c6c7e986767094afbc9f8a7b2d6201d7c25ec6e267240c91db6a503f96ad7c00b8dcf58e4ab4fbb491511082b2fa8e7413b2dbb4c7eabb0f", "d118e846dc7f18497f87ed12a0260268ee24479a28d56431a7951f082f3c0e89"),
+    ("item-closed", "0c020f0f0f0f0f0f0f0f0f0f0f0f0f0f0f0f000000066974656d2d32", "3c7120fa33199a675e854792f64293b36cc685f9ccf88010bedc324edf0a17a19adc7056aefdaf5b4dd83a4d9b01d5811e3021c70f442a5083bfd26693528405", "78fbf38c739c54f9135d8f2a21413b2595909642a241bb2ac620b77d76badee2"),
+    ("result-published", "0e0210101010101010101010101010101010000000066974656d2d3202060100000000000927c000000000000000000000000200000000000493e000000000000493e00100000002000000000000000000000002000000000000000100000001000000000000000000000000", "cfed836ba1f2e54ad90522ea9e7b61102af644c9849c9d5f8b305a5c4ca69fe6031dc11c3686e79e47e8f9fcc9d034c9acdaebd13f224e7008ffb66c06d34504", "936c74ee4309d2b2dbcfc63ca2743745a61f522334c99399daaf094001bd641d"),
+    ("lot-drawn", "0d0211111111111111111111111111111111000000066974656d2d320000000078fbf38c739c54f9135d8f2a21413b2595909642a241bb2ac620b77d76badee2000000074c697374612041", "e54f6ff856c45b2790798cb3a63da283990b0fd6e0e3018410d0bdef84f8b9cfc3ff3ac4d69d73b914f319bb15a7cc22eae5d08aa1eb464aea2174191488d50c", "69f01a6a21efa588b4c843ad7737f0f938586140b1602604fc385f954a90967c"),
+    ("result-published", "0e0212121212121212121212121212121212000000066974656d2d3202050100000000000927c000000000000000000000000200000000000493e000000000000493e0010000000200000001000000000000000000000000000000000000000000000000", "8665cf08dbd9970ea9330c569c53af03a2cb0d4846e135bdf6255503fad43fc0a524ae3d6b4547d9d2b88b2fb14a416a821fb6298dfcfb908da43613f165590d", "df2c89a13a4430deba9a4e766afa21f28ab2b4ef538c65562c6ae6a676dcd057"),
+    ("checked-out", "0702131313131313131313131313131313130000000441472d37", "090ee0338a92e1d8807619a8f79f6db5e0de3e20e3ad93baf375f0a6253fa454ed03e9b1e0b0ef24a4d8813111090578bb83cca4852e423744259f1275699b0c", "d6b8a6a7aa3b0c45d7359b518afa6a863e3f51fd7ff5cd24cd6914401ff8c31a"),
+    ("badge-revoked", "09021414141414141414141414141414141400000001", "e890a71663f2c7d5abf9e5b5433c2156bfe91690848a7149e66abedb4fe765ad1f45a288af13fca3ce97248ef8c4b2461f4991bb3ce3b90fef3e5e6342eacd0b", "ab15d2c1b725aaf6a712c27ad6665b873626529a639ba235f0ae710d87af2da5"),
 ];
 const RECORD_10: &str = "000000000000000a0000019d2a720a1017cb79fb2b4120f2b1ec65e4198d6e08b28e813feb01e4a400839b85e18080ce94a646a1828d99e7e22dcf2dd6e8da3ef08c21b4e255b00ddc241f94a8a58eda3a4e566fef1ff0a5175255f6887dedb89a7bdd110a141e60adf408d4cfa717030000004c0b020a0a0a0a0a0a0a0a0a0a0a0a0a0a0a0a000000066974656d2d310000000100000002000000024832020000000200000000000000030d40000100000000000186a0000000024833010000";
 const BALLOT_SIGNING_INPUT: &str = "6173616d626c65612f62616c6c6f742f763200000102030405060708090a0b0c0d0e0f101112131415161718191a1b1c1d1e1f0b020a0a0a0a0a0a0a0a0a0a0a0a0a0a0a0a000000066974656d2d310000000100000002000000024832020000000200000000000000030d40000100000000000186a0000000024833010000";
@@ -684,11 +1031,11 @@ const REGISTER_DIGEST: &str = "20d722f262199d5ff47a81255838b97182eb2e7d100127f8b
 const WITHDRAWAL_PREIMAGE: &str =
     "6173616d626c65612f7769746864726177616c2f76310000000002000000024831000000024834";
 const WITHDRAWAL_DIGEST: &str = "aaae2e593b98638ce77c89421ceb4c4f2a758fcb734d12067a473e14c82d2320";
-const LOT_PREIMAGE: &str = "6173616d626c65612f6c6f742f763100875960e77a8225d1e6a2fe244559e7f460a63be9e007cb4500b4375d58ced43e000000066974656d2d3200000000";
-const RECEIPT: &str = "4002000000000000000aab5449ffa0693664188d9c6832f7b3bdf7f334856417f92fc7081040fced1cf08b50a39ec50d853bb117379aa5e026c7d8a68be4289925da07a72a409ac39a08";
-const RECEIPT_SIGNATURE: &str = "8f96d47d172a3f79378d8004224b3bb7cc88ff7fb16deb4720cb9cf5f88bc7fe3f7e3cc8260fd27f927e64f6cb224d61095cd64913a011d8c0774b1725e9af06";
+const LOT_PREIMAGE: &str = "6173616d626c65612f6c6f742f76310078fbf38c739c54f9135d8f2a21413b2595909642a241bb2ac620b77d76badee2000000066974656d2d3200000000";
+const RECEIPT: &str = "4002000000000000000a805eb078e60b9443d9b0a01d87a2090b411c376dc307729173a90c2026d2fe888b50a39ec50d853bb117379aa5e026c7d8a68be4289925da07a72a409ac39a08";
+const RECEIPT_SIGNATURE: &str = "c23d0ad512991e2283470074e184628f4f6c254e706e13145afcc648e1fe634709e0dd40d0226e2f3aef45c66907394125851a313401f43c3027a94b68f4910f";
 const CHECKPOINT: &str =
-    "41020000000000000014d9f0168e68972c95871a2cfc3acdd743e6531161da71f53adee62c46b6995f37";
-const CHECKPOINT_SIGNATURE: &str = "a0622117e5c5a4f1071f0b94a6866141f0b3d0558d8cc62ff318c4c123bc999e9eea5e03610ab6e956a926346ab573c6b437e3bab981656cc0ad897bee7d740c";
+    "41020000000000000014ab15d2c1b725aaf6a712c27ad6665b873626529a639ba235f0ae710d87af2da5";
+const CHECKPOINT_SIGNATURE: &str = "fb2bfad1aa0506d34876efbf2213e73b6daf5bfa5b239722ec1b64b8aba25cdbb8edb339fcaf7d97e460a987b44adcc918c84c599b9c1ac34ea6c95a787cca08";
 const QR_TEXT: &str = "AS1AAAQEAYEAUDAOAAAAAATGMZTGMZTGMZTGMZTGMZTGMZTGMZTGMZTGMZTGMZTGMZTGMZTGM3E22YHGRMB";
 const LOT_POSITION: u32 = 0;

@@ -12,6 +12,7 @@ mod meeting_day;
 mod meeting_dir;
 mod scenarios;
 mod support;
+mod vectors;
 
 /// The workspace root, from this crate's manifest directory.
 pub fn workspace_root() -> std::path::PathBuf {

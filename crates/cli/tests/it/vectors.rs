@@ -1,0 +1,238 @@
+//! The whole-bundle vectors of `docs/ledger-format.md` §10.7 and of
+//! `docs/vectors/every-figure.md`, checked.
+//!
+//! Built only from what the document prints — the keys of §10.1, the
+//! records of §10.2 (event, signature, head), the register of §10.4, the
+//! profile file `docs/vectors/profile.toml` — plus a daemon-signed
+//! checkpoint at each `item-closed` and at the end (§11): the bytes must
+//! be the bundle the document prints, and `verify` (with the real profile
+//! loader) must find it VERIFIED, with the §10.5 receipt and checkpoint as
+//! a voter and the chair would hold them. `crates/wire/tests/vectors.rs`
+//! checks §10.1–10.6 against the code; this closes the loop from the
+//! document to a verified meeting, so an implementer has one whole bundle
+//! to test against.
+//!
+//! To regenerate them after a deliberate change, run
+//! `ASAMBLEA_PRINT_VECTORS=1 cargo test -p asamblea --test it vectors -- --nocapture`
+//! and paste the printed Markdown over §10.7 and over the last section of
+//! `every-figure.md`.
+
+use asamblea_ledger::{verify_bundle, Bundle, Verified, VerifyOptions};
+use asamblea_wire::{Checkpoint, Digest, Keypair, MeetingId, PublicKey, Receipt, Signature};
+
+fn read_doc(path: &str) -> String {
+    std::fs::read_to_string(crate::workspace_root().join(path)).unwrap_or_else(|e| panic!("{path}: {e}"))
+}
+
+fn unhex(hex: &str) -> Vec<u8> {
+    asamblea_wire::hex::decode(hex).unwrap_or_else(|| panic!("{hex}: not hexadecimal"))
+}
+
+/// The hex of the ```text block that follows `label` (at or after `from`).
+fn block_after(doc: &str, from: usize, label: &str) -> (String, usize) {
+    let at = from + doc[from..].find(label).unwrap_or_else(|| panic!("the document lacks `{label}`"));
+    let open = at + doc[at..].find("```text\n").expect("a block") + "```text\n".len();
+    let close = open + doc[open..].find("```").expect("a closed block");
+    (doc[open..close].split_whitespace().collect(), close)
+}
+
+/// ledger-format §10.1: the public key of `role` (`daemon`, `operator`,
+/// `attendee`, `chair`).
+fn key(doc: &str, role: &str) -> PublicKey {
+    let line = doc.lines().find(|l| l.starts_with(&format!("- {role} (seed"))).expect("a key line");
+    let hex = line.split('`').nth(1).expect("the key in backticks");
+    PublicKey::from_hex(hex).expect("a key")
+}
+
+/// The meeting id of the bytes `first`, `first + 1`, … (32 of them).
+fn meeting(first: u8) -> MeetingId {
+    let mut id = [0u8; 32];
+    for (i, byte) in id.iter_mut().enumerate() {
+        *byte = first + u8::try_from(i).expect("32 bytes");
+    }
+    MeetingId(id)
+}
+
+/// The bundle as ledger-format §10–§11 describe it, from a document's own
+/// vectors: its records from the heading `records_at` on (each heading
+/// names its signer by role, as in §10.2 where the keys are listed, or by
+/// key), its register from the first "Register digest input" after
+/// `register_at`, `docs/vectors/profile.toml`, and a daemon-signed
+/// checkpoint at each `item-closed` and at the end. Returns the bundle and
+/// the checkpoints' record numbers.
+fn bundle_from_the_document(
+    doc: &str,
+    meeting: MeetingId,
+    records_at: &str,
+    register_at: &str,
+) -> (Bundle, Vec<u64>) {
+    let mut at = doc.find(records_at).unwrap_or_else(|| panic!("the document lacks `{records_at}`"));
+    let mut records = Vec::new();
+    let mut marks = Vec::new();
+    for seq in 1u64.. {
+        let Some(found) = doc[at..].find(&format!("#### Record {seq}: `")) else { break };
+        let heading_at = at + found;
+        let heading = doc[heading_at..].lines().next().expect("a heading");
+        let kind = heading.split('`').nth(1).expect("the kind");
+        let signer = match heading.split("signer `").nth(1) {
+            Some(rest) => PublicKey::from_hex(rest.split('`').next().expect("a key")).expect("a signer key"),
+            None => {
+                let role = heading.split("signed by the ").nth(1).and_then(|r| r.split(' ').next());
+                key(doc, role.expect("a signer"))
+            }
+        };
+        let (event, next) = block_after(doc, heading_at, "Event (");
+        let (signature, next) = block_after(doc, next, "Signature:");
+        let (head, next) = block_after(doc, next, &format!("`head_{seq}`:"));
+        at = next;
+        let event = unhex(&event);
+        let record = [
+            &seq.to_be_bytes()[..],
+            &(1_774_533_600_000 + seq * 1_000).to_be_bytes(),
+            &signer.to_bytes(),
+            &unhex(&signature),
+            &u32::try_from(event.len()).expect("short").to_be_bytes(),
+            &event,
+        ]
+        .concat();
+        records.push((record, Digest::from_hex(&head).expect("a head")));
+        if kind == "item-closed" {
+            marks.push(seq);
+        }
+    }
+    marks.push(records.len() as u64);
+    let daemon = Keypair::from_seed(&[0x11; 32]);
+    let checkpoints = marks
+        .iter()
+        .map(|&seq| {
+            let checkpoint = Checkpoint { seq, head: records[seq as usize - 1].1 };
+            (checkpoint, checkpoint.sign(&meeting, &daemon))
+        })
+        .collect();
+    let register_from = doc.find(register_at).expect("the register's section");
+    let (register, _) = block_after(doc, register_from, "Register digest input:");
+    let bundle = Bundle {
+        meeting,
+        daemon_key: daemon.public_key(),
+        profile_name: "vectors".into(),
+        profile_bytes: std::fs::read(crate::workspace_root().join("docs/vectors/profile.toml"))
+            .expect("the vectors' profile"),
+        register_bytes: unhex(&register),
+        records,
+        checkpoints,
+    };
+    (bundle, marks)
+}
+
+/// The real profile loader, as `asamblea verify` has it.
+fn load_profile(name: &str, bytes: &[u8]) -> Result<asamblea_rules::Profile, String> {
+    let text = std::str::from_utf8(bytes).map_err(|e| e.to_string())?;
+    let profile = asamblea_venue::profiles::parse_profile(name, text).map_err(|e| e.to_string())?;
+    if profile.name() != name {
+        return Err(format!("the profile is named `{}`", profile.name()));
+    }
+    Ok(profile)
+}
+
+/// Checks that the document at `path` carries `bytes` as hex, after
+/// handing their wrapped hex to `print` when regenerating.
+fn check_carried(path: &str, doc: &str, bytes: &[u8], print: impl FnOnce(&str)) {
+    let hex = asamblea_wire::hex::encode(bytes);
+    if std::env::var_os("ASAMBLEA_PRINT_VECTORS").is_some() {
+        let lines: Vec<String> =
+            hex.as_bytes().chunks(64).map(|c| String::from_utf8_lossy(c).into_owned()).collect();
+        print(&lines.join("\n"));
+    }
+    let flat: String = doc.split_whitespace().collect();
+    assert!(
+        flat.contains(&hex),
+        "{path} lacks the bundle built from its own vectors (regenerate: see this file)"
+    );
+}
+
+fn marks_text(marks: &[u64]) -> String {
+    marks.iter().map(u64::to_string).collect::<Vec<_>>().join(", ")
+}
+
+#[test]
+fn the_documents_whole_bundle_is_built_from_its_vectors_and_verifies() {
+    let path = "docs/ledger-format.md";
+    let doc = read_doc(path);
+    let (bundle, marks) = bundle_from_the_document(&doc, meeting(0), "### 10.2 The ledger", "### 10.4");
+    assert_eq!(bundle.records.len(), 20, "§10.2 has the story's twenty records");
+    assert_eq!(bundle.daemon_key, key(&doc, "daemon"));
+    let bytes = bundle.encode();
+    check_carried(path, &doc, &bytes, |wrapped| {
+        println!(
+            "### 10.7 A whole bundle\n\nThe bundle (§11) of the story: the register of §10.4, the profile file \
+             `docs/vectors/profile.toml`, the twenty records with their heads, and a checkpoint signed by the \
+             daemon at records {} (the closes and the end). Signatures are deterministic (RFC 8032), so these \
+             are its only bytes.\n\nBundle ({} bytes):\n\n```text\n{wrapped}\n```\n",
+            marks_text(&marks),
+            bytes.len(),
+        );
+    });
+
+    // Verified as a voter and the chair would: with the §10.5 receipt of
+    // record 10 and the checkpoint at record 20, and the daemon's key.
+    let (receipt, next) = block_after(&doc, doc.find("### 10.5").expect("§10.5"), "Receipt of record 10:");
+    let (receipt_signature, next) = block_after(&doc, next, "Its signature:");
+    let (checkpoint, _) = block_after(&doc, next, "Checkpoint at record 20:");
+    let receipt = Receipt::decode(&unhex(&receipt)).expect("a receipt");
+    let checkpoint = Checkpoint::decode(&unhex(&checkpoint)).expect("a checkpoint");
+    let options = VerifyOptions {
+        daemon_key: Some(bundle.daemon_key),
+        checkpoints: vec![(checkpoint.seq, checkpoint.head)],
+        witnesses: Vec::new(),
+        receipts: vec![(receipt, Signature::from_slice(&unhex(&receipt_signature)).expect("a signature"))],
+        load_profile: &load_profile,
+    };
+    let verified = verify_bundle(&bytes, &options);
+    assert_eq!(
+        verified,
+        Ok(Verified {
+            records: 20,
+            head: bundle.records[19].1,
+            results: ["item-1", "item-2", "item-2"].map(String::from).to_vec(),
+            checkpoints: marks.len() + 1,
+            receipts: 1,
+        })
+    );
+
+    // And the same bytes cut before the last record are refused: the end
+    // checkpoint is missing (§11, step 7).
+    let mut cut = bundle.clone();
+    cut.records.pop();
+    cut.checkpoints.pop();
+    let options = VerifyOptions { receipts: Vec::new(), checkpoints: Vec::new(), ..options };
+    assert!(verify_bundle(&cut.encode(), &options).is_err(), "a cut bundle verifies");
+}
+
+#[test]
+fn the_second_meetings_bundle_is_built_from_its_vectors_and_verifies() {
+    let path = "docs/vectors/every-figure.md";
+    let doc = read_doc(path);
+    let (bundle, marks) = bundle_from_the_document(&doc, meeting(0x20), "## The records", "## The records");
+    assert_eq!(bundle.records.len(), 45, "the second story has 45 records");
+    let bytes = bundle.encode();
+    check_carried(path, &doc, &bytes, |wrapped| {
+        println!(
+            "## The bundle\n\nThe records above as an audit bundle (ledger-format §11), with `profile.toml` \
+             and a checkpoint signed by the daemon at records {} (the closes and the end).\n\n\
+             Bundle ({} bytes):\n\n```text\n{wrapped}\n```\n",
+            marks_text(&marks),
+            bytes.len(),
+        );
+    });
+    let options = VerifyOptions {
+        daemon_key: Some(bundle.daemon_key),
+        checkpoints: Vec::new(),
+        witnesses: Vec::new(),
+        receipts: Vec::new(),
+        load_profile: &load_profile,
+    };
+    let verified = verify_bundle(&bytes, &options).expect("the second meeting verifies");
+    assert_eq!(verified.records, 45);
+    assert_eq!(verified.results, ["item-1", "item-2", "item-3", "item-4", "item-4", "item-4"]);
+    assert_eq!(verified.checkpoints, marks.len());
+}
