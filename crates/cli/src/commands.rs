@@ -106,6 +106,11 @@ fn create_meeting(
     writeln!(summary, "  Orden del día: {} puntos", service.agenda().len())?;
     writeln!(summary, "  Clave pública del daemon / daemon key: {}", service.daemon_key())?;
     writeln!(summary, "  Identificador de la reunión / meeting id: {}", hex(&service.meeting_id().0))?;
+    writeln!(
+        summary,
+        "  Claves de firma, fuera de la carpeta / signing keys, outside the folder: {}",
+        asamblea_venue::secrets::key_folder(&service.meeting_id())?.display()
+    )?;
     let lock = service.close();
     asamblea_pki::create_venue_pki(staging.path(), hosts)?;
     staging.commit()?;

@@ -222,6 +222,8 @@ pub fn issue_badges(dir: &Path, out_dir: Option<&Path>, out: &mut dyn Write) -> 
         write_private_replacing(&out_dir.join(format!("{stem}.svg")), badges::badge_svg(&badge)?.as_bytes())?;
         let png = badges::badge_png(&badge, badges::DEFAULT_PNG_SCALE)?;
         write_private_replacing(&out_dir.join(format!("{stem}.png")), &png)?;
+        // The QR's text too, for a printer of its own or `asamblea ballot`.
+        write_private_replacing(&out_dir.join(format!("{stem}.txt")), format!("{qr}\n").as_bytes())?;
         Ok(())
     };
     // (person, holders carried, badge number, QR text)
