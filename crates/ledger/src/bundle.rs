@@ -287,6 +287,71 @@ pub struct Verified {
     pub receipts: usize,
 }
 
+/// Why a voter's receipt is not borne out by a ledger.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ReceiptProblem {
+    /// The daemon's signature does not verify.
+    NotSigned,
+    /// The ledger holds no event at its number.
+    CutShort,
+    /// Another event stands at its number.
+    OtherEvent,
+    /// The event is there, but the chain's head at its number is another.
+    OtherHead,
+}
+
+impl ReceiptProblem {
+    /// What it means, in English (the verifier's own language).
+    pub const fn reason(self) -> &'static str {
+        match self {
+            ReceiptProblem::NotSigned => "not signed by the daemon key",
+            ReceiptProblem::CutShort => "names an event the ledger does not hold: it was cut short",
+            ReceiptProblem::OtherEvent => {
+                "another event stands at its number: the ledger was rewritten without it"
+            }
+            ReceiptProblem::OtherHead => {
+                "the chain's head at its number is another: the ledger was re-chained"
+            }
+        }
+    }
+
+    /// The same, in Spanish, for the public board.
+    pub const fn reason_es(self) -> &'static str {
+        match self {
+            ReceiptProblem::NotSigned => "no lo firmó la clave del servicio de la reunión",
+            ReceiptProblem::CutShort => {
+                "nombra un evento que el registro no tiene: el registro fue recortado"
+            }
+            ReceiptProblem::OtherEvent => "otro evento ocupa su número: el registro fue reescrito sin él",
+            ReceiptProblem::OtherHead => {
+                "la cabeza de la cadena en su número es otra: el registro fue reencadenado"
+            }
+        }
+    }
+}
+
+/// Checks a voter's receipt (ledger-format §6) against a ledger: signed by
+/// `daemon_key` for `meeting`, and the ledger's event digest and head at
+/// its number (`at`, `None` past the end) are the ones it names. The one
+/// check of `verify --receipts` and of the daemon's public receipt check.
+pub fn check_receipt(
+    receipt: &Receipt,
+    signature: &Signature,
+    meeting: &MeetingId,
+    daemon_key: &PublicKey,
+    at: impl FnOnce(u64) -> Option<(Digest, Digest)>,
+) -> Result<(), ReceiptProblem> {
+    receipt.verify(meeting, daemon_key, signature).map_err(|_| ReceiptProblem::NotSigned)?;
+    let (event, head) = at(receipt.seq).ok_or(ReceiptProblem::CutShort)?;
+    if event != receipt.event {
+        return Err(ReceiptProblem::OtherEvent);
+    }
+    if head != receipt.head {
+        return Err(ReceiptProblem::OtherHead);
+    }
+    Ok(())
+}
+
 /// Why a bundle does not verify: the first problem, by sequence number
 /// where it has one.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
@@ -573,20 +638,13 @@ pub fn verify_bundle(bytes: &[u8], options: &VerifyOptions) -> Result<Verified, 
         }
     }
     for (index, (receipt, signature)) in options.receipts.iter().enumerate() {
-        let bad = |reason| VerifyError::Receipt { index: index + 1, seq: receipt.seq, reason };
-        receipt
-            .verify(&bundle.meeting, &bundle.daemon_key, signature)
-            .map_err(|_| bad("not signed by the daemon key"))?;
-        if receipt.seq == 0 || receipt.seq > last {
-            return Err(bad("names an event the bundle does not hold: it was cut short"));
-        }
-        let at = receipt.seq as usize - 1;
-        if event_digests[at] != receipt.event {
-            return Err(bad("another event stands at its number: the ledger was rewritten without it"));
-        }
-        if heads[at] != receipt.head {
-            return Err(bad("the chain's head at its number is another: the ledger was re-chained"));
-        }
+        let at = |seq: u64| {
+            let i = usize::try_from(seq).ok()?.checked_sub(1)?;
+            Some((*event_digests.get(i)?, *heads.get(i)?))
+        };
+        check_receipt(receipt, signature, &bundle.meeting, &bundle.daemon_key, at).map_err(|problem| {
+            VerifyError::Receipt { index: index + 1, seq: receipt.seq, reason: problem.reason() }
+        })?;
     }
     Ok(Verified {
         records: last,

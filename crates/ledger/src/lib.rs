@@ -41,8 +41,8 @@ use std::sync::mpsc;
 use asamblea_wire::{Chain, Digest, Event, EventRecord, MeetingId, PublicKey, Signature, WireError};
 
 pub use bundle::{
-    register_bytes, register_from_bytes, verify_bundle, Bundle, BundleError, ProfileLoader, Verified,
-    VerifyError, VerifyOptions,
+    check_receipt, register_bytes, register_from_bytes, verify_bundle, Bundle, BundleError, ProfileLoader,
+    ReceiptProblem, Verified, VerifyError, VerifyOptions,
 };
 pub use cause::Cause;
 pub use journal::{Group, Journal, OpenError, SubmitError};
@@ -290,6 +290,31 @@ pub fn read_records(path: &Path, meeting: &MeetingId) -> Result<Vec<(EventRecord
         .zip(rows)
         .map(|(record, row)| (record, Digest(row.head.try_into().expect("checked: 32 bytes"))))
         .collect())
+}
+
+/// The event digest and the stored head of record `seq` of a ledger file,
+/// read beside any writer (committed records only); `None` past the end.
+/// What the daemon's public receipt check compares a receipt with.
+pub fn record_at(
+    path: &Path,
+    meeting: &MeetingId,
+    seq: u64,
+) -> Result<Option<(Digest, Digest)>, LedgerError> {
+    let conn = store::open_existing(path, meeting)?;
+    let Some(row) = store::read_one(&conn, seq).map_err(|e| LedgerError::sqlite(path, e))? else {
+        return Ok(None);
+    };
+    let record = EventRecord::decode(&row.record).map_err(|e| LedgerError::BrokenChain {
+        path: path.display().to_string(),
+        seq,
+        reason: format!("the record does not decode: {e}"),
+    })?;
+    let event = record.event.encode().map_err(|e| LedgerError::BrokenChain {
+        path: path.display().to_string(),
+        seq,
+        reason: format!("the event does not encode: {e}"),
+    })?;
+    Ok(Some((Digest::sha256(&event), Digest(row.head.try_into().unwrap_or([0; 32])))))
 }
 
 /// Every row of a ledger file exactly as stored, nothing checked: what

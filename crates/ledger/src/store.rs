@@ -179,6 +179,17 @@ pub(crate) fn read_all(conn: &Connection) -> rusqlite::Result<Vec<Row>> {
     rows.collect()
 }
 
+/// The stored row `seq`, if there is one.
+pub(crate) fn read_one(conn: &Connection, seq: u64) -> rusqlite::Result<Option<Row>> {
+    let Ok(key) = i64::try_from(seq) else { return Ok(None) };
+    let mut stmt = conn.prepare("SELECT seq, record, head FROM events WHERE seq = ?1")?;
+    let mut rows = stmt.query_map([key], |r| {
+        let seq: i64 = r.get(0)?;
+        Ok(Row { seq: seq as u64, record: r.get(1)?, head: r.get(2)? })
+    })?;
+    rows.next().transpose()
+}
+
 /// Appends a batch in one transaction: one COMMIT, one fsync. `faults`
 /// (tests only) may slow or fail the commit.
 pub(crate) fn append_batch(

@@ -98,6 +98,8 @@ pub(crate) struct Inner {
     /// `std` mutex, never held across an `.await`.
     pub(crate) service: Mutex<Service>,
     pub(crate) meeting_id: MeetingId,
+    /// The ledger file, read beside the writer by the public receipt check.
+    pub(crate) ledger_path: std::path::PathBuf,
     /// The daemon's key, for receipts signed on the request's thread.
     pub(crate) daemon: asamblea_wire::Keypair,
     pub(crate) accounts: Accounts,
@@ -150,6 +152,7 @@ impl AppState {
         kiosks: asamblea_pki::KioskRegistry,
     ) -> anyhow::Result<AppState> {
         let meeting_id = service.meeting_id();
+        let ledger_path = service.dir().join("ledger.db");
         let daemon = service.daemon_keypair()?;
         let mut receipts = HashMap::new();
         for (digest, appended) in service.take_stored_ballots() {
@@ -165,6 +168,7 @@ impl AppState {
         Ok(AppState(Arc::new(Inner {
             service: Mutex::new(service),
             meeting_id,
+            ledger_path,
             daemon,
             accounts,
             kiosks,
@@ -339,6 +343,7 @@ pub fn router(state: AppState) -> Router {
         .route("/api/v1/feed", get(handlers::feed))
         .route("/api/v1/results/{item}", get(handlers::result))
         .route("/api/v1/receipts/{digest}", get(handlers::receipt))
+        .route("/api/v1/receipts/check", post(handlers::check_receipt))
         .route("/api/v1/checkins", post(handlers::checkin))
         .route("/api/v1/checkouts", post(handlers::checkout))
         .route("/api/v1/badges", post(handlers::issue_badge))
@@ -371,6 +376,7 @@ pub const ROUTES: &[(&str, &str, &[&str])] = &[
     ("GET", "/api/v1/feed", &["public"]),
     ("GET", "/api/v1/results/{item}", &["public"]),
     ("GET", "/api/v1/receipts/{digest}", &["public"]),
+    ("POST", "/api/v1/receipts/check", &["public"]),
     ("POST", "/api/v1/checkins", &["operator"]),
     ("POST", "/api/v1/checkouts", &["operator"]),
     ("POST", "/api/v1/badges", &["operator"]),

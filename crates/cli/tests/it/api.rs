@@ -271,6 +271,25 @@ async fn ballots_get_receipts_only_once_and_only_for_their_meeting() {
     let first = api.ok(Method::POST, "/api/v1/ballots", "kiosk", Some(ballot.clone())).await;
     let again = api.ok(Method::POST, "/api/v1/ballots", "kiosk", Some(ballot.clone())).await;
     assert_eq!(first, again, "the same ballot gets the same receipt");
+    // The voter's receipt, checked against the durable ledger with the
+    // check `verify --receipts` makes; a forged one is refused, saying why.
+    let checked = api.ok(Method::POST, "/api/v1/receipts/check", "public", Some(first.clone())).await;
+    assert_eq!(checked["valid"], true, "{checked}");
+    let mut forged = first.clone();
+    forged["receipt"]["event"] = json!("11".repeat(32));
+    let (status, value) = api.call(Method::POST, "/api/v1/receipts/check", "public", Some(forged)).await;
+    assert_eq!(
+        (status, &value["error"]["code"]),
+        (StatusCode::UNPROCESSABLE_ENTITY, &json!("receipt-not-borne-out"))
+    );
+    assert!(
+        value["error"]["message_en"].as_str().unwrap().contains("not signed by the daemon key"),
+        "{value}"
+    );
+    let mut garbled = first.clone();
+    garbled["signature"] = json!("zz");
+    let (status, _) = api.call(Method::POST, "/api/v1/receipts/check", "public", Some(garbled)).await;
+    assert_eq!(status, StatusCode::BAD_REQUEST);
     // The same ballot in other JSON spellings: an escaped digit, a charset.
     let text = ballot.to_string();
     let digit = ballot["signature"].as_str().unwrap().as_bytes()[0];
