@@ -15,7 +15,7 @@
 //! 3. [`SignedBallot::sign`] builds the `ballot` event (§3.9): the item,
 //!    the badge's number, one vote per holder sorted by holder id, and a
 //!    fresh random 16-byte nonce; it signs the event's canonical bytes with
-//!    the badge's key (§4: domain `asamblea/ballot/v1`, the meeting id).
+//!    the badge's key (§4: domain `asamblea/ballot/v2`, the meeting id).
 //! 4. [`SignedBallot::body`] is what `POST /api/v1/ballots` takes:
 //!    `{"event", "signer", "signature"}`, all hexadecimal.
 //! 5. The answer holds the daemon's receipt (§6) and its signature:

@@ -65,6 +65,15 @@ pub enum Rejection {
     /// A badge number or key already issued.
     #[error("badge {0} or its key was already issued")]
     BadgeInUse(CredentialId),
+    /// A badge for a person who holds a live one: the old one must be
+    /// revoked first (a lost badge), so one person never holds two.
+    #[error("`{person}` already holds badge {held}; revoke it before issuing another")]
+    BadgeHeld {
+        /// The person.
+        person: String,
+        /// The badge they hold.
+        held: CredentialId,
+    },
     /// A badge that was never issued.
     #[error("badge {0} was never issued")]
     UnknownBadge(CredentialId),
@@ -322,6 +331,11 @@ impl State {
                 self.agenda = agenda.clone();
             }
             EventBody::StaffEnrolled { key, role, name } => {
+                // Staff are enrolled when the meeting is convened, before
+                // anything is recorded that a member could have signed.
+                if self.meeting.is_some() || self.register.is_none() {
+                    return Err(Rejection::OutOfPlace("staff are enrolled before the register is imported"));
+                }
                 if self.staff.contains_key(key) {
                     return Err(Rejection::StaffInUse);
                 }
@@ -384,6 +398,9 @@ impl State {
                 self.meeting_mut()?;
                 if self.badges.contains_key(credential) || self.badge_keys.contains(key) {
                     return Err(Rejection::BadgeInUse(*credential));
+                }
+                if let Some(held) = self.badge_of(person.as_str()) {
+                    return Err(Rejection::BadgeHeld { person: person.as_str().to_string(), held });
                 }
                 self.badges.insert(*credential, Badge { key: *key, person: person.clone(), revoked: false });
                 self.badge_keys.insert(*key);

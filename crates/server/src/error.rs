@@ -145,6 +145,12 @@ impl ApiError {
                 "Esa clave de credencial ya fue registrada; genere una credencial nueva.",
                 "That badge key is already recorded; make a new badge.",
             ),
+            Rejection::BadgeHeld { person, held } => ApiError::new(
+                StatusCode::CONFLICT,
+                "badge-held",
+                format!("{person} ya tiene la credencial {held}; revóquela antes de emitir otra."),
+                format!("{person} already holds badge {held}; revoke it before issuing another."),
+            ),
             Rejection::RepeatedNonce => ApiError::new(
                 StatusCode::CONFLICT,
                 "replayed",

@@ -121,7 +121,8 @@ impl Accounts {
 
     /// Adds a token for this run of the daemon that opens the operator's
     /// account: the registration desk's commands (`checkin`, `badges`,
-    /// `revoke`, `kiosk`) read it from `DIR/daemon.run` and act through the
+    /// `revoke`, `kiosk`) read it from the meeting's key folder
+    /// (`desk.token`, see [`crate::lock::DaemonRun`]) and act through the
     /// API as the operator, signing with the operator's key. It is drawn
     /// fresh at every start and never stored but in that owner-only file.
     /// Returns the token.

@@ -471,3 +471,29 @@ fn a_register_id_with_a_control_character_is_refused() {
         assert!(error.contains("holder 10") && error.contains("control character"), "{bad:?}: {error}");
     }
 }
+
+#[test]
+fn a_second_live_badge_for_one_person_and_a_late_staff_key_are_refused() {
+    let f = fixture();
+    let last = f.last();
+    // H01 holds badge 1, never revoked.
+    let mut records = f.records();
+    let seed = [0x77; 32];
+    let spare = asamblea_wire::Credential::generate_from(&MEETING, CredentialId(99), &seed);
+    let body =
+        EventBody::BadgeIssued { credential: CredentialId(99), key: spare.public_key(), person: id("H01") };
+    records.push(f.forged(&staff(), 7, last, body));
+    let expected = Rejection::BadgeHeld { person: "H01".into(), held: CredentialId(1) };
+    check(&f.rechained(records), None, rejected(last + 1, expected));
+    // A staff key enrolled once the meeting runs: it could sign for a role
+    // nobody saw enrolled at convening.
+    let mut records = f.records();
+    let body = EventBody::StaffEnrolled {
+        key: outsider().public_key(),
+        role: asamblea_wire::StaffRole::Chair,
+        name: id("intruso"),
+    };
+    records.push(f.forged(&daemon(), 8, last, body));
+    let expected = Rejection::OutOfPlace("staff are enrolled before the register is imported");
+    check(&f.rechained(records), None, rejected(last + 1, expected));
+}
