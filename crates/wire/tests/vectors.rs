@@ -134,17 +134,13 @@ struct Run {
     lot_position: u32,
 }
 
-fn run() -> Run {
-    let meeting_id = meeting_id();
+/// The first four records of both stories: the meeting convened with
+/// `agenda` under the vectors' profile, the operator and the chair
+/// enrolled, `register` imported. Returns the ledger and the rules'
+/// meeting, ready for arrivals.
+fn convene(meeting_id: MeetingId, register: &Register, agenda: Vec<AgendaItem>) -> (Ledger, Meeting) {
     let daemon = Keypair::from_seed(&DAEMON_SEED);
-    let staff = Keypair::from_seed(&STAFF_SEED);
-    let chair = Keypair::from_seed(&CHAIR_SEED);
-    let credential = Credential::generate_from(&meeting_id, CredentialId(1), &ATTENDEE_SEED);
-    let attendee = credential.keypair();
-    let register = register();
-    let mut meeting = Meeting::new(register.clone(), profile(), MeetingKind::Ordinary, Call::First);
     let mut ledger = Ledger { meeting_id, chain: Chain::new(&meeting_id), records: vec![], heads: vec![] };
-
     ledger.push(
         EventBody::MeetingConvened {
             daemon_key: daemon.public_key(),
@@ -153,30 +149,36 @@ fn run() -> Run {
             meeting_kind: MeetingKind::Ordinary,
             call: Call::First,
             settings: Settings::default(),
-            agenda: agenda(),
+            agenda,
         },
         &daemon,
     );
-    ledger.push(
-        EventBody::StaffEnrolled {
-            key: staff.public_key(),
-            role: StaffRole::Operator,
-            name: id("operador-1"),
-        },
-        &daemon,
-    );
-    ledger.push(
-        EventBody::StaffEnrolled { key: chair.public_key(), role: StaffRole::Chair, name: id("presidente") },
-        &daemon,
-    );
+    for (seed, role, name) in
+        [(STAFF_SEED, StaffRole::Operator, "operador-1"), (CHAIR_SEED, StaffRole::Chair, "presidente")]
+    {
+        let key = Keypair::from_seed(&seed).public_key();
+        ledger.push(EventBody::StaffEnrolled { key, role, name: id(name) }, &daemon);
+    }
     ledger.push(
         EventBody::RegisterImported {
-            register_digest: register_digest(&register),
-            holders: 4,
+            register_digest: register_digest(register),
+            holders: u32::try_from(register.len()).expect("few holders"),
             capital: *register.capital(),
         },
-        &staff,
+        &Keypair::from_seed(&STAFF_SEED),
     );
+    let meeting = Meeting::new(register.clone(), profile(), MeetingKind::Ordinary, Call::First);
+    (ledger, meeting)
+}
+
+fn run() -> Run {
+    let meeting_id = meeting_id();
+    let daemon = Keypair::from_seed(&DAEMON_SEED);
+    let staff = Keypair::from_seed(&STAFF_SEED);
+    let chair = Keypair::from_seed(&CHAIR_SEED);
+    let credential = Credential::generate_from(&meeting_id, CredentialId(1), &ATTENDEE_SEED);
+    let attendee = credential.keypair();
+    let (mut ledger, mut meeting) = convene(meeting_id, &register(), agenda());
     meeting.arrive_in_person("H1").expect("H1 arrives");
     ledger.push(EventBody::CheckedInPerson { holder: id("H1") }, &staff);
     let arrival = AgentArrival {
@@ -341,34 +343,7 @@ fn run_2() -> Ledger {
     let daemon = Keypair::from_seed(&DAEMON_SEED);
     let operator = Keypair::from_seed(&STAFF_SEED);
     let chair = Keypair::from_seed(&CHAIR_SEED);
-    let register = register_2();
-    let mut meeting = Meeting::new(register.clone(), profile(), MeetingKind::Ordinary, Call::First);
-    let mut ledger = Ledger { meeting_id, chain: Chain::new(&meeting_id), records: vec![], heads: vec![] };
-    ledger.push(
-        EventBody::MeetingConvened {
-            daemon_key: daemon.public_key(),
-            profile: id("vectors"),
-            profile_digest: Digest::sha256(PROFILE_FILE),
-            meeting_kind: MeetingKind::Ordinary,
-            call: Call::First,
-            settings: Settings::default(),
-            agenda: agenda_2(),
-        },
-        &daemon,
-    );
-    for (key, role, name) in
-        [(&operator, StaffRole::Operator, "operador-1"), (&chair, StaffRole::Chair, "presidente")]
-    {
-        ledger.push(EventBody::StaffEnrolled { key: key.public_key(), role, name: id(name) }, &daemon);
-    }
-    ledger.push(
-        EventBody::RegisterImported {
-            register_digest: register_digest(&register),
-            holders: 8,
-            capital: *register.capital(),
-        },
-        &operator,
-    );
+    let (mut ledger, mut meeting) = convene(meeting_id, &register_2(), agenda_2());
     for holder in ["P1", "P2", "P3", "P4"] {
         meeting.arrive_in_person(holder).expect("arrives");
         ledger.push(EventBody::CheckedInPerson { holder: id(holder) }, &operator);
@@ -413,7 +388,7 @@ fn run_2() -> Ledger {
         let at = meeting.item_index(item).expect("opened");
         PublishedResult::from_rules(meeting.item(at).result().expect("closed"), meeting.register())
     };
-    let mut poll = |meeting: &mut Meeting,
+    let poll = |meeting: &mut Meeting,
                     ledger: &mut Ledger,
                     item: &str,
                     ballots: &[(&str, Vec<(&str, OptionIndex)>)]| {
