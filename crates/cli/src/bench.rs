@@ -208,6 +208,13 @@ pub fn bench(options: &BenchOptions, out: &mut dyn Write) -> Result<()> {
     if options.rounds == 0 {
         bail!("--rounds must be at least 1");
     }
+    // Two agenda items a round, and an agenda holds at most 256.
+    if options.rounds > asamblea_wire::limits::MAX_AGENDA_ITEMS / 2 {
+        bail!(
+            "--rounds must be at most {} (two agenda items a round)",
+            asamblea_wire::limits::MAX_AGENDA_ITEMS / 2
+        );
+    }
     let (dir, temporary) = match &options.dir {
         Some(dir) => (dir.clone(), false),
         None => {
@@ -219,6 +226,11 @@ pub fn bench(options: &BenchOptions, out: &mut dyn Write) -> Result<()> {
     };
     let result = run(options, &dir, out);
     if temporary {
+        // The bench meeting's signing keys went to its key folder, outside
+        // the directory: both go.
+        if let Ok(keys) = asamblea_venue::secrets::key_folder_of(&dir) {
+            let _ = std::fs::remove_dir_all(keys);
+        }
         let _ = std::fs::remove_dir_all(&dir);
     }
     result

@@ -389,9 +389,9 @@ fn run_2() -> Ledger {
         PublishedResult::from_rules(meeting.item(at).result().expect("closed"), meeting.register())
     };
     let poll = |meeting: &mut Meeting,
-                    ledger: &mut Ledger,
-                    item: &str,
-                    ballots: &[(&str, Vec<(&str, OptionIndex)>)]| {
+                ledger: &mut Ledger,
+                item: &str,
+                ballots: &[(&str, Vec<(&str, OptionIndex)>)]| {
         let spec = agenda_2().into_iter().find(|a| a.item.as_str() == item).expect("on the agenda");
         meeting.open(spec.to_spec().expect("fits")).expect("quorum");
         ledger.push(EventBody::ItemOpened { item: id(item) }, &chair);

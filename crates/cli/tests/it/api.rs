@@ -125,7 +125,7 @@ impl Api {
 
 impl Drop for Api {
     fn drop(&mut self) {
-        let _ = std::fs::remove_dir_all(&self.dir);
+        crate::support::remove_meeting(&self.dir);
     }
 }
 

@@ -71,6 +71,6 @@ fn the_public_board_shows_quorum_and_agenda_in_spanish_and_colombian_numbers() {
         7,
         "the seven agenda items, none opened yet: {dom}"
     );
-    let _ = std::fs::remove_dir_all(&dir);
+    crate::support::remove_meeting(&dir);
     let _ = std::fs::remove_dir_all(&profile);
 }

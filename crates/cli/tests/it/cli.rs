@@ -59,7 +59,7 @@ fn check_exits_1_and_names_each_difference() {
         stdout.contains("FAIL") && stdout.contains(".outcome: expected \"fail\", got \"pass\""),
         "{stdout}"
     );
-    std::fs::remove_dir_all(&dir).ok();
+    crate::support::remove_meeting(&dir);
 }
 
 #[test]
@@ -86,7 +86,7 @@ fn an_invalid_file_exits_2_naming_file_step_and_key() {
     let out = asamblea(&["scenario", "/nonexistent/x.toml"]);
     assert_eq!(out.status.code(), Some(2));
     assert!(text(&out.stderr).contains("/nonexistent/x.toml: cannot read the file"));
-    std::fs::remove_dir_all(&dir).ok();
+    crate::support::remove_meeting(&dir);
 }
 
 #[test]
@@ -195,7 +195,7 @@ fn a_running_daemon_logs_to_standard_error_and_stops_on_sigterm() {
     for logged in ["revocaciones de quioscos releídas", "cerrando: no se aceptan conexiones nuevas"] {
         assert!(stderr.lines().any(|l| l.contains("INFO") && l.contains(logged)), "{logged}: {stderr}");
     }
-    let _ = std::fs::remove_dir_all(&dir);
+    crate::support::remove_meeting(&dir);
 }
 
 #[test]

@@ -323,5 +323,5 @@ async fn sigkill_during_a_burst_loses_no_receipt_and_counts_no_ballot_twice() {
         ITEMS.len(),
         started.elapsed().as_secs_f64()
     );
-    std::fs::remove_dir_all(&dir).ok();
+    crate::support::remove_meeting(&dir);
 }

@@ -177,7 +177,7 @@ async fn the_desk_acts_through_a_running_daemon_and_the_meeting_goes_on() {
     let out = ok(&["checkin", s(&dir), &absent[1].0]);
     assert!(!out.contains("through the daemon"), "{out}");
     assert!(ok(&["verify", s(&dir)]).contains("VERIFIED"));
-    std::fs::remove_dir_all(&dir).ok();
+    crate::support::remove_meeting(&dir);
     std::fs::remove_dir_all(&badge_folder).ok();
     std::fs::remove_file(&bundle).ok();
 }
@@ -198,7 +198,7 @@ fn a_command_holding_the_meeting_keeps_the_daemon_and_the_desk_out() {
     }
     drop(lock);
     ok(&["checkin", s(&dir), "CC-10000000"]);
-    std::fs::remove_dir_all(&dir).ok();
+    crate::support::remove_meeting(&dir);
 }
 
 /// A meeting of two holders with equal shares and a board election for one
@@ -316,7 +316,7 @@ async fn a_close_is_one_step_whatever_the_moment_of_a_kill() {
             "after a kill at {kill_after_ms} ms the ledger holds {kinds:?}"
         );
         assert!(ok(&["verify", s(&dir)]).contains("VERIFIED"));
-        std::fs::remove_dir_all(&dir).ok();
+        crate::support::remove_meeting(&dir);
     }
     println!("close outcomes by kill time: {outcomes:?}");
     assert!(outcomes.contains(&"open") && outcomes.contains(&"closed"), "both sides reached: {outcomes:?}");
@@ -358,7 +358,7 @@ async fn a_failed_commit_freezes_every_figure_and_names_its_cause() {
     let (_, again) = get(&mut desk, "/api/v1/status", None).await;
     assert_eq!(again["quorum"], before["quorum"]);
     drop(restarted);
-    std::fs::remove_dir_all(&dir).ok();
+    crate::support::remove_meeting(&dir);
 }
 
 #[test]
@@ -388,7 +388,7 @@ fn init_checks_everything_first_and_clears_what_a_killed_init_left() {
     assert!(out.contains("removed an earlier, unfinished init"), "{out}");
     assert!(hidden(parent).is_empty() && dir.join("ledger.db").exists());
     assert!(ok(&["verify", s(&dir)]).contains("VERIFIED"));
-    std::fs::remove_dir_all(&dir).ok();
+    crate::support::remove_meeting(&dir);
 }
 
 #[test]
@@ -495,7 +495,7 @@ fn verify_works_on_read_only_media_and_serve_refuses_them_at_start() {
     );
     assert_eq!(served.status.code(), Some(2));
     assert!(text(&served.stderr).contains("solo lectura"), "{}", text(&served.stderr));
-    std::fs::remove_dir_all(&dir).ok();
+    crate::support::remove_meeting(&dir);
     std::fs::remove_dir_all(&mount).ok();
 }
 
@@ -655,7 +655,7 @@ async fn floods_are_refused_while_a_kiosk_still_votes() {
     let log = daemon.logged();
     assert!(log.contains("se rechazan"), "the daemon says when a limit bites:\n{log}");
     drop(daemon);
-    std::fs::remove_dir_all(&dir).ok();
+    crate::support::remove_meeting(&dir);
 }
 
 /// A badge for someone present who carries only their own shares, and
@@ -750,7 +750,7 @@ async fn witnesses_from_the_feed_and_voters_receipts_are_checked_by_verify() {
     for file in [&bundle, &witness, &receipts] {
         std::fs::remove_file(file).ok();
     }
-    std::fs::remove_dir_all(&dir).ok();
+    crate::support::remove_meeting(&dir);
 }
 
 /// A kiosk that goes away while its ballot is being saved: the ballot is
@@ -788,7 +788,7 @@ async fn a_ballot_whose_kiosk_left_mid_save_keeps_its_receipt_for_the_retry() {
     let (_, status) = get(&mut desk, "/api/v1/status", None).await;
     assert_eq!(status["items"][0]["ballots"], 1, "counted once: {}", status["items"][0]);
     drop(daemon);
-    std::fs::remove_dir_all(&dir).ok();
+    crate::support::remove_meeting(&dir);
 }
 
 /// The agenda is a fact of the notice, fixed in the ledger at convening:
@@ -824,5 +824,5 @@ async fn an_agenda_edited_after_convening_changes_nothing_counted() {
     let log = daemon.logged();
     assert!(log.contains("meeting.toml cambió el punto `item-2`"), "the operator is told: {log}");
     drop(daemon);
-    std::fs::remove_dir_all(&dir).ok();
+    crate::support::remove_meeting(&dir);
 }

@@ -51,7 +51,7 @@ fn a_simulated_meeting_exports_a_bundle_that_verifies() {
     assert!(out.contains("VERIFICADO") && out.contains("7 resultados recalculados"), "{out}");
     // The directory's own ledger verifies too.
     assert!(ok(&["verify", s(&dir)]).contains("VERIFICADO"));
-    std::fs::remove_dir_all(&dir).ok();
+    crate::support::remove_meeting(&dir);
 }
 
 #[test]
@@ -80,7 +80,7 @@ fn a_wrong_daemon_key_or_checkpoint_fails_verification() {
     let out = asamblea(&["verify", s(&bundle), "--checkpoint", &format!("{beyond}:{head}")]);
     assert_eq!(out.status.code(), Some(1));
     assert!(text(&out.stdout).contains("cut short"), "{}", text(&out.stdout));
-    std::fs::remove_dir_all(&dir).ok();
+    crate::support::remove_meeting(&dir);
 }
 
 #[test]
@@ -101,7 +101,7 @@ fn a_ledger_edited_by_hand_is_caught_naming_the_event() {
     let out = asamblea(&["checkin", s(&dir), "CC-10000000"]);
     assert_eq!(out.status.code(), Some(2));
     assert!(text(&out.stderr).contains("breaks at event 321"), "{}", text(&out.stderr));
-    std::fs::remove_dir_all(&dir).ok();
+    crate::support::remove_meeting(&dir);
 }
 
 #[test]
@@ -157,7 +157,7 @@ fn badges_are_issued_once_per_person_and_scan_back() {
     let out = asamblea(&["revoke", s(&dir), "1"]);
     assert_eq!(out.status.code(), Some(2));
     assert!(text(&out.stderr).contains("badge 1 was revoked"), "{}", text(&out.stderr));
-    std::fs::remove_dir_all(&dir).ok();
+    crate::support::remove_meeting(&dir);
     std::fs::remove_dir_all(&printed).ok();
 }
 
@@ -175,7 +175,7 @@ fn refused_check_ins_say_why_in_spanish_and_change_nothing() {
     // one check-in: the refusals left no trace.
     let out = ok(&["verify", s(&dir)]);
     assert!(out.contains("VERIFIED: 7 eventos"), "{out}");
-    std::fs::remove_dir_all(&dir).ok();
+    crate::support::remove_meeting(&dir);
 }
 
 #[test]
@@ -202,7 +202,7 @@ fn init_refuses_bad_input_and_leaves_no_meeting_behind() {
         "{}",
         text(&out.stderr)
     );
-    std::fs::remove_dir_all(&dir).ok();
+    crate::support::remove_meeting(&dir);
     std::fs::remove_file(&register).ok();
 }
 
@@ -220,7 +220,7 @@ fn a_flipped_byte_anywhere_in_a_small_bundle_region_fails_verification() {
         let out = asamblea(&["verify", s(&flipped)]);
         assert_ne!(out.status.code(), Some(0), "flipping byte {at} went unnoticed");
     }
-    std::fs::remove_dir_all(&dir).ok();
+    crate::support::remove_meeting(&dir);
 }
 
 #[test]
@@ -270,5 +270,5 @@ fn the_ballot_command_signs_what_a_kiosk_would_send() {
         "{}",
         text(&out.stderr)
     );
-    std::fs::remove_dir_all(&dir).ok();
+    crate::support::remove_meeting(&dir);
 }

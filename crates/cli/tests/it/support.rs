@@ -147,3 +147,13 @@ pub fn token(printed: &[String], role: &str) -> String {
         })
         .unwrap_or_else(|| panic!("no {role} token printed:\n{}", printed.join("\n")))
 }
+
+/// Removes a test's meeting directory and its key folder (outside it, see
+/// `asamblea_venue::secrets::key_folder`), so a test run leaves no keys
+/// behind.
+pub fn remove_meeting(dir: &Path) {
+    if let Ok(keys) = asamblea_venue::secrets::key_folder_of(dir) {
+        let _ = std::fs::remove_dir_all(keys);
+    }
+    let _ = std::fs::remove_dir_all(dir);
+}
