@@ -405,7 +405,19 @@ pub fn verify(path: &Path, inputs: &VerifyInputs, out: &mut dyn Write) -> Result
         None => Vec::new(),
     };
     let bytes = if path.is_dir() {
-        let files = MeetingFiles::read(path)?;
+        let keys_missing =
+            asamblea_venue::secrets::key_folder_of(path).is_ok_and(|k| !k.join("daemon.seed").exists());
+        let files = MeetingFiles::read(path).map_err(|e| {
+            if !keys_missing {
+                return e;
+            }
+            e.context(
+                "verificar una carpeta de reunión necesita sus claves (está en otra máquina o cuenta): \
+                 exporte el paquete en la máquina de la sede (asamblea export) y verifique el paquete / \
+                 verifying a meeting directory needs its keys (this is another machine or account): \
+                 export the bundle on the venue's machine (asamblea export) and verify the bundle",
+            )
+        })?;
         // The rows exactly as stored: a hand-edited file is judged by the
         // verifier, naming the event, rather than refused whole. The
         // checkpoints a bundle carries (every close, the end) are signed

@@ -272,3 +272,22 @@ fn the_ballot_command_signs_what_a_kiosk_would_send() {
     );
     crate::support::remove_meeting(&dir);
 }
+
+#[test]
+fn a_meeting_directory_holds_no_key_and_a_copy_elsewhere_says_to_export() {
+    let dir = temp("copy-without-keys");
+    ok(&["init", s(&dir)]);
+    assert!(!dir.join("keys").exists(), "no key folder inside the meeting directory");
+    // The same folder seen from another account or machine: no key folder.
+    let elsewhere = std::env::temp_dir().join(format!("asamblea-no-keys-{}", std::process::id()));
+    let out = Command::new(env!("CARGO_BIN_EXE_asamblea"))
+        .args(["verify", s(&dir)])
+        .env("ASAMBLEA_KEYS", &elsewhere)
+        .output()
+        .expect("the binary runs");
+    assert_eq!(out.status.code(), Some(2));
+    let said = text(&out.stderr);
+    assert!(said.contains("asamblea export") && said.contains("daemon.seed"), "{said}");
+    assert!(!elsewhere.exists(), "a refused verify creates nothing");
+    crate::support::remove_meeting(&dir);
+}
