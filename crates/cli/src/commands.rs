@@ -300,9 +300,10 @@ pub struct VerifyInputs {
     /// observer kept from the live feed, one a line.
     #[arg(long, value_name = "ARCHIVO")]
     pub witness: Option<PathBuf>,
-    /// Recibos de votantes: un archivo (un recibo JSON por línea) o una
-    /// carpeta de ellos / voters' receipts: a file (one JSON receipt a
-    /// line) or a folder of them.
+    /// Recibos de votantes: un archivo (un recibo por línea, su JSON o
+    /// NÚMERO:CABEZA:EVENTO:FIRMA como lo imprime el quiosco) o una
+    /// carpeta de ellos / voters' receipts: a file (one a line, JSON or
+    /// SEQ:HEAD:EVENT:SIGNATURE as a kiosk prints it) or a folder of them.
     #[arg(long, value_name = "ARCHIVO|CARPETA")]
     pub receipts: Option<PathBuf>,
 }
@@ -327,22 +328,11 @@ fn parse_witness(line: &str) -> Result<(asamblea_wire::Checkpoint, asamblea_wire
     Ok((asamblea_wire::Checkpoint { seq, head }, signature))
 }
 
-/// A receipt as the API answers a ballot: `{"receipt": {seq, head,
-/// event}, "signature"}`.
+/// A receipt as the API answers a ballot (`{"receipt": {seq, head,
+/// event}, "signature"}`) or as a kiosk prints it
+/// (`SEQ:HEAD:EVENT:SIGNATURE`), read by the daemon's own reader.
 fn parse_receipt(text: &str) -> Result<(asamblea_wire::Receipt, asamblea_wire::Signature)> {
-    let value: serde_json::Value = serde_json::from_str(text).context("not JSON")?;
-    let receipt = &value["receipt"];
-    let digest = |key: &str| -> Result<Digest> {
-        Digest::from_hex(receipt[key].as_str().with_context(|| format!("no `receipt.{key}`"))?)
-            .map_err(|e| anyhow::anyhow!("receipt.{key}: {e}"))
-    };
-    let seq = receipt["seq"].as_u64().context("no `receipt.seq`")?;
-    let signature = value["signature"]
-        .as_str()
-        .and_then(asamblea_wire::hex::decode)
-        .and_then(|b| asamblea_wire::Signature::from_slice(&b).ok())
-        .context("`signature`: 128 hexadecimal digits")?;
-    Ok((asamblea_wire::Receipt { seq, head: digest("head")?, event: digest("event")? }, signature))
+    asamblea_server::receipts::parse(text).map_err(anyhow::Error::msg)
 }
 
 /// The non-empty lines of `path`, each with its place for errors.

@@ -310,14 +310,8 @@ pub(crate) async fn result(
 /// A receipt and the daemon's signature as the API answers them, written
 /// directly (this is the ballot hot path's answer too).
 fn receipt_response(receipt: &Receipt, signature: &Signature) -> Response {
-    let body = format!(
-        r#"{{"receipt":{{"seq":{},"head":"{}","event":"{}"}},"signature":"{}"}}"#,
-        receipt.seq,
-        hex(&receipt.head.0),
-        hex(&receipt.event.0),
-        hex(&signature.0)
-    );
-    ([(header::CONTENT_TYPE, "application/json")], body).into_response()
+    ([(header::CONTENT_TYPE, "application/json")], crate::receipts::to_json(receipt, signature))
+        .into_response()
 }
 
 pub(crate) async fn receipt(
@@ -330,42 +324,41 @@ pub(crate) async fn receipt(
     Ok(receipt_response(&receipt, &signature))
 }
 
-/// A voter's receipt as the API answered the ballot.
-#[derive(Deserialize)]
-#[serde(deny_unknown_fields)]
-pub(crate) struct ReceiptCheck {
-    receipt: ReceiptFields,
-    signature: String,
-}
-
-#[derive(Deserialize)]
-#[serde(deny_unknown_fields)]
-pub(crate) struct ReceiptFields {
-    seq: u64,
-    head: String,
-    event: String,
-}
-
-/// Checks a voter's receipt against the durable ledger, with the very
-/// check `asamblea verify --receipts` makes on a bundle
-/// (`asamblea_ledger::check_receipt`): the daemon's signature, and the
-/// event and head stored at its number. The board's receipt check asks
-/// here; a voter who distrusts the daemon checks the exported bundle.
+/// Checks a voter's receipt (the JSON the API answered the ballot with)
+/// against the durable ledger, with the very check `asamblea verify
+/// --receipts` makes on a bundle ([`receipt_borne_out`]). The board's
+/// receipt page makes the same check; a voter who distrusts the daemon
+/// checks the exported bundle.
 pub(crate) async fn check_receipt(
     State(state): State<AppState>,
-    Body(request): Body<ReceiptCheck>,
+    Body(request): Body<Value>,
 ) -> Result<Json<Value>, ApiError> {
-    let field = |name: &str, hex: &str| {
-        Digest::from_hex(hex).map_err(|e| ApiError::bad_request(format!("`receipt.{name}`: {e}")))
-    };
-    let receipt = Receipt {
-        seq: request.receipt.seq,
-        head: field("head", &request.receipt.head)?,
-        event: field("event", &request.receipt.event)?,
-    };
-    let signature = asamblea_wire::hex::decode(&request.signature)
-        .and_then(|bytes| Signature::from_slice(&bytes).ok())
-        .ok_or_else(|| ApiError::bad_request("`signature`: 128 hex digits (64 bytes)"))?;
+    let (receipt, signature) = crate::receipts::from_json(&request).map_err(ApiError::bad_request)?;
+    match receipt_borne_out(&state, receipt, signature).await? {
+        Ok(()) => Ok(Json(json!({
+            "valid": true,
+            "seq": receipt.seq,
+            "message": crate::receipts::borne_out_es(receipt.seq),
+            "message_en": crate::receipts::borne_out_en(receipt.seq),
+        }))),
+        Err(problem) => Err(ApiError::new(
+            StatusCode::UNPROCESSABLE_ENTITY,
+            "receipt-not-borne-out",
+            crate::receipts::not_borne_out_es(problem),
+            crate::receipts::not_borne_out_en(problem),
+        )),
+    }
+}
+
+/// Whether the durable ledger bears `receipt` out:
+/// `asamblea_ledger::check_receipt` against the one record stored at its
+/// number, read beside the writer. The outer error is a ledger that could
+/// not be read just now (503); that stops nothing.
+pub(crate) async fn receipt_borne_out(
+    state: &AppState,
+    receipt: Receipt,
+    signature: Signature,
+) -> Result<Result<(), asamblea_ledger::ReceiptProblem>, ApiError> {
     let inner = state.0.clone();
     let stored = tokio::task::spawn_blocking(move || {
         asamblea_ledger::record_at(&inner.ledger_path, &inner.meeting_id, receipt.seq)
@@ -373,8 +366,6 @@ pub(crate) async fn check_receipt(
     .await
     .map_err(|_| ApiError::internal())?
     .map_err(|e| {
-        // A read beside the writer: its failure stops nothing (the writer
-        // fails-stop on its own if the file is really broken).
         tracing::warn!(error = %e, "no se pudo leer el registro para un recibo / could not read the ledger for a receipt");
         ApiError::new(
             StatusCode::SERVICE_UNAVAILABLE,
@@ -384,26 +375,7 @@ pub(crate) async fn check_receipt(
         )
     })?;
     let daemon_key = state.0.daemon.public_key();
-    match asamblea_ledger::check_receipt(&receipt, &signature, &state.0.meeting_id, &daemon_key, |_| stored) {
-        Ok(()) => Ok(Json(json!({
-            "valid": true,
-            "seq": receipt.seq,
-            "message": format!("Su papeleta está en el registro: evento {}, con la cabeza que su recibo nombra.", receipt.seq),
-            "message_en": format!("Your ballot is in the ledger: event {}, with the head your receipt names.", receipt.seq),
-        }))),
-        Err(problem) => Err(ApiError::new(
-            StatusCode::UNPROCESSABLE_ENTITY,
-            "receipt-not-borne-out",
-            format!(
-                "El registro no respalda este recibo: {}. Guárdelo y avise al revisor fiscal.",
-                problem.reason_es()
-            ),
-            format!(
-                "The ledger does not bear this receipt out: {}. Keep it and tell the statutory auditor.",
-                problem.reason()
-            ),
-        )),
-    }
+    Ok(asamblea_ledger::check_receipt(&receipt, &signature, &state.0.meeting_id, &daemon_key, |_| stored))
 }
 
 /// The live feed (SSE): the status now, then every change. At most

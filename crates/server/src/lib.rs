@@ -40,10 +40,15 @@
 //!   but the kiosks' two routes'.
 //! - `board.html` (with `board.css`, `board.js`), `openapi.json`: the
 //!   public board and the API document, served as they are.
+//! - [`receipts`]: a voter's receipt as JSON and as one line of text,
+//!   written and read back in one place; `receipt_page`: the board's
+//!   receipt check (`/recibo`), server-rendered, no script.
 
 mod error;
 mod handlers;
 mod limits;
+mod receipt_page;
+pub mod receipts;
 pub mod tls;
 
 pub use limits::{ServiceLimits, BODY_TIMEOUT, FEED_MAX_AGE, HEAD_INTERVAL};
@@ -344,6 +349,7 @@ pub fn router(state: AppState) -> Router {
         .route("/api/v1/results/{item}", get(handlers::result))
         .route("/api/v1/receipts/{digest}", get(handlers::receipt))
         .route("/api/v1/receipts/check", post(handlers::check_receipt))
+        .route("/recibo", get(receipt_page::form).post(receipt_page::check))
         .route("/api/v1/checkins", post(handlers::checkin))
         .route("/api/v1/checkouts", post(handlers::checkout))
         .route("/api/v1/badges", post(handlers::issue_badge))
@@ -377,6 +383,8 @@ pub const ROUTES: &[(&str, &str, &[&str])] = &[
     ("GET", "/api/v1/results/{item}", &["public"]),
     ("GET", "/api/v1/receipts/{digest}", &["public"]),
     ("POST", "/api/v1/receipts/check", &["public"]),
+    ("GET", "/recibo", &["public"]),
+    ("POST", "/recibo", &["public"]),
     ("POST", "/api/v1/checkins", &["operator"]),
     ("POST", "/api/v1/checkouts", &["operator"]),
     ("POST", "/api/v1/badges", &["operator"]),

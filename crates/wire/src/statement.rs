@@ -2,9 +2,13 @@
 //! event, and a checkpoint of the head.
 //!
 //! ```text
-//! receipt:    0x40 || 0x01 || u64 seq || head (32) || SHA-256 of the event's bytes (32)
-//! checkpoint: 0x41 || 0x01 || u64 seq || head (32)
+//! receipt:    0x40 || 0x02 || u64 seq || head (32) || SHA-256 of the event's bytes (32)
+//! checkpoint: 0x41 || 0x02 || u64 seq || head (32)
 //! ```
+//!
+//! A receipt and its signature also travel as one line of text, what a
+//! kiosk prints for the voter: `SEQ:HEAD:EVENT:SIGNATURE`
+//! ([`Receipt::to_text`]).
 //!
 //! Both are signed by the daemon key like any message, under the domains
 //! `asamblea/receipt/v2` and `asamblea/checkpoint/v2`.
@@ -24,7 +28,8 @@ pub struct Receipt {
     pub seq: u64,
     /// The head after the record.
     pub head: Digest,
-    /// SHA-256 of the event's canonical bytes: what the public board lists.
+    /// SHA-256 of the event's canonical bytes: the ballot's name, by
+    /// which the daemon answers and checks receipts.
     pub event: Digest,
 }
 
@@ -40,6 +45,28 @@ pub struct Checkpoint {
 }
 
 impl Receipt {
+    /// The receipt and its signature as one line of text (ledger-format
+    /// §6): `SEQ:HEAD:EVENT:SIGNATURE`, the number in decimal and the rest
+    /// in lowercase hexadecimal.
+    pub fn to_text(&self, signature: &Signature) -> String {
+        format!("{}:{}:{}:{}", self.seq, self.head, self.event, crate::hex::encode(&signature.0))
+    }
+
+    /// A receipt and its signature from [`Receipt::to_text`]'s form
+    /// (whitespace around each part and hex digits in either case are
+    /// forgiven); `None` for anything else.
+    pub fn from_text(text: &str) -> Option<(Receipt, Signature)> {
+        let mut parts = text.trim().split(':').map(str::trim);
+        let seq = parts.next()?.parse().ok()?;
+        let head = Digest::from_hex(parts.next()?).ok()?;
+        let event = Digest::from_hex(parts.next()?).ok()?;
+        let signature = Signature::from_slice(&crate::hex::decode(parts.next()?)?).ok()?;
+        if parts.next().is_some() {
+            return None;
+        }
+        Some((Receipt { seq, head, event }, signature))
+    }
+
     /// The canonical bytes (74).
     pub fn encode(&self) -> Vec<u8> {
         let mut w = Writer::message(MessageKind::Receipt);

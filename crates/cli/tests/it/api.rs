@@ -93,6 +93,43 @@ impl Api {
         (status, value)
     }
 
+    /// Checks in the demo's largest holders until more than half the
+    /// ordinary shares are present (NIT-800100200, the largest, first).
+    async fn check_in_a_quorum(&self) {
+        let mut rows: Vec<(String, u64)> = asamblea::commands::DEMO_REGISTER
+            .lines()
+            .skip(1)
+            .filter_map(|l| {
+                let fields: Vec<&str> = l.rsplitn(5, ',').collect();
+                (fields[3] == "ORD")
+                    .then(|| (l.split(',').next().unwrap().to_string(), fields[2].parse().unwrap()))
+            })
+            .collect();
+        rows.sort_by_key(|row| std::cmp::Reverse(row.1));
+        let mut present = 0;
+        for (holder, shares) in rows {
+            self.ok(Method::POST, "/api/v1/checkins", "operator", Some(json!({ "holder": holder }))).await;
+            present += shares;
+            if 2 * present > 98_000_000 {
+                break;
+            }
+        }
+    }
+
+    /// A page of the public board: its status and HTML, `form` posted as
+    /// `application/x-www-form-urlencoded`.
+    async fn page(&self, method: Method, path: &str, form: Option<&str>) -> (StatusCode, String) {
+        let mut request = Request::builder().method(method).uri(path);
+        if form.is_some() {
+            request = request.header("content-type", "application/x-www-form-urlencoded");
+        }
+        let request = request.body(Body::from(form.unwrap_or("").to_string())).expect("request");
+        let response = router(self.state.clone()).oneshot(request).await.expect("infallible");
+        let status = response.status();
+        let bytes = response.into_body().collect().await.expect("body").to_bytes();
+        (status, String::from_utf8(bytes.to_vec()).expect("UTF-8 HTML"))
+    }
+
     async fn ok(&self, method: Method, path: &str, caller: &str, body: Option<Value>) -> Value {
         let (status, value) = self.call(method.clone(), path, caller, body).await;
         assert!(status.is_success(), "{method} {path} as {caller}: {status} {value}");
@@ -242,25 +279,7 @@ async fn bad_requests_are_refused_with_a_code_and_change_nothing() {
 #[tokio::test]
 async fn ballots_get_receipts_only_once_and_only_for_their_meeting() {
     let api = Api::demo("ballots");
-    // The largest holders, until more than half the ordinary shares are in.
-    let mut rows: Vec<(String, u64)> = asamblea::commands::DEMO_REGISTER
-        .lines()
-        .skip(1)
-        .filter_map(|l| {
-            let fields: Vec<&str> = l.rsplitn(5, ',').collect();
-            (fields[3] == "ORD")
-                .then(|| (l.split(',').next().unwrap().to_string(), fields[2].parse().unwrap()))
-        })
-        .collect();
-    rows.sort_by_key(|row| std::cmp::Reverse(row.1));
-    let mut present = 0;
-    for (holder, shares) in rows {
-        api.ok(Method::POST, "/api/v1/checkins", "operator", Some(json!({ "holder": holder }))).await;
-        present += shares;
-        if 2 * present > 98_000_000 {
-            break;
-        }
-    }
+    api.check_in_a_quorum().await;
     api.ok(Method::POST, "/api/v1/items/item-1/open", "chair", None).await;
     let credential = api.badge("NIT-800100200").await;
     let vote = |option| HolderVote {
@@ -609,4 +628,49 @@ async fn wrong_staff_tokens_are_refused_for_a_while_after_ten() {
     // Refused even with the right token, from that address, for a while.
     let (status, _) = attempt(api.tokens[&Role::Operator].clone()).await;
     assert_eq!(status, StatusCode::TOO_MANY_REQUESTS);
+}
+
+#[tokio::test]
+async fn the_boards_receipt_page_checks_a_receipt_as_verify_does() {
+    let api = Api::demo("receipt-page");
+    api.check_in_a_quorum().await;
+    let (status, page) = api.page(Method::GET, "/recibo", None).await;
+    assert_eq!(status, StatusCode::OK);
+    assert!(
+        page.contains(r#"<form method="post" action="/recibo""#) && page.contains(r#"<label for="recibo">"#)
+    );
+    // Nothing pasted, and something that is no receipt: the error summary
+    // links to the field, and what was pasted comes back escaped.
+    let (status, page) = api.page(Method::POST, "/recibo", Some("recibo=")).await;
+    assert_eq!(status, StatusCode::UNPROCESSABLE_ENTITY);
+    assert!(page.contains("Hay un problema") && page.contains(r##"<a href="#recibo">"##), "{page}");
+    let (status, page) = api.page(Method::POST, "/recibo", Some("recibo=%3Cb%3Ehola")).await;
+    assert_eq!(status, StatusCode::UNPROCESSABLE_ENTITY);
+    assert!(
+        page.contains("eso no es un recibo") && page.contains("&lt;b&gt;hola") && !page.contains("<b>hola")
+    );
+
+    // A real ballot's receipt, as its line of text: borne out.
+    let opened = api.call(Method::POST, "/api/v1/items/item-1/open", "chair", None).await;
+    assert_eq!(opened.0, StatusCode::OK, "{}", opened.1);
+    let credential = api.badge("NIT-800100200").await;
+    let vote =
+        HolderVote { holder: Id::new("NIT-800100200").unwrap(), choice: Choice::Whole(OptionIndex::FOR) };
+    let answer = api
+        .ok(Method::POST, "/api/v1/ballots", "kiosk", Some(api.ballot(&credential, "item-1", vec![vote])))
+        .await;
+    let (receipt, signature) = asamblea_server::receipts::from_json(&answer).expect("the API's own JSON");
+    let line = receipt.to_text(&signature);
+    let form = |text: &str| format!("recibo={}", text.replace(':', "%3A"));
+    let (status, page) = api.page(Method::POST, "/recibo", Some(&form(&line))).await;
+    assert_eq!(status, StatusCode::OK, "{page}");
+    assert!(
+        page.contains("Su papeleta está en el registro") && page.contains(&format!("evento {}", receipt.seq))
+    );
+    // The same receipt with another event named: not the daemon's word.
+    let mut forged = receipt;
+    forged.event = asamblea_wire::Digest([0x11; 32]);
+    let (status, page) = api.page(Method::POST, "/recibo", Some(&form(&forged.to_text(&signature)))).await;
+    assert_eq!(status, StatusCode::UNPROCESSABLE_ENTITY);
+    assert!(page.contains("El registro no respalda este recibo") && page.contains("no lo firmó"), "{page}");
 }

@@ -38,30 +38,45 @@ fn the_public_board_shows_quorum_and_agenda_in_spanish_and_colombian_numbers() {
         std::thread::sleep(Duration::from_millis(100));
     }
     let profile = dir.with_extension("chromium");
-    let output = Command::new(browser)
-        .args([
-            "--headless",
-            "--no-sandbox",
-            "--disable-gpu",
-            "--disable-quic",
-            "--no-first-run",
-            "--disable-background-networking",
-            "--disable-component-update",
-            "--disable-sync",
-            // The venue CA is not in the browser's store; TLS itself is
-            // tested in tls.rs.
-            "--ignore-certificate-errors",
-            "--virtual-time-budget=5000",
-            &format!("--user-data-dir={}", profile.display()),
-            "--dump-dom",
-            &format!("https://127.0.0.1:{port}/?once"),
-        ])
-        .stderr(Stdio::null())
-        .output()
-        .expect("the browser runs");
+    let dump = |page: &str| {
+        let output = Command::new(browser)
+            .args([
+                "--headless",
+                "--no-sandbox",
+                "--disable-gpu",
+                "--disable-quic",
+                "--no-first-run",
+                "--disable-background-networking",
+                "--disable-component-update",
+                "--disable-sync",
+                // The venue CA is not in the browser's store; TLS itself is
+                // tested in tls.rs.
+                "--ignore-certificate-errors",
+                "--virtual-time-budget=5000",
+                &format!("--user-data-dir={}", profile.display()),
+                "--dump-dom",
+                &format!("https://127.0.0.1:{port}{page}"),
+            ])
+            .stderr(Stdio::null())
+            .output()
+            .expect("the browser runs");
+        String::from_utf8_lossy(&output.stdout).into_owned()
+    };
+    let dom = dump("/?once");
+    // The voter's receipt check, linked from the board: a plain form.
+    let receipt_page = dump("/recibo");
     let _ = daemon.kill();
     let _ = daemon.wait();
-    let dom = String::from_utf8_lossy(&output.stdout);
+    assert!(
+        dom.contains(r#"<a href="/recibo">¿Votó? Verifique su recibo"#),
+        "the board links the receipt check: {dom}"
+    );
+    assert!(
+        receipt_page.contains("<h1>Verifique su recibo</h1>")
+            && receipt_page.contains(r#"<textarea id="recibo" name="recibo""#)
+            && receipt_page.contains("Verificar el recibo"),
+        "{receipt_page}"
+    );
     assert!(dom.contains("Inversiones Andinas S.A."), "the company's name is shown: {dom}");
     assert!(dom.contains(">HAY QUÓRUM</span>"), "the quorum verdict is shown: {dom}");
     // 215 holders checked in by the demo; shares in Colombian format.

@@ -93,3 +93,22 @@ proptest! {
         prop_assert_eq!(Checkpoint::decode(&checkpoint.encode()), Ok(checkpoint));
     }
 }
+
+#[test]
+fn a_receipt_travels_as_one_line_of_text_and_back() {
+    let receipt = Receipt { seq: 41, head: Digest([0xab; 32]), event: Digest([0x0c; 32]) };
+    let signature = crate::Signature([0x5e; 64]);
+    let text = receipt.to_text(&signature);
+    assert_eq!(text, format!("41:{}:{}:{}", "ab".repeat(32), "0c".repeat(32), "5e".repeat(64)));
+    assert_eq!(Receipt::from_text(&text), Some((receipt, signature)));
+    assert_eq!(Receipt::from_text(&format!("  {} \n", text.to_uppercase())), Some((receipt, signature)));
+    for bad in [
+        String::new(),
+        text.replacen("41:", "x:", 1),
+        format!("{text}:00"),
+        text[..text.len() - 2].to_string(),
+        text.replacen(':', ";", 1),
+    ] {
+        assert_eq!(Receipt::from_text(&bad), None, "{bad}");
+    }
+}

@@ -1,0 +1,77 @@
+//! A voter's receipt as text and JSON, the way the daemon writes it and
+//! takes it back: the JSON the API answers a ballot with
+//! (`{"receipt": {"seq", "head", "event"}, "signature"}`) and the one-line
+//! text a kiosk prints (`SEQ:HEAD:EVENT:SIGNATURE`,
+//! [`asamblea_wire::Receipt::to_text`]). Written once, here, for the
+//! ballot route, the receipt check (API and page) and `asamblea verify
+//! --receipts`.
+
+use asamblea_wire::{Digest, Receipt, Signature};
+use serde_json::Value;
+
+use asamblea_wire::hex::encode as hex;
+
+/// The JSON of a receipt and its signature, as the API answers a ballot.
+pub fn to_json(receipt: &Receipt, signature: &Signature) -> String {
+    format!(
+        r#"{{"receipt":{{"seq":{},"head":"{}","event":"{}"}},"signature":"{}"}}"#,
+        receipt.seq,
+        hex(&receipt.head.0),
+        hex(&receipt.event.0),
+        hex(&signature.0)
+    )
+}
+
+/// A receipt from its JSON value; the error names the field at fault.
+pub fn from_json(value: &Value) -> Result<(Receipt, Signature), String> {
+    let receipt = &value["receipt"];
+    let digest = |key: &str| -> Result<Digest, String> {
+        let text = receipt[key].as_str().ok_or_else(|| format!("no `receipt.{key}`"))?;
+        Digest::from_hex(text).map_err(|e| format!("`receipt.{key}`: {e}"))
+    };
+    let seq = receipt["seq"].as_u64().ok_or("no `receipt.seq` (a whole number)")?;
+    let signature = value["signature"]
+        .as_str()
+        .and_then(asamblea_wire::hex::decode)
+        .and_then(|bytes| Signature::from_slice(&bytes).ok())
+        .ok_or("`signature`: 128 hexadecimal digits")?;
+    Ok((Receipt { seq, head: digest("head")?, event: digest("event")? }, signature))
+}
+
+/// A receipt from either form: its JSON, or its one-line text.
+pub fn parse(text: &str) -> Result<(Receipt, Signature), String> {
+    let text = text.trim();
+    if text.starts_with('{') {
+        let value: Value = serde_json::from_str(text).map_err(|e| format!("not JSON: {e}"))?;
+        from_json(&value)
+    } else {
+        Receipt::from_text(text)
+            .ok_or_else(|| "write SEQ:HEAD:EVENT:SIGNATURE, or the receipt's JSON".to_string())
+    }
+}
+
+/// What the voter is told when the ledger bears the receipt out.
+pub fn borne_out_es(seq: u64) -> String {
+    format!("Su papeleta está en el registro: evento {seq}, con la cabeza de la cadena que su recibo nombra.")
+}
+
+/// [`borne_out_es`] in English.
+pub fn borne_out_en(seq: u64) -> String {
+    format!("Your ballot is in the ledger: event {seq}, with the chain head your receipt names.")
+}
+
+/// What the voter is told when it does not, and what to do.
+pub fn not_borne_out_es(problem: asamblea_ledger::ReceiptProblem) -> String {
+    format!(
+        "El registro no respalda este recibo: {}. Guarde el recibo y avise al revisor fiscal.",
+        problem.reason_es()
+    )
+}
+
+/// [`not_borne_out_es`] in English.
+pub fn not_borne_out_en(problem: asamblea_ledger::ReceiptProblem) -> String {
+    format!(
+        "The ledger does not bear this receipt out: {}. Keep the receipt and tell the statutory auditor.",
+        problem.reason()
+    )
+}
