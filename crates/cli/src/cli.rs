@@ -41,6 +41,12 @@ enum Command {
         /// Informe legible en español / a readable report (Spanish first).
         #[arg(long)]
         report: bool,
+        /// En cambio: registra cada escenario como lo haría el servicio y
+        /// escribe su paquete de auditoría en CARPETA/<nombre>.bundle /
+        /// instead: record each scenario as the daemon would and write its
+        /// audit bundle to DIR/<name>.bundle (for an outside verifier).
+        #[arg(long, value_name = "CARPETA", conflicts_with_all = ["check", "report"])]
+        bundle: Option<PathBuf>,
         /// Archivos de escenario (TOML) / scenario files.
         #[arg(required = true, value_name = "ARCHIVO")]
         files: Vec<String>,
@@ -332,8 +338,10 @@ pub fn main() -> ExitCode {
 /// Runs a parsed command line, writing to the given streams.
 pub fn run(cli: Cli, out: &mut dyn Write, err: &mut dyn Write) -> u8 {
     match cli.command {
-        Command::Scenario { check, report, files } => {
-            if check {
+        Command::Scenario { check, report, bundle, files } => {
+            if let Some(out_dir) = bundle {
+                bundle_files(&files, &out_dir, out, err)
+            } else if check {
                 check_files(&files, out, err)
             } else if report {
                 report_files(&files, out, err)
@@ -531,6 +539,59 @@ fn check_files(files: &[String], out: &mut dyn Write, err: &mut dyn Write) -> u8
         2
     } else if failed > 0 {
         1
+    } else {
+        0
+    }
+}
+
+/// `asamblea scenario --bundle DIR FILE…`: each scenario recorded as the
+/// daemon records a meeting, its audit bundle written to DIR.
+fn bundle_files(files: &[String], out_dir: &std::path::Path, out: &mut dyn Write, err: &mut dyn Write) -> u8 {
+    if let Err(e) = std::fs::create_dir_all(out_dir) {
+        let _ = writeln!(err, "error: {}: cannot create the folder: {e}", out_dir.display());
+        return 2;
+    }
+    let (mut written, mut invalid) = (0, 0);
+    for file in files {
+        let recorded = load(file).map_err(anyhow::Error::msg).and_then(|s| {
+            let nanos = std::time::SystemTime::now()
+                .duration_since(std::time::UNIX_EPOCH)
+                .map_or(0, |d| d.subsec_nanos());
+            let work = std::env::temp_dir().join(format!("asamblea-scenario-{}-{nanos}", std::process::id()));
+            let bundle = scenario::record(&s, &work);
+            if let Ok(keys) = asamblea_venue::secrets::key_folder_of(&work) {
+                let _ = std::fs::remove_dir_all(keys);
+            }
+            let _ = std::fs::remove_dir_all(&work);
+            bundle
+        });
+        let stem = std::path::Path::new(file)
+            .file_stem()
+            .map_or_else(|| "scenario".into(), |s| s.to_string_lossy().into_owned());
+        let path = out_dir.join(format!("{stem}.bundle"));
+        match recorded.and_then(|bundle| {
+            std::fs::write(&path, bundle.encode())
+                .map_err(|e| anyhow::anyhow!("{}: cannot write: {e}", path.display()))?;
+            Ok(bundle.records.len())
+        }) {
+            Ok(records) => {
+                let _ = writeln!(
+                    out,
+                    "ok   {file} → {} ({} eventos / events)",
+                    path.display(),
+                    asamblea_documents::numfmt::thousands(records as u64)
+                );
+                written += 1;
+            }
+            Err(e) => {
+                let _ = writeln!(err, "error: {file}: {e:#}");
+                invalid += 1;
+            }
+        }
+    }
+    let _ = writeln!(out, "bundles: {written} written, {invalid} not");
+    if invalid > 0 {
+        2
     } else {
         0
     }

@@ -132,7 +132,7 @@ use asamblea_wire::hex::encode as hex;
 /// Proxy number `n` of a simulated or demo meeting arrives for `principals`.
 fn check_in_proxy(service: &mut Service, n: u32, principals: &[String]) -> Result<()> {
     let principals: Vec<&str> = principals.iter().map(String::as_str).collect();
-    service.check_in_agent(&format!("APODERADO-{n}"), &principals, Capacity::Proxy, "poder escrito")?;
+    service.check_in_agent(&format!("APODERADO-{n}"), &principals, Capacity::Proxy, None, "poder escrito")?;
     Ok(())
 }
 

@@ -119,7 +119,7 @@ pub fn checkin(
                 service.check_in(person)
             } else {
                 let principals: Vec<&str> = represents.iter().map(String::as_str).collect();
-                service.check_in_agent(person, &principals, capacity, power_document)
+                service.check_in_agent(person, &principals, capacity, None, power_document)
             };
             let quorum = service.meeting().quorum();
             service.close();

@@ -486,12 +486,15 @@ impl Service {
     }
 
     /// An agent checks in with principals (sorted here, as the format
-    /// wants), by the command line's operator: see [`Service::check_in_agent_as`].
+    /// wants) and its own declaration of being an administrator or
+    /// employee, by the command line's operator: see
+    /// [`Service::check_in_agent_as`].
     pub fn check_in_agent(
         &mut self,
         agent: &str,
         principals: &[&str],
         capacity: asamblea_rules::Capacity,
+        declared_role: Option<asamblea_rules::Role>,
         power_document: &str,
     ) -> Result<Appended> {
         let mut ids = principals.iter().map(|p| Id::new(p)).collect::<Result<Vec<_>, _>>()?;
@@ -500,7 +503,7 @@ impl Service {
             agent: Id::new(agent)?,
             principals: ids,
             capacity,
-            declared_role: None,
+            declared_role,
             power_document: Text::new(power_document)?,
         };
         let operator = self.signer_for(MessageKind::CheckedInAgent)?;

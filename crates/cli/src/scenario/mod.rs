@@ -1,11 +1,13 @@
 //! Conformance scenarios (`shared/scenarios/FORMAT.md`): parse a file,
 //! replay it through the rules engine, print or check the outcome.
 
+mod bundle;
 mod check;
 mod parse;
 mod report;
 mod run;
 
+pub use bundle::record;
 pub use check::{compare, Difference};
 pub use parse::{parse, Place, Scenario, ScenarioError, Step, VoteChoice};
 pub use report::report;

@@ -83,3 +83,72 @@ fn the_demo_meeting_replays_with_its_expectations() {
     let expect = parsed.expect.as_ref().expect("the demo states what it shows");
     assert_eq!(scenario::compare(expect, &actual), vec![]);
 }
+
+/// Every scenario, own and public, recorded the way the daemon records a
+/// meeting (`asamblea scenario --bundle`): its bundle verifies, and every
+/// item the scenario decides without a named lot ends, in the ledger, with
+/// the outcome the rules engine gave the scenario. (Items whose scenario
+/// names lot winners are left out: the daemon draws lots from the chain.)
+#[test]
+fn every_scenario_recorded_as_the_daemon_would_verifies_with_its_outcomes() {
+    let mut files = scenario_files();
+    let public = workspace_root().join("../shared/scenarios");
+    if let Ok(entries) = std::fs::read_dir(&public) {
+        files.extend(
+            entries.flatten().map(|e| e.path()).filter(|p| p.extension().is_some_and(|e| e == "toml")),
+        );
+    }
+    let options = asamblea_ledger::VerifyOptions {
+        daemon_key: None,
+        checkpoints: Vec::new(),
+        witnesses: Vec::new(),
+        receipts: Vec::new(),
+        load_profile: &crate::vectors::load_profile,
+    };
+    let mut compared = 0;
+    for file in &files {
+        let name = file.display().to_string();
+        let parsed = scenario::parse(&name, &std::fs::read_to_string(file).unwrap()).expect("valid scenario");
+        let work = std::env::temp_dir().join(format!(
+            "asamblea-scenario-bundle-{}-{}",
+            std::process::id(),
+            file.file_stem().unwrap().to_string_lossy()
+        ));
+        crate::support::remove_meeting(&work);
+        let bundle = scenario::record(&parsed, &work).unwrap_or_else(|e| panic!("{name}: {e:#}"));
+        crate::support::remove_meeting(&work);
+        let verified = asamblea_ledger::verify_bundle(&bundle.encode(), &options);
+        assert!(verified.is_ok(), "{name}: {verified:?}");
+        // The last result the ledger published for each item.
+        let mut published = std::collections::HashMap::new();
+        for (bytes, _) in &bundle.records {
+            let record = asamblea_wire::EventRecord::decode(bytes).unwrap();
+            if let asamblea_wire::EventBody::ResultPublished { item, result } = record.event.body {
+                published.insert(item.as_str().to_string(), result.outcome());
+            }
+        }
+        let replay = scenario::replay(&parsed);
+        let drawn: Vec<&str> = parsed
+            .steps
+            .iter()
+            .filter_map(|s| match s {
+                scenario::Step::Draw { item, .. } => Some(item.as_str()),
+                _ => None,
+            })
+            .collect();
+        for item in replay.meeting.items() {
+            let (Some(result), false) = (item.result(), drawn.contains(&item.id())) else { continue };
+            let outcome = match result {
+                asamblea_rules::ItemResult::Decision(d) => d.outcome,
+                asamblea_rules::ItemResult::Election(e) => e.outcome,
+            };
+            // A tie the scenario leaves open, the daemon settles by lot.
+            if outcome == asamblea_rules::Outcome::LotRequired {
+                continue;
+            }
+            assert_eq!(published.get(item.id()), Some(&outcome), "{name}: `{}`", item.id());
+            compared += 1;
+        }
+    }
+    assert!(compared >= 60, "only {compared} items compared");
+}

@@ -125,7 +125,7 @@ fn bundle_from_the_document(
 }
 
 /// The real profile loader, as `asamblea verify` has it.
-fn load_profile(name: &str, bytes: &[u8]) -> Result<asamblea_rules::Profile, String> {
+pub(crate) fn load_profile(name: &str, bytes: &[u8]) -> Result<asamblea_rules::Profile, String> {
     let text = std::str::from_utf8(bytes).map_err(|e| e.to_string())?;
     let profile = asamblea_venue::profiles::parse_profile(name, text).map_err(|e| e.to_string())?;
     if profile.name() != name {
