@@ -164,7 +164,7 @@ pub fn badge_svg(info: &BadgeInfo<'_>) -> Result<String, BadgeError> {
         out,
         r#"<svg xmlns="http://www.w3.org/2000/svg" width="85.6mm" height="54mm" viewBox="0 0 {BADGE_WIDTH} {BADGE_HEIGHT}" font-family="{FONT_FAMILY}">"#
     );
-    let _ = writeln!(out, "<title>Escarapela de {}</title>", escape_xml(info.holder_name));
+    let _ = writeln!(out, "<title>Escarapela de {}</title>", crate::markup::escape(info.holder_name));
     write_badge(&mut out, info, &qr, 0, 0);
     out.push_str("</svg>\n");
     Ok(out)
@@ -238,7 +238,7 @@ pub fn badge_sheet_html(badges: &[BadgeInfo<'_>]) -> Result<String, BadgeError> 
     let codes = encode_all(badges)?;
     let page_count = badges.len().div_ceil(BADGES_PER_PAGE);
     let title = match badges.first() {
-        Some(first) => format!("Escarapelas — {}", escape_xml(first.meeting_title)),
+        Some(first) => format!("Escarapelas — {}", crate::markup::escape(first.meeting_title)),
         None => "Escarapelas".to_string(),
     };
     let mut out = String::with_capacity(page_count * 160 * 1024 + 1024);
@@ -277,27 +277,6 @@ html, body {{ margin: 0; padding: 0; }}
     }
     out.push_str("</body>\n</html>\n");
     Ok(out)
-}
-
-/// `text` with the five XML special characters escaped, and the characters
-/// XML 1.0 forbids (C0 controls other than tab and line breaks, U+FFFE,
-/// U+FFFF) replaced by U+FFFD so that a stray byte in the register shows as
-/// `�` instead of making the whole document unreadable.
-fn escape_xml(text: &str) -> String {
-    let mut out = String::with_capacity(text.len() + text.len() / 8);
-    for c in text.chars() {
-        match c {
-            '&' => out.push_str("&amp;"),
-            '<' => out.push_str("&lt;"),
-            '>' => out.push_str("&gt;"),
-            '"' => out.push_str("&quot;"),
-            '\'' => out.push_str("&apos;"),
-            '\t' | '\n' | '\r' => out.push(c),
-            c if c < ' ' || c == '\u{FFFE}' || c == '\u{FFFF}' => out.push('\u{FFFD}'),
-            c => out.push(c),
-        }
-    }
-    out
 }
 
 /// A QR symbol's modules, without the quiet zone, row by row.
@@ -530,7 +509,7 @@ impl TextBlock {
             if estimated_width(line, size, style.bold) > width {
                 let _ = write!(out, r#" textLength="{width}" lengthAdjust="spacingAndGlyphs""#);
             }
-            let _ = writeln!(out, ">{}</text>", escape_xml(line));
+            let _ = writeln!(out, ">{}</text>", crate::markup::escape(line));
         }
     }
 }
@@ -942,7 +921,7 @@ mod tests {
     }
 
     fn check_escape(input: &str, expected: &str) {
-        assert_eq!(escape_xml(input), expected);
+        assert_eq!(crate::markup::escape(input), expected);
     }
 
     #[test]

@@ -21,7 +21,9 @@
 //! - `badges`: printable attendee badges (SVG, QR PNG, A4 sheets).
 //! - `results`: an item's result as FORMAT.md's JSON.
 //! - `numfmt`: Colombian number format (1.234.567; 12,34 %).
+//! - `markup`: text escaped for HTML, SVG and XML.
 
 pub mod badges;
+pub mod markup;
 pub mod numfmt;
 pub mod results;

@@ -18,6 +18,8 @@ use axum::response::{Html, IntoResponse, Response};
 use axum::Form;
 use serde::Deserialize;
 
+use asamblea_documents::markup::escape;
+
 use crate::handlers::receipt_borne_out;
 use crate::AppState;
 
@@ -78,22 +80,6 @@ pub(crate) async fn check(
         Ok(Err(problem)) => page(StatusCode::UNPROCESSABLE_ENTITY, &Outcome::NotBorneOut(problem), &recibo),
         Err(_) => page(StatusCode::SERVICE_UNAVAILABLE, &Outcome::Unreadable, &recibo),
     }
-}
-
-/// Text for HTML: `&`, `<`, `>`, `"` and `'` escaped.
-fn escape(text: &str) -> String {
-    let mut out = String::with_capacity(text.len());
-    for c in text.chars() {
-        match c {
-            '&' => out.push_str("&amp;"),
-            '<' => out.push_str("&lt;"),
-            '>' => out.push_str("&gt;"),
-            '"' => out.push_str("&quot;"),
-            '\'' => out.push_str("&#39;"),
-            c => out.push(c),
-        }
-    }
-    out
 }
 
 fn page(status: StatusCode, outcome: &Outcome, pasted: &str) -> Response {
@@ -175,17 +161,4 @@ fn page(status: StatusCode, outcome: &Outcome, pasted: &str) -> Response {
         pasted = escape(pasted),
     );
     (status, Html(html)).into_response()
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn what_is_pasted_comes_back_escaped() {
-        assert_eq!(
-            escape(r#"<script>"x" & 'y'</script>"#),
-            "&lt;script&gt;&quot;x&quot; &amp; &#39;y&#39;&lt;/script&gt;"
-        );
-    }
 }
