@@ -71,6 +71,17 @@ fn create_meeting(
         None => ("config/demo/register.csv (embedded)".to_string(), DEMO_REGISTER.as_bytes().to_vec()),
     };
     asamblea_pki::check_host_names(hosts).context("--host")?;
+    // The signing keys must not land inside the meeting directory (a
+    // copy of it must hold nothing that signs).
+    let keys = asamblea_venue::secrets::key_folder(&asamblea_wire::MeetingId([0; 32]))?;
+    let target = std::path::absolute(dir).with_context(|| format!("{}: not a usable path", dir.display()))?;
+    if keys.starts_with(&target) {
+        anyhow::bail!(
+            "{}: las claves de firma quedarían dentro de la carpeta de la reunión; defina ASAMBLEA_KEYS fuera de ella / \
+             the signing keys would land inside the meeting directory; set ASAMBLEA_KEYS outside it",
+            keys.parent().unwrap_or(&keys).display()
+        );
+    }
     let rows = register_bytes.iter().filter(|&&b| b == b'\n').count().saturating_sub(1) as u64;
     let bar = progress_bar(rows, "Importando el registro de accionistas");
     let new = NewMeeting::check(&meeting_name, &meeting_text, &register_name, &register_bytes, |n| {
@@ -781,9 +792,7 @@ pub fn demo(
 /// what a kiosk does with a scanned badge — a signed ballot, printed as the
 /// body of `POST /api/v1/ballots`, so a meeting can be driven with curl.
 pub fn sign_ballot(dir: &Path, badge: &str, item: &str, votes: &[String], out: &mut dyn Write) -> Result<()> {
-    let meeting_hex = fs_read(&dir.join("meeting-id"))?;
-    let meeting = asamblea_wire::MeetingId::from_hex(meeting_hex.trim())
-        .map_err(|e| anyhow::anyhow!("meeting-id: {e}"))?;
+    let meeting = asamblea_venue::secrets::read_meeting_id(dir)?;
     // The ballot is the one convened in the ledger, whatever meeting.toml
     // says now.
     let agenda = asamblea_venue::service::MeetingFiles::convened_agenda(dir)?;

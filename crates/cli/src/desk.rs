@@ -193,7 +193,21 @@ pub fn issue_badges(dir: &Path, out_dir: Option<&Path>, out: &mut dyn Write) -> 
     // Printed badges hold their seeds: by default they go beside the
     // meeting directory, never into it (a copy of the meeting holds
     // nothing that can vote).
-    let out_dir = out_dir.map_or_else(|| default_badges_folder(dir), Path::to_path_buf);
+    let out_dir = match out_dir {
+        Some(out_dir) => out_dir.to_path_buf(),
+        None => default_badges_folder(dir)?,
+    };
+    let meeting_dir =
+        dir.canonicalize().with_context(|| format!("{}: cannot find the folder", dir.display()))?;
+    let printing =
+        std::path::absolute(&out_dir).with_context(|| format!("{}: not a usable path", out_dir.display()))?;
+    if printing.starts_with(&meeting_dir) {
+        bail!(
+            "{}: las credenciales llevan las claves de voto y no van dentro de la carpeta de la reunión; elija otra con --out / \
+             badges hold voting keys and do not go inside the meeting directory; choose another with --out",
+            out_dir.display()
+        );
+    }
     create_private_dir(&out_dir)?;
     let title = format!("{} · {}", config.company, config.date);
     // What a badge shows: the person's name and those it carries.
@@ -299,10 +313,12 @@ pub fn issue_badges(dir: &Path, out_dir: Option<&Path>, out: &mut dyn Write) -> 
 }
 
 /// Where `badges` writes by default: `<DIR>-credenciales`, beside the
-/// meeting directory.
-pub fn default_badges_folder(dir: &Path) -> std::path::PathBuf {
+/// meeting directory (`.` and `..` are resolved first, so the folder is
+/// never inside the meeting).
+pub fn default_badges_folder(dir: &Path) -> Result<std::path::PathBuf> {
+    let dir = dir.canonicalize().with_context(|| format!("{}: cannot find the folder", dir.display()))?;
     let name = dir.file_name().map_or_else(|| "reunion".into(), |n| n.to_string_lossy().into_owned());
-    dir.with_file_name(format!("{name}-credenciales"))
+    Ok(dir.with_file_name(format!("{name}-credenciales")))
 }
 
 /// `asamblea revoke DIR CREDENTIAL`.

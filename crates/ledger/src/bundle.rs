@@ -301,6 +301,16 @@ pub enum ReceiptProblem {
 }
 
 impl ReceiptProblem {
+    /// A stable code for each (the API's error code).
+    pub const fn code(self) -> &'static str {
+        match self {
+            ReceiptProblem::NotSigned => "receipt-not-signed",
+            ReceiptProblem::CutShort => "ledger-cut-short",
+            ReceiptProblem::OtherEvent => "ledger-rewritten",
+            ReceiptProblem::OtherHead => "ledger-rechained",
+        }
+    }
+
     /// What it means, in English (the verifier's own language).
     pub const fn reason(self) -> &'static str {
         match self {

@@ -343,7 +343,7 @@ pub(crate) async fn check_receipt(
         }))),
         Err(problem) => Err(ApiError::new(
             StatusCode::UNPROCESSABLE_ENTITY,
-            "receipt-not-borne-out",
+            problem.code(),
             crate::receipts::not_borne_out_es(problem),
             crate::receipts::not_borne_out_en(problem),
         )),
@@ -352,13 +352,19 @@ pub(crate) async fn check_receipt(
 
 /// Whether the durable ledger bears `receipt` out:
 /// `asamblea_ledger::check_receipt` against the one record stored at its
-/// number, read beside the writer. The outer error is a ledger that could
-/// not be read just now (503); that stops nothing.
+/// number, read beside the writer. The signature is checked first, so a
+/// receipt the daemon never signed costs no read of the ledger. The outer
+/// error is a ledger that could not be read just now (503) or a stored
+/// record that does not decode (500); neither stops anything.
 pub(crate) async fn receipt_borne_out(
     state: &AppState,
     receipt: Receipt,
     signature: Signature,
 ) -> Result<Result<(), asamblea_ledger::ReceiptProblem>, ApiError> {
+    let daemon_key = state.0.daemon.public_key();
+    if receipt.verify(&state.0.meeting_id, &daemon_key, &signature).is_err() {
+        return Ok(Err(asamblea_ledger::ReceiptProblem::NotSigned));
+    }
     let inner = state.0.clone();
     let stored = tokio::task::spawn_blocking(move || {
         asamblea_ledger::record_at(&inner.ledger_path, &inner.meeting_id, receipt.seq)
@@ -366,6 +372,15 @@ pub(crate) async fn receipt_borne_out(
     .await
     .map_err(|_| ApiError::internal())?
     .map_err(|e| {
+        if let LedgerError::BrokenChain { .. } = e {
+            tracing::error!(error = %e, "un registro guardado no se lee / a stored record does not decode");
+            return ApiError::new(
+                StatusCode::INTERNAL_SERVER_ERROR,
+                "ledger-broken",
+                "Un evento guardado en el registro no se puede leer. Guarde su recibo y avise al revisor fiscal.",
+                "A stored event of the ledger cannot be read. Keep your receipt and tell the statutory auditor.",
+            );
+        }
         tracing::warn!(error = %e, "no se pudo leer el registro para un recibo / could not read the ledger for a receipt");
         ApiError::new(
             StatusCode::SERVICE_UNAVAILABLE,
@@ -374,7 +389,6 @@ pub(crate) async fn receipt_borne_out(
             "The ledger could not be read just now; try again.",
         )
     })?;
-    let daemon_key = state.0.daemon.public_key();
     Ok(asamblea_ledger::check_receipt(&receipt, &signature, &state.0.meeting_id, &daemon_key, |_| stored))
 }
 

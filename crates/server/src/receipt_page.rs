@@ -40,8 +40,9 @@ enum Outcome {
     BorneOut(u64),
     /// It does not; the message says how.
     NotBorneOut(asamblea_ledger::ReceiptProblem),
-    /// The ledger could not be read just now.
-    Unreadable,
+    /// The ledger could not be read (now, or that record at all): the
+    /// daemon's own answer says which and what to do.
+    Unreadable(crate::ApiError),
 }
 
 /// `GET /recibo`: the empty form.
@@ -78,7 +79,7 @@ pub(crate) async fn check(
     match receipt_borne_out(&state, receipt, signature).await {
         Ok(Ok(())) => page(StatusCode::OK, &Outcome::BorneOut(receipt.seq), &recibo),
         Ok(Err(problem)) => page(StatusCode::UNPROCESSABLE_ENTITY, &Outcome::NotBorneOut(problem), &recibo),
-        Err(_) => page(StatusCode::SERVICE_UNAVAILABLE, &Outcome::Unreadable, &recibo),
+        Err(error) => page(error.status, &Outcome::Unreadable(error), &recibo),
     }
 }
 
@@ -112,21 +113,30 @@ fn page(status: StatusCode, outcome: &Outcome, pasted: &str) -> Response {
             "Recibo no respaldado",
             format!(
                 r#"<div class="verdict bad" role="alert">
-<h2>✘ El registro no respalda este recibo</h2>
+<h2>✘ {}</h2>
 <p>{}</p>
 <p class="en">{}</p>
 </div>"#,
+                if *problem == asamblea_ledger::ReceiptProblem::NotSigned {
+                    "No es un recibo de esta reunión"
+                } else {
+                    "El registro no respalda este recibo"
+                },
                 escape(&crate::receipts::not_borne_out_es(*problem)),
                 escape(&crate::receipts::not_borne_out_en(*problem))
             ),
         ),
-        Outcome::Unreadable => (
-            "Intente de nuevo",
-            r#"<div class="verdict bad" role="alert">
-<h2>No se pudo leer el registro en este momento</h2>
-<p>Intente de nuevo en un minuto. <span class="en">The ledger could not be read just now; try again in a minute.</span></p>
-</div>"#
-                .to_string(),
+        Outcome::Unreadable(error) => (
+            "No se pudo verificar",
+            format!(
+                r#"<div class="verdict bad" role="alert">
+<h2>No se pudo verificar el recibo</h2>
+<p>{}</p>
+<p class="en">{}</p>
+</div>"#,
+                escape(&error.message_es),
+                escape(&error.message_en)
+            ),
         ),
     };
     let invalid = matches!(outcome, Outcome::NotAReceipt(_));

@@ -60,18 +60,27 @@ pub fn borne_out_en(seq: u64) -> String {
     format!("Your ballot is in the ledger: event {seq}, with the chain head your receipt names.")
 }
 
-/// What the voter is told when it does not, and what to do.
+/// What the voter is told when it does not, and what to do. A receipt
+/// not signed by this meeting's daemon is most likely mistyped (or of
+/// another meeting): that is said first, and no alarm raised; the other
+/// problems mean the ledger lost or changed the ballot.
 pub fn not_borne_out_es(problem: asamblea_ledger::ReceiptProblem) -> String {
-    format!(
-        "El registro no respalda este recibo: {}. Guarde el recibo y avise al revisor fiscal.",
-        problem.reason_es()
-    )
+    match problem {
+        asamblea_ledger::ReceiptProblem::NotSigned => "Este texto no es un recibo de esta reunión: revise que lo copió completo y sin errores, carácter por carácter.".to_string(),
+        _ => format!(
+            "El registro no respalda este recibo: {}. Guarde el recibo y avise al revisor fiscal.",
+            problem.reason_es()
+        ),
+    }
 }
 
 /// [`not_borne_out_es`] in English.
 pub fn not_borne_out_en(problem: asamblea_ledger::ReceiptProblem) -> String {
-    format!(
-        "The ledger does not bear this receipt out: {}. Keep the receipt and tell the statutory auditor.",
-        problem.reason()
-    )
+    match problem {
+        asamblea_ledger::ReceiptProblem::NotSigned => "This text is not a receipt of this meeting: check that it was copied whole and without mistakes, character by character.".to_string(),
+        _ => format!(
+            "The ledger does not bear this receipt out: {}. Keep the receipt and tell the statutory auditor.",
+            problem.reason()
+        ),
+    }
 }

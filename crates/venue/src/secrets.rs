@@ -33,10 +33,16 @@ use asamblea_wire::MeetingId;
 pub const KEYS_ENV: &str = "ASAMBLEA_KEYS";
 
 /// The folder of `meeting`'s signing seeds, outside its meeting directory
-/// (see the module's documentation). It may not exist yet.
+/// (see the module's documentation). It may not exist yet. A relative
+/// `ASAMBLEA_KEYS` is refused: the daemon and the desk, started from
+/// different folders, would look in different places.
 pub fn key_folder(meeting: &MeetingId) -> Result<PathBuf> {
     let root = match std::env::var_os(KEYS_ENV).filter(|v| !v.is_empty()) {
-        Some(root) => PathBuf::from(root),
+        Some(root) if Path::new(&root).is_absolute() => PathBuf::from(root),
+        Some(root) => anyhow::bail!(
+            "ASAMBLEA_KEYS={}: debe ser una ruta absoluta (p. ej. /srv/claves) / must be an absolute path",
+            Path::new(&root).display()
+        ),
         None => {
             let config = std::env::var_os("XDG_CONFIG_HOME")
                 .filter(|v| !v.is_empty())
@@ -52,13 +58,18 @@ pub fn key_folder(meeting: &MeetingId) -> Result<PathBuf> {
     Ok(root.join(hex(&meeting.0)))
 }
 
-/// The key folder of the meeting in `dir` (whose `meeting-id` it reads).
-pub fn key_folder_of(dir: &Path) -> Result<PathBuf> {
+/// The meeting id of the meeting in `dir`, from its `meeting-id` file.
+pub fn read_meeting_id(dir: &Path) -> Result<MeetingId> {
     let path = dir.join("meeting-id");
     let text = fs::read_to_string(&path).with_context(|| {
         format!("{}: cannot read it; is this a meeting directory made by `asamblea init`?", path.display())
     })?;
-    key_folder(&MeetingId(unhex(&text, &path)?))
+    Ok(MeetingId(unhex(&text, &path)?))
+}
+
+/// The key folder of the meeting in `dir` (whose `meeting-id` it reads).
+pub fn key_folder_of(dir: &Path) -> Result<PathBuf> {
+    key_folder(&read_meeting_id(dir)?)
 }
 
 /// Reads the seed `name` (`daemon`, a staff account's name) of a meeting

@@ -45,7 +45,7 @@ use asamblea_wire::hex::encode as hex;
 use crate::lock::MeetingLock;
 use crate::meeting_config::{self, MeetingConfig};
 use crate::register_csv;
-use crate::secrets::{create_private_dir, key_folder, random, unhex, write_private_new, write_secret};
+use crate::secrets::{create_private_dir, key_folder, random, write_private_new, write_secret};
 
 /// Why an action on the meeting did not happen.
 #[derive(Debug, thiserror::Error)]
@@ -122,7 +122,7 @@ impl MeetingFiles {
         let config =
             meeting_config::parse(&dir.join("meeting.toml").display().to_string(), &text("meeting.toml")?)
                 .map_err(anyhow::Error::msg)?;
-        let meeting_id = MeetingId(unhex(&text("meeting-id")?, &dir.join("meeting-id"))?);
+        let meeting_id = crate::secrets::read_meeting_id(dir)?;
         let daemon = Keypair::from_seed(&crate::secrets::read_key(&key_folder(&meeting_id)?, "daemon")?);
         Ok(MeetingFiles {
             meeting_id,
@@ -135,21 +135,14 @@ impl MeetingFiles {
 
     /// The meeting id of the meeting in `dir` (`meeting-id`).
     pub fn meeting_id(dir: &Path) -> Result<MeetingId> {
-        let path = dir.join("meeting-id");
-        let text = fs::read_to_string(&path).with_context(|| {
-            format!(
-                "{}: cannot read it; is this a meeting directory made by `asamblea init`?",
-                path.display()
-            )
-        })?;
-        Ok(MeetingId(unhex(&text, &path)?))
+        crate::secrets::read_meeting_id(dir)
     }
 
     /// The agenda convened in the ledger of the meeting in `dir` (its
-    /// first record), read without the lock.
+    /// first record), read without the lock and without any key.
     pub fn convened_agenda(dir: &Path) -> Result<Vec<AgendaItem>> {
-        let files = MeetingFiles::read(dir)?;
-        let records = asamblea_ledger::read_records(&dir.join("ledger.db"), &files.meeting_id)?;
+        let meeting = MeetingFiles::meeting_id(dir)?;
+        let records = asamblea_ledger::read_records(&dir.join("ledger.db"), &meeting)?;
         match records.first().map(|(record, _)| &record.event.body) {
             Some(EventBody::MeetingConvened { agenda, .. }) => Ok(agenda.clone()),
             _ => anyhow::bail!("{}: the ledger does not start with meeting-convened", dir.display()),

@@ -77,6 +77,8 @@ impl Staging {
             match MeetingLock::acquire_fresh(&leftover)? {
                 Ok(lock) => {
                     drop(lock);
+                    // A killed init may have made its meeting's key folder.
+                    remove_key_folder(&leftover);
                     fs::remove_dir_all(&leftover)
                         .with_context(|| format!("{}: cannot remove", leftover.display()))?;
                     notice(format!(
@@ -134,7 +136,16 @@ impl Staging {
 impl Drop for Staging {
     fn drop(&mut self) {
         if let Some(temporary) = self.temporary.take() {
+            remove_key_folder(&temporary);
             let _ = fs::remove_dir_all(temporary);
         }
+    }
+}
+
+/// Removes the key folder of an unfinished meeting in `folder`, if it got
+/// as far as drawing its id: no signing seed outlives a failed `init`.
+fn remove_key_folder(folder: &Path) {
+    if let Ok(keys) = crate::secrets::key_folder_of(folder) {
+        let _ = fs::remove_dir_all(keys);
     }
 }

@@ -299,12 +299,29 @@ async fn ballots_get_receipts_only_once_and_only_for_their_meeting() {
     let (status, value) = api.call(Method::POST, "/api/v1/receipts/check", "public", Some(forged)).await;
     assert_eq!(
         (status, &value["error"]["code"]),
-        (StatusCode::UNPROCESSABLE_ENTITY, &json!("receipt-not-borne-out"))
+        (StatusCode::UNPROCESSABLE_ENTITY, &json!("receipt-not-signed"))
     );
     assert!(
-        value["error"]["message_en"].as_str().unwrap().contains("not signed by the daemon key"),
+        value["error"]["message_en"].as_str().unwrap().contains("not a receipt of this meeting"),
         "{value}"
     );
+    // Signed by the daemon's key, but naming another event at that number
+    // (what a ledger rewritten without the ballot would leave its voter
+    // holding): the ledger does not bear it out.
+    let keys = asamblea_venue::secrets::key_folder_of(&api.dir).unwrap();
+    let daemon =
+        asamblea_wire::Keypair::from_seed(&asamblea_venue::secrets::read_key(&keys, "daemon").unwrap());
+    let (receipt, _) = asamblea_server::receipts::from_json(&first).unwrap();
+    let other = asamblea_wire::Receipt { event: asamblea_wire::Digest([0x11; 32]), ..receipt };
+    let signed = asamblea_server::receipts::to_json(&other, &other.sign(&api.meeting, &daemon));
+    let (status, value) = api
+        .call(Method::POST, "/api/v1/receipts/check", "public", Some(serde_json::from_str(&signed).unwrap()))
+        .await;
+    assert_eq!(
+        (status, &value["error"]["code"]),
+        (StatusCode::UNPROCESSABLE_ENTITY, &json!("ledger-rewritten"))
+    );
+    assert!(value["error"]["message"].as_str().unwrap().contains("avise al revisor fiscal"), "{value}");
     let mut garbled = first.clone();
     garbled["signature"] = json!("zz");
     let (status, _) = api.call(Method::POST, "/api/v1/receipts/check", "public", Some(garbled)).await;
@@ -672,5 +689,8 @@ async fn the_boards_receipt_page_checks_a_receipt_as_verify_does() {
     forged.event = asamblea_wire::Digest([0x11; 32]);
     let (status, page) = api.page(Method::POST, "/recibo", Some(&form(&forged.to_text(&signature)))).await;
     assert_eq!(status, StatusCode::UNPROCESSABLE_ENTITY);
-    assert!(page.contains("El registro no respalda este recibo") && page.contains("no lo firmó"), "{page}");
+    assert!(
+        page.contains("No es un recibo de esta reunión") && page.contains("carácter por carácter"),
+        "{page}"
+    );
 }
