@@ -41,6 +41,8 @@ struct Daemon {
     runtime: tokio::runtime::Runtime,
     client: HttpsClient,
     run: DaemonRun,
+    /// The meeting directory (to connect again).
+    dir: std::path::PathBuf,
 }
 
 impl Daemon {
@@ -65,7 +67,22 @@ impl Daemon {
                 run.pid, run.address
             )
         })?;
-        Ok(Daemon { runtime, client, run })
+        Ok(Daemon { runtime, client, run, dir: dir.to_path_buf() })
+    }
+
+    /// [`Daemon::call`] of a request that may be sent twice (the daemon
+    /// answers a repeat as it answered the first): when the first attempt
+    /// fails — an answer lost with the connection — connects again and
+    /// sends it once more.
+    fn call_again_if_lost(&mut self, path: &str, body: Value) -> Result<Value> {
+        match self.call(path, Some(body.clone())) {
+            Ok(answer) => Ok(answer),
+            Err(first) => {
+                let Ok(again) = Daemon::connect(&self.dir, self.run.clone()) else { return Err(first) };
+                *self = again;
+                self.call(path, Some(body))
+            }
+        }
     }
 
     /// Sends a request; a refusal becomes an error with the daemon's own
@@ -271,7 +288,9 @@ pub fn issue_badges(dir: &Path, out_dir: Option<&Path>, out: &mut dyn Write) -> 
             let bar = crate::commands::progress_bar(people.len() as u64, "Emitiendo credenciales");
             for attendee in people {
                 let seed = BadgeSeed::draw(&meeting)?;
-                let answer = daemon.call("/api/v1/badges", Some(seed.request(&attendee.person)))?;
+                // A lost answer is asked again with the same key: the
+                // daemon answers with the badge it recorded.
+                let answer = daemon.call_again_if_lost("/api/v1/badges", seed.request(&attendee.person))?;
                 let credential = seed.credential(&answer)?;
                 let (number, qr) = (credential.id().0, credential.to_qr_text());
                 save(&attendee.person, &attendee.carries, number, &qr)?;

@@ -122,7 +122,10 @@ pub struct State {
     /// Enrolled staff keys, with the role each may sign for.
     staff: HashMap<PublicKey, (StaffRole, Id)>,
     badges: HashMap<CredentialId, Badge>,
-    badge_keys: HashSet<PublicKey>,
+    /// Every badge key issued, with its badge's number.
+    badge_keys: HashMap<PublicKey, CredentialId>,
+    /// The live (not revoked) badge of each person: at most one.
+    live_badges: HashMap<String, CredentialId>,
     nonces: HashSet<Nonce>,
     meeting: Option<Meeting>,
     /// The item whose `item-closed` was the last event admitted; its head
@@ -158,7 +161,8 @@ impl State {
             agenda: Vec::new(),
             staff: HashMap::new(),
             badges: HashMap::new(),
-            badge_keys: HashSet::new(),
+            badge_keys: HashMap::new(),
+            live_badges: HashMap::new(),
             nonces: HashSet::new(),
             meeting: None,
             just_closed: None,
@@ -209,16 +213,15 @@ impl State {
         self.badges.len() as u32
     }
 
-    /// The badge a person holds now (issued, not revoked), if any.
+    /// The badge a person holds now (issued, not revoked), if any: at most
+    /// one, the ledger refuses a second.
     pub fn badge_of(&self, person: &str) -> Option<CredentialId> {
-        let mut held: Vec<CredentialId> = self
-            .badges
-            .iter()
-            .filter(|(_, b)| !b.revoked && b.person.as_str() == person)
-            .map(|(c, _)| *c)
-            .collect();
-        held.sort_unstable();
-        held.pop()
+        self.live_badges.get(person).copied()
+    }
+
+    /// The badge issued with `key`, if any.
+    pub fn badge_with_key(&self, key: &PublicKey) -> Option<CredentialId> {
+        self.badge_keys.get(key).copied()
     }
 
     /// The lot seed of a closed item.
@@ -333,7 +336,7 @@ impl State {
             EventBody::StaffEnrolled { key, role, name } => {
                 // Staff are enrolled when the meeting is convened, before
                 // anything is recorded that a member could have signed.
-                if self.meeting.is_some() || self.register.is_none() {
+                if self.meeting.is_some() {
                     return Err(Rejection::OutOfPlace("staff are enrolled before the register is imported"));
                 }
                 if self.staff.contains_key(key) {
@@ -396,14 +399,15 @@ impl State {
             }
             EventBody::BadgeIssued { credential, key, person } => {
                 self.meeting_mut()?;
-                if self.badges.contains_key(credential) || self.badge_keys.contains(key) {
+                if self.badges.contains_key(credential) || self.badge_keys.contains_key(key) {
                     return Err(Rejection::BadgeInUse(*credential));
                 }
                 if let Some(held) = self.badge_of(person.as_str()) {
                     return Err(Rejection::BadgeHeld { person: person.as_str().to_string(), held });
                 }
                 self.badges.insert(*credential, Badge { key: *key, person: person.clone(), revoked: false });
-                self.badge_keys.insert(*key);
+                self.badge_keys.insert(*key, *credential);
+                self.live_badges.insert(person.as_str().to_string(), *credential);
             }
             EventBody::BadgeRevoked { credential } => {
                 let badge = self.badges.get_mut(credential).ok_or(Rejection::UnknownBadge(*credential))?;
@@ -411,6 +415,7 @@ impl State {
                     return Err(Rejection::RevokedBadge(*credential));
                 }
                 badge.revoked = true;
+                self.live_badges.remove(badge.person.as_str());
             }
             EventBody::ItemOpened { item } => {
                 let entry = self

@@ -617,6 +617,15 @@ pub(crate) async fn issue_badge(
         if !carries {
             return Err(ApiError::refused(Refusal::NotPresent));
         }
+        // The same key for the same person again: the desk retrying a
+        // request whose answer it lost. The badge stands; say its number.
+        if let Some(number) = service.state().badge_with_key(&badge_key) {
+            if let Some((_, holder, false)) = service.state().badge(number) {
+                if holder == person.as_str() {
+                    return Ok((StatusCode::OK, json!({ "credential": number.0, "person": person.as_str(), "key": badge_key.to_string() })));
+                }
+            }
+        }
         let number = CredentialId(service.state().badges_issued() + 1);
         let appended = service
             .staff_event_as(&key, EventBody::BadgeIssued { credential: number, key: badge_key, person: person.clone() })
@@ -629,10 +638,10 @@ pub(crate) async fn issue_badge(
             "credencial emitida / badge issued"
         );
         // The desk builds the QR from its seed and this number.
-        Ok(json!({ "seq": appended.seq, "credential": number.0, "person": person.as_str(), "key": badge_key.to_string() }))
+        Ok((StatusCode::CREATED, json!({ "seq": appended.seq, "credential": number.0, "person": person.as_str(), "key": badge_key.to_string() })))
     })
     .await?;
-    Ok((StatusCode::CREATED, Json(out)))
+    Ok((out.0, Json(out.1)))
 }
 
 pub(crate) async fn revoke_badge(

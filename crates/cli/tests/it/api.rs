@@ -580,17 +580,29 @@ async fn a_badge_is_issued_for_a_key_the_desk_drew_and_never_for_a_seed() {
     let sheet =
         api.ok(Method::GET, &format!("/api/v1/kiosk/badges/{}", credential.id().0), "kiosk", None).await;
     assert_eq!(sheet["person"], "CC-10000000", "{sheet}");
-    // The same key twice is refused: a badge key is one badge's.
-    let (status, value) =
+    // The same request again (the desk lost the answer): the same badge,
+    // not a second one.
+    let (status, again) =
         api.call(Method::POST, "/api/v1/badges", "operator", Some(seed.request("CC-10000000"))).await;
+    assert_eq!((status, &again["credential"]), (StatusCode::OK, &issued["credential"]), "{again}");
+    // The same key for someone else is refused: a badge key is one badge's.
+    api.ok(Method::POST, "/api/v1/checkins", "operator", Some(json!({ "holder": "CC-10007919" }))).await;
+    let (status, value) =
+        api.call(Method::POST, "/api/v1/badges", "operator", Some(seed.request("CC-10007919"))).await;
     assert_eq!(
         (status, &value["error"]["code"]),
         (StatusCode::CONFLICT, &json!("badge-key-in-use")),
         "{value}"
     );
+    // And a second badge for CC-10000000 waits for the first's revocation.
+    let other = asamblea_kiosk::BadgeSeed::draw(&api.meeting).expect("a seed");
+    let (status, value) =
+        api.call(Method::POST, "/api/v1/badges", "operator", Some(other.request("CC-10000000"))).await;
+    assert_eq!((status, &value["error"]["code"]), (StatusCode::CONFLICT, &json!("badge-held")), "{value}");
     let mut after = api.ok(Method::GET, "/api/v1/status", "public", None).await;
     after["head"] = before["head"].clone();
-    assert_eq!(after, before, "a badge changes no public figure");
+    after["quorum"] = before["quorum"].clone();
+    assert_eq!(after, before, "a badge changes no public figure (but the quorum, by the check-in)");
 }
 
 #[tokio::test]
