@@ -552,6 +552,7 @@ fn bundle_files(files: &[String], out_dir: &std::path::Path, out: &mut dyn Write
         return 2;
     }
     let (mut written, mut invalid) = (0, 0);
+    let mut stems = std::collections::HashSet::new();
     for file in files {
         let recorded = load(file).map_err(anyhow::Error::msg).and_then(|s| {
             let nanos = std::time::SystemTime::now()
@@ -569,7 +570,17 @@ fn bundle_files(files: &[String], out_dir: &std::path::Path, out: &mut dyn Write
             .file_stem()
             .map_or_else(|| "scenario".into(), |s| s.to_string_lossy().into_owned());
         let path = out_dir.join(format!("{stem}.bundle"));
+        let recorded = recorded.and_then(|bundle| {
+            anyhow::ensure!(
+                stems.insert(stem.clone()),
+                "{}: another file of that name was written already",
+                path.display()
+            );
+            Ok(bundle)
+        });
         match recorded.and_then(|bundle| {
+            // Written only once it verifies, with the same loader as `verify`.
+            crate::commands::verify_bytes(&bundle.encode())?;
             std::fs::write(&path, bundle.encode())
                 .map_err(|e| anyhow::anyhow!("{}: cannot write: {e}", path.display()))?;
             Ok(bundle.records.len())

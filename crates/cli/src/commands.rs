@@ -449,17 +449,8 @@ pub fn verify(path: &Path, inputs: &VerifyInputs, out: &mut dyn Write) -> Result
     } else {
         std::fs::read(path).with_context(|| format!("{}: cannot read the bundle", path.display()))?
     };
-    let load = |name: &str, bytes: &[u8]| -> Result<asamblea_rules::Profile, String> {
-        let text = std::str::from_utf8(bytes).map_err(|_| "the profile is not UTF-8 text".to_string())?;
-        let profile = asamblea_venue::profiles::parse_profile(&format!("profile `{name}`"), text)
-            .map_err(|e| e.to_string())?;
-        if profile.name() != name {
-            return Err(format!("the profile file is named `{}`, not `{name}`", profile.name()));
-        }
-        Ok(profile)
-    };
     let observed = !checkpoints.is_empty() || !witnesses.is_empty();
-    let options = VerifyOptions { daemon_key, checkpoints, witnesses, receipts, load_profile: &load };
+    let options = VerifyOptions { daemon_key, checkpoints, witnesses, receipts, load_profile: &load_profile };
     match verify_bundle(&bytes, &options) {
         Ok(verified) => {
             writeln!(
@@ -786,6 +777,33 @@ pub fn demo(
         lock
     };
     serve_locked(dir, lock, listen, limits, out)
+}
+
+/// A bundle's profile from its name and bytes, as `verify` loads it: the
+/// file parsed as a profile (`docs/profile-format.md`) whose `name` must
+/// be the one the bundle gives.
+pub fn load_profile(name: &str, bytes: &[u8]) -> Result<asamblea_rules::Profile, String> {
+    let text = std::str::from_utf8(bytes).map_err(|_| "the profile is not UTF-8 text".to_string())?;
+    let profile = asamblea_venue::profiles::parse_profile(&format!("profile `{name}`"), text)
+        .map_err(|e| e.to_string())?;
+    if profile.name() != name {
+        return Err(format!("the profile file is named `{}`, not `{name}`", profile.name()));
+    }
+    Ok(profile)
+}
+
+/// Verifies a bundle's bytes with nothing from outside (no daemon key,
+/// checkpoint, witness or receipt): what `scenario --bundle` checks
+/// before it writes one.
+pub fn verify_bytes(bytes: &[u8]) -> Result<asamblea_ledger::Verified> {
+    let options = VerifyOptions {
+        daemon_key: None,
+        checkpoints: Vec::new(),
+        witnesses: Vec::new(),
+        receipts: Vec::new(),
+        load_profile: &load_profile,
+    };
+    verify_bundle(bytes, &options).map_err(|e| anyhow::anyhow!("the bundle does not verify: {e}"))
 }
 
 /// `asamblea ballot DIR --badge QR --item ITEM --vote HOLDER=OPTION…`:

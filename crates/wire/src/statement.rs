@@ -57,7 +57,8 @@ impl Receipt {
     /// forgiven); `None` for anything else.
     pub fn from_text(text: &str) -> Option<(Receipt, Signature)> {
         let mut parts = text.trim().split(':').map(str::trim);
-        let seq = parts.next()?.parse().ok()?;
+        let seq =
+            parts.next().filter(|s| !s.is_empty() && s.bytes().all(|b| b.is_ascii_digit()))?.parse().ok()?;
         let head = Digest::from_hex(parts.next()?).ok()?;
         let event = Digest::from_hex(parts.next()?).ok()?;
         let signature = Signature::from_slice(&crate::hex::decode(parts.next()?)?).ok()?;

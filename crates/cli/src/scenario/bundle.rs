@@ -51,13 +51,13 @@ pub fn record(scenario: &Scenario, dir: &Path) -> Result<Bundle> {
     let meeting_id = service.meeting_id();
     // Each voter's badge, drawn at their first ballot.
     let mut badges: HashMap<String, Credential> = HashMap::new();
-    for (step, verdict) in scenario.steps.iter().zip(&verdicts) {
+    for (index, (step, verdict)) in scenario.steps.iter().zip(&verdicts).enumerate() {
         if verdict.is_err() && !matches!(step, Step::ArriveAsAgent { .. }) {
             continue;
         }
-        // What the rules refuse records nothing here either (a refused
-        // proxy records its refusal); the verifier judges the bundle.
-        let _refused = match step {
+        // The daemon's action must agree with the rules' verdict on the
+        // scenario (a refused proxy is refused here too, and recorded).
+        let done = match step {
             Step::ArriveInPerson(holder) => service.check_in(holder).map(drop),
             Step::ArriveAsAgent { agent, represents, capacity, agent_role } => {
                 let principals: Vec<&str> = represents.iter().map(String::as_str).collect();
@@ -73,6 +73,15 @@ pub fn record(scenario: &Scenario, dir: &Path) -> Result<Bundle> {
             Step::Close(item) => service.close_item(item).map(drop),
             Step::Draw { .. } => Ok(()),
         };
+        if let (Ok(()), Err(e)) = (verdict, &done) {
+            anyhow::bail!("step {index}: the rules accept it but the daemon's action failed: {e:#}");
+        }
+        if let (Err(refusal), Ok(())) = (verdict, &done) {
+            anyhow::bail!(
+                "step {index}: the rules refuse it ({}) but the daemon recorded it",
+                refusal.code()
+            );
+        }
     }
     service.close();
     MeetingFiles::export(dir)

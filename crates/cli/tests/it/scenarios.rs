@@ -87,8 +87,9 @@ fn the_demo_meeting_replays_with_its_expectations() {
 /// Every scenario, own and public, recorded the way the daemon records a
 /// meeting (`asamblea scenario --bundle`): its bundle verifies, and every
 /// item the scenario decides without a named lot ends, in the ledger, with
-/// the outcome the rules engine gave the scenario. (Items whose scenario
-/// names lot winners are left out: the daemon draws lots from the chain.)
+/// the very figures the rules engine gave the scenario. (Items whose
+/// scenario names lot winners are left out: the daemon draws lots from the
+/// chain.)
 #[test]
 fn every_scenario_recorded_as_the_daemon_would_verifies_with_its_outcomes() {
     let mut files = scenario_files();
@@ -103,7 +104,7 @@ fn every_scenario_recorded_as_the_daemon_would_verifies_with_its_outcomes() {
         checkpoints: Vec::new(),
         witnesses: Vec::new(),
         receipts: Vec::new(),
-        load_profile: &crate::vectors::load_profile,
+        load_profile: &asamblea::commands::load_profile,
     };
     let mut compared = 0;
     for file in &files {
@@ -124,7 +125,7 @@ fn every_scenario_recorded_as_the_daemon_would_verifies_with_its_outcomes() {
         for (bytes, _) in &bundle.records {
             let record = asamblea_wire::EventRecord::decode(bytes).unwrap();
             if let asamblea_wire::EventBody::ResultPublished { item, result } = record.event.body {
-                published.insert(item.as_str().to_string(), result.outcome());
+                published.insert(item.as_str().to_string(), result);
             }
         }
         let replay = scenario::replay(&parsed);
@@ -138,15 +139,12 @@ fn every_scenario_recorded_as_the_daemon_would_verifies_with_its_outcomes() {
             .collect();
         for item in replay.meeting.items() {
             let (Some(result), false) = (item.result(), drawn.contains(&item.id())) else { continue };
-            let outcome = match result {
-                asamblea_rules::ItemResult::Decision(d) => d.outcome,
-                asamblea_rules::ItemResult::Election(e) => e.outcome,
-            };
+            let expected = asamblea_wire::PublishedResult::from_rules(result, replay.meeting.register());
             // A tie the scenario leaves open, the daemon settles by lot.
-            if outcome == asamblea_rules::Outcome::LotRequired {
+            if expected.outcome() == asamblea_rules::Outcome::LotRequired {
                 continue;
             }
-            assert_eq!(published.get(item.id()), Some(&outcome), "{name}: `{}`", item.id());
+            assert_eq!(published.get(item.id()), Some(&expected), "{name}: `{}`", item.id());
             compared += 1;
         }
     }

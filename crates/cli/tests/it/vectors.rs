@@ -124,16 +124,6 @@ fn bundle_from_the_document(
     (bundle, marks)
 }
 
-/// The real profile loader, as `asamblea verify` has it.
-pub(crate) fn load_profile(name: &str, bytes: &[u8]) -> Result<asamblea_rules::Profile, String> {
-    let text = std::str::from_utf8(bytes).map_err(|e| e.to_string())?;
-    let profile = asamblea_venue::profiles::parse_profile(name, text).map_err(|e| e.to_string())?;
-    if profile.name() != name {
-        return Err(format!("the profile is named `{}`", profile.name()));
-    }
-    Ok(profile)
-}
-
 /// Checks that the document at `path` carries `bytes` as hex, after
 /// handing their wrapped hex to `print` when regenerating.
 fn check_carried(path: &str, doc: &str, bytes: &[u8], print: impl FnOnce(&str)) {
@@ -185,7 +175,7 @@ fn the_documents_whole_bundle_is_built_from_its_vectors_and_verifies() {
         checkpoints: vec![(checkpoint.seq, checkpoint.head)],
         witnesses: Vec::new(),
         receipts: vec![(receipt, Signature::from_slice(&unhex(&receipt_signature)).expect("a signature"))],
-        load_profile: &load_profile,
+        load_profile: &asamblea::commands::load_profile,
     };
     let verified = verify_bundle(&bytes, &options);
     assert_eq!(
@@ -229,7 +219,7 @@ fn the_second_meetings_bundle_is_built_from_its_vectors_and_verifies() {
         checkpoints: Vec::new(),
         witnesses: Vec::new(),
         receipts: Vec::new(),
-        load_profile: &load_profile,
+        load_profile: &asamblea::commands::load_profile,
     };
     let verified = verify_bundle(&bytes, &options).expect("the second meeting verifies");
     assert_eq!(verified.records, 45);

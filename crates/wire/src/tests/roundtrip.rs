@@ -108,6 +108,7 @@ fn a_receipt_travels_as_one_line_of_text_and_back() {
         format!("{text}:00"),
         text[..text.len() - 2].to_string(),
         text.replacen(':', ";", 1),
+        format!("+{text}"),
     ] {
         assert_eq!(Receipt::from_text(&bad), None, "{bad}");
     }
