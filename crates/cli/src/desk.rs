@@ -49,8 +49,9 @@ impl Daemon {
     fn connect(dir: &Path, run: DaemonRun) -> Result<Daemon> {
         if run.token.is_empty() {
             bail!(
-                "el servicio de la reunión (proceso {}) está activo, pero esta cuenta no puede leer su ficha de mesa en la carpeta de claves {}: \
-                 use la cuenta que lo inició / the meeting's daemon runs, but this account cannot read the desk token in the meeting's key folder: use the account that started it",
+                "el servicio de la reunión (proceso {}) está activo, pero no se encuentra su ficha de mesa en la carpeta de claves {}: \
+                 use la misma cuenta y el mismo ASAMBLEA_KEYS con que se inició el servicio / the meeting's daemon runs, but its \
+                 desk token is not in the key folder: use the same account and the same ASAMBLEA_KEYS the daemon was started with",
                 run.pid,
                 asamblea_venue::secrets::key_folder_of(dir).map(|k| k.display().to_string()).unwrap_or_default()
             );

@@ -161,8 +161,73 @@ fn holder(dir: &Path) -> Holder {
     }
 }
 
-/// The desk token's file in the meeting's key folder.
-const DESK_TOKEN: &str = "desk.token";
+/// The desk token's file in the meeting's key folder, for the meeting
+/// directory `dir`: named after the folder's path, so that a copy of the
+/// meeting elsewhere never touches the running daemon's token.
+fn desk_token_path(dir: &Path) -> Result<PathBuf> {
+    let keys = crate::secrets::key_folder_of(dir)?;
+    let place = dir.canonicalize().unwrap_or_else(|_| dir.to_path_buf());
+    let digest = asamblea_wire::Digest::sha256(place.as_os_str().as_encoded_bytes());
+    Ok(keys.join(format!("desk-{}.token", &digest.to_string()[..16])))
+}
+
+/// The hold of one process on a meeting's key folder (`KEYS/lock`): a
+/// meeting id's keys sign for one copy of the meeting at a time, so two
+/// copies of a meeting directory can never both be written and signed —
+/// two ledgers under one daemon key.
+#[derive(Debug)]
+pub struct KeysLock {
+    /// The open lock file; closing it releases the lock.
+    _file: fs::File,
+}
+
+impl KeysLock {
+    /// Takes the lock of the key folder `keys` for the meeting directory
+    /// `dir`, or says which other copy holds it.
+    pub fn acquire(keys: &Path, dir: &Path) -> Result<KeysLock> {
+        let path = keys.join("lock");
+        let mut options = fs::OpenOptions::new();
+        options.read(true).write(true).create(true).truncate(false);
+        #[cfg(unix)]
+        {
+            // It names the meeting's folder: the owner's only, like all
+            // in the key folder, whatever the umask.
+            use std::os::unix::fs::OpenOptionsExt;
+            options.mode(0o600);
+        }
+        let mut file = options
+            .open(&path)
+            .with_context(|| format!("{}: cannot open the key folder's lock", path.display()))?;
+        #[cfg(unix)]
+        {
+            use std::os::unix::fs::PermissionsExt;
+            fs::set_permissions(&path, fs::Permissions::from_mode(0o600))
+                .with_context(|| format!("{}: cannot set its permissions", path.display()))?;
+        }
+        match file.try_lock() {
+            Ok(()) => {}
+            Err(fs::TryLockError::WouldBlock) => {
+                let other = fs::read_to_string(&path).unwrap_or_default();
+                bail!(
+                    "otra copia de esta reunión (el mismo identificador y las mismas claves) está abierta: {} — \
+                     trabaje sobre una sola carpeta / another copy of this meeting (same id, same keys) is open: {} — \
+                     work on one folder only",
+                    other.trim(),
+                    other.trim()
+                );
+            }
+            Err(fs::TryLockError::Error(e)) => {
+                return Err(e)
+                    .with_context(|| format!("{}: cannot take the key folder's lock", path.display()))
+            }
+        }
+        let place = dir.canonicalize().unwrap_or_else(|_| dir.to_path_buf());
+        file.set_len(0)
+            .and_then(|()| writeln!(file, "{} (pid {})", place.display(), std::process::id()))
+            .with_context(|| format!("{}: cannot write the lock file", path.display()))?;
+        Ok(KeysLock { _file: file })
+    }
+}
 
 /// What a running daemon tells the commands beside it.
 #[derive(Clone, PartialEq, Eq)]
@@ -190,9 +255,8 @@ impl DaemonRun {
     /// replaced whole). Called by the daemon while it holds the meeting's
     /// lock, once it listens.
     pub fn write(&self, dir: &Path) -> Result<()> {
-        let keys = crate::secrets::key_folder_of(dir)?;
         crate::secrets::write_private_replacing(
-            &keys.join(DESK_TOKEN),
+            &desk_token_path(dir)?,
             format!("{}\n", self.token).as_bytes(),
         )?;
         let text = format!("pid = {}\naddress = {:?}\n", self.pid, self.address);
@@ -206,9 +270,9 @@ impl DaemonRun {
     pub fn read(dir: &Path) -> Option<DaemonRun> {
         let text = fs::read_to_string(run_path(dir)).ok()?;
         let table: toml::Table = text.parse().ok()?;
-        let token = crate::secrets::key_folder_of(dir)
+        let token = desk_token_path(dir)
             .ok()
-            .and_then(|keys| fs::read_to_string(keys.join(DESK_TOKEN)).ok())
+            .and_then(|path| fs::read_to_string(path).ok())
             .map(|t| t.trim().to_string())
             .unwrap_or_default();
         Some(DaemonRun {
@@ -221,8 +285,8 @@ impl DaemonRun {
     /// Removes `DIR/daemon.run` and the desk token at a clean stop.
     pub fn remove(dir: &Path) {
         let _ = fs::remove_file(run_path(dir));
-        if let Ok(keys) = crate::secrets::key_folder_of(dir) {
-            let _ = fs::remove_file(keys.join(DESK_TOKEN));
+        if let Ok(path) = desk_token_path(dir) {
+            let _ = fs::remove_file(path);
         }
     }
 }
@@ -275,7 +339,19 @@ mod tests {
         assert_eq!(holder, Holder::Daemon(run));
         assert!(format!("{holder:?}").contains("8443") && !format!("{holder:?}").contains("t0k"));
         assert!(!fs::read_to_string(run_path(&dir)).unwrap().contains("t0k"), "the token is not in DIR");
-        assert_eq!(fs::read_to_string(keys.join(DESK_TOKEN)).unwrap().trim(), "t0k");
+        assert_eq!(fs::read_to_string(desk_token_path(&dir).unwrap()).unwrap().trim(), "t0k");
+        // A copy of the meeting elsewhere has a token file of its own.
+        let copy = temp("daemon-copy");
+        fs::copy(dir.join("meeting-id"), copy.join("meeting-id")).unwrap();
+        assert_ne!(desk_token_path(&copy).unwrap(), desk_token_path(&dir).unwrap());
+        DaemonRun::remove(&copy);
+        assert!(desk_token_path(&dir).unwrap().exists(), "removing a copy's token leaves the daemon's");
+        // And the keys sign for one copy at a time.
+        let held = KeysLock::acquire(&keys, &dir).expect("free");
+        let refused = KeysLock::acquire(&keys, &copy).expect_err("held by the other copy");
+        assert!(refused.to_string().contains("another copy of this meeting"), "{refused}");
+        drop(held);
+        fs::remove_dir_all(&copy).unwrap();
         // A run file left by a daemon that was killed names nobody: the
         // lock it held died with it.
         fs::write(run_path(&dir), "pid = 1\naddress = \"127.0.0.1:1\"\ntoken = \"x\"\n").unwrap();

@@ -86,6 +86,9 @@ pub struct Service {
     /// This process's hold on the meeting: no other process writes it
     /// while the service is open.
     lock: MeetingLock,
+    /// This process's hold on the meeting's keys: no copy of the meeting
+    /// elsewhere is written and signed at the same time.
+    _keys_lock: crate::lock::KeysLock,
 }
 
 /// The files of a meeting directory that never change after `init`, read
@@ -216,6 +219,26 @@ impl NewMeeting {
         progress: impl FnMut(u64),
     ) -> Result<NewMeeting> {
         let config = meeting_config::parse(meeting_file, meeting_text).map_err(anyhow::Error::msg)?;
+        // The convening event carries the whole agenda: it must fit one
+        // ledger message (64 KiB), said before anything is written.
+        let probe = Event {
+            nonce: Nonce([0; 16]),
+            body: EventBody::MeetingConvened {
+                daemon_key: Keypair::from_seed(&[1; 32]).public_key(),
+                profile: Id::new(config.profile.name())?,
+                profile_digest: Digest([0; 32]),
+                meeting_kind: config.kind,
+                call: config.call,
+                settings: config.profile.settings(),
+                agenda: convened_agenda(&config)?,
+            },
+        };
+        probe.encode().map_err(|e| {
+            anyhow::anyhow!(
+                "{meeting_file}: el orden del día no cabe en el evento de convocatoria del registro ({e}); acorte los títulos o las listas / \
+                 the agenda does not fit the ledger's convening event: shorten the titles or the lists"
+            )
+        })?;
         let imported = register_csv::import(register_file, register_bytes, config.capital, progress)?;
         Ok(NewMeeting {
             config,
@@ -337,6 +360,7 @@ impl Service {
     /// [`Service::open`] with the meeting's lock already held.
     pub fn open_locked(dir: &Path, lock: MeetingLock) -> Result<Service> {
         let files = MeetingFiles::read(dir)?;
+        let keys_lock = crate::lock::KeysLock::acquire(&key_folder(&files.meeting_id)?, dir)?;
         let mut signers: Vec<(crate::staff::Role, std::sync::Arc<Keypair>)> = Vec::new();
         for account in crate::staff::Accounts::load(dir)?.iter() {
             if !signers.iter().any(|(role, _)| *role == account.role) {
@@ -364,6 +388,7 @@ impl Service {
             journal,
             tokens: Vec::new(),
             lock,
+            _keys_lock: keys_lock,
         })
     }
 

@@ -426,7 +426,7 @@ fn secrets_are_the_owners_only_whatever_the_umask() {
     .map(|f| dir.join(f))
     .collect();
     files.extend(
-        ["credencial-0001.png", "credencial-0001.svg", "hoja-de-credenciales.html"]
+        ["credencial-0001.png", "credencial-0001.svg", "credencial-0001.txt", "hoja-de-credenciales.html"]
             .iter()
             .map(|f| badges.join(f)),
     );

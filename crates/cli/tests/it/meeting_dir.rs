@@ -291,3 +291,22 @@ fn a_meeting_directory_holds_no_key_and_a_copy_elsewhere_says_to_export() {
     assert!(!elsewhere.exists(), "a refused verify creates nothing");
     crate::support::remove_meeting(&dir);
 }
+
+#[test]
+fn an_agenda_too_large_for_the_convening_event_is_refused_before_anything_is_written() {
+    let dir = temp("big-agenda");
+    let demo = asamblea::commands::DEMO_MEETING;
+    let head = &demo[..demo.find("[[agenda]]").expect("the demo has an agenda")];
+    let items: String = (0..250)
+        .map(|n| {
+            format!("\n[[agenda]]\nid = \"p-{n}\"\ntitle = \"{}\"\nmatter = \"ordinary\"\n", "T".repeat(250))
+        })
+        .collect();
+    let file = dir.with_extension("toml");
+    std::fs::write(&file, format!("{head}{items}")).unwrap();
+    let out = asamblea(&["init", s(&dir), "--meeting", s(&file)]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(text(&out.stderr).contains("acorte los títulos o las listas"), "{}", text(&out.stderr));
+    assert!(!dir.exists(), "nothing written");
+    std::fs::remove_file(&file).ok();
+}
