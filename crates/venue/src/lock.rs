@@ -13,7 +13,7 @@
 //!
 //! A running daemon also writes `DIR/daemon.run` (owner-only): its process
 //! id and the address it serves; and, in the meeting's key folder outside
-//! `DIR` (`KEYS/desk.token`), a token that the registration desk's commands
+//! `DIR` (`KEYS/desk-<folder>.token`), a token that the registration desk's commands
 //! use to act through its API instead of on the files ([`DaemonRun`]). The
 //! token lets in nobody who could not already act: only someone who can
 //! read the key folder can read it, and that person can read the
@@ -251,7 +251,7 @@ impl std::fmt::Debug for DaemonRun {
 }
 
 impl DaemonRun {
-    /// Writes `DIR/daemon.run` and `KEYS/desk.token` (owner-only,
+    /// Writes `DIR/daemon.run` and `KEYS/desk-<folder>.token` (owner-only,
     /// replaced whole). Called by the daemon while it holds the meeting's
     /// lock, once it listens.
     pub fn write(&self, dir: &Path) -> Result<()> {
