@@ -83,6 +83,18 @@ pub(crate) async fn check(
     }
 }
 
+/// The box with the check's answer: `good` or `bad`, a heading, the
+/// message in Spanish and English (escaped here), and `more` (markup).
+fn verdict(kind: &str, heading: &str, es: &str, en: &str, more: &str) -> String {
+    let role = if kind == "good" { "status" } else { "alert" };
+    format!(
+        "<div class=\"verdict {kind}\" role=\"{role}\">\n<h2>{}</h2>\n<p>{}</p>\n<p class=\"en\">{}</p>\n{more}</div>",
+        escape(heading),
+        escape(es),
+        escape(en)
+    )
+}
+
 fn page(status: StatusCode, outcome: &Outcome, pasted: &str) -> Response {
     let (title, notice) = match outcome {
         Outcome::Ask => ("Verifique su recibo", String::new()),
@@ -98,45 +110,32 @@ fn page(status: StatusCode, outcome: &Outcome, pasted: &str) -> Response {
         ),
         Outcome::BorneOut(seq) => (
             "Recibo verificado",
-            format!(
-                r#"<div class="verdict good" role="status">
-<h2>✔ Su papeleta está en el registro</h2>
-<p>{}</p>
-<p class="en">{}</p>
-<p>Guarde el recibo: cuando se publique el paquete de auditoría, cualquiera puede comprobarlo allí con <code>asamblea verify --receipts</code>, sin confiar en este servidor.</p>
-</div>"#,
-                escape(&crate::receipts::borne_out_es(*seq)),
-                escape(&crate::receipts::borne_out_en(*seq))
+            verdict(
+                "good",
+                "✔ Su papeleta está en el registro",
+                &crate::receipts::borne_out_es(*seq),
+                &crate::receipts::borne_out_en(*seq),
+                "<p>Guarde el recibo: cuando se publique el paquete de auditoría, cualquiera puede comprobarlo allí \
+                 con <code>asamblea verify --receipts</code>, sin confiar en este servidor.</p>",
             ),
         ),
         Outcome::NotBorneOut(problem) => (
             "Recibo no respaldado",
-            format!(
-                r#"<div class="verdict bad" role="alert">
-<h2>✘ {}</h2>
-<p>{}</p>
-<p class="en">{}</p>
-</div>"#,
+            verdict(
+                "bad",
                 if *problem == asamblea_ledger::ReceiptProblem::NotSigned {
-                    "No es un recibo de esta reunión"
+                    "✘ No es un recibo de esta reunión"
                 } else {
-                    "El registro no respalda este recibo"
+                    "✘ El registro no respalda este recibo"
                 },
-                escape(&crate::receipts::not_borne_out_es(*problem)),
-                escape(&crate::receipts::not_borne_out_en(*problem))
+                &crate::receipts::not_borne_out_es(*problem),
+                &crate::receipts::not_borne_out_en(*problem),
+                "",
             ),
         ),
         Outcome::Unreadable(error) => (
             "No se pudo verificar",
-            format!(
-                r#"<div class="verdict bad" role="alert">
-<h2>No se pudo verificar el recibo</h2>
-<p>{}</p>
-<p class="en">{}</p>
-</div>"#,
-                escape(&error.message_es),
-                escape(&error.message_en)
-            ),
+            verdict("bad", "No se pudo verificar el recibo", &error.message_es, &error.message_en, ""),
         ),
     };
     let invalid = matches!(outcome, Outcome::NotAReceipt(_));
