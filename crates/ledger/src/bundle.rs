@@ -534,10 +534,19 @@ pub fn verify_bundle(bytes: &[u8], options: &VerifyOptions) -> Result<Verified, 
     // event that asked for the oldest.
     let mut owed: std::collections::HashMap<String, (u32, u64)> = std::collections::HashMap::new();
     let mut closes = Vec::new();
-    for (i, (bytes, stored_head)) in bundle.records.iter().enumerate() {
+    // What each record needs alone — decoding (its signer's key is a
+    // curve point to check), its event's bytes, its signature — on every
+    // core; then, in order, its place in the sequence and the chain, its
+    // head, and its replay, as `State::admit` would. The first problem is
+    // the one a record-by-record check meets first.
+    let opened = crate::signatures::par_map(&bundle.records, |(bytes, _)| {
+        crate::signatures::open_record(&bundle.meeting, bytes)
+    });
+    for (i, (opened, (bytes, stored_head))) in opened.into_iter().zip(&bundle.records).enumerate() {
         let position = i as u64 + 1;
-        let record =
-            EventRecord::decode(bytes).map_err(|error| VerifyError::Decode { seq: position, error })?;
+        let crate::signatures::Opened { record, signed } =
+            opened.map_err(|error| VerifyError::Decode { seq: position, error })?;
+        let event_bytes = EventRecord::event_bytes(bytes).unwrap_or_default();
         let expected = chain.seq() + 1;
         if record.seq != expected {
             // Every number below `expected` was seen in its place, so a
@@ -556,15 +565,15 @@ pub fn verify_bundle(bytes: &[u8], options: &VerifyOptions) -> Result<Verified, 
                 VerifyError::Missing { seq: expected, found: record.seq }
             });
         }
-        let head = chain.append(&record).map_err(|_| VerifyError::TimeWentBackwards { seq: record.seq })?;
+        let head = chain
+            .append_encoded(&record, bytes)
+            .map_err(|_| VerifyError::TimeWentBackwards { seq: record.seq })?;
         if head != *stored_head {
             return Err(VerifyError::HeadMismatch { seq: record.seq });
         }
-        let event_bytes =
-            record.event.encode().map_err(|error| VerifyError::Decode { seq: record.seq, error })?;
-        state
-            .admit(&record.event, &event_bytes, &record.signer, &record.signature)
-            .map_err(|rejection| VerifyError::Rejected { seq: record.seq, rejection })?;
+        let admitted =
+            if signed { state.admit_verified(&record.event, &record.signer) } else { Err(Rejection::BadSignature) };
+        admitted.map_err(|rejection| VerifyError::Rejected { seq: record.seq, rejection })?;
         state.chained(head);
         match &record.event.body {
             asamblea_wire::EventBody::ItemClosed { item }
@@ -593,7 +602,7 @@ pub fn verify_bundle(bytes: &[u8], options: &VerifyOptions) -> Result<Verified, 
             _ => {}
         }
         heads.push(head);
-        event_digests.push(Digest::sha256(&event_bytes));
+        event_digests.push(Digest::sha256(event_bytes));
     }
     // Every close and every lot has its result, and no tie is left open.
     if let Some((item, (_, seq))) =

@@ -71,11 +71,21 @@ impl Journal {
         let mut state = State::new(meeting, register, profile, profile_digest, Some(daemon_key));
         let mut chain = asamblea_wire::Chain::new(&meeting);
         let mut ballots = Vec::new();
-        for record in &records {
-            let bytes = record.event.encode().map_err(|e| OpenError::Ledger(LedgerError::Encode(e)))?;
-            state
-                .admit(&record.event, &bytes, &record.signer, &record.signature)
-                .map_err(|rejection| OpenError::Rejected { seq: record.seq, rejection })?;
+        // Every signature, strictly, on every core; then each event is
+        // admitted in order, as `State::admit` would.
+        let checked = crate::signatures::par_map(&records, |record| {
+            let bytes = record.event.encode()?;
+            let signed = record.signer.verify(&meeting, &bytes, &record.signature).is_ok();
+            Ok::<_, asamblea_wire::WireError>((bytes, signed))
+        });
+        for (record, checked) in records.iter().zip(checked) {
+            let (bytes, signed) = checked.map_err(|e| OpenError::Ledger(LedgerError::Encode(e)))?;
+            let admitted = if signed {
+                state.admit_verified(&record.event, &record.signer)
+            } else {
+                Err(Rejection::BadSignature)
+            };
+            admitted.map_err(|rejection| OpenError::Rejected { seq: record.seq, rejection })?;
             let head = chain.append(record).map_err(|e| OpenError::Ledger(LedgerError::Encode(e)))?;
             state.chained(head);
             if matches!(record.event.body, asamblea_wire::EventBody::Ballot(_)) {

@@ -978,14 +978,19 @@ pub(crate) async fn submit_ballot(
             .receipts
             .lock()
             .unwrap_or_else(std::sync::PoisonError::into_inner)
-            .insert(digest, (receipt, signature));
+            .insert(digest, (receipt, Some(signature)));
         Ok((receipt, signature))
     });
     finish.await.map_err(|_| ApiError::internal())?
 }
 
+/// The receipt of a stored ballot, signed now if it was stored before this
+/// start (see [`crate::Inner::receipts`]).
 fn lookup(state: &AppState, digest: &Digest) -> Option<(Receipt, Signature)> {
-    state.0.receipts.lock().unwrap_or_else(std::sync::PoisonError::into_inner).get(digest).cloned()
+    let mut receipts = state.0.receipts.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+    let (receipt, signature) = receipts.get_mut(digest)?;
+    let signature = *signature.get_or_insert_with(|| receipt.sign(&state.0.meeting_id, &state.0.daemon));
+    Some((*receipt, signature))
 }
 
 fn ledger_error(state: &AppState, error: &LedgerError) -> ApiError {

@@ -113,7 +113,10 @@ pub(crate) struct Inner {
     pub(crate) kiosks: asamblea_pki::KioskRegistry,
     /// Receipts of counted ballots by event digest, so that a ballot sent
     /// twice gets the same receipt and the public can look one up.
-    pub(crate) receipts: Mutex<HashMap<Digest, (Receipt, Signature)>>,
+    /// A ballot stored before this start has no signature here until
+    /// someone asks for its receipt: signing all of them at start would
+    /// hold the meeting up (a second per 50.000 ballots).
+    pub(crate) receipts: Mutex<HashMap<Digest, (Receipt, Option<Signature>)>>,
     /// The live feed (SSE): JSON documents.
     pub(crate) feed: broadcast::Sender<String>,
     /// The service's own limits (bodies, feeds) and the feed count.
@@ -162,8 +165,7 @@ impl AppState {
         let mut receipts = HashMap::new();
         for (digest, appended) in service.take_stored_ballots() {
             let receipt = Receipt { seq: appended.seq, head: appended.head, event: appended.event_digest };
-            let signature = service.sign_receipt(&receipt);
-            receipts.insert(digest, (receipt, signature));
+            receipts.insert(digest, (receipt, None));
         }
         let (feed, _) = broadcast::channel(256);
         let tip = service.tip_handle();

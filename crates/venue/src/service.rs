@@ -487,11 +487,6 @@ impl Service {
         Ok(Keypair::from_seed(&crate::secrets::read_key(&key_folder(&self.meeting_id)?, "daemon")?))
     }
 
-    /// Signs a receipt with the daemon key.
-    pub fn sign_receipt(&self, receipt: &Receipt) -> Signature {
-        receipt.sign(&self.meeting_id, &self.daemon)
-    }
-
     /// A daemon statement (results, enrolment).
     pub fn daemon_event(&mut self, body: EventBody) -> Result<Appended> {
         let signed = self.signed(&self.daemon, body)?;

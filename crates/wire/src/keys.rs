@@ -27,13 +27,43 @@ use crate::values::MeetingId;
 #[derive(Clone, Copy, PartialEq, Eq)]
 pub struct PublicKey(VerifyingKey);
 
+/// How many accepted keys each thread remembers (about 200 bytes each);
+/// past that it forgets them all and starts again.
+pub const KEYS_REMEMBERED: usize = 8_192;
+
 impl PublicKey {
     /// Length of the encoding.
     pub const LEN: usize = 32;
 
     /// The key of 32 bytes, refused unless they are the canonical encoding
     /// of a point of full order.
+    ///
+    /// The same few keys sign most of a ledger (the daemon, the staff, each
+    /// badge for every ballot of its holder), and checking one takes a
+    /// point decompression and a multiplication: each thread remembers the
+    /// keys it accepted lately ([`KEYS_REMEMBERED`]), so a replay checks
+    /// each once. The answer is the same either way.
     pub fn from_bytes(bytes: &[u8; 32]) -> Result<PublicKey, WireError> {
+        thread_local! {
+            static ACCEPTED: std::cell::RefCell<std::collections::HashMap<[u8; 32], VerifyingKey>> =
+                std::cell::RefCell::new(std::collections::HashMap::new());
+        }
+        if let Some(key) = ACCEPTED.with(|cache| cache.borrow().get(bytes).copied()) {
+            return Ok(PublicKey(key));
+        }
+        let key = PublicKey::check(bytes)?;
+        ACCEPTED.with(|cache| {
+            let mut cache = cache.borrow_mut();
+            if cache.len() >= KEYS_REMEMBERED {
+                cache.clear();
+            }
+            cache.insert(*bytes, key.0);
+        });
+        Ok(key)
+    }
+
+    /// [`PublicKey::from_bytes`] without remembering: the checks themselves.
+    fn check(bytes: &[u8; 32]) -> Result<PublicKey, WireError> {
         let invalid = WireError::Invalid { field: "public key", problem: Problem::InvalidPublicKey };
         let key = VerifyingKey::from_bytes(bytes).map_err(|_| invalid.clone())?;
         // Decompression accepts a few non-canonical encodings (y ≥ p, or

@@ -88,6 +88,13 @@ impl EventRecord {
         Ok(EventRecord { seq, time_ms, signer, signature, event })
     }
 
+    /// The event's canonical bytes inside a record's canonical bytes (those
+    /// [`EventRecord::decode`] accepted): what its signature covers, without
+    /// encoding the event again. `None` if `bytes` is shorter than a record.
+    pub fn event_bytes(bytes: &[u8]) -> Option<&[u8]> {
+        bytes.get(Self::HEADER_LEN..)
+    }
+
     /// Checks the signature of the event by `signer`, for `meeting`.
     /// Whether `signer` may sign this kind of event is for the replay to
     /// decide.
@@ -138,6 +145,14 @@ impl Chain {
     /// the last; the chain is unchanged then. Signatures are not checked
     /// here: see [`EventRecord::verify`].
     pub fn append(&mut self, record: &EventRecord) -> Result<Digest, WireError> {
+        let bytes = record.encode()?;
+        self.append_encoded(record, &bytes)
+    }
+
+    /// [`Chain::append`] of a record whose canonical bytes the caller has
+    /// (those [`EventRecord::decode`] accepted for it): a replay links
+    /// every record without encoding it again.
+    pub fn append_encoded(&mut self, record: &EventRecord, bytes: &[u8]) -> Result<Digest, WireError> {
         let expected = self.seq + 1;
         if record.seq != expected {
             return Err(WireError::OutOfSequence { expected, got: record.seq });
@@ -149,10 +164,9 @@ impl Chain {
                 time_ms: record.time_ms,
             });
         }
-        let bytes = record.encode()?;
         let mut input = Vec::with_capacity(32 + bytes.len());
         input.extend_from_slice(&self.head.0);
-        input.extend_from_slice(&bytes);
+        input.extend_from_slice(bytes);
         self.head = Digest::sha256(&input);
         self.seq = expected;
         self.time_ms = record.time_ms;

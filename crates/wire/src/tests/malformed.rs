@@ -247,6 +247,23 @@ fn register_and_key_problems() {
     let mut identity = [0; 32];
     identity[0] = 1;
     check(&badge(&identity), "badge-issued.key", 22, Problem::InvalidPublicKey);
+    // Keys accepted are remembered per thread; remembering changes no
+    // verdict: the good key again, the bad ones still refused, also once
+    // more keys than it remembers have passed.
+    let good = Keypair::from_seed(&[1; 32]).public_key().to_bytes();
+    for round in 0..2 {
+        assert_eq!(crate::PublicKey::from_bytes(&good).map(|k| k.to_bytes()), Ok(good));
+        assert!(crate::PublicKey::from_bytes(&[0; 32]).is_err());
+        assert!(crate::PublicKey::from_bytes(&identity).is_err());
+        if round == 0 {
+            for n in 0..=crate::keys::KEYS_REMEMBERED as u32 {
+                let mut seed = [2; 32];
+                seed[..4].copy_from_slice(&n.to_be_bytes());
+                let key = Keypair::from_seed(&seed).public_key().to_bytes();
+                assert!(crate::PublicKey::from_bytes(&key).is_ok());
+            }
+        }
+    }
 }
 
 #[test]
