@@ -571,8 +571,11 @@ pub fn verify_bundle(bytes: &[u8], options: &VerifyOptions) -> Result<Verified, 
         if head != *stored_head {
             return Err(VerifyError::HeadMismatch { seq: record.seq });
         }
-        let admitted =
-            if signed { state.admit_verified(&record.event, &record.signer) } else { Err(Rejection::BadSignature) };
+        let admitted = if signed {
+            state.admit_verified(&record.event, &record.signer)
+        } else {
+            Err(Rejection::BadSignature)
+        };
         admitted.map_err(|rejection| VerifyError::Rejected { seq: record.seq, rejection })?;
         state.chained(head);
         match &record.event.body {

@@ -9,7 +9,7 @@
 use std::path::Path;
 
 use asamblea_rules::{Profile, Register};
-use asamblea_wire::{Digest, EventRecord, MeetingId, PublicKey};
+use asamblea_wire::{Checkpoint, Digest, EventRecord, MeetingId, PublicKey};
 
 use crate::state::{Rejection, State};
 use crate::{Appended, Cause, Clock, Ledger, LedgerError, Signed, WriterStats};
@@ -40,6 +40,25 @@ pub enum OpenError {
         /// Why.
         rejection: Rejection,
     },
+    /// The stored chain's head at a checkpoint the daemon signed is another:
+    /// a stored event up to it was changed.
+    #[error(
+        "the ledger's head at event {seq} is not the one the daemon signed there: an event up to it was changed after it was saved"
+    )]
+    CheckpointMismatch {
+        /// The checkpoint's number.
+        seq: u64,
+    },
+    /// The ledger holds fewer events than the daemon signed for.
+    #[error(
+        "the ledger holds {stored} events but the daemon signed its head at event {signed}: saved events are missing"
+    )]
+    ShorterThanSigned {
+        /// The checkpoint's number.
+        signed: u64,
+        /// Events stored.
+        stored: u64,
+    },
 }
 
 /// A ledger file and the meeting folded from it.
@@ -57,7 +76,8 @@ pub struct Journal {
 }
 
 impl Journal {
-    /// Opens (or creates) the ledger at `path` and replays it.
+    /// Opens (or creates) the ledger at `path` and replays it, checking
+    /// every signature.
     pub fn open(
         path: &Path,
         meeting: MeetingId,
@@ -67,7 +87,46 @@ impl Journal {
         daemon_key: PublicKey,
         clock: Clock,
     ) -> Result<Journal, OpenError> {
-        let (ledger, records) = Ledger::open(path, &meeting, clock).map_err(OpenError::Ledger)?;
+        Journal::open_trusting(path, meeting, register, profile, profile_digest, daemon_key, clock, None)
+    }
+
+    /// [`Journal::open`] trusting `trusted`, a checkpoint the caller
+    /// verified was signed by the daemon's key: the records up to it are
+    /// checked by their chain (the head at its number must be the signed
+    /// one, or the start is refused) and their signatures not again; every
+    /// record after it is checked in full. A ledger shorter than it is
+    /// refused. Every rule is replayed either way.
+    #[allow(clippy::too_many_arguments)]
+    pub fn open_trusting(
+        path: &Path,
+        meeting: MeetingId,
+        register: Register,
+        profile: Profile,
+        profile_digest: Digest,
+        daemon_key: PublicKey,
+        clock: Clock,
+        trusted: Option<Checkpoint>,
+    ) -> Result<Journal, OpenError> {
+        let (ledger, records, heads) =
+            Ledger::open_with_heads(path, &meeting, clock).map_err(OpenError::Ledger)?;
+        let trusted_seq = trusted.map_or(0, |c| c.seq);
+        if let Some(checkpoint) = trusted.filter(|c| c.seq > 0) {
+            // The chain, already checked record by record, must reach the
+            // signed head; before any replay, so a change up to it is
+            // named as what it is.
+            match heads.get(checkpoint.seq as usize - 1) {
+                None => {
+                    return Err(OpenError::ShorterThanSigned {
+                        signed: checkpoint.seq,
+                        stored: records.len() as u64,
+                    })
+                }
+                Some(head) if *head != checkpoint.head => {
+                    return Err(OpenError::CheckpointMismatch { seq: checkpoint.seq })
+                }
+                Some(_) => {}
+            }
+        }
         let mut state = State::new(meeting, register, profile, profile_digest, Some(daemon_key));
         let mut chain = asamblea_wire::Chain::new(&meeting);
         let mut ballots = Vec::new();
@@ -75,7 +134,8 @@ impl Journal {
         // admitted in order, as `State::admit` would.
         let checked = crate::signatures::par_map(&records, |record| {
             let bytes = record.event.encode()?;
-            let signed = record.signer.verify(&meeting, &bytes, &record.signature).is_ok();
+            let signed = record.seq <= trusted_seq
+                || record.signer.verify(&meeting, &bytes, &record.signature).is_ok();
             Ok::<_, asamblea_wire::WireError>((bytes, signed))
         });
         for (record, checked) in records.iter().zip(checked) {

@@ -157,14 +157,27 @@ impl Ledger {
         meeting: &MeetingId,
         clock: Clock,
     ) -> Result<(Ledger, Vec<EventRecord>), LedgerError> {
+        Ledger::open_with_heads(path, meeting, clock).map(|(ledger, records, _)| (ledger, records))
+    }
+
+    /// [`Ledger::open`], with the chain's head after each record (checked
+    /// against the stored ones).
+    pub fn open_with_heads(
+        path: &Path,
+        meeting: &MeetingId,
+        clock: Clock,
+    ) -> Result<(Ledger, Vec<EventRecord>, Vec<Digest>), LedgerError> {
         let conn = store::open(path, meeting)?;
         let rows = store::read_all(&conn).map_err(|e| LedgerError::sqlite(path, e))?;
         let (records, chain) = check_rows(&rows, meeting).map_err(|(seq, reason)| {
             LedgerError::BrokenChain { path: path.display().to_string(), seq, reason }
         })?;
+        // `check_rows` found every stored head equal to the recomputed one.
+        let heads =
+            rows.iter().map(|row| Digest(row.head.as_slice().try_into().unwrap_or([0; 32]))).collect();
         let last_time = records.last().map_or(0, |r| r.time_ms);
         let writer = writer::spawn(conn, chain, last_time, clock, path.display().to_string());
-        Ok((Ledger { writer }, records))
+        Ok((Ledger { writer }, records, heads))
     }
 
     /// Queues a signed event; `done` is called from the writer thread once

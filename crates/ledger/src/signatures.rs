@@ -22,8 +22,10 @@ pub(crate) fn par_map<T: Sync, R: Send>(items: &[T], f: impl Fn(&T) -> R + Sync)
     let chunk = items.len().div_ceil(threads);
     let f = &f;
     std::thread::scope(|scope| {
-        let parts: Vec<_> =
-            items.chunks(chunk).map(|part| scope.spawn(move || part.iter().map(f).collect::<Vec<R>>())).collect();
+        let parts: Vec<_> = items
+            .chunks(chunk)
+            .map(|part| scope.spawn(move || part.iter().map(f).collect::<Vec<R>>()))
+            .collect();
         parts.into_iter().flat_map(|part| part.join().expect("the per-event work does not panic")).collect()
     })
 }

@@ -462,6 +462,13 @@ impl AppState {
             return None;
         }
         *self.0.signed_head.lock().unwrap_or_else(std::sync::PoisonError::into_inner) = Some(signed.clone());
+        // Kept beside the ledger too, for a quick start after a crash
+        // (`asamblea_venue::checkpoints`); a lost line only slows it.
+        if let Some(dir) = self.0.ledger_path.parent() {
+            if let Err(e) = asamblea_venue::checkpoints::append(dir, &checkpoint, &signature) {
+                tracing::warn!(error = %e, "no se guardó la cabeza firmada / the signed head was not kept");
+            }
+        }
         Some(signed)
     }
 }

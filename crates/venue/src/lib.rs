@@ -39,6 +39,7 @@
 //!   look-alike twins refused.
 //! - `fields`: reading TOML with errors that name the key.
 
+pub mod checkpoints;
 pub mod fields;
 pub mod lock;
 pub mod meeting_config;

@@ -370,7 +370,10 @@ impl Service {
         let register_path = dir.join("register.bin");
         let register = register_from_bytes(&files.register_bytes)
             .with_context(|| format!("{}", register_path.display()))?;
-        let journal = Journal::open(
+        // The records up to the latest head the daemon signed need their
+        // chain checked, not every signature again (`crate::checkpoints`).
+        let trusted = crate::checkpoints::latest_trusted(dir, &files.meeting_id, &files.daemon.public_key());
+        let journal = Journal::open_trusting(
             &dir.join("ledger.db"),
             files.meeting_id,
             register,
@@ -378,7 +381,18 @@ impl Service {
             Digest::sha256(&files.profile_bytes),
             files.daemon.public_key(),
             clock(),
-        )?;
+            trusted,
+        )
+        .map_err(|e| match e {
+            asamblea_ledger::OpenError::CheckpointMismatch { .. }
+            | asamblea_ledger::OpenError::ShorterThanSigned { .. } => anyhow::anyhow!(
+                "{}: {e}. EL REGISTRO FUE ALTERADO O PERDIÓ EVENTOS GUARDADOS: no lo sirva; guarde una copia de la carpeta y avise \
+                 al revisor fiscal (`asamblea verify` nombra el evento). / THE LEDGER WAS CHANGED OR LOST SAVED EVENTS: do not \
+                 serve it; keep a copy of the folder and tell the statutory auditor.",
+                dir.join("ledger.db").display()
+            ),
+            other => anyhow::Error::from(other),
+        })?;
         Ok(Service {
             dir: dir.to_path_buf(),
             meeting_id: files.meeting_id,
@@ -711,12 +725,26 @@ impl Service {
             }));
         }
         group.commit()?;
+        // Kept for a quick start after a crash; a lost line only makes
+        // that start check more.
+        let _ = crate::checkpoints::append(&self.dir, &checkpoint, &signature);
         Ok((checkpoint, signature))
     }
 
     /// Stops the ledger writer after the queued appends, and gives back
     /// the meeting's lock (drop it to let other processes write).
     pub fn close(self) -> MeetingLock {
+        // The head at a clean stop, signed, for a quick next start.
+        if let Ok((seq, head)) = self.journal.tip_handle().durable_tip() {
+            if seq > 0 {
+                let checkpoint = Checkpoint { seq, head };
+                let _ = crate::checkpoints::append(
+                    &self.dir,
+                    &checkpoint,
+                    &checkpoint.sign(&self.meeting_id, &self.daemon),
+                );
+            }
+        }
         self.journal.close();
         self.lock
     }

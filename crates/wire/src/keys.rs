@@ -29,7 +29,7 @@ pub struct PublicKey(VerifyingKey);
 
 /// How many accepted keys each thread remembers (about 200 bytes each);
 /// past that it forgets them all and starts again.
-pub const KEYS_REMEMBERED: usize = 8_192;
+pub const KEYS_REMEMBERED: usize = 65_536;
 
 impl PublicKey {
     /// Length of the encoding.

@@ -310,3 +310,37 @@ fn an_agenda_too_large_for_the_convening_event_is_refused_before_anything_is_wri
     assert!(!dir.exists(), "nothing written");
     std::fs::remove_file(&file).ok();
 }
+
+#[test]
+fn a_start_refuses_a_ledger_shorter_than_a_head_the_daemon_signed() {
+    let dir = temp("signed-beyond");
+    ok(&["init", s(&dir)]);
+    ok(&["checkin", s(&dir), "CC-10000000"]);
+    // Closing the commands wrote the daemon-signed head of the ledger's end.
+    let kept = std::fs::read_to_string(dir.join("ledger.checkpoints")).expect("signed heads are kept");
+    assert!(!kept.trim().is_empty());
+    // A head signed (with the daemon's own key) at an event the file does
+    // not hold: saved events went missing.
+    let meeting = crate::support::meeting_id(&dir);
+    let keys = asamblea_venue::secrets::key_folder_of(&dir).unwrap();
+    let daemon =
+        asamblea_wire::Keypair::from_seed(&asamblea_venue::secrets::read_key(&keys, "daemon").unwrap());
+    let beyond = asamblea_wire::Checkpoint { seq: 10_000, head: asamblea_wire::Digest([3; 32]) };
+    asamblea_venue::checkpoints::append(&dir, &beyond, &beyond.sign(&meeting, &daemon)).unwrap();
+    let out = asamblea(&["checkin", s(&dir), "CC-10007919"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(text(&out.stderr).contains("PERDIÓ EVENTOS GUARDADOS"), "{}", text(&out.stderr));
+    // A line nobody with the key signed is not trusted, and changes nothing.
+    let dir2 = temp("signed-by-nobody");
+    ok(&["init", s(&dir2)]);
+    let outsider = asamblea_wire::Keypair::from_seed(&[9; 32]);
+    asamblea_venue::checkpoints::append(
+        &dir2,
+        &beyond,
+        &beyond.sign(&crate::support::meeting_id(&dir2), &outsider),
+    )
+    .unwrap();
+    ok(&["checkin", s(&dir2), "CC-10000000"]);
+    crate::support::remove_meeting(&dir);
+    crate::support::remove_meeting(&dir2);
+}

@@ -382,3 +382,81 @@ fn a_reopened_journal_refuses_what_the_replayed_meeting_forbids_and_records_noth
     journal.close();
     assert_eq!(read_records(&dir.ledger(), &MEETING).expect("reads").len() as u64, before + 1);
 }
+
+/// The fixture's meeting with the event of `target` edited (its last byte
+/// flipped) and every stored head recomputed, as someone who knows the
+/// format but not the keys would leave it; with the heads as they were.
+fn rechained_with_an_edit(name: &str, target_name: &str) -> (TempDir, u64, Vec<asamblea_wire::Digest>) {
+    let dir = TempDir::new(name);
+    let recorded = record_meeting(&dir.ledger());
+    let target = recorded.seq(target_name);
+    let original: Vec<asamblea_wire::Digest> = recorded.records.iter().map(|(_, head)| *head).collect();
+    let conn = sqlite(&dir.ledger());
+    conn.execute_batch("DROP TRIGGER events_no_update;").expect("trigger dropped");
+    let mut chain = Chain::new(&MEETING);
+    for (record, _) in &recorded.records {
+        let mut bytes = record.encode().expect("encodes");
+        if record.seq == target {
+            *bytes.last_mut().expect("bytes") ^= 0x01;
+        }
+        let head = chain.append(&EventRecord::decode(&bytes).expect("canonical")).expect("in order");
+        conn.execute(
+            "UPDATE events SET record = ?1, head = ?2 WHERE seq = ?3",
+            params![bytes, &head.0[..], record.seq as i64],
+        )
+        .expect("edited");
+    }
+    (dir, target, original)
+}
+
+fn open_trusting(
+    path: &std::path::Path,
+    trusted: Option<asamblea_wire::Checkpoint>,
+) -> Result<Journal, OpenError> {
+    Journal::open_trusting(
+        path,
+        MEETING,
+        fixture::register(),
+        fixture::profile(),
+        Digest::sha256(fixture::PROFILE_BYTES),
+        fixture::daemon_key(),
+        stepping_clock().0,
+        trusted,
+    )
+}
+
+#[test]
+fn a_start_trusts_the_daemons_signed_head_for_the_records_before_it_and_nothing_else() {
+    let at = |seq: u64, heads: &[asamblea_wire::Digest]| asamblea_wire::Checkpoint {
+        seq,
+        head: heads[seq as usize - 1],
+    };
+    // Untouched: trusting the last head opens the same meeting.
+    let dir = TempDir::new("trusted-clean");
+    let recorded = record_meeting(&dir.ledger());
+    let heads: Vec<asamblea_wire::Digest> = recorded.records.iter().map(|(_, h)| *h).collect();
+    let last = heads.len() as u64;
+    let journal = open_trusting(&dir.ledger(), Some(at(last, &heads))).expect("opens");
+    assert_eq!(journal.records(), last);
+    journal.close();
+    // Fewer events stored than the daemon signed for: refused.
+    let beyond = asamblea_wire::Checkpoint { seq: last + 1, head: heads[0] };
+    assert_eq!(
+        open_trusting(&dir.ledger(), Some(beyond)).err(),
+        Some(OpenError::ShorterThanSigned { signed: last + 1, stored: last })
+    );
+
+    // A signature's event edited before the signed head, every head
+    // recomputed: the chain no longer reaches the signed head.
+    let (dir, target, original) = rechained_with_an_edit("trusted-before", "H01 votes on item-1");
+    let last = original.len() as u64;
+    assert_eq!(
+        open_trusting(&dir.ledger(), Some(at(last, &original))).err(),
+        Some(OpenError::CheckpointMismatch { seq: last })
+    );
+    // The same edit after the signed head: checked in full, refused at it.
+    assert_eq!(
+        open_trusting(&dir.ledger(), Some(at(target - 1, &original))).err(),
+        Some(OpenError::Rejected { seq: target, rejection: Rejection::BadSignature })
+    );
+}
