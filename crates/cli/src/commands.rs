@@ -270,17 +270,32 @@ pub fn simulate(dir: &Path, seed: u64, attendance_percent: u64, out: &mut dyn Wr
 
 /// `asamblea export DIR OUT`.
 pub fn export(dir: &Path, file: &Path, out: &mut dyn Write) -> Result<()> {
-    let bundle = MeetingFiles::export(dir)?;
-    std::fs::write(file, bundle.encode()).with_context(|| format!("{}: cannot write", file.display()))?;
-    let last = bundle.checkpoints.last();
+    // Written beside under a temporary name and renamed when whole, so a
+    // failure never leaves half a bundle under the name asked for.
+    let name = file.file_name().map_or_else(|| "bundle".into(), |n| n.to_string_lossy().into_owned());
+    let partial = file.with_file_name(format!(".{name}.partial-{}", std::process::id()));
+    let written = std::fs::File::create(&partial)
+        .with_context(|| format!("{}: cannot write", file.display()))
+        .and_then(|f| MeetingFiles::export_to(dir, f))
+        .and_then(|exported| {
+            std::fs::rename(&partial, file).with_context(|| format!("{}: cannot write", file.display()))?;
+            Ok(exported)
+        });
+    let exported = match written {
+        Ok(exported) => exported,
+        Err(e) => {
+            let _ = std::fs::remove_file(&partial);
+            return Err(e);
+        }
+    };
     writeln!(
         out,
         "Paquete de auditoría / audit bundle: {} ({} eventos)",
         file.display(),
-        thousands(bundle.records.len() as u64)
+        thousands(exported.records)
     )?;
-    writeln!(out, "Clave del daemon / daemon key: {}", bundle.daemon_key)?;
-    if let Some((c, _)) = last {
+    writeln!(out, "Clave del daemon / daemon key: {}", MeetingFiles::read(dir)?.daemon.public_key())?;
+    if let Some(c) = exported.last {
         writeln!(out, "Punto de control final / final checkpoint: {}:{}", c.seq, hex(&c.head.0))?;
     }
     Ok(())

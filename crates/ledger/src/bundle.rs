@@ -77,30 +77,73 @@ pub enum BundleError {
     },
 }
 
+/// What a bundle says before its records (§11): the meeting, the daemon's
+/// key, the profile and the register.
+pub struct BundleHead<'a> {
+    /// The meeting.
+    pub meeting: MeetingId,
+    /// The daemon's key as published.
+    pub daemon_key: PublicKey,
+    /// The profile's name.
+    pub profile_name: &'a str,
+    /// The profile file, byte for byte.
+    pub profile_bytes: &'a [u8],
+    /// The register's canonical bytes.
+    pub register_bytes: &'a [u8],
+}
+
+/// Writes a bundle's fields in their order (§11): the one writer of the
+/// format, for a bundle in memory and for one streamed from a ledger.
+struct BundleWriter<W: std::io::Write>(W);
+
+impl<W: std::io::Write> BundleWriter<W> {
+    fn head(&mut self, head: &BundleHead<'_>, records: u64) -> std::io::Result<()> {
+        self.0.write_all(MAGIC)?;
+        self.0.write_all(&[VERSION])?;
+        self.0.write_all(&head.meeting.0)?;
+        self.0.write_all(&head.daemon_key.to_bytes())?;
+        for field in [head.profile_name.as_bytes(), head.profile_bytes, head.register_bytes] {
+            self.0.write_all(&(field.len() as u32).to_be_bytes())?;
+            self.0.write_all(field)?;
+        }
+        self.0.write_all(&records.to_be_bytes())
+    }
+
+    fn record(&mut self, record: &[u8], head: &Digest) -> std::io::Result<()> {
+        self.0.write_all(&(record.len() as u32).to_be_bytes())?;
+        self.0.write_all(record)?;
+        self.0.write_all(&head.0)
+    }
+
+    fn checkpoints(&mut self, checkpoints: &[(Checkpoint, Signature)]) -> std::io::Result<()> {
+        self.0.write_all(&(checkpoints.len() as u32).to_be_bytes())?;
+        for (checkpoint, signature) in checkpoints {
+            self.0.write_all(&checkpoint.encode())?;
+            self.0.write_all(&signature.0)?;
+        }
+        Ok(())
+    }
+}
+
 impl Bundle {
     /// The bundle's bytes.
     pub fn encode(&self) -> Vec<u8> {
-        let mut out = Vec::new();
-        out.extend_from_slice(MAGIC);
-        out.push(VERSION);
-        out.extend_from_slice(&self.meeting.0);
-        out.extend_from_slice(&self.daemon_key.to_bytes());
-        for field in [self.profile_name.as_bytes(), &self.profile_bytes, &self.register_bytes] {
-            out.extend_from_slice(&(field.len() as u32).to_be_bytes());
-            out.extend_from_slice(field);
-        }
-        out.extend_from_slice(&(self.records.len() as u64).to_be_bytes());
-        for (record, head) in &self.records {
-            out.extend_from_slice(&(record.len() as u32).to_be_bytes());
-            out.extend_from_slice(record);
-            out.extend_from_slice(&head.0);
-        }
-        out.extend_from_slice(&(self.checkpoints.len() as u32).to_be_bytes());
-        for (checkpoint, signature) in &self.checkpoints {
-            out.extend_from_slice(&checkpoint.encode());
-            out.extend_from_slice(&signature.0);
-        }
-        out
+        let head = BundleHead {
+            meeting: self.meeting,
+            daemon_key: self.daemon_key,
+            profile_name: &self.profile_name,
+            profile_bytes: &self.profile_bytes,
+            register_bytes: &self.register_bytes,
+        };
+        let mut out = BundleWriter(Vec::new());
+        let written = out.head(&head, self.records.len() as u64).and_then(|()| {
+            for (record, digest) in &self.records {
+                out.record(record, digest)?;
+            }
+            out.checkpoints(&self.checkpoints)
+        });
+        written.expect("writing to memory does not fail");
+        out.0
     }
 
     /// Reads a bundle's bytes.
@@ -539,10 +582,8 @@ pub fn verify_bundle(bytes: &[u8], options: &VerifyOptions) -> Result<Verified, 
     // core; then, in order, its place in the sequence and the chain, its
     // head, and its replay, as `State::admit` would. The first problem is
     // the one a record-by-record check meets first.
-    let opened = crate::signatures::par_map(&bundle.records, |(bytes, _)| {
-        crate::signatures::open_record(&bundle.meeting, bytes)
-    });
-    for (i, (opened, (bytes, stored_head))) in opened.into_iter().zip(&bundle.records).enumerate() {
+    crate::signatures::for_each_opened(&bundle.meeting, &bundle.records, |i, opened| {
+        let (bytes, stored_head) = &bundle.records[i];
         let position = i as u64 + 1;
         let crate::signatures::Opened { record, signed } =
             opened.map_err(|error| VerifyError::Decode { seq: position, error })?;
@@ -606,7 +647,8 @@ pub fn verify_bundle(bytes: &[u8], options: &VerifyOptions) -> Result<Verified, 
         }
         heads.push(head);
         event_digests.push(Digest::sha256(event_bytes));
-    }
+        Ok(())
+    })?;
     // Every close and every lot has its result, and no tie is left open.
     if let Some((item, (_, seq))) =
         owed.iter().filter(|(_, (count, _))| *count > 0).min_by_key(|(_, (_, seq))| *seq)
@@ -675,4 +717,95 @@ pub fn verify_bundle(bytes: &[u8], options: &VerifyOptions) -> Result<Verified, 
         checkpoints: bundle.checkpoints.len() + options.checkpoints.len() + options.witnesses.len(),
         receipts: options.receipts.len(),
     })
+}
+
+/// What [`export_bundle`] wrote.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Exported {
+    /// Records written.
+    pub records: u64,
+    /// The checkpoint at the last record, if there is one.
+    pub last: Option<Checkpoint>,
+}
+
+/// Writes the audit bundle of the ledger at `path` to `out` as it reads
+/// it, one record at a time (a meeting of a million ballots needs the
+/// memory of one record, not of all): `head`, every record as stored with
+/// its head — each checked on the way (its number the next, its time not
+/// earlier, its head the one the chain gives), so a broken ledger is not
+/// exported — and a checkpoint signed by `sign` at every `item-closed`
+/// and at the end. Reads one snapshot of the file beside any writer.
+pub fn export_bundle(
+    path: &std::path::Path,
+    head: &BundleHead<'_>,
+    sign: impl Fn(&Checkpoint) -> Signature,
+    out: impl std::io::Write,
+) -> Result<Exported, crate::LedgerError> {
+    let sqlite = |e| crate::LedgerError::sqlite(path, e);
+    let io = |e: std::io::Error| crate::LedgerError::Sqlite {
+        path: path.display().to_string(),
+        message: format!("cannot write the bundle: {e}"),
+        cause: crate::Cause::of_io(&e),
+    };
+    let broken = |seq: u64, reason: &str| crate::LedgerError::BrokenChain {
+        path: path.display().to_string(),
+        seq,
+        reason: reason.to_string(),
+    };
+    let mut conn = crate::store::open_existing(path, &head.meeting)?;
+    // One read transaction: the count and the rows are of one snapshot.
+    let snapshot = conn.transaction().map_err(sqlite)?;
+    let count: i64 = snapshot.query_row("SELECT COUNT(*) FROM events", [], |r| r.get(0)).map_err(sqlite)?;
+    let mut out = BundleWriter(std::io::BufWriter::new(out));
+    out.head(head, count as u64).map_err(io)?;
+    let mut chain_head = asamblea_wire::genesis_head(&head.meeting);
+    let mut last_time = 0u64;
+    let mut marks: Vec<Checkpoint> = Vec::new();
+    let mut written = 0u64;
+    {
+        let mut statement =
+            snapshot.prepare("SELECT seq, record, head FROM events ORDER BY seq").map_err(sqlite)?;
+        let mut rows = statement.query([]).map_err(sqlite)?;
+        while let Some(row) = rows.next().map_err(sqlite)? {
+            let seq = row.get::<_, i64>(0).map_err(sqlite)? as u64;
+            let record: Vec<u8> = row.get(1).map_err(sqlite)?;
+            let stored: Vec<u8> = row.get(2).map_err(sqlite)?;
+            let expected = written + 1;
+            if seq != expected || record.get(..8) != Some(&expected.to_be_bytes()[..]) {
+                return Err(broken(expected, "the events are not numbered in order"));
+            }
+            let time =
+                u64::from_be_bytes(record.get(8..16).and_then(|t| t.try_into().ok()).unwrap_or([0; 8]));
+            if time < last_time {
+                return Err(broken(seq, "its time is earlier than the event before"));
+            }
+            last_time = time;
+            chain_head = Digest::sha256(&[&chain_head.0[..], &record].concat());
+            if stored.as_slice() != chain_head.0 {
+                return Err(broken(
+                    seq,
+                    "the stored head does not match the record (edited, reordered or replaced)",
+                ));
+            }
+            // The event's tag is its first byte (§3, §5).
+            if EventRecord::event_bytes(&record).and_then(|event| event.first()) == Some(&0x0C) {
+                marks.push(Checkpoint { seq, head: chain_head });
+            }
+            out.record(&record, &chain_head).map_err(io)?;
+            written = expected;
+        }
+    }
+    if written != count as u64 {
+        return Err(broken(written + 1, "the ledger changed while it was read"));
+    }
+    let last = (written > 0).then_some(Checkpoint { seq: written, head: chain_head });
+    if let Some(last) = last {
+        if marks.last() != Some(&last) {
+            marks.push(last);
+        }
+    }
+    let signed: Vec<(Checkpoint, Signature)> = marks.iter().map(|c| (*c, sign(c))).collect();
+    out.checkpoints(&signed).map_err(io)?;
+    out.0.into_inner().map_err(|e| io(e.into_error()))?.flush().map_err(io)?;
+    Ok(Exported { records: written, last })
 }

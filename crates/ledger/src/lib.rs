@@ -42,8 +42,8 @@ use std::sync::mpsc;
 use asamblea_wire::{Chain, Digest, Event, EventRecord, MeetingId, PublicKey, Signature, WireError};
 
 pub use bundle::{
-    check_receipt, register_bytes, register_from_bytes, verify_bundle, Bundle, BundleError, ProfileLoader,
-    ReceiptProblem, Verified, VerifyError, VerifyOptions,
+    check_receipt, export_bundle, register_bytes, register_from_bytes, verify_bundle, Bundle, BundleError,
+    BundleHead, Exported, ProfileLoader, ReceiptProblem, Verified, VerifyError, VerifyOptions,
 };
 pub use cause::Cause;
 pub use journal::{Group, Journal, OpenError, SubmitError};

@@ -9,7 +9,7 @@
 //! Everything that depends on the events before (sequence, chain, time,
 //! the rules) stays in order, in the caller.
 
-use asamblea_wire::{EventRecord, MeetingId, WireError};
+use asamblea_wire::{Digest, EventRecord, MeetingId, WireError};
 
 /// `f` of every item, in order, computed on every core.
 pub(crate) fn par_map<T: Sync, R: Send>(items: &[T], f: impl Fn(&T) -> R + Sync) -> Vec<R> {
@@ -46,4 +46,33 @@ pub(crate) fn open_record(meeting: &MeetingId, bytes: &[u8]) -> Result<Opened, W
     let event = EventRecord::event_bytes(bytes).unwrap_or_default();
     let signed = record.signer.verify(meeting, event, &record.signature).is_ok();
     Ok(Opened { record, signed })
+}
+
+/// Records opened (decoded, signatures checked: [`open_record`]) per slice.
+/// Only one slice's decoded records, and the next one's being opened, are
+/// in memory at a time.
+const SLICE: usize = 16_384;
+
+/// Calls `f` with each record of `records` opened, in order, with its
+/// index: the records are opened a slice at a time on every core, the next
+/// slice while `f` goes through this one; `f`'s first error stops it.
+pub(crate) fn for_each_opened<E>(
+    meeting: &MeetingId,
+    records: &[(Vec<u8>, Digest)],
+    mut f: impl FnMut(usize, Result<Opened, WireError>) -> Result<(), E>,
+) -> Result<(), E> {
+    let slices: Vec<&[(Vec<u8>, Digest)]> = records.chunks(SLICE).collect();
+    let open = |slice: &[(Vec<u8>, Digest)]| par_map(slice, |(bytes, _)| open_record(meeting, bytes));
+    std::thread::scope(|scope| {
+        let mut pending = slices.first().map(|&slice| scope.spawn(move || open(slice)));
+        for at in 0..slices.len() {
+            let opened =
+                pending.take().expect("the slice was started").join().expect("opening does not panic");
+            pending = slices.get(at + 1).map(|&slice| scope.spawn(move || open(slice)));
+            for (j, record) in opened.into_iter().enumerate() {
+                f(at * SLICE + j, record)?;
+            }
+        }
+        Ok(())
+    })
 }

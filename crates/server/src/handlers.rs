@@ -789,12 +789,18 @@ pub(crate) async fn export(
     State(state): State<AppState>,
     _staff: StaffMember<SecretaryOrAuditor>,
 ) -> Result<Response, ApiError> {
-    let bytes = blocking(&state, |service| {
-        asamblea_venue::service::MeetingFiles::export(service.dir())
-            .map(|b| b.encode())
-            .map_err(|e| ApiError::bad_request(format!("{e:#}")))
+    healthy(&state)?;
+    // Read beside the writer, without the meeting's lock: ballots go on
+    // while a large meeting's bundle is written.
+    let dir =
+        state.0.ledger_path.parent().map(std::path::Path::to_path_buf).ok_or_else(ApiError::internal)?;
+    let bytes = tokio::task::spawn_blocking(move || {
+        let mut bytes = Vec::new();
+        asamblea_venue::service::MeetingFiles::export_to(&dir, &mut bytes).map(|_| bytes)
     })
-    .await?;
+    .await
+    .map_err(|_| ApiError::internal())?
+    .map_err(|e| ApiError::bad_request(format!("{e:#}")))?;
     Ok((
         [
             (header::CONTENT_TYPE, "application/octet-stream"),

@@ -152,32 +152,30 @@ impl MeetingFiles {
         }
     }
 
-    /// The audit bundle of the meeting in `dir`: every record as stored
-    /// (read through SQLite beside any writer), the register, the profile,
-    /// the daemon's key, and a daemon-signed checkpoint at every close and
-    /// at the end. Takes no lock: it works beside a running daemon.
-    pub fn export(dir: &Path) -> Result<Bundle> {
+    /// Writes the audit bundle of the meeting in `dir` to `out`, streaming
+    /// (`asamblea_ledger::export_bundle`): every record as stored, read
+    /// through SQLite beside any writer and checked on the way, the
+    /// register, the profile, the daemon's key, and a daemon-signed
+    /// checkpoint at every close and at the end. Takes no lock: it works
+    /// beside a running daemon.
+    pub fn export_to(dir: &Path, out: impl std::io::Write) -> Result<asamblea_ledger::Exported> {
         let files = MeetingFiles::read(dir)?;
-        let records = asamblea_ledger::read_records(&dir.join("ledger.db"), &files.meeting_id)?;
-        let sign = |c: Checkpoint| (c, c.sign(&files.meeting_id, &files.daemon));
-        let mut checkpoints = Vec::new();
-        for (record, head) in &records {
-            if matches!(record.event.body, EventBody::ItemClosed { .. }) {
-                checkpoints.push(sign(Checkpoint { seq: record.seq, head: *head }));
-            }
-        }
-        if let Some((record, head)) = records.last() {
-            checkpoints.push(sign(Checkpoint { seq: record.seq, head: *head }));
-        }
-        Ok(Bundle {
+        let head = asamblea_ledger::BundleHead {
             meeting: files.meeting_id,
             daemon_key: files.daemon.public_key(),
-            profile_name: files.config.profile.name().to_string(),
-            records: records.iter().map(|(r, h)| Ok((r.encode()?, *h))).collect::<Result<Vec<_>>>()?,
-            profile_bytes: files.profile_bytes,
-            register_bytes: files.register_bytes,
-            checkpoints,
-        })
+            profile_name: files.config.profile.name(),
+            profile_bytes: &files.profile_bytes,
+            register_bytes: &files.register_bytes,
+        };
+        let sign = |c: &Checkpoint| c.sign(&files.meeting_id, &files.daemon);
+        Ok(asamblea_ledger::export_bundle(&dir.join("ledger.db"), &head, sign, out)?)
+    }
+
+    /// [`MeetingFiles::export_to`] in memory, read back as a [`Bundle`].
+    pub fn export(dir: &Path) -> Result<Bundle> {
+        let mut bytes = Vec::new();
+        MeetingFiles::export_to(dir, &mut bytes)?;
+        Ok(Bundle::decode(&bytes)?)
     }
 }
 

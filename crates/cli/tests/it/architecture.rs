@@ -222,7 +222,23 @@ fn module_graph(src: &std::path::Path) -> BTreeMap<String, BTreeSet<String>> {
     let lib = std::fs::read_to_string(src.join("lib.rs")).unwrap_or_default();
     let mut modules = BTreeSet::new();
     let mut exported: BTreeMap<String, String> = BTreeMap::new();
+    // A `use` may span lines (`pub use module::{\n A,\n B,\n};`): its
+    // lines are joined up to the `;`.
+    let mut statements: Vec<String> = Vec::new();
+    let mut open: Option<String> = None;
     for line in lib.lines().map(str::trim) {
+        match open.as_mut() {
+            Some(statement) => statement.push_str(line),
+            None => open = Some(line.to_string()),
+        }
+        let statement = open.as_ref().expect("just set");
+        let is_use =
+            statement.trim_start_matches("pub ").trim_start_matches("pub(crate) ").starts_with("use ");
+        if !is_use || statement.ends_with(';') {
+            statements.push(open.take().expect("just set"));
+        }
+    }
+    for line in &statements {
         let line = line.trim_start_matches("pub ").trim_start_matches("pub(crate) ");
         if let Some(name) = line.strip_prefix("mod ").and_then(|l| l.strip_suffix(';')) {
             modules.insert(name.to_string());
@@ -230,7 +246,10 @@ fn module_graph(src: &std::path::Path) -> BTreeMap<String, BTreeSet<String>> {
         if let Some(rest) = line.strip_prefix("use ") {
             if let Some((module, names)) = rest.split_once("::") {
                 for name in names.trim_matches(|c| "{};".contains(c)).split(',') {
-                    exported.insert(name.trim().to_string(), module.to_string());
+                    let name = name.trim();
+                    if !name.is_empty() {
+                        exported.insert(name.to_string(), module.to_string());
+                    }
                 }
             }
         }
@@ -338,4 +357,17 @@ fn the_circle_finder_finds_a_circle_and_reads_real_edges() {
     let venue = module_graph(&workspace_root().join("crates/venue/src"));
     assert!(venue["service"].contains("staff") && venue["staff"].contains("secrets"), "{venue:?}");
     assert!(!venue["staff"].contains("service"), "{venue:?}");
+}
+
+#[test]
+fn the_module_graph_reads_edges_and_re_exports_across_lines() {
+    // The ledger's bundle reads the store (a real edge), and the root's
+    // multi-line `pub use bundle::{…}` re-exports are followed to their
+    // module, while an empty name (`crate::{A, B}`) names no module.
+    let graph = module_graph(&workspace_root().join("crates/ledger/src"));
+    assert!(graph["bundle"].contains("store"), "{graph:?}");
+    assert!(!graph["store"].contains("bundle"), "{graph:?}");
+    let mut circle = graph.clone();
+    circle.get_mut("store").expect("store").insert("bundle".to_string());
+    assert!(find_circle(&circle).is_some(), "a deliberate circle is found");
 }
