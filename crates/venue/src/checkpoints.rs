@@ -50,19 +50,23 @@ pub fn append(dir: &Path, checkpoint: &Checkpoint, signature: &Signature) -> Res
 /// `meeting`; `None` when there is no file or no such line.
 pub fn latest_trusted(dir: &Path, meeting: &MeetingId, daemon_key: &PublicKey) -> Option<Checkpoint> {
     let text = std::fs::read_to_string(path(dir)).ok()?;
-    text.lines()
+    let mut lines: Vec<(Checkpoint, Signature)> = text
+        .lines()
         .filter_map(|line| {
             let mut parts = line.trim().split(':');
             let seq = parts.next()?.parse().ok()?;
             let head = asamblea_wire::Digest::from_hex(parts.next()?).ok()?;
             let signature = Signature::from_slice(&asamblea_wire::hex::decode(parts.next()?)?).ok()?;
-            if parts.next().is_some() {
-                return None;
-            }
-            let checkpoint = Checkpoint { seq, head };
-            checkpoint.verify(meeting, daemon_key, &signature).is_ok().then_some(checkpoint)
+            parts.next().is_none().then_some((Checkpoint { seq, head }, signature))
         })
-        .max_by_key(|checkpoint| checkpoint.seq)
+        .collect();
+    // A meeting keeps thousands of lines: the highest that verifies is the
+    // answer, so the signatures are checked from the top down only.
+    lines.sort_by_key(|(checkpoint, _)| std::cmp::Reverse(checkpoint.seq));
+    lines
+        .into_iter()
+        .find(|(checkpoint, signature)| checkpoint.verify(meeting, daemon_key, signature).is_ok())
+        .map(|(checkpoint, _)| checkpoint)
 }
 
 #[cfg(test)]
