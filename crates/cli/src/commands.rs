@@ -466,7 +466,15 @@ pub fn verify(path: &Path, inputs: &VerifyInputs, out: &mut dyn Write) -> Result
     };
     let observed = !checkpoints.is_empty() || !witnesses.is_empty();
     let options = VerifyOptions { daemon_key, checkpoints, witnesses, receipts, load_profile: &load_profile };
-    match verify_bundle(&bytes, &options) {
+    // The bar appears once the bundle is read and its length is known.
+    let mut bar = None;
+    let verdict = asamblea_ledger::verify_bundle_with_progress(&bytes, &options, &mut |done, total| {
+        bar.get_or_insert_with(|| progress_bar(total, "Verificando / verifying")).set_position(done);
+    });
+    if let Some(bar) = bar {
+        bar.finish_and_clear();
+    }
+    match verdict {
         Ok(verified) => {
             writeln!(
                 out,

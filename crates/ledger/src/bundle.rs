@@ -546,6 +546,21 @@ pub enum VerifyError {
 /// Verifies a bundle, trusting nothing in it: every link, signature,
 /// decision, result and lot, and the checkpoints.
 pub fn verify_bundle(bytes: &[u8], options: &VerifyOptions) -> Result<Verified, VerifyError> {
+    verify_bundle_with_progress(bytes, options, &mut |_, _| {})
+}
+
+/// How many records [`verify_bundle_with_progress`] replays between two
+/// reports.
+pub const PROGRESS_EVERY: u64 = 4_096;
+
+/// [`verify_bundle`], reporting `(records replayed, records in the bundle)`
+/// once the bundle is read, then every [`PROGRESS_EVERY`] records and at
+/// the end of the replay (for a progress bar). The verdict is the same whatever `progress` does.
+pub fn verify_bundle_with_progress(
+    bytes: &[u8],
+    options: &VerifyOptions,
+    progress: &mut dyn FnMut(u64, u64),
+) -> Result<Verified, VerifyError> {
     let bundle = Bundle::decode(bytes).map_err(VerifyError::Bundle)?;
     if options.daemon_key.is_some_and(|k| k != bundle.daemon_key) {
         return Err(VerifyError::DaemonKeyMismatch);
@@ -577,6 +592,8 @@ pub fn verify_bundle(bytes: &[u8], options: &VerifyOptions) -> Result<Verified, 
     // event that asked for the oldest.
     let mut owed: std::collections::HashMap<String, (u32, u64)> = std::collections::HashMap::new();
     let mut closes = Vec::new();
+    let total = bundle.records.len() as u64;
+    progress(0, total);
     // What each record needs alone — decoding (its signer's key is a
     // curve point to check), its event's bytes, its signature — on every
     // core; then, in order, its place in the sequence and the chain, its
@@ -647,6 +664,9 @@ pub fn verify_bundle(bytes: &[u8], options: &VerifyOptions) -> Result<Verified, 
         }
         heads.push(head);
         event_digests.push(Digest::sha256(event_bytes));
+        if position.is_multiple_of(PROGRESS_EVERY) || position == total {
+            progress(position, total);
+        }
         Ok(())
     })?;
     // Every close and every lot has its result, and no tie is left open.

@@ -42,8 +42,9 @@ use std::sync::mpsc;
 use asamblea_wire::{Chain, Digest, Event, EventRecord, MeetingId, PublicKey, Signature, WireError};
 
 pub use bundle::{
-    check_receipt, export_bundle, register_bytes, register_from_bytes, verify_bundle, Bundle, BundleError,
-    BundleHead, Exported, ProfileLoader, ReceiptProblem, Verified, VerifyError, VerifyOptions,
+    check_receipt, export_bundle, register_bytes, register_from_bytes, verify_bundle,
+    verify_bundle_with_progress, Bundle, BundleError, BundleHead, Exported, ProfileLoader, ReceiptProblem,
+    Verified, VerifyError, VerifyOptions, PROGRESS_EVERY,
 };
 pub use cause::Cause;
 pub use journal::{Group, Journal, OpenError, SubmitError};

@@ -82,6 +82,46 @@ fn the_untampered_bundle_verifies_with_every_record_result_and_checkpoint() {
     assert_eq!(f.recorded.checkpoints.len(), 4, "three closes and the end");
 }
 
+/// `(records replayed, records in the bundle)` as `verify` reports them
+/// for its progress bar, with the verdict.
+fn progress_of(bytes: &[u8]) -> (Vec<(u64, u64)>, Result<Verified, VerifyError>) {
+    let options = asamblea_ledger::VerifyOptions {
+        daemon_key: Some(daemon().public_key()),
+        checkpoints: Vec::new(),
+        witnesses: Vec::new(),
+        receipts: Vec::new(),
+        load_profile: &crate::fixture::load_profile,
+    };
+    let mut reports = Vec::new();
+    let verdict = asamblea_ledger::verify_bundle_with_progress(bytes, &options, &mut |done, total| {
+        reports.push((done, total))
+    });
+    (reports, verdict)
+}
+
+#[test]
+fn progress_reaches_the_last_record_only_when_every_record_replayed() {
+    let f = fixture();
+    let last = f.last();
+    assert!(last < asamblea_ledger::PROGRESS_EVERY, "no report between the first and the last");
+    let (reports, verdict) = progress_of(&f.bytes);
+    assert_eq!(reports, vec![(0, last), (last, last)]);
+    assert_eq!(verdict, f.verify(&f.bytes, None));
+    assert!(verdict.is_ok());
+
+    // A bad signature half-way: the same first problem as without a
+    // progress bar, and the bar never says it finished.
+    let k = at(f, "H01 votes on item-1");
+    let mut records = f.records();
+    let mut bytes = f.bundle.records[k].0.clone();
+    *bytes.last_mut().expect("a record") ^= 0x01;
+    records[k] = EventRecord::decode(&bytes).expect("still a canonical record");
+    let tampered = f.rechained(records);
+    let (reports, verdict) = progress_of(&tampered);
+    assert_eq!(reports, vec![(0, last)]);
+    assert_eq!(verdict, Err(rejected(k as u64 + 1, Rejection::BadSignature)));
+}
+
 #[test]
 fn a_flipped_byte_in_a_ballots_body_is_a_bad_signature_at_its_number() {
     let f = fixture();
