@@ -128,28 +128,28 @@ impl Journal {
             }
         }
         let mut state = State::new(meeting, register, profile, profile_digest, Some(daemon_key));
-        let mut chain = asamblea_wire::Chain::new(&meeting);
         let mut ballots = Vec::new();
         // Every signature, strictly, on every core; then each event is
-        // admitted in order, as `State::admit` would.
+        // admitted in order, as `State::admit` would. Only the event's
+        // digest is kept, not a second copy of its bytes.
         let checked = crate::signatures::par_map(&records, |record| {
             let bytes = record.event.encode()?;
             let signed = record.seq <= trusted_seq
                 || record.signer.verify(&meeting, &bytes, &record.signature).is_ok();
-            Ok::<_, asamblea_wire::WireError>((bytes, signed))
+            Ok::<_, asamblea_wire::WireError>((Digest::sha256(&bytes), signed))
         });
-        for (record, checked) in records.iter().zip(checked) {
-            let (bytes, signed) = checked.map_err(|e| OpenError::Ledger(LedgerError::Encode(e)))?;
+        // The heads are the ones the ledger recomputed from the stored
+        // bytes as it opened (and found equal to the stored ones).
+        for ((record, checked), &head) in records.iter().zip(checked).zip(&heads) {
+            let (event_digest, signed) = checked.map_err(|e| OpenError::Ledger(LedgerError::Encode(e)))?;
             let admitted = if signed {
                 state.admit_verified(&record.event, &record.signer)
             } else {
                 Err(Rejection::BadSignature)
             };
             admitted.map_err(|rejection| OpenError::Rejected { seq: record.seq, rejection })?;
-            let head = chain.append(record).map_err(|e| OpenError::Ledger(LedgerError::Encode(e)))?;
             state.chained(head);
             if matches!(record.event.body, asamblea_wire::EventBody::Ballot(_)) {
-                let event_digest = Digest::sha256(&bytes);
                 ballots.push((
                     event_digest,
                     Appended { seq: record.seq, time_ms: record.time_ms, head, event_digest },
