@@ -354,22 +354,31 @@ pub(crate) struct Row {
 fn check_rows(rows: &[Row], meeting: &MeetingId) -> Result<(Vec<EventRecord>, Chain), (u64, String)> {
     let mut chain = Chain::new(meeting);
     let mut records = Vec::with_capacity(rows.len());
-    // Decoding (a curve point per signer) on every core; the chain in order.
-    let decoded = signatures::par_map(rows, |row| EventRecord::decode(&row.record));
-    for (i, (row, record)) in rows.iter().zip(decoded).enumerate() {
-        let expected = i as u64 + 1;
-        if row.seq != expected {
-            return Err((expected, format!("event {expected} is missing (the next stored is {})", row.seq)));
-        }
-        let record = record.map_err(|e| (row.seq, format!("the record does not decode: {e}")))?;
-        let head = chain.append_encoded(&record, &row.record).map_err(|e| (row.seq, e.to_string()))?;
-        if head.0.as_slice() != row.head.as_slice() {
-            return Err((
-                row.seq,
-                "the stored head does not match the record (edited, reordered or replaced)".into(),
-            ));
-        }
-        records.push(record);
-    }
+    // Decoding (a curve point per signer) on every core, a slice ahead;
+    // the chain in order.
+    signatures::for_each_mapped(
+        rows,
+        |row| EventRecord::decode(&row.record),
+        |i, record| {
+            let row = &rows[i];
+            let expected = i as u64 + 1;
+            if row.seq != expected {
+                return Err((
+                    expected,
+                    format!("event {expected} is missing (the next stored is {})", row.seq),
+                ));
+            }
+            let record = record.map_err(|e| (row.seq, format!("the record does not decode: {e}")))?;
+            let head = chain.append_encoded(&record, &row.record).map_err(|e| (row.seq, e.to_string()))?;
+            if head.0.as_slice() != row.head.as_slice() {
+                return Err((
+                    row.seq,
+                    "the stored head does not match the record (edited, reordered or replaced)".into(),
+                ));
+            }
+            records.push(record);
+            Ok(())
+        },
+    )?;
     Ok((records, chain))
 }

@@ -48,31 +48,102 @@ pub(crate) fn open_record(meeting: &MeetingId, bytes: &[u8]) -> Result<Opened, W
     Ok(Opened { record, signed })
 }
 
-/// Records opened (decoded, signatures checked: [`open_record`]) per slice.
-/// Only one slice's decoded records, and the next one's being opened, are
-/// in memory at a time.
-const SLICE: usize = 16_384;
+/// Items mapped per slice by [`for_each_mapped`]: only a few slices of
+/// results are in memory at a time.
+pub(crate) const SLICE: usize = 16_384;
 
-/// Calls `f` with each record of `records` opened, in order, with its
-/// index: the records are opened a slice at a time on every core, the next
-/// slice while `f` goes through this one; `f`'s first error stops it.
-pub(crate) fn for_each_opened<E>(
-    meeting: &MeetingId,
-    records: &[(Vec<u8>, Digest)],
-    mut f: impl FnMut(usize, Result<Opened, WireError>) -> Result<(), E>,
+/// Calls `each` with `f` of every item, in order, with its index, while
+/// `f` runs on every core a slice ahead: the same worker threads go through
+/// the whole of `items` (slice `k` on worker `k mod cores`), so what a
+/// thread remembers (the keys it accepted) lasts the whole run, and each
+/// worker is at most one finished slice ahead of `each`. `each`'s first
+/// error stops it.
+pub(crate) fn for_each_mapped<T: Sync, R: Send, E>(
+    items: &[T],
+    f: impl Fn(&T) -> R + Sync,
+    mut each: impl FnMut(usize, R) -> Result<(), E>,
 ) -> Result<(), E> {
-    let slices: Vec<&[(Vec<u8>, Digest)]> = records.chunks(SLICE).collect();
-    let open = |slice: &[(Vec<u8>, Digest)]| par_map(slice, |(bytes, _)| open_record(meeting, bytes));
+    let slices: Vec<&[T]> = items.chunks(SLICE).collect();
+    let cores = std::thread::available_parallelism().map_or(1, std::num::NonZeroUsize::get);
+    let workers = cores.min(slices.len()).max(1);
+    let (f, slices) = (&f, &slices);
     std::thread::scope(|scope| {
-        let mut pending = slices.first().map(|&slice| scope.spawn(move || open(slice)));
+        let receivers: Vec<_> = (0..workers)
+            .map(|worker| {
+                let (send, receive) = std::sync::mpsc::sync_channel::<Vec<R>>(0);
+                scope.spawn(move || {
+                    for slice in slices.iter().skip(worker).step_by(workers) {
+                        // The receiver is gone once `each` failed: stop.
+                        if send.send(slice.iter().map(f).collect()).is_err() {
+                            return;
+                        }
+                    }
+                });
+                receive
+            })
+            .collect();
         for at in 0..slices.len() {
-            let opened =
-                pending.take().expect("the slice was started").join().expect("opening does not panic");
-            pending = slices.get(at + 1).map(|&slice| scope.spawn(move || open(slice)));
-            for (j, record) in opened.into_iter().enumerate() {
-                f(at * SLICE + j, record)?;
+            let mapped = receivers[at % workers].recv().expect("the mapping does not panic");
+            for (j, result) in mapped.into_iter().enumerate() {
+                each(at * SLICE + j, result)?;
             }
         }
         Ok(())
     })
+}
+
+/// Calls `f` with each record of `records` opened, in order, with its
+/// index ([`for_each_mapped`] of [`open_record`]).
+pub(crate) fn for_each_opened<E>(
+    meeting: &MeetingId,
+    records: &[(Vec<u8>, Digest)],
+    f: impl FnMut(usize, Result<Opened, WireError>) -> Result<(), E>,
+) -> Result<(), E> {
+    for_each_mapped(records, |(bytes, _)| open_record(meeting, bytes), f)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{for_each_mapped, SLICE};
+
+    #[test]
+    fn every_item_comes_in_order_across_slices_and_workers() {
+        let items: Vec<u64> = (0..3 * SLICE as u64 + 5).collect();
+        let mut seen = Vec::new();
+        let done: Result<(), ()> = for_each_mapped(
+            &items,
+            |x| x * 2,
+            |i, doubled| {
+                seen.push((i, doubled));
+                Ok(())
+            },
+        );
+        assert_eq!(done, Ok(()));
+        assert_eq!(seen, items.iter().map(|&x| (x as usize, x * 2)).collect::<Vec<_>>());
+        let none: Result<(), ()> = for_each_mapped(&[] as &[u64], |x| *x, |_, _| panic!("no items"));
+        assert_eq!(none, Ok(()));
+    }
+
+    #[test]
+    fn the_first_error_stops_it_wherever_it_falls() {
+        let items: Vec<usize> = (0..4 * SLICE + 1).collect();
+        for stop in [0, 7, SLICE - 1, SLICE, 2 * SLICE + 3, 4 * SLICE] {
+            let mut calls = 0;
+            let done = for_each_mapped(
+                &items,
+                |x| *x,
+                |i, x| {
+                    calls += 1;
+                    assert_eq!(i, x);
+                    if i == stop {
+                        Err(i)
+                    } else {
+                        Ok(())
+                    }
+                },
+            );
+            assert_eq!(done, Err(stop));
+            assert_eq!(calls, stop + 1, "nothing after the error is looked at");
+        }
+    }
 }
