@@ -555,7 +555,8 @@ pub const PROGRESS_EVERY: u64 = 4_096;
 
 /// [`verify_bundle`], reporting `(records replayed, records in the bundle)`
 /// once the bundle is read, then every [`PROGRESS_EVERY`] records and at
-/// the end of the replay (for a progress bar). The verdict is the same whatever `progress` does.
+/// the end of the replay (for a progress bar). The verdict is the same
+/// whatever `progress` does.
 pub fn verify_bundle_with_progress(
     bytes: &[u8],
     options: &VerifyOptions,
