@@ -148,6 +148,34 @@ impl Bundle {
 
     /// Reads a bundle's bytes.
     pub fn decode(bytes: &[u8]) -> Result<Bundle, BundleError> {
+        let read = Borrowed::decode(bytes)?;
+        Ok(Bundle {
+            meeting: read.meeting,
+            daemon_key: read.daemon_key,
+            profile_name: read.profile_name.to_string(),
+            profile_bytes: read.profile_bytes.to_vec(),
+            register_bytes: read.register_bytes.to_vec(),
+            records: read.records.iter().map(|&(record, head)| (record.to_vec(), head)).collect(),
+            checkpoints: read.checkpoints,
+        })
+    }
+}
+
+/// A [`Bundle`] read in place: its files and records are slices of the
+/// bundle's bytes, so `verify` holds them once.
+pub(crate) struct Borrowed<'a> {
+    pub(crate) meeting: MeetingId,
+    pub(crate) daemon_key: PublicKey,
+    pub(crate) profile_name: &'a str,
+    pub(crate) profile_bytes: &'a [u8],
+    pub(crate) register_bytes: &'a [u8],
+    pub(crate) records: Vec<(&'a [u8], Digest)>,
+    pub(crate) checkpoints: Vec<(Checkpoint, Signature)>,
+}
+
+impl<'a> Borrowed<'a> {
+    /// Reads a bundle's bytes (the one reader of the format).
+    pub(crate) fn decode(bytes: &'a [u8]) -> Result<Borrowed<'a>, BundleError> {
         let mut r = Cursor { bytes, at: 0 };
         if r.take(16, "the magic")? != MAGIC {
             return Err(BundleError::NotABundle);
@@ -159,16 +187,15 @@ impl Bundle {
         let meeting = MeetingId(r.array("the meeting id")?);
         let daemon_key = PublicKey::from_bytes(&r.array("the daemon key")?)
             .map_err(|e| BundleError::Field { field: "daemon key", message: e.to_string() })?;
-        let profile_name = String::from_utf8(r.sized("the profile name", 64)?.to_vec())
+        let profile_name = std::str::from_utf8(r.sized("the profile name", 64)?)
             .map_err(|_| BundleError::Field { field: "profile name", message: "not UTF-8".into() })?;
-        let profile_bytes = r.sized("the profile file", 1 << 20)?.to_vec();
-        let register_bytes = r.sized("the register", 1 << 30)?.to_vec();
+        let profile_bytes = r.sized("the profile file", 1 << 20)?;
+        let register_bytes = r.sized("the register", 1 << 30)?;
         let count = u64::from_be_bytes(r.array("the record count")?);
         let mut records = Vec::new();
         for _ in 0..count {
-            let record = r
-                .sized("a record", EventRecord::HEADER_LEN + asamblea_wire::limits::MAX_MESSAGE_LEN)?
-                .to_vec();
+            let record =
+                r.sized("a record", EventRecord::HEADER_LEN + asamblea_wire::limits::MAX_MESSAGE_LEN)?;
             let head = Digest(r.array("a record's head")?);
             records.push((record, head));
         }
@@ -182,7 +209,15 @@ impl Bundle {
         if r.at != bytes.len() {
             return Err(BundleError::TrailingBytes(bytes.len() - r.at));
         }
-        Ok(Bundle { meeting, daemon_key, profile_name, profile_bytes, register_bytes, records, checkpoints })
+        Ok(Borrowed {
+            meeting,
+            daemon_key,
+            profile_name,
+            profile_bytes,
+            register_bytes,
+            records,
+            checkpoints,
+        })
     }
 }
 
@@ -562,12 +597,12 @@ pub fn verify_bundle_with_progress(
     options: &VerifyOptions,
     progress: &mut dyn FnMut(u64, u64),
 ) -> Result<Verified, VerifyError> {
-    let bundle = Bundle::decode(bytes).map_err(VerifyError::Bundle)?;
+    let bundle = Borrowed::decode(bytes).map_err(VerifyError::Bundle)?;
     if options.daemon_key.is_some_and(|k| k != bundle.daemon_key) {
         return Err(VerifyError::DaemonKeyMismatch);
     }
     let profile =
-        (options.load_profile)(&bundle.profile_name, &bundle.profile_bytes).map_err(VerifyError::Profile)?;
+        (options.load_profile)(bundle.profile_name, bundle.profile_bytes).map_err(VerifyError::Profile)?;
     // The name travels beside the file and nothing else binds it: a loader
     // that reads the profile from the bytes alone would let it be anything.
     if profile.name() != bundle.profile_name {
@@ -577,12 +612,12 @@ pub fn verify_bundle_with_progress(
             profile.name()
         )));
     }
-    let register = register_from_bytes(&bundle.register_bytes).map_err(VerifyError::Register)?;
+    let register = register_from_bytes(bundle.register_bytes).map_err(VerifyError::Register)?;
     let mut state = State::new(
         bundle.meeting,
         register,
         profile,
-        Digest::sha256(&bundle.profile_bytes),
+        Digest::sha256(bundle.profile_bytes),
         Some(bundle.daemon_key),
     );
     let mut chain = Chain::new(&bundle.meeting);

@@ -96,7 +96,7 @@ pub(crate) fn for_each_mapped<T: Sync, R: Send, E>(
 /// index ([`for_each_mapped`] of [`open_record`]).
 pub(crate) fn for_each_opened<E>(
     meeting: &MeetingId,
-    records: &[(Vec<u8>, Digest)],
+    records: &[(&[u8], Digest)],
     f: impl FnMut(usize, Result<Opened, WireError>) -> Result<(), E>,
 ) -> Result<(), E> {
     for_each_mapped(records, |(bytes, _)| open_record(meeting, bytes), f)
