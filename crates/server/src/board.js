@@ -17,7 +17,7 @@ function render(status) {
   for (const item of status.items) {
     const row = document.createElement("tr");
     const cells = [item.id, item.matter_es];
-    let state = { pending: "pendiente", open: "en votación (" + n(item.ballots) + " papeletas)" }[item.state];
+    let state = { pending: "pendiente", open: "en votación (" + n(item.ballots) + (item.ballots === 1 ? " papeleta)" : " papeletas)") }[item.state];
     const r = item.result || {};
     if (item.state === "closed") state = r.outcome;
     cells.push(state, n(r.for), n(r.against), n(r.blank), n(r.base));
