@@ -179,25 +179,7 @@ fn a_hand_edit_that_recomputes_every_head_is_caught_by_the_replay_at_its_event()
     // Someone who knows the format changes H01's vote on item-1 from for
     // to against and recomputes every head after it: the chain holds, the
     // signature does not.
-    let dir = TempDir::new("rechained-edit");
-    let recorded = record_meeting(&dir.ledger());
-    let target = recorded.seq("H01 votes on item-1");
-    let conn = sqlite(&dir.ledger());
-    conn.execute_batch("DROP TRIGGER events_no_update;").expect("trigger dropped");
-    let mut chain = Chain::new(&MEETING);
-    for (record, _) in &recorded.records {
-        let mut bytes = record.encode().expect("encodes");
-        if record.seq == target {
-            *bytes.last_mut().expect("bytes") ^= 0x01;
-        }
-        let head = chain.append(&EventRecord::decode(&bytes).expect("canonical")).expect("in order");
-        conn.execute(
-            "UPDATE events SET record = ?1, head = ?2 WHERE seq = ?3",
-            params![bytes, &head.0[..], record.seq as i64],
-        )
-        .expect("edited");
-    }
-    drop(conn);
+    let (dir, target, _) = rechained_with_an_edit("rechained-edit", "H01 votes on item-1");
     assert!(read_records(&dir.ledger(), &MEETING).is_ok(), "the chain alone holds");
     let reopened = Journal::open(
         &dir.ledger(),
