@@ -948,7 +948,7 @@ fn millis(d: Duration) -> String {
 }
 
 /// `2,41 s`.
-fn seconds(d: Duration) -> String {
+pub(crate) fn seconds(d: Duration) -> String {
     let millis = d.as_millis();
     format!("{},{:02} s", millis / 1000, millis % 1000 / 10)
 }

@@ -260,6 +260,34 @@ enum Command {
         #[arg(long, default_value_t = 10, value_parser = clap::value_parser!(u16).range(1..=100))]
         rounds: u16,
     },
+    /// Mide una reunión grande (cien mil accionistas, un millón de
+    /// papeletas): reinicio tras kill -9, verify y export, con su memoria /
+    /// measure a large meeting: restart after kill -9, verify and export.
+    #[command(
+        name = "bench-scale",
+        after_help = "La reunión se construye una vez (unos minutos) y se guarda en la caché; las corridas siguientes solo miden / the meeting is built once and cached; later runs only measure.\n\nEjemplo / example:\n  cargo run --release -p asamblea -- bench-scale\n\nCódigos de salida / exit codes: 0 medido / measured · 2 no pudo medir / could not measure."
+    )]
+    BenchScale {
+        /// Accionistas en el libro (131.000: con diez puntos y 90 % de
+        /// asistencia pasan del millón de papeletas) / holders in the
+        /// register (131.000: ten items, 90 % attending, over a million
+        /// ballots).
+        #[arg(long, default_value_t = 131_000)]
+        holders: u64,
+        /// Puntos del orden del día / agenda items.
+        #[arg(long, default_value_t = 10, value_parser = clap::value_parser!(u16).range(1..=256))]
+        items: u16,
+        /// Porcentaje que asiste / percentage attending.
+        #[arg(long, default_value_t = 90, value_parser = clap::value_parser!(u64).range(1..=100))]
+        attendance: u64,
+        /// Dónde guardar la reunión construida / where the built meeting is
+        /// kept between runs.
+        #[arg(long, value_name = "CARPETA")]
+        cache: Option<PathBuf>,
+        /// Reinicios medidos / timed restarts.
+        #[arg(long, default_value_t = 3, value_parser = clap::value_parser!(u16).range(1..=20))]
+        restarts: u16,
+    },
     /// Verifica un paquete de auditoría o el libro de una reunión, sin
     /// confiar en nada / verify a bundle or a meeting's ledger, trusting nothing.
     #[command(
@@ -332,6 +360,7 @@ pub fn main() -> ExitCode {
     let mut stderr = std::io::stderr();
     let code = run(cli, &mut stdout, &mut stderr);
     let _ = stdout.flush();
+    crate::scale::report_peak_memory();
     ExitCode::from(code)
 }
 
@@ -412,6 +441,19 @@ pub fn run(cli: Cli, out: &mut dyn Write, err: &mut dyn Write) -> u8 {
         Command::Bench { kiosks, ballots, dir, listen, rounds } => finish(
             crate::bench::bench(
                 &crate::bench::BenchOptions { kiosks, ballots, dir, listen, rounds: usize::from(rounds) },
+                out,
+            ),
+            err,
+        ),
+        Command::BenchScale { holders, items, attendance, cache, restarts } => finish(
+            crate::scale::bench_scale(
+                &crate::scale::ScaleOptions {
+                    holders,
+                    items: usize::from(items),
+                    attendance,
+                    cache,
+                    restarts: usize::from(restarts),
+                },
                 out,
             ),
             err,

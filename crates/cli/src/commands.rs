@@ -9,7 +9,7 @@ use std::path::{Path, PathBuf};
 use anyhow::{bail, Context, Result};
 use asamblea_ledger::{verify_bundle, Bundle, VerifyOptions};
 use asamblea_rules::{Capacity, ItemResult, OptionIndex};
-use asamblea_wire::{Choice, Digest, HolderVote, Id, PublicKey};
+use asamblea_wire::{Choice, CredentialId, Digest, EventBody, HolderVote, Id, PublicKey};
 
 use asamblea_documents::numfmt::thousands;
 use asamblea_venue::lock::{DaemonRun, MeetingLock};
@@ -162,11 +162,48 @@ impl XorShift {
     }
 }
 
+/// Acknowledgements still owed by the ledger writer for events queued
+/// without waiting (`simulate`'s bulk work: one fsync per batch, not per
+/// event).
+struct Owed {
+    sender: std::sync::mpsc::Sender<Result<(), asamblea_ledger::LedgerError>>,
+    receiver: std::sync::mpsc::Receiver<Result<(), asamblea_ledger::LedgerError>>,
+    count: usize,
+}
+
+impl Owed {
+    fn new() -> Owed {
+        let (sender, receiver) = std::sync::mpsc::channel();
+        Owed { sender, receiver, count: 0 }
+    }
+
+    /// The completion of one more queued event.
+    fn one(&mut self) -> asamblea_ledger::Completion {
+        self.count += 1;
+        let sender = self.sender.clone();
+        Box::new(move |result| {
+            let _ = sender.send(result.map(|_| ()));
+        })
+    }
+
+    /// Waits until every event queued so far is durable.
+    fn settle(&mut self) -> Result<()> {
+        for _ in 0..std::mem::take(&mut self.count) {
+            self.receiver.recv().context("the ledger writer stopped")??;
+        }
+        Ok(())
+    }
+}
+
 /// `asamblea simulate DIR`: runs the whole agenda with simulated kiosks —
 /// check-ins, proxies, badges, real signed ballots, closes, results, lots.
+/// Each event goes through the same checks as the daemon's; events are
+/// queued on the group-committing writer (as the daemon's kiosks' are),
+/// and every one is durable before the item closes.
 pub fn simulate(dir: &Path, seed: u64, attendance_percent: u64, out: &mut dyn Write) -> Result<()> {
     let mut service = Service::open(dir)?;
     let mut rng = XorShift(seed.max(1));
+    let mut owed = Owed::new();
     let ids: Vec<String> = service.meeting().register().iter().map(|(_, h)| h.id().to_string()).collect();
     // Arrivals: most in person, some in groups of three through a proxy.
     let mut proxies = 0;
@@ -188,18 +225,31 @@ pub fn simulate(dir: &Path, seed: u64, attendance_percent: u64, out: &mut dyn Wr
                 waiting.clear();
             }
         } else {
-            service.check_in(id)?;
+            let done = owed.one();
+            service.queue_staff_event(EventBody::CheckedInPerson { holder: Id::new(id)? }, done)?;
         }
     }
+    owed.settle()?;
     bar.finish_and_clear();
     let people = service.attendees();
     let mut credentials = Vec::new();
+    let bar = progress_bar(people.len() as u64, "Entregando credenciales");
     for attendee in &people {
+        bar.inc(1);
         // `simulate` plays the desk too: it draws each seed itself.
         let seed = asamblea_kiosk::BadgeSeed::draw(&service.meeting_id())?;
-        let (number, _) = service.issue_badge(&attendee.person, seed.public_key())?;
+        let number = CredentialId(service.state().badges_issued() + 1);
+        let body = EventBody::BadgeIssued {
+            credential: number,
+            key: seed.public_key(),
+            person: Id::new(&attendee.person)?,
+        };
+        let done = owed.one();
+        service.queue_staff_event(body, done)?;
         credentials.push((seed.numbered(number), attendee.carries.clone()));
     }
+    owed.settle()?;
+    bar.finish_and_clear();
     let quorum = service.meeting().quorum();
     writeln!(
         out,
@@ -212,6 +262,7 @@ pub fn simulate(dir: &Path, seed: u64, attendance_percent: u64, out: &mut dyn Wr
     )?;
     let agenda: Vec<String> = service.agenda().iter().map(|a| a.item.as_str().to_string()).collect();
     let mut ballots = 0u64;
+    let meeting_id = service.meeting_id();
     for item in &agenda {
         if let Err(e) = service.open_item(item) {
             writeln!(out, "▶ {item}: no se abre / not opened: {e}")?;
@@ -219,9 +270,9 @@ pub fn simulate(dir: &Path, seed: u64, attendance_percent: u64, out: &mut dyn Wr
         }
         let at = service.meeting().item_index(item).expect("opened");
         let options = service.meeting().item(at).option_count() as u64;
-        let bar = progress_bar(credentials.len() as u64, "Votando");
+        // The choices, in order; then the signatures, on every core.
+        let mut cast = Vec::new();
         for (credential, carried) in &credentials {
-            bar.inc(1);
             let mut votes = Vec::new();
             for holder in carried {
                 // Most vote the first option; the rest spread out.
@@ -236,10 +287,20 @@ pub fn simulate(dir: &Path, seed: u64, attendance_percent: u64, out: &mut dyn Wr
                 }
             }
             if !votes.is_empty() {
-                service.cast(credential, item, votes)?;
-                ballots += 1;
+                cast.push((credential, votes));
             }
         }
+        let bar = progress_bar(cast.len() as u64, "Votando");
+        let signed = sign_on_every_core(cast, |(credential, votes)| {
+            asamblea_venue::service::sign_ballot(&meeting_id, credential, item, votes)
+        })?;
+        for ballot in signed {
+            bar.inc(1);
+            let done = owed.one();
+            service.queue_ballot(ballot, done).map_err(|rejection| anyhow::anyhow!("{item}: {rejection}"))?;
+            ballots += 1;
+        }
+        owed.settle()?;
         bar.finish_and_clear();
         let (checkpoint, _) = service.close_item(item)?;
         let entry = service.meeting().item(at);
@@ -266,6 +327,33 @@ pub fn simulate(dir: &Path, seed: u64, attendance_percent: u64, out: &mut dyn Wr
     writeln!(out, "Papeletas firmadas / signed ballots: {}", thousands(ballots))?;
     service.close();
     Ok(())
+}
+
+/// `f` of every item, in order, on every core.
+fn sign_on_every_core<T: Send, R: Send>(items: Vec<T>, f: impl Fn(T) -> Result<R> + Sync) -> Result<Vec<R>> {
+    let cores = std::thread::available_parallelism().map_or(1, std::num::NonZeroUsize::get);
+    let chunk = items.len().div_ceil(cores).max(1);
+    let mut parts = Vec::new();
+    let mut items = items.into_iter();
+    loop {
+        let part: Vec<T> = items.by_ref().take(chunk).collect();
+        if part.is_empty() {
+            break;
+        }
+        parts.push(part);
+    }
+    let f = &f;
+    std::thread::scope(|scope| {
+        let workers: Vec<_> = parts
+            .into_iter()
+            .map(|part| scope.spawn(move || part.into_iter().map(f).collect::<Result<Vec<R>>>()))
+            .collect();
+        let mut all = Vec::new();
+        for worker in workers {
+            all.extend(worker.join().map_err(|_| anyhow::anyhow!("a signing thread panicked"))??);
+        }
+        Ok(all)
+    })
 }
 
 /// `asamblea export DIR OUT`.
@@ -451,26 +539,37 @@ pub fn verify(path: &Path, inputs: &VerifyInputs, out: &mut dyn Write) -> Result
                 signed.push(sign(i as u64 + 1, *head));
             }
         }
-        Bundle {
-            meeting: files.meeting_id,
-            daemon_key: files.daemon.public_key(),
-            profile_name: files.config.profile.name().to_string(),
-            profile_bytes: files.profile_bytes,
-            register_bytes: files.register_bytes,
-            records,
-            checkpoints: signed,
-        }
-        .encode()
+        Some(
+            Bundle {
+                meeting: files.meeting_id,
+                daemon_key: files.daemon.public_key(),
+                profile_name: files.config.profile.name().to_string(),
+                profile_bytes: files.profile_bytes,
+                register_bytes: files.register_bytes,
+                records,
+                checkpoints: signed,
+            }
+            .encode(),
+        )
     } else {
-        std::fs::read(path).with_context(|| format!("{}: cannot read the bundle", path.display()))?
+        None
     };
     let observed = !checkpoints.is_empty() || !witnesses.is_empty();
     let options = VerifyOptions { daemon_key, checkpoints, witnesses, receipts, load_profile: &load_profile };
     // The bar appears once the bundle is read and its length is known.
     let mut bar = None;
-    let verdict = asamblea_ledger::verify_bundle_with_progress(&bytes, &options, &mut |done, total| {
+    let mut progress = |done, total| {
         bar.get_or_insert_with(|| progress_bar(total, "Verificando / verifying")).set_position(done);
-    });
+    };
+    // A bundle file is read a slice at a time, never whole.
+    let verdict = match &bytes {
+        Some(bytes) => asamblea_ledger::verify_bundle_with_progress(bytes, &options, &mut progress),
+        None => {
+            let file = std::fs::File::open(path)
+                .with_context(|| format!("{}: cannot read the bundle", path.display()))?;
+            asamblea_ledger::verify_bundle_from(file, &options, &mut progress)
+        }
+    };
     if let Some(bar) = bar {
         bar.finish_and_clear();
     }

@@ -16,6 +16,8 @@
 //!   kiosk), on the files or through a running daemon's API.
 //! - `bench`: `asamblea bench`, simulated kiosks against an in-process
 //!   daemon, and the pipeline ceiling without HTTP.
+//! - `scale`: `asamblea bench-scale`, a million-ballot meeting built once
+//!   and cached, then a restart after kill -9, `export` and `verify`.
 //! - `scenario`: parse, replay, check and report FORMAT.md scenarios (the
 //!   conformance runner).
 
@@ -23,4 +25,5 @@ pub mod bench;
 pub mod cli;
 pub mod commands;
 pub mod desk;
+pub mod scale;
 pub mod scenario;

@@ -67,6 +67,9 @@ pub enum BundleError {
     /// Bytes after the last field.
     #[error("{0} bytes follow the last checkpoint")]
     TrailingBytes(usize),
+    /// The bundle's file could not be read.
+    #[error("the bundle cannot be read: {0}")]
+    Unreadable(String),
     /// A field with a value it cannot have.
     #[error("{field}: {message}")]
     Field {
@@ -75,6 +78,12 @@ pub enum BundleError {
         /// What is wrong.
         message: String,
     },
+}
+
+impl BundleError {
+    fn io(error: std::io::Error) -> BundleError {
+        BundleError::Unreadable(error.to_string())
+    }
 }
 
 /// What a bundle says before its records (§11): the meeting, the daemon's
@@ -148,96 +157,79 @@ impl Bundle {
 
     /// Reads a bundle's bytes.
     pub fn decode(bytes: &[u8]) -> Result<Bundle, BundleError> {
-        let read = Borrowed::decode(bytes)?;
-        Ok(Bundle {
-            meeting: read.meeting,
-            daemon_key: read.daemon_key,
-            profile_name: read.profile_name.to_string(),
-            profile_bytes: read.profile_bytes.to_vec(),
-            register_bytes: read.register_bytes.to_vec(),
-            records: read.records.iter().map(|&(record, head)| (record.to_vec(), head)).collect(),
-            checkpoints: read.checkpoints,
-        })
-    }
-}
-
-/// A [`Bundle`] read in place: its files and records are slices of the
-/// bundle's bytes, so `verify` holds them once.
-pub(crate) struct Borrowed<'a> {
-    pub(crate) meeting: MeetingId,
-    pub(crate) daemon_key: PublicKey,
-    pub(crate) profile_name: &'a str,
-    pub(crate) profile_bytes: &'a [u8],
-    pub(crate) register_bytes: &'a [u8],
-    pub(crate) records: Vec<(&'a [u8], Digest)>,
-    pub(crate) checkpoints: Vec<(Checkpoint, Signature)>,
-}
-
-impl<'a> Borrowed<'a> {
-    /// Reads a bundle's bytes (the one reader of the format).
-    pub(crate) fn decode(bytes: &'a [u8]) -> Result<Borrowed<'a>, BundleError> {
-        let mut r = Cursor { bytes, at: 0 };
-        if r.take(16, "the magic")? != MAGIC {
-            return Err(BundleError::NotABundle);
-        }
-        match r.take(1, "the version")?[0] {
-            VERSION => {}
-            other => return Err(BundleError::OtherVersion(other)),
-        }
-        let meeting = MeetingId(r.array("the meeting id")?);
-        let daemon_key = PublicKey::from_bytes(&r.array("the daemon key")?)
-            .map_err(|e| BundleError::Field { field: "daemon key", message: e.to_string() })?;
-        let profile_name = std::str::from_utf8(r.sized("the profile name", 64)?)
-            .map_err(|_| BundleError::Field { field: "profile name", message: "not UTF-8".into() })?;
-        let profile_bytes = r.sized("the profile file", 1 << 20)?;
-        let register_bytes = r.sized("the register", 1 << 30)?;
-        let count = u64::from_be_bytes(r.array("the record count")?);
+        let mut reader = BundleReader::new(bytes);
+        let (head, count) = reader.head()?;
         let mut records = Vec::new();
         for _ in 0..count {
-            let record =
-                r.sized("a record", EventRecord::HEADER_LEN + asamblea_wire::limits::MAX_MESSAGE_LEN)?;
-            let head = Digest(r.array("a record's head")?);
-            records.push((record, head));
+            records.push(reader.record()?);
         }
-        let checkpoints_count = u32::from_be_bytes(r.array("the checkpoint count")?);
-        let mut checkpoints = Vec::new();
-        for _ in 0..checkpoints_count {
-            let checkpoint = Checkpoint::decode(r.take(42, "a checkpoint")?)
-                .map_err(|e| BundleError::Field { field: "checkpoint", message: e.to_string() })?;
-            checkpoints.push((checkpoint, Signature(r.array("a checkpoint's signature")?)));
-        }
-        if r.at != bytes.len() {
-            return Err(BundleError::TrailingBytes(bytes.len() - r.at));
-        }
-        Ok(Borrowed {
-            meeting,
-            daemon_key,
-            profile_name,
-            profile_bytes,
-            register_bytes,
+        let checkpoints = reader.checkpoints()?;
+        reader.end()?;
+        Ok(Bundle {
+            meeting: head.meeting,
+            daemon_key: head.daemon_key,
+            profile_name: head.profile_name,
+            profile_bytes: head.profile_bytes,
+            register_bytes: head.register_bytes,
             records,
             checkpoints,
         })
     }
 }
 
-struct Cursor<'a> {
-    bytes: &'a [u8],
-    at: usize,
+/// What a bundle says before its records, as read ([`BundleHead`] owned).
+pub(crate) struct ReadHead {
+    pub(crate) meeting: MeetingId,
+    pub(crate) daemon_key: PublicKey,
+    pub(crate) profile_name: String,
+    pub(crate) profile_bytes: Vec<u8>,
+    pub(crate) register_bytes: Vec<u8>,
 }
 
-impl<'a> Cursor<'a> {
-    fn take(&mut self, n: usize, what: &'static str) -> Result<&'a [u8], BundleError> {
-        let end =
-            self.at.checked_add(n).filter(|&e| e <= self.bytes.len()).ok_or(BundleError::Truncated(what))?;
-        let out = &self.bytes[self.at..end];
-        self.at = end;
+/// Reads a bundle's fields in their order from any source, a field at a
+/// time (the one reader of the format): `verify` goes through a file of
+/// a million records without holding it.
+pub(crate) struct BundleReader<R: std::io::Read> {
+    source: R,
+    /// Bytes read so far.
+    at: u64,
+}
+
+impl<R: std::io::Read> BundleReader<R> {
+    pub(crate) fn new(source: R) -> BundleReader<R> {
+        BundleReader { source, at: 0 }
+    }
+
+    /// Exactly `n` bytes; the bytes ending first is `Truncated(what)`.
+    /// Memory grows with what is read, not with what a length claims.
+    fn take(&mut self, n: u64, what: &'static str) -> Result<Vec<u8>, BundleError> {
+        let mut out = Vec::new();
+        let got = std::io::Read::read_to_end(&mut std::io::Read::take(&mut self.source, n), &mut out)
+            .map_err(BundleError::io)?;
+        self.at += got as u64;
+        if (got as u64) < n {
+            return Err(BundleError::Truncated(what));
+        }
         Ok(out)
     }
-    fn array<const N: usize>(&mut self, what: &'static str) -> Result<[u8; N], BundleError> {
-        Ok(self.take(N, what)?.try_into().expect("took N bytes"))
+
+    /// Skips exactly `n` bytes, as [`BundleReader::take`] reads them.
+    fn skip(&mut self, n: u64, what: &'static str) -> Result<(), BundleError> {
+        let got = std::io::copy(&mut std::io::Read::take(&mut self.source, n), &mut std::io::sink())
+            .map_err(BundleError::io)?;
+        self.at += got;
+        if got < n {
+            return Err(BundleError::Truncated(what));
+        }
+        Ok(())
     }
-    fn sized(&mut self, what: &'static str, limit: usize) -> Result<&'a [u8], BundleError> {
+
+    fn array<const N: usize>(&mut self, what: &'static str) -> Result<[u8; N], BundleError> {
+        Ok(self.take(N as u64, what)?.try_into().expect("took N bytes"))
+    }
+
+    /// A length (u32), checked against `limit`.
+    fn length(&mut self, what: &'static str, limit: usize) -> Result<u64, BundleError> {
         let len = u32::from_be_bytes(self.array(what)?) as usize;
         if len > limit {
             return Err(BundleError::Field {
@@ -245,7 +237,68 @@ impl<'a> Cursor<'a> {
                 message: format!("{len} bytes is over the limit of {limit}"),
             });
         }
+        Ok(len as u64)
+    }
+
+    fn sized(&mut self, what: &'static str, limit: usize) -> Result<Vec<u8>, BundleError> {
+        let len = self.length(what, limit)?;
         self.take(len, what)
+    }
+
+    /// The fields before the records, and how many records follow.
+    pub(crate) fn head(&mut self) -> Result<(ReadHead, u64), BundleError> {
+        if self.take(16, "the magic")? != MAGIC {
+            return Err(BundleError::NotABundle);
+        }
+        match self.take(1, "the version")?[0] {
+            VERSION => {}
+            other => return Err(BundleError::OtherVersion(other)),
+        }
+        let meeting = MeetingId(self.array("the meeting id")?);
+        let daemon_key = PublicKey::from_bytes(&self.array("the daemon key")?)
+            .map_err(|e| BundleError::Field { field: "daemon key", message: e.to_string() })?;
+        let profile_name = String::from_utf8(self.sized("the profile name", 64)?)
+            .map_err(|_| BundleError::Field { field: "profile name", message: "not UTF-8".into() })?;
+        let profile_bytes = self.sized("the profile file", 1 << 20)?;
+        let register_bytes = self.sized("the register", 1 << 30)?;
+        let count = u64::from_be_bytes(self.array("the record count")?);
+        Ok((ReadHead { meeting, daemon_key, profile_name, profile_bytes, register_bytes }, count))
+    }
+
+    const RECORD_LIMIT: usize = EventRecord::HEADER_LEN + asamblea_wire::limits::MAX_MESSAGE_LEN;
+
+    /// The next record and the head stored after it.
+    pub(crate) fn record(&mut self) -> Result<(Vec<u8>, Digest), BundleError> {
+        let record = self.sized("a record", Self::RECORD_LIMIT)?;
+        Ok((record, Digest(self.array("a record's head")?)))
+    }
+
+    /// Passes over the next record.
+    pub(crate) fn skip_record(&mut self) -> Result<(), BundleError> {
+        let len = self.length("a record", Self::RECORD_LIMIT)?;
+        self.skip(len, "a record")?;
+        self.skip(32, "a record's head")
+    }
+
+    /// The checkpoints, after the records.
+    pub(crate) fn checkpoints(&mut self) -> Result<Vec<(Checkpoint, Signature)>, BundleError> {
+        let count = u32::from_be_bytes(self.array("the checkpoint count")?);
+        let mut checkpoints = Vec::new();
+        for _ in 0..count {
+            let checkpoint = Checkpoint::decode(&self.take(42, "a checkpoint")?)
+                .map_err(|e| BundleError::Field { field: "checkpoint", message: e.to_string() })?;
+            checkpoints.push((checkpoint, Signature(self.array("a checkpoint's signature")?)));
+        }
+        Ok(checkpoints)
+    }
+
+    /// Nothing may follow the checkpoints.
+    pub(crate) fn end(&mut self) -> Result<(), BundleError> {
+        let trailing = std::io::copy(&mut self.source, &mut std::io::sink()).map_err(BundleError::io)?;
+        if trailing > 0 {
+            return Err(BundleError::TrailingBytes(trailing as usize));
+        }
+        Ok(())
     }
 }
 
@@ -281,8 +334,8 @@ pub fn register_bytes(register: &Register) -> Vec<u8> {
 /// The register of canonical bytes; anything else is refused.
 pub fn register_from_bytes(bytes: &[u8]) -> Result<Register, BundleError> {
     let bad = |message: String| BundleError::Field { field: "register", message };
-    let mut r = Cursor { bytes, at: 0 };
-    if r.take(REGISTER_DOMAIN.len(), "the register")? != REGISTER_DOMAIN {
+    let mut r = BundleReader::new(bytes);
+    if r.take(REGISTER_DOMAIN.len() as u64, "the register")? != REGISTER_DOMAIN {
         return Err(bad("does not start with asamblea/register/v1".into()));
     }
     let mut class = || -> Result<ClassCapital, BundleError> {
@@ -294,7 +347,7 @@ pub fn register_from_bytes(bytes: &[u8]) -> Result<Register, BundleError> {
     let count = u32::from_be_bytes(r.array("the register")?);
     let mut holders = Vec::new();
     for n in 1..=count {
-        let id = String::from_utf8(r.sized("the register", 64)?.to_vec())
+        let id = String::from_utf8(r.sized("the register", 64)?)
             .map_err(|_| bad(format!("holder {n}: the id is not UTF-8")))?;
         // An id of the register follows the format's id rules (§1): 1 to
         // 64 bytes, no control character.
@@ -321,8 +374,8 @@ pub fn register_from_bytes(bytes: &[u8]) -> Result<Register, BundleError> {
             split,
         });
     }
-    if r.at != bytes.len() {
-        return Err(bad(format!("{} bytes follow the last holder", bytes.len() - r.at)));
+    if r.at != bytes.len() as u64 {
+        return Err(bad(format!("{} bytes follow the last holder", bytes.len() as u64 - r.at)));
     }
     Register::new(capital, holders).map_err(|e| bad(e.to_string()))
 }
@@ -597,114 +650,187 @@ pub fn verify_bundle_with_progress(
     options: &VerifyOptions,
     progress: &mut dyn FnMut(u64, u64),
 ) -> Result<Verified, VerifyError> {
-    let bundle = Borrowed::decode(bytes).map_err(VerifyError::Bundle)?;
-    if options.daemon_key.is_some_and(|k| k != bundle.daemon_key) {
+    verify_bundle_from(std::io::Cursor::new(bytes), options, progress)
+}
+
+/// A record out of its place, found during the replay: what it is (a
+/// copy, a move, a gap) takes a look at the records after it.
+struct OutOfPlace {
+    /// Its index in the bundle (from 0).
+    index: u64,
+    /// Its number.
+    seq: u64,
+    /// The number its place asks for.
+    expected: u64,
+}
+
+/// Why the replay stopped: a verdict, or a record out of its place.
+type Stop = Result<VerifyError, OutOfPlace>;
+
+/// Records with their stored heads, as read.
+type Records = Vec<(Vec<u8>, Digest)>;
+
+/// [`verify_bundle_with_progress`] of a bundle read from `source` — a file,
+/// usually — a field at a time: first through to its checkpoints (the
+/// bundle's form, and what the replay must keep), then, from the first
+/// record again, the replay, a slice at a time. Resident memory is the
+/// meeting's state and a few slices, whatever the bundle's length; only
+/// the heads the checkpoints, witnesses and receipts name are kept.
+pub fn verify_bundle_from<R: std::io::Read + std::io::Seek>(
+    source: R,
+    options: &VerifyOptions,
+    progress: &mut dyn FnMut(u64, u64),
+) -> Result<Verified, VerifyError> {
+    use std::io::Seek as _;
+    let mut reader = BundleReader::new(std::io::BufReader::with_capacity(1 << 16, source));
+    let (head, count) = reader.head().map_err(VerifyError::Bundle)?;
+    let records_at = reader.at;
+    for _ in 0..count {
+        reader.skip_record().map_err(VerifyError::Bundle)?;
+    }
+    let checkpoints = reader.checkpoints().map_err(VerifyError::Bundle)?;
+    reader.end().map_err(VerifyError::Bundle)?;
+    if options.daemon_key.is_some_and(|k| k != head.daemon_key) {
         return Err(VerifyError::DaemonKeyMismatch);
     }
     let profile =
-        (options.load_profile)(bundle.profile_name, bundle.profile_bytes).map_err(VerifyError::Profile)?;
+        (options.load_profile)(&head.profile_name, &head.profile_bytes).map_err(VerifyError::Profile)?;
     // The name travels beside the file and nothing else binds it: a loader
     // that reads the profile from the bytes alone would let it be anything.
-    if profile.name() != bundle.profile_name {
+    if profile.name() != head.profile_name {
         return Err(VerifyError::Profile(format!(
             "the bundle names profile `{}` but its file is profile `{}`",
-            bundle.profile_name,
+            head.profile_name,
             profile.name()
         )));
     }
-    let register = register_from_bytes(bundle.register_bytes).map_err(VerifyError::Register)?;
-    let mut state = State::new(
-        bundle.meeting,
-        register,
-        profile,
-        Digest::sha256(bundle.profile_bytes),
-        Some(bundle.daemon_key),
-    );
-    let mut chain = Chain::new(&bundle.meeting);
-    let mut heads = Vec::with_capacity(bundle.records.len());
-    let mut event_digests = Vec::with_capacity(bundle.records.len());
+    let register = register_from_bytes(&head.register_bytes).map_err(VerifyError::Register)?;
+    let meeting = head.meeting;
+    let mut state =
+        State::new(meeting, register, profile, Digest::sha256(&head.profile_bytes), Some(head.daemon_key));
+    // The heads (and event digests) anything will ask about.
+    let wanted: std::collections::HashSet<u64> = checkpoints
+        .iter()
+        .map(|(c, _)| c.seq)
+        .chain(options.checkpoints.iter().map(|&(seq, _)| seq))
+        .chain(options.witnesses.iter().map(|(c, _)| c.seq))
+        .chain(options.receipts.iter().map(|(r, _)| r.seq))
+        .collect();
+    let mut kept: std::collections::HashMap<u64, (Digest, Digest)> = std::collections::HashMap::new();
+    let mut chain = Chain::new(&meeting);
     let mut results = Vec::new();
     // Results still owed, by item: one per close and one per lot, with the
     // event that asked for the oldest.
     let mut owed: std::collections::HashMap<String, (u32, u64)> = std::collections::HashMap::new();
     let mut closes = Vec::new();
-    let total = bundle.records.len() as u64;
-    progress(0, total);
+    progress(0, count);
+    let mut source = reader.source;
+    source.seek(std::io::SeekFrom::Start(records_at)).map_err(|e| VerifyError::Bundle(BundleError::io(e)))?;
+    let mut reader = BundleReader::new(source);
+    let mut read = 0u64;
+    let next = || -> Result<Option<Records>, Stop> {
+        let slice = (crate::signatures::STREAM_SLICE as u64).min(count - read);
+        let records = (0..slice)
+            .map(|_| reader.record())
+            .collect::<Result<Vec<_>, _>>()
+            .map_err(|e| Ok(VerifyError::Bundle(e)))?;
+        read += slice;
+        Ok((!records.is_empty()).then_some(records))
+    };
     // What each record needs alone — decoding (its signer's key is a
     // curve point to check), its event's bytes, its signature — on every
     // core; then, in order, its place in the sequence and the chain, its
     // head, and its replay, as `State::admit` would. The first problem is
     // the one a record-by-record check meets first.
-    crate::signatures::for_each_opened(&bundle.meeting, &bundle.records, |i, opened| {
-        let (bytes, stored_head) = &bundle.records[i];
-        let position = i as u64 + 1;
-        let crate::signatures::Opened { record, signed } =
-            opened.map_err(|error| VerifyError::Decode { seq: position, error })?;
-        let event_bytes = EventRecord::event_bytes(bytes).unwrap_or_default();
-        let expected = chain.seq() + 1;
-        if record.seq != expected {
+    let mut index = 0u64;
+    let replayed = crate::signatures::stream_mapped(
+        next,
+        |(bytes, _): &(Vec<u8>, Digest)| crate::signatures::open_record(&meeting, bytes),
+        |(bytes, stored_head), opened| {
+            let position = index + 1;
+            let crate::signatures::Opened { record, signed } =
+                opened.map_err(|error| Ok(VerifyError::Decode { seq: position, error }))?;
+            let expected = chain.seq() + 1;
+            if record.seq != expected {
+                return Err(Err(OutOfPlace { index, seq: record.seq, expected }));
+            }
+            let head = chain
+                .append_encoded(&record, &bytes)
+                .map_err(|_| Ok(VerifyError::TimeWentBackwards { seq: record.seq }))?;
+            if head != stored_head {
+                return Err(Ok(VerifyError::HeadMismatch { seq: record.seq }));
+            }
+            let admitted = if signed {
+                state.admit_verified(&record.event, &record.signer)
+            } else {
+                Err(Rejection::BadSignature)
+            };
+            admitted.map_err(|rejection| Ok(VerifyError::Rejected { seq: record.seq, rejection }))?;
+            state.chained(head);
+            match &record.event.body {
+                asamblea_wire::EventBody::ItemClosed { item }
+                | asamblea_wire::EventBody::LotDrawn { item, .. } => {
+                    if matches!(record.event.body, asamblea_wire::EventBody::ItemClosed { .. }) {
+                        closes.push(record.seq);
+                    }
+                    let entry = owed.entry(item.as_str().to_string()).or_insert((0, record.seq));
+                    if entry.0 == 0 {
+                        entry.1 = record.seq;
+                    }
+                    entry.0 += 1;
+                }
+                asamblea_wire::EventBody::ResultPublished { item, .. } => {
+                    match owed.get_mut(item.as_str()) {
+                        Some((count, _)) if *count > 0 => *count -= 1,
+                        _ => {
+                            return Err(Ok(VerifyError::UnaskedResult {
+                                item: item.as_str().to_string(),
+                                seq: record.seq,
+                            }))
+                        }
+                    }
+                    results.push(item.as_str().to_string());
+                }
+                _ => {}
+            }
+            if wanted.contains(&position) {
+                let event = EventRecord::event_bytes(&bytes).unwrap_or_default();
+                kept.insert(position, (head, Digest::sha256(event)));
+            }
+            index = position;
+            if position.is_multiple_of(PROGRESS_EVERY) || position == count {
+                progress(position, count);
+            }
+            Ok(())
+        },
+    );
+    match replayed {
+        Ok(()) => {}
+        Err(Ok(error)) => return Err(error),
+        Err(Err(OutOfPlace { index, seq, expected })) => {
             // Every number below `expected` was seen in its place, so a
             // lower one is a copy; a higher one means the expected record
             // is either later in the bundle (moved) or nowhere (deleted).
-            let comes_later = || {
-                bundle.records[i + 1..]
-                    .iter()
-                    .any(|(later, _)| EventRecord::decode(later).is_ok_and(|later| later.seq == expected))
-            };
-            return Err(if record.seq < expected {
-                VerifyError::Duplicated { seq: record.seq, expected }
-            } else if comes_later() {
-                VerifyError::Reordered { seq: record.seq, expected }
-            } else {
-                VerifyError::Missing { seq: expected, found: record.seq }
-            });
-        }
-        let head = chain
-            .append_encoded(&record, bytes)
-            .map_err(|_| VerifyError::TimeWentBackwards { seq: record.seq })?;
-        if head != *stored_head {
-            return Err(VerifyError::HeadMismatch { seq: record.seq });
-        }
-        let admitted = if signed {
-            state.admit_verified(&record.event, &record.signer)
-        } else {
-            Err(Rejection::BadSignature)
-        };
-        admitted.map_err(|rejection| VerifyError::Rejected { seq: record.seq, rejection })?;
-        state.chained(head);
-        match &record.event.body {
-            asamblea_wire::EventBody::ItemClosed { item }
-            | asamblea_wire::EventBody::LotDrawn { item, .. } => {
-                if matches!(record.event.body, asamblea_wire::EventBody::ItemClosed { .. }) {
-                    closes.push(record.seq);
-                }
-                let entry = owed.entry(item.as_str().to_string()).or_insert((0, record.seq));
-                if entry.0 == 0 {
-                    entry.1 = record.seq;
-                }
-                entry.0 += 1;
+            if seq < expected {
+                return Err(VerifyError::Duplicated { seq, expected });
             }
-            asamblea_wire::EventBody::ResultPublished { item, .. } => {
-                match owed.get_mut(item.as_str()) {
-                    Some((count, _)) if *count > 0 => *count -= 1,
-                    _ => {
-                        return Err(VerifyError::UnaskedResult {
-                            item: item.as_str().to_string(),
-                            seq: record.seq,
-                        })
-                    }
-                }
-                results.push(item.as_str().to_string());
+            let mut source = reader.source;
+            source
+                .seek(std::io::SeekFrom::Start(records_at))
+                .map_err(|e| VerifyError::Bundle(BundleError::io(e)))?;
+            let mut later = BundleReader::new(std::io::BufReader::new(source));
+            for _ in 0..=index {
+                later.skip_record().map_err(VerifyError::Bundle)?;
             }
-            _ => {}
+            for _ in index + 1..count {
+                let (bytes, _) = later.record().map_err(VerifyError::Bundle)?;
+                if EventRecord::decode(&bytes).is_ok_and(|record| record.seq == expected) {
+                    return Err(VerifyError::Reordered { seq, expected });
+                }
+            }
+            return Err(VerifyError::Missing { seq: expected, found: seq });
         }
-        heads.push(head);
-        event_digests.push(Digest::sha256(event_bytes));
-        if position.is_multiple_of(PROGRESS_EVERY) || position == total {
-            progress(position, total);
-        }
-        Ok(())
-    })?;
+    }
     // Every close and every lot has its result, and no tie is left open.
     if let Some((item, (_, seq))) =
         owed.iter().filter(|(_, (count, _))| *count > 0).min_by_key(|(_, (_, seq))| *seq)
@@ -720,17 +846,16 @@ pub fn verify_bundle_with_progress(
             }
         }
     }
-    let last = heads.len() as u64;
+    let last = chain.seq();
     let head_at = |seq: u64| -> Result<Digest, VerifyError> {
         if seq == 0 || seq > last {
             return Err(VerifyError::Truncated { last, seq });
         }
-        Ok(heads[seq as usize - 1])
+        Ok(kept.get(&seq).expect("every head asked about was kept").0)
     };
-    for (checkpoint, signature) in &bundle.checkpoints {
-        bundle
-            .daemon_key
-            .verify(&bundle.meeting, &checkpoint.encode(), signature)
+    for (checkpoint, signature) in &checkpoints {
+        head.daemon_key
+            .verify(&meeting, &checkpoint.encode(), signature)
             .map_err(|_| VerifyError::CheckpointSignature { seq: checkpoint.seq })?;
         if head_at(checkpoint.seq)? != checkpoint.head {
             return Err(VerifyError::CheckpointMismatch { seq: checkpoint.seq });
@@ -740,29 +865,26 @@ pub fn verify_bundle_with_progress(
     // but at a checkpoint, with the later checkpoints dropped, lacks one.
     let needed = closes.iter().copied().chain((last > 0).then_some(last));
     for seq in needed {
-        if !bundle.checkpoints.iter().any(|(c, _)| c.seq == seq) {
+        if !checkpoints.iter().any(|(c, _)| c.seq == seq) {
             return Err(VerifyError::MissingCheckpoint { seq });
         }
     }
-    for &(seq, head) in &options.checkpoints {
-        if head_at(seq)? != head {
+    for &(seq, expected) in &options.checkpoints {
+        if head_at(seq)? != expected {
             return Err(VerifyError::CheckpointMismatch { seq });
         }
     }
     for (witness, signature) in &options.witnesses {
         witness
-            .verify(&bundle.meeting, &bundle.daemon_key, signature)
+            .verify(&meeting, &head.daemon_key, signature)
             .map_err(|_| VerifyError::WitnessSignature { seq: witness.seq })?;
         if head_at(witness.seq)? != witness.head {
             return Err(VerifyError::CheckpointMismatch { seq: witness.seq });
         }
     }
     for (index, (receipt, signature)) in options.receipts.iter().enumerate() {
-        let at = |seq: u64| {
-            let i = usize::try_from(seq).ok()?.checked_sub(1)?;
-            Some((*event_digests.get(i)?, *heads.get(i)?))
-        };
-        check_receipt(receipt, signature, &bundle.meeting, &bundle.daemon_key, at).map_err(|problem| {
+        let at = |seq: u64| kept.get(&seq).map(|&(head, event)| (event, head));
+        check_receipt(receipt, signature, &meeting, &head.daemon_key, at).map_err(|problem| {
             VerifyError::Receipt { index: index + 1, seq: receipt.seq, reason: problem.reason() }
         })?;
     }
@@ -770,7 +892,7 @@ pub fn verify_bundle_with_progress(
         records: last,
         head: chain.head(),
         results,
-        checkpoints: bundle.checkpoints.len() + options.checkpoints.len() + options.witnesses.len(),
+        checkpoints: checkpoints.len() + options.checkpoints.len() + options.witnesses.len(),
         receipts: options.receipts.len(),
     })
 }

@@ -70,9 +70,9 @@ pub struct Journal {
     /// [`Group`] dropped half-way): the state is ahead of the file, and
     /// only a restart that replays the file is safe.
     diverged: Option<String>,
-    /// The ballots found at open: the event digest, with the place and
-    /// head the ledger gave them (for re-issuing receipts).
-    ballots: Vec<(Digest, Appended)>,
+    /// The ballots found at open, by event digest (for re-issuing
+    /// receipts).
+    ballots: crate::BallotIndex,
 }
 
 impl Journal {
@@ -96,6 +96,16 @@ impl Journal {
     /// one, or the start is refused) and their signatures not again; every
     /// record after it is checked in full. A ledger shorter than it is
     /// refused. Every rule is replayed either way.
+    ///
+    /// The file is read a slice at a time ([`crate::signatures::stream_mapped`]):
+    /// decoding and signatures on every core a slice ahead, then each
+    /// record in order — its number, its link in the chain, the stored
+    /// head, the trusted head, its replay. Only the state, the ballots'
+    /// index and a few slices are in memory, whatever the ledger's length.
+    /// A record up to the trusted checkpoint that the replay refuses is
+    /// reported only once the head there is known to be the signed one: a
+    /// changed record is named as a change ([`OpenError::CheckpointMismatch`]),
+    /// not as whatever rule the change happens to break.
     #[allow(clippy::too_many_arguments)]
     pub fn open_trusting(
         path: &Path,
@@ -107,60 +117,100 @@ impl Journal {
         clock: Clock,
         trusted: Option<Checkpoint>,
     ) -> Result<Journal, OpenError> {
-        let (ledger, records, heads) =
-            Ledger::open_with_heads(path, &meeting, clock).map_err(OpenError::Ledger)?;
+        let conn = crate::store::open(path, &meeting).map_err(OpenError::Ledger)?;
+        let trusted = trusted.filter(|c| c.seq > 0);
         let trusted_seq = trusted.map_or(0, |c| c.seq);
-        if let Some(checkpoint) = trusted.filter(|c| c.seq > 0) {
-            // The chain, already checked record by record, must reach the
-            // signed head; before any replay, so a change up to it is
-            // named as what it is.
-            match heads.get(checkpoint.seq as usize - 1) {
-                None => {
-                    return Err(OpenError::ShorterThanSigned {
-                        signed: checkpoint.seq,
-                        stored: records.len() as u64,
-                    })
-                }
-                Some(head) if *head != checkpoint.head => {
-                    return Err(OpenError::CheckpointMismatch { seq: checkpoint.seq })
-                }
-                Some(_) => {}
-            }
-        }
+        let broken = |seq: u64, reason: String| {
+            OpenError::Ledger(LedgerError::BrokenChain { path: path.display().to_string(), seq, reason })
+        };
         let mut state = State::new(meeting, register, profile, profile_digest, Some(daemon_key));
-        let mut ballots = Vec::new();
-        // Every signature, strictly, on every core; then each event is
-        // admitted in order, as `State::admit` would. Only the event's
-        // digest is kept, not a second copy of its bytes.
-        let checked = crate::signatures::par_map(&records, |record| {
-            let bytes = record.event.encode()?;
-            let signed = record.seq <= trusted_seq
-                || record.signer.verify(&meeting, &bytes, &record.signature).is_ok();
-            Ok::<_, asamblea_wire::WireError>((Digest::sha256(&bytes), signed))
-        });
-        // The heads are the ones the ledger recomputed from the stored
-        // bytes as it opened (and found equal to the stored ones).
-        for ((record, checked), &head) in records.iter().zip(checked).zip(&heads) {
-            let (event_digest, signed) = checked.map_err(|e| OpenError::Ledger(LedgerError::Encode(e)))?;
+        let mut chain = asamblea_wire::Chain::new(&meeting);
+        // At most one ballot a record: room for them all at once.
+        let records =
+            crate::store::last_seq(&conn).map_err(|e| OpenError::Ledger(LedgerError::sqlite(path, e)))?;
+        let mut ballots = crate::ballots::Stored::with_capacity(usize::try_from(records).unwrap_or(0));
+        let mut last_time = 0;
+        let mut refused: Option<OpenError> = None;
+        let mut read = 0u64;
+        let next = || -> Result<Option<Vec<crate::Row>>, OpenError> {
+            let rows = crate::store::read_after(&conn, read, crate::signatures::STREAM_SLICE)
+                .map_err(|e| OpenError::Ledger(LedgerError::sqlite(path, e)))?;
+            read = rows.last().map_or(read, |row| row.seq);
+            Ok((!rows.is_empty()).then_some(rows))
+        };
+        // Alone for each record, on every core: decoding (its signer's
+        // key is a curve point), its event's digest, and its signature
+        // unless the trusted checkpoint covers it.
+        let open = |row: &crate::Row| {
+            let record = EventRecord::decode(&row.record)?;
+            let event = EventRecord::event_bytes(&row.record).unwrap_or_default();
+            let signed =
+                row.seq <= trusted_seq || record.signer.verify(&meeting, event, &record.signature).is_ok();
+            Ok::<_, asamblea_wire::WireError>((record, Digest::sha256(event), signed))
+        };
+        crate::signatures::stream_mapped(next, open, |row, opened| {
+            let expected = chain.seq() + 1;
+            if row.seq != expected {
+                return Err(broken(
+                    expected,
+                    format!("event {expected} is missing (the next stored is {})", row.seq),
+                ));
+            }
+            let (record, event_digest, signed) =
+                opened.map_err(|e| broken(row.seq, format!("the record does not decode: {e}")))?;
+            let head =
+                chain.append_encoded(&record, &row.record).map_err(|e| broken(row.seq, e.to_string()))?;
+            if head.0.as_slice() != row.head.as_slice() {
+                return Err(broken(
+                    row.seq,
+                    "the stored head does not match the record (edited, reordered or replaced)".into(),
+                ));
+            }
+            if trusted.is_some_and(|c| c.seq == row.seq && c.head != head) {
+                return Err(OpenError::CheckpointMismatch { seq: row.seq });
+            }
+            if let Some(refusal) = refused.take() {
+                // Up to the trusted head, only the chain is followed now.
+                return if row.seq < trusted_seq {
+                    refused = Some(refusal);
+                    Ok(())
+                } else {
+                    Err(refusal)
+                };
+            }
             let admitted = if signed {
                 state.admit_verified(&record.event, &record.signer)
             } else {
                 Err(Rejection::BadSignature)
             };
-            admitted.map_err(|rejection| OpenError::Rejected { seq: record.seq, rejection })?;
+            if let Err(rejection) = admitted {
+                let refusal = OpenError::Rejected { seq: row.seq, rejection };
+                return if row.seq < trusted_seq {
+                    refused = Some(refusal);
+                    Ok(())
+                } else {
+                    Err(refusal)
+                };
+            }
             state.chained(head);
             if matches!(record.event.body, asamblea_wire::EventBody::Ballot(_)) {
-                ballots.push((
-                    event_digest,
-                    Appended { seq: record.seq, time_ms: record.time_ms, head, event_digest },
-                ));
+                ballots.push(&event_digest, row.seq);
             }
+            last_time = record.time_ms;
+            Ok(())
+        })?;
+        let stored = chain.seq();
+        if stored < trusted_seq {
+            return Err(OpenError::ShorterThanSigned { signed: trusted_seq, stored });
         }
-        Ok(Journal { state, ledger, records: records.len() as u64, diverged: None, ballots })
+        let ledger = crate::Ledger::started(conn, chain, last_time, clock, path);
+        let ballots = ballots.into_index();
+        Ok(Journal { state, ledger, records: stored, diverged: None, ballots })
     }
 
-    /// The ballots stored when the journal was opened (once; empty after).
-    pub fn take_stored_ballots(&mut self) -> Vec<(Digest, Appended)> {
+    /// Where each ballot stored when the journal was opened is (once; empty
+    /// after): the daemon keeps it to issue their receipts again.
+    pub fn take_stored_ballots(&mut self) -> crate::BallotIndex {
         std::mem::take(&mut self.ballots)
     }
 

@@ -28,9 +28,11 @@
 //! - This crate decides nothing about the meeting itself: the rules engine
 //!   does, through [`State`].
 
+mod ballots;
 mod bundle;
 mod cause;
 mod journal;
+mod nonces;
 mod signatures;
 mod state;
 mod store;
@@ -41,8 +43,9 @@ use std::sync::mpsc;
 
 use asamblea_wire::{Chain, Digest, Event, EventRecord, MeetingId, PublicKey, Signature, WireError};
 
+pub use ballots::{find_ballot, BallotIndex};
 pub use bundle::{
-    check_receipt, export_bundle, register_bytes, register_from_bytes, verify_bundle,
+    check_receipt, export_bundle, register_bytes, register_from_bytes, verify_bundle, verify_bundle_from,
     verify_bundle_with_progress, Bundle, BundleError, BundleHead, Exported, ProfileLoader, ReceiptProblem,
     Verified, VerifyError, VerifyOptions, PROGRESS_EVERY,
 };
@@ -177,8 +180,19 @@ impl Ledger {
         let heads =
             rows.iter().map(|row| Digest(row.head.as_slice().try_into().unwrap_or([0; 32]))).collect();
         let last_time = records.last().map_or(0, |r| r.time_ms);
-        let writer = writer::spawn(conn, chain, last_time, clock, path.display().to_string());
-        Ok((Ledger { writer }, records, heads))
+        Ok((Ledger::started(conn, chain, last_time, clock, path), records, heads))
+    }
+
+    /// The writer on `conn`, its chain at `chain` and its last record's
+    /// time `last_time`, both checked by the caller.
+    pub(crate) fn started(
+        conn: rusqlite::Connection,
+        chain: Chain,
+        last_time: u64,
+        clock: Clock,
+        path: &Path,
+    ) -> Ledger {
+        Ledger { writer: writer::spawn(conn, chain, last_time, clock, path.display().to_string()) }
     }
 
     /// Queues a signed event; `done` is called from the writer thread once
@@ -330,6 +344,13 @@ pub fn record_at(
         reason: format!("the event does not encode: {e}"),
     })?;
     Ok(Some((Digest::sha256(&event), Digest(row.head.try_into().unwrap_or([0; 32])))))
+}
+
+/// How many records a ledger file holds (its last sequence number), read
+/// beside any writer; nothing is checked.
+pub fn record_count(path: &Path, meeting: &MeetingId) -> Result<u64, LedgerError> {
+    let conn = store::open_existing(path, meeting)?;
+    store::last_seq(&conn).map_err(|e| LedgerError::sqlite(path, e))
 }
 
 /// Every row of a ledger file exactly as stored, nothing checked: what

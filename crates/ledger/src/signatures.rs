@@ -9,26 +9,7 @@
 //! Everything that depends on the events before (sequence, chain, time,
 //! the rules) stays in order, in the caller.
 
-use asamblea_wire::{Digest, EventRecord, MeetingId, WireError};
-
-/// `f` of every item, in order, computed on every core.
-pub(crate) fn par_map<T: Sync, R: Send>(items: &[T], f: impl Fn(&T) -> R + Sync) -> Vec<R> {
-    let cores = std::thread::available_parallelism().map_or(1, std::num::NonZeroUsize::get);
-    // Below a few thousand items a thread costs more than it saves.
-    let threads = cores.min(items.len() / 2_048 + 1);
-    if threads <= 1 {
-        return items.iter().map(f).collect();
-    }
-    let chunk = items.len().div_ceil(threads);
-    let f = &f;
-    std::thread::scope(|scope| {
-        let parts: Vec<_> = items
-            .chunks(chunk)
-            .map(|part| scope.spawn(move || part.iter().map(f).collect::<Vec<R>>()))
-            .collect();
-        parts.into_iter().flat_map(|part| part.join().expect("the per-event work does not panic")).collect()
-    })
-}
+use asamblea_wire::{EventRecord, MeetingId, WireError};
 
 /// A record decoded, and whether its signature verifies for the meeting.
 pub(crate) struct Opened {
@@ -54,8 +35,7 @@ pub(crate) const SLICE: usize = 16_384;
 
 /// Calls `each` with `f` of every item, in order, with its index, while
 /// `f` runs on every core a slice ahead: the same worker threads go through
-/// the whole of `items` (slice `k` on worker `k mod cores`), so what a
-/// thread remembers (the keys it accepted) lasts the whole run, and each
+/// the whole of `items` (slice `k` on worker `k mod cores`), and each
 /// worker is at most one finished slice ahead of `each`. `each`'s first
 /// error stops it.
 pub(crate) fn for_each_mapped<T: Sync, R: Send, E>(
@@ -92,14 +72,73 @@ pub(crate) fn for_each_mapped<T: Sync, R: Send, E>(
     })
 }
 
-/// Calls `f` with each record of `records` opened, in order, with its
-/// index ([`for_each_mapped`] of [`open_record`]).
-pub(crate) fn for_each_opened<E>(
-    meeting: &MeetingId,
-    records: &[(&[u8], Digest)],
-    f: impl FnMut(usize, Result<Opened, WireError>) -> Result<(), E>,
+/// Items a slice of [`stream_mapped`]: small enough that the few slices
+/// in flight (two a worker, and the one being consumed) stay a few MB.
+pub(crate) const STREAM_SLICE: usize = 4_096;
+
+/// Like [`for_each_mapped`], for items that are not all in memory: `next`
+/// gives the slices in order (`None` at the end), `f` maps each item on
+/// every core a slice ahead, and `each` takes every item with its result,
+/// in order, slice `k` mapped by worker `k mod cores`. The first error of
+/// `next` or `each` stops it.
+pub(crate) fn stream_mapped<T: Send, R: Send, E>(
+    mut next: impl FnMut() -> Result<Option<Vec<T>>, E>,
+    f: impl Fn(&T) -> R + Sync,
+    mut each: impl FnMut(T, R) -> Result<(), E>,
 ) -> Result<(), E> {
-    for_each_mapped(records, |(bytes, _)| open_record(meeting, bytes), f)
+    let workers = std::thread::available_parallelism().map_or(1, std::num::NonZeroUsize::get);
+    let f = &f;
+    std::thread::scope(|scope| {
+        let lanes: Vec<_> = (0..workers)
+            .map(|_| {
+                let (jobs, job) = std::sync::mpsc::sync_channel::<Vec<T>>(1);
+                let (send, results) = std::sync::mpsc::sync_channel::<(Vec<T>, Vec<R>)>(0);
+                scope.spawn(move || {
+                    for slice in job {
+                        let mapped = slice.iter().map(f).collect();
+                        // The receiver is gone once `each` failed: stop.
+                        if send.send((slice, mapped)).is_err() {
+                            return;
+                        }
+                    }
+                });
+                (jobs, results)
+            })
+            .collect();
+        // Slice `k` is read, sent to lane `k mod workers`, and taken back
+        // in order; a lane gets its next slice as soon as it hands one
+        // back, so the workers map while `each` consumes.
+        let mut sent = 0;
+        let mut ended = false;
+        while sent < workers && !ended {
+            match next()? {
+                Some(slice) => {
+                    lanes[sent].0.send(slice).expect("the worker waits for work");
+                    sent += 1;
+                }
+                None => ended = true,
+            }
+        }
+        let mut taken = 0;
+        while taken < sent {
+            let lane = &lanes[taken % workers];
+            let (slice, mapped) = lane.1.recv().expect("the mapping does not panic");
+            if !ended {
+                match next()? {
+                    Some(more) => {
+                        lane.0.send(more).expect("the worker waits for work");
+                        sent += 1;
+                    }
+                    None => ended = true,
+                }
+            }
+            for (item, result) in slice.into_iter().zip(mapped) {
+                each(item, result)?;
+            }
+            taken += 1;
+        }
+        Ok(())
+    })
 }
 
 #[cfg(test)]
@@ -122,6 +161,70 @@ mod tests {
         assert_eq!(seen, items.iter().map(|&x| (x as usize, x * 2)).collect::<Vec<_>>());
         let none: Result<(), ()> = for_each_mapped(&[] as &[u64], |x| *x, |_, _| panic!("no items"));
         assert_eq!(none, Ok(()));
+    }
+
+    #[test]
+    fn a_stream_comes_in_order_and_stops_at_the_first_error() {
+        use super::{stream_mapped, STREAM_SLICE};
+        let total = 5 * STREAM_SLICE as u64 + 7;
+        let slices = |from: u64| {
+            let mut at = from;
+            move || -> Result<Option<Vec<u64>>, u64> {
+                let slice: Vec<u64> = (at..total.min(at + STREAM_SLICE as u64)).collect();
+                at += slice.len() as u64;
+                Ok((!slice.is_empty()).then_some(slice))
+            }
+        };
+        let mut seen = Vec::new();
+        let done = stream_mapped(
+            slices(0),
+            |x| x * 3,
+            |x, tripled| {
+                seen.push((x, tripled));
+                Ok(())
+            },
+        );
+        assert_eq!(done, Ok(()));
+        assert_eq!(seen, (0..total).map(|x| (x, 3 * x)).collect::<Vec<_>>());
+        for stop in [0, 5, STREAM_SLICE as u64, 3 * STREAM_SLICE as u64 + 1, total - 1] {
+            let mut calls = 0;
+            let done = stream_mapped(
+                slices(0),
+                |x| *x,
+                |x, _| {
+                    calls += 1;
+                    if x == stop {
+                        Err(x)
+                    } else {
+                        Ok(())
+                    }
+                },
+            );
+            assert_eq!(done, Err(stop));
+            assert_eq!(calls, stop + 1, "nothing after the error is looked at");
+        }
+        // An error from the reader stops it too, with what came before.
+        let mut reads = 0;
+        let mut calls = 0;
+        let done: Result<(), &str> = stream_mapped(
+            || {
+                reads += 1;
+                if reads == 4 {
+                    Err("unreadable")
+                } else {
+                    Ok(Some(vec![0u8; 10]))
+                }
+            },
+            |x| *x,
+            |_, _| {
+                calls += 1;
+                Ok(())
+            },
+        );
+        assert_eq!(done, Err("unreadable"));
+        assert!(calls <= 30);
+        let empty: Result<(), ()> = stream_mapped(|| Ok(None::<Vec<u8>>), |x| *x, |_, _| panic!("no items"));
+        assert_eq!(empty, Ok(()));
     }
 
     #[test]

@@ -5,12 +5,12 @@
 //! admits every recorded event the same way. One code path decides both,
 //! so what the daemon accepted is exactly what a verifier re-derives.
 
-use std::collections::{HashMap, HashSet};
+use std::collections::HashMap;
 
 use asamblea_rules::{Call, Channel, Meeting, MeetingKind, Profile, Refusal, Register};
 use asamblea_wire::{
     lot_index, register_digest, AgendaItem, CredentialId, Digest, Event, EventBody, Id, MeetingId,
-    MessageKind, Nonce, PublicKey, PublishedResult, Signature, SignerRole, StaffRole,
+    MessageKind, PublicKey, PublishedResult, Signature, SignerRole, StaffRole,
 };
 
 /// Why an event is not admitted. The state is unchanged.
@@ -100,7 +100,9 @@ pub enum Rejection {
 /// A badge as issued.
 #[derive(Clone, Debug)]
 struct Badge {
-    key: PublicKey,
+    /// The key's 32 bytes: a decoded key is five times that, and a large
+    /// meeting has a badge for most of its holders.
+    key: [u8; 32],
     person: Id,
     revoked: bool,
 }
@@ -123,10 +125,10 @@ pub struct State {
     staff: HashMap<PublicKey, (StaffRole, Id)>,
     badges: HashMap<CredentialId, Badge>,
     /// Every badge key issued, with its badge's number.
-    badge_keys: HashMap<PublicKey, CredentialId>,
+    badge_keys: HashMap<[u8; 32], CredentialId>,
     /// The live (not revoked) badge of each person: at most one.
     live_badges: HashMap<String, CredentialId>,
-    nonces: HashSet<Nonce>,
+    nonces: crate::nonces::Nonces,
     meeting: Option<Meeting>,
     /// The item whose `item-closed` was the last event admitted; its head
     /// becomes that item's lot seed in [`State::chained`].
@@ -163,7 +165,7 @@ impl State {
             badges: HashMap::new(),
             badge_keys: HashMap::new(),
             live_badges: HashMap::new(),
-            nonces: HashSet::new(),
+            nonces: crate::nonces::Nonces::default(),
             meeting: None,
             just_closed: None,
             seeds: HashMap::new(),
@@ -202,8 +204,9 @@ impl State {
         &self.agenda
     }
 
-    /// A badge as issued: its key, its person, and whether it is revoked.
-    pub fn badge(&self, credential: CredentialId) -> Option<(PublicKey, &str, bool)> {
+    /// A badge as issued: its key's bytes, its person, and whether it is
+    /// revoked.
+    pub fn badge(&self, credential: CredentialId) -> Option<([u8; 32], &str, bool)> {
         self.badges.get(&credential).map(|b| (b.key, b.person.as_str(), b.revoked))
     }
 
@@ -221,7 +224,7 @@ impl State {
 
     /// The badge issued with `key`, if any.
     pub fn badge_with_key(&self, key: &PublicKey) -> Option<CredentialId> {
-        self.badge_keys.get(key).copied()
+        self.badge_keys.get(&key.to_bytes()).copied()
     }
 
     /// The lot seed of a closed item.
@@ -259,7 +262,7 @@ impl State {
         let kind = event.kind();
         self.check_signer(kind, &event.body, signer)?;
         self.apply(&event.body, signer)?;
-        self.nonces.insert(event.nonce);
+        self.nonces.insert(&event.nonce);
         self.just_closed = match &event.body {
             EventBody::ItemClosed { item } => Some(item.as_str().to_string()),
             _ => None,
@@ -399,14 +402,15 @@ impl State {
             }
             EventBody::BadgeIssued { credential, key, person } => {
                 self.meeting_mut()?;
-                if self.badges.contains_key(credential) || self.badge_keys.contains_key(key) {
+                let key = key.to_bytes();
+                if self.badges.contains_key(credential) || self.badge_keys.contains_key(&key) {
                     return Err(Rejection::BadgeInUse(*credential));
                 }
                 if let Some(held) = self.badge_of(person.as_str()) {
                     return Err(Rejection::BadgeHeld { person: person.as_str().to_string(), held });
                 }
-                self.badges.insert(*credential, Badge { key: *key, person: person.clone(), revoked: false });
-                self.badge_keys.insert(*key, *credential);
+                self.badges.insert(*credential, Badge { key, person: person.clone(), revoked: false });
+                self.badge_keys.insert(key, *credential);
                 self.live_badges.insert(person.as_str().to_string(), *credential);
             }
             EventBody::BadgeRevoked { credential } => {
@@ -434,7 +438,7 @@ impl State {
                 if badge.revoked {
                     return Err(Rejection::RevokedBadge(ballot.credential));
                 }
-                if badge.key != *signer {
+                if badge.key != signer.to_bytes() {
                     return Err(Rejection::SignerNotAllowed { kind: "ballot", role: "the badge's key" });
                 }
                 let person = badge.person.clone();

@@ -179,6 +179,24 @@ pub(crate) fn read_all(conn: &Connection) -> rusqlite::Result<Vec<Row>> {
     rows.collect()
 }
 
+/// The last stored record's number (0 for none).
+pub(crate) fn last_seq(conn: &Connection) -> rusqlite::Result<u64> {
+    let last: Option<i64> = conn.query_row("SELECT max(seq) FROM events", [], |r| r.get(0))?;
+    Ok(last.map_or(0, |n| n as u64))
+}
+
+/// Up to `limit` stored rows after number `after`, in order: the ledger
+/// read a slice at a time, never whole.
+pub(crate) fn read_after(conn: &Connection, after: u64, limit: usize) -> rusqlite::Result<Vec<Row>> {
+    let mut stmt =
+        conn.prepare("SELECT seq, record, head FROM events WHERE seq > ?1 ORDER BY seq LIMIT ?2")?;
+    let rows = stmt.query_map(params![i64::try_from(after).unwrap_or(i64::MAX), limit as i64], |r| {
+        let seq: i64 = r.get(0)?;
+        Ok(Row { seq: seq as u64, record: r.get(1)?, head: r.get(2)? })
+    })?;
+    rows.collect()
+}
+
 /// The stored row `seq`, if there is one.
 pub(crate) fn read_one(conn: &Connection, seq: u64) -> rusqlite::Result<Option<Row>> {
     let Ok(key) = i64::try_from(seq) else { return Ok(None) };

@@ -1,7 +1,8 @@
 //! The integration tests of `asamblea-ledger`, in one binary: a realistic
 //! meeting recorded through the journal and exported as an audit bundle,
 //! the tamper table and the byte-flip property against `verify_bundle`,
-//! the SQLite file's storage guarantees, and kill -9 at random moments.
+//! the SQLite file's storage guarantees, a bundle of many slices read from
+//! its file, and kill -9 at random moments.
 //!
 //! The modules live in `tests/it/`.
 
@@ -15,6 +16,8 @@ mod flips;
 mod observers;
 #[path = "it/storage.rs"]
 mod storage;
+#[path = "it/streaming.rs"]
+mod streaming;
 #[path = "it/support.rs"]
 mod support;
 #[path = "it/tamper.rs"]

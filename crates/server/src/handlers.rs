@@ -319,8 +319,9 @@ pub(crate) async fn receipt(
     Path(digest): Path<String>,
 ) -> Result<Response, ApiError> {
     let digest = Digest::from_hex(&digest).map_err(|e| ApiError::bad_request(format!("digest: {e}")))?;
-    let (receipt, signature) =
-        lookup(&state, &digest).ok_or_else(|| ApiError::not_found("a ballot with that hash"))?;
+    let (receipt, signature) = lookup_blocking(&state, digest)
+        .await?
+        .ok_or_else(|| ApiError::not_found("a ballot with that hash"))?;
     Ok(receipt_response(&receipt, &signature))
 }
 
@@ -911,7 +912,7 @@ pub(crate) async fn submit_ballot(
 ) -> Result<(Receipt, Signature), ApiError> {
     healthy(state)?;
     let digest = Digest::sha256(&bytes);
-    if let Some(found) = lookup(state, &digest) {
+    if let Some(found) = lookup_blocking(state, digest).await? {
         return Ok(found);
     }
     let event = Event::decode(&bytes).map_err(|e| ApiError::bad_request(format!("`event`: {e}")))?;
@@ -944,7 +945,7 @@ pub(crate) async fn submit_ballot(
             // The same ballot, sent again while the first is being saved:
             // answer with the first one's receipt.
             for _ in 0..200 {
-                if let Some(found) = lookup(state, &digest) {
+                if let Some(found) = lookup_blocking(state, digest).await? {
                     return Ok(found);
                 }
                 tokio::time::sleep(Duration::from_millis(10)).await;
@@ -984,19 +985,49 @@ pub(crate) async fn submit_ballot(
             .receipts
             .lock()
             .unwrap_or_else(std::sync::PoisonError::into_inner)
-            .insert(digest, (receipt, Some(signature)));
+            .insert(&digest, appended.seq);
         Ok((receipt, signature))
     });
     finish.await.map_err(|_| ApiError::internal())?
 }
 
-/// The receipt of a stored ballot, signed now if it was stored before this
-/// start (see [`crate::Inner::receipts`]).
-fn lookup(state: &AppState, digest: &Digest) -> Option<(Receipt, Signature)> {
-    let mut receipts = state.0.receipts.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
-    let (receipt, signature) = receipts.get_mut(digest)?;
-    let signature = *signature.get_or_insert_with(|| receipt.sign(&state.0.meeting_id, &state.0.daemon));
-    Some((*receipt, signature))
+/// The receipt of a saved ballot, rebuilt from its record in the file and
+/// signed now (see [`crate::Inner::receipts`]). Reads the file: call it
+/// off the async threads.
+fn lookup(
+    state: &AppState,
+    candidates: Vec<u64>,
+    digest: &Digest,
+) -> Result<Option<(Receipt, Signature)>, LedgerError> {
+    for seq in candidates {
+        if let Some((event, head)) =
+            asamblea_ledger::record_at(&state.0.ledger_path, &state.0.meeting_id, seq)?
+        {
+            if event == *digest {
+                let receipt = Receipt { seq, head, event };
+                return Ok(Some((receipt, receipt.sign(&state.0.meeting_id, &state.0.daemon))));
+            }
+        }
+    }
+    Ok(None)
+}
+
+/// [`lookup`] on a blocking thread, when the index has a ballot that may
+/// be it (for a new ballot, almost never: the hot path reads no file).
+async fn lookup_blocking(state: &AppState, digest: Digest) -> Result<Option<(Receipt, Signature)>, ApiError> {
+    let candidates =
+        state.0.receipts.lock().unwrap_or_else(std::sync::PoisonError::into_inner).candidates(&digest);
+    if candidates.is_empty() {
+        return Ok(None);
+    }
+    let state = state.clone();
+    tokio::task::spawn_blocking(move || lookup(&state, candidates, &digest))
+        .await
+        .map_err(|_| ApiError::internal())?
+        .map_err(|e| {
+            tracing::error!(error = %e, "no se pudo leer el registro para un recibo / cannot read the ledger for a receipt");
+            ApiError::internal()
+        })
 }
 
 fn ledger_error(state: &AppState, error: &LedgerError) -> ApiError {

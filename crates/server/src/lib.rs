@@ -64,7 +64,7 @@ use axum::routing::{get, post};
 use axum::Router;
 use tokio::sync::broadcast;
 
-use asamblea_wire::{Digest, MeetingId, Receipt, Signature};
+use asamblea_wire::{MeetingId, Receipt, Signature};
 
 pub use error::ApiError;
 
@@ -111,12 +111,13 @@ pub(crate) struct Inner {
     /// The revoked kiosks, shared with the serving layer: a revocation
     /// through the API takes effect on the kiosk's next request.
     pub(crate) kiosks: asamblea_pki::KioskRegistry,
-    /// Receipts of counted ballots by event digest, so that a ballot sent
-    /// twice gets the same receipt and the public can look one up.
-    /// A ballot stored before this start has no signature here until
-    /// someone asks for its receipt: signing all of them at start would
-    /// hold the meeting up (a second per 50.000 ballots).
-    pub(crate) receipts: Mutex<HashMap<Digest, (Receipt, Option<Signature>)>>,
+    /// Where each counted ballot is, by event digest, so that a ballot
+    /// sent twice gets the same receipt and the public can look one up:
+    /// the receipt is rebuilt from the record in the file and signed when
+    /// asked for (ed25519 signatures are deterministic: the same receipt
+    /// gets the same signature). Some 16 bytes a ballot, not a copy of
+    /// each receipt: a million ballots keep the daemon small.
+    pub(crate) receipts: Mutex<asamblea_ledger::BallotIndex>,
     /// The live feed (SSE): JSON documents.
     pub(crate) feed: broadcast::Sender<String>,
     /// The service's own limits (bodies, feeds) and the feed count.
@@ -162,11 +163,7 @@ impl AppState {
         let meeting_id = service.meeting_id();
         let ledger_path = service.dir().join("ledger.db");
         let daemon = service.daemon_keypair()?;
-        let mut receipts = HashMap::new();
-        for (digest, appended) in service.take_stored_ballots() {
-            let receipt = Receipt { seq: appended.seq, head: appended.head, event: appended.event_digest };
-            receipts.insert(digest, (receipt, None));
-        }
+        let receipts = service.take_stored_ballots();
         let (feed, _) = broadcast::channel(256);
         let tip = service.tip_handle();
         // Every ballot in the state at start was read back from the file.

@@ -273,6 +273,20 @@ fn convened_agenda(config: &MeetingConfig) -> Result<Vec<AgendaItem>> {
         .collect()
 }
 
+/// The ballot a badge casts on `item` (its votes sorted, as the format
+/// wants), signed with the badge's key: what a kiosk sends. Needs no
+/// meeting state, so many can be signed at once on every core.
+pub fn sign_ballot(
+    meeting: &MeetingId,
+    credential: &Credential,
+    item: &str,
+    mut votes: Vec<HolderVote>,
+) -> Result<Signed> {
+    votes.sort_by(|a, b| a.holder.cmp(&b.holder));
+    let body = EventBody::Ballot(Ballot { item: Id::new(item)?, credential: credential.id(), votes });
+    sign_event(meeting, credential.keypair(), body)
+}
+
 /// An event with a fresh nonce, signed by `key` for `meeting`.
 fn sign_event(meeting: &MeetingId, key: &Keypair, body: EventBody) -> Result<Signed> {
     let event = Event { nonce: Nonce(random()), body };
@@ -479,6 +493,16 @@ impl Service {
         self.submit(signed).map_err(ActionError::from)
     }
 
+    /// [`Service::staff_event`] without the wait: admitted now (a refusal
+    /// changes nothing) and queued on the group-committing writer, `done`
+    /// told once it is durable. For work in bulk (`simulate`), where one
+    /// fsync per event would be most of the time.
+    pub fn queue_staff_event(&mut self, body: EventBody, done: asamblea_ledger::Completion) -> Result<()> {
+        let key = self.signer_for(body.kind())?;
+        let signed = self.signed(&key, body)?;
+        self.journal.admit_and_append(signed, done).map_err(|rejection| anyhow::anyhow!("{rejection}"))
+    }
+
     /// Admits a ballot whose signature the caller verified, and queues it;
     /// `done` is told once it is durable.
     pub fn queue_ballot(
@@ -489,8 +513,9 @@ impl Service {
         self.journal.admit_and_append(signed, done)
     }
 
-    /// The ballots stored before this start (for re-issuing receipts).
-    pub fn take_stored_ballots(&mut self) -> Vec<(Digest, Appended)> {
+    /// Where the ballots stored before this start are (for re-issuing
+    /// receipts).
+    pub fn take_stored_ballots(&mut self) -> asamblea_ledger::BallotIndex {
         self.journal.take_stored_ballots()
     }
 
@@ -643,11 +668,9 @@ impl Service {
         &mut self,
         credential: &Credential,
         item: &str,
-        mut votes: Vec<HolderVote>,
+        votes: Vec<HolderVote>,
     ) -> Result<(Receipt, Signature)> {
-        votes.sort_by(|a, b| a.holder.cmp(&b.holder));
-        let body = EventBody::Ballot(Ballot { item: Id::new(item)?, credential: credential.id(), votes });
-        let signed = self.signed(credential.keypair(), body)?;
+        let signed = sign_ballot(&self.meeting_id, credential, item, votes)?;
         let appended = self.submit(signed)?;
         let receipt = Receipt { seq: appended.seq, head: appended.head, event: appended.event_digest };
         let signature = receipt.sign(&self.meeting_id, &self.daemon);

@@ -27,14 +27,48 @@ use crate::values::MeetingId;
 #[derive(Clone, Copy, PartialEq, Eq)]
 pub struct PublicKey(VerifyingKey);
 
-/// How many accepted keys each thread remembers; past that it forgets them
-/// all and starts again. Enough for every badge of a meeting of 100.000
-/// holders, so a replay decodes each badge's key once, not once per ballot
-/// (on 589.204 ballots from 90.000 badges, 65.536 made `verify` 35 %
-/// slower and a start more than twice as long). It is 7/8 of 2^17, the
-/// most a table of 2^17 slots holds (about 30 MB, for a thread that
-/// checks that many keys), so the table never grows past that.
+/// How many accepted keys the process remembers; past that it forgets
+/// them all and starts again. Enough for every badge of a meeting of
+/// 100.000 holders, so a replay decodes each badge's key once, not once
+/// per ballot (on 589.204 ballots from 90.000 badges, 65.536 made `verify`
+/// 35 % slower and a start more than twice as long). It is 7/8 of 2^17,
+/// the most a table of 2^17 slots holds (about 25 MB), so the table never
+/// grows past that. One table for every thread (they share it behind a
+/// read-write lock; a look-up is a hundred nanoseconds, a decompression
+/// tens of microseconds), not one each: a replay on every core would
+/// otherwise hold the same keys once a core.
 pub const KEYS_REMEMBERED: usize = 114_688;
+
+/// The keys accepted lately ([`KEYS_REMEMBERED`]), found by their bytes.
+static ACCEPTED: std::sync::LazyLock<std::sync::RwLock<std::collections::HashSet<Remembered>>> =
+    std::sync::LazyLock::new(Default::default);
+
+/// A key in [`ACCEPTED`], looked up by its 32 bytes, which it holds
+/// already (a map from the bytes would hold them twice: 32 bytes of the
+/// 225 a slot takes).
+#[derive(Clone, Copy)]
+struct Remembered(VerifyingKey);
+
+impl std::borrow::Borrow<[u8; 32]> for Remembered {
+    fn borrow(&self) -> &[u8; 32] {
+        self.0.as_bytes()
+    }
+}
+
+impl Hash for Remembered {
+    // As the bytes hash, so that a look-up by the bytes finds it.
+    fn hash<H: Hasher>(&self, state: &mut H) {
+        self.0.as_bytes().hash(state);
+    }
+}
+
+impl PartialEq for Remembered {
+    fn eq(&self, other: &Remembered) -> bool {
+        self.0.as_bytes() == other.0.as_bytes()
+    }
+}
+
+impl Eq for Remembered {}
 
 impl PublicKey {
     /// Length of the encoding.
@@ -45,25 +79,21 @@ impl PublicKey {
     ///
     /// The same few keys sign most of a ledger (the daemon, the staff, each
     /// badge for every ballot of its holder), and checking one takes a
-    /// point decompression and a multiplication: each thread remembers the
+    /// point decompression and a multiplication: the process remembers the
     /// keys it accepted lately ([`KEYS_REMEMBERED`]), so a replay checks
     /// each once. The answer is the same either way.
     pub fn from_bytes(bytes: &[u8; 32]) -> Result<PublicKey, WireError> {
-        thread_local! {
-            static ACCEPTED: std::cell::RefCell<std::collections::HashMap<[u8; 32], VerifyingKey>> =
-                std::cell::RefCell::new(std::collections::HashMap::new());
-        }
-        if let Some(key) = ACCEPTED.with(|cache| cache.borrow().get(bytes).copied()) {
+        let remembered =
+            ACCEPTED.read().unwrap_or_else(std::sync::PoisonError::into_inner).get(bytes).copied();
+        if let Some(Remembered(key)) = remembered {
             return Ok(PublicKey(key));
         }
         let key = PublicKey::check(bytes)?;
-        ACCEPTED.with(|cache| {
-            let mut cache = cache.borrow_mut();
-            if cache.len() >= KEYS_REMEMBERED {
-                cache.clear();
-            }
-            cache.insert(*bytes, key.0);
-        });
+        let mut cache = ACCEPTED.write().unwrap_or_else(std::sync::PoisonError::into_inner);
+        if cache.len() >= KEYS_REMEMBERED {
+            cache.clear();
+        }
+        cache.insert(Remembered(key.0));
         Ok(key)
     }
 

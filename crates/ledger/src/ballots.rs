@@ -1,0 +1,153 @@
+//! Where each ballot is in the ledger, by the digest of its event: what a
+//! receipt is issued again from (a kiosk's retry of a ballot already
+//! saved, the public lookup by hash). About 16 bytes a ballot — a prefix
+//! of the digest and the sequence number — rather than a copy of its
+//! receipt; the record itself, read back from the file, confirms a match
+//! and gives the head ([`find_ballot`]).
+
+use std::collections::HashMap;
+use std::path::Path;
+
+use asamblea_wire::{Digest, MeetingId};
+
+use crate::LedgerError;
+
+/// Ballots by event digest ([`find_ballot`] looks one up).
+#[derive(Debug, Default)]
+pub struct BallotIndex {
+    /// The ballots found when the ledger was opened: digest prefix and
+    /// sequence number, sorted by prefix.
+    stored: Vec<(u64, u32)>,
+    /// Ballots saved since, by digest prefix.
+    recent: HashMap<u64, u64>,
+    /// Ballots whose prefix another ballot already had (or whose number
+    /// does not fit 32 bits): rare, looked through in full.
+    shared: Vec<(u64, u64)>,
+}
+
+/// The first 8 bytes of a digest: SHA-256 output, so as good as any hash.
+fn prefix(digest: &Digest) -> u64 {
+    u64::from_be_bytes(digest.0[..8].try_into().expect("8 bytes"))
+}
+
+/// The ballots of a ledger as it is read from its start, gathered as
+/// compactly as the index keeps them.
+#[derive(Default)]
+pub(crate) struct Stored {
+    sorted: Vec<(u64, u32)>,
+    wide: Vec<(u64, u64)>,
+}
+
+impl Stored {
+    /// Room for `ballots` ballots, reserved at once: a vector that doubles
+    /// as it grows would hold up to twice what it needs.
+    pub(crate) fn with_capacity(ballots: usize) -> Stored {
+        Stored { sorted: Vec::with_capacity(ballots), wide: Vec::new() }
+    }
+
+    /// Notes the ballot at `seq`.
+    pub(crate) fn push(&mut self, digest: &Digest, seq: u64) {
+        match u32::try_from(seq) {
+            Ok(seq) => self.sorted.push((prefix(digest), seq)),
+            Err(_) => self.wide.push((prefix(digest), seq)),
+        }
+    }
+
+    /// The index of the ballots noted.
+    pub(crate) fn into_index(mut self) -> BallotIndex {
+        self.sorted.sort_unstable();
+        self.sorted.shrink_to_fit();
+        BallotIndex { stored: self.sorted, recent: HashMap::new(), shared: self.wide }
+    }
+}
+
+impl BallotIndex {
+    /// Notes a ballot saved at `seq`.
+    pub fn insert(&mut self, digest: &Digest, seq: u64) {
+        let key = prefix(digest);
+        let taken = self.recent.contains_key(&key) || self.stored_with(key).next().is_some();
+        if taken {
+            self.shared.push((key, seq));
+        } else {
+            self.recent.insert(key, seq);
+        }
+    }
+
+    fn stored_with(&self, key: u64) -> impl Iterator<Item = u64> + '_ {
+        let from = self.stored.partition_point(|&(p, _)| p < key);
+        self.stored[from..].iter().take_while(move |&&(p, _)| p == key).map(|&(_, seq)| u64::from(seq))
+    }
+
+    /// The ballots that may have `digest`: every one whose digest starts
+    /// like it (almost always one, or none).
+    pub fn candidates(&self, digest: &Digest) -> Vec<u64> {
+        let key = prefix(digest);
+        let mut seqs: Vec<u64> = self.stored_with(key).collect();
+        seqs.extend(self.recent.get(&key));
+        seqs.extend(self.shared.iter().filter(|&&(p, _)| p == key).map(|&(_, seq)| seq));
+        seqs
+    }
+
+    /// Ballots indexed.
+    pub fn len(&self) -> usize {
+        self.stored.len() + self.recent.len() + self.shared.len()
+    }
+
+    /// Whether no ballot is indexed.
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+}
+
+/// The number and the head after the ballot whose event has `digest`, read
+/// from the ledger file at `path` (committed records only, beside any
+/// writer); `None` if `index` has no such ballot.
+pub fn find_ballot(
+    path: &Path,
+    meeting: &MeetingId,
+    index: &BallotIndex,
+    digest: &Digest,
+) -> Result<Option<(u64, Digest)>, LedgerError> {
+    for seq in index.candidates(digest) {
+        if let Some((event, head)) = crate::record_at(path, meeting, seq)? {
+            if event == *digest {
+                return Ok(Some((seq, head)));
+            }
+        }
+    }
+    Ok(None)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn digest(first: u64, rest: u8) -> Digest {
+        let mut bytes = [rest; 32];
+        bytes[..8].copy_from_slice(&first.to_be_bytes());
+        Digest(bytes)
+    }
+
+    #[test]
+    fn every_ballot_is_a_candidate_for_its_digest_and_shared_prefixes_keep_all() {
+        let mut stored = Stored::default();
+        for (digest, seq) in
+            [(digest(5, 1), 10), (digest(3, 1), 11), (digest(5, 2), 12), (digest(9, 1), 1 << 33)]
+        {
+            stored.push(&digest, seq);
+        }
+        let mut index = stored.into_index();
+        index.insert(&digest(7, 1), 20);
+        index.insert(&digest(7, 2), 21);
+        index.insert(&digest(3, 9), 22);
+        assert_eq!(index.len(), 7);
+        let mut five = index.candidates(&digest(5, 0));
+        five.sort_unstable();
+        assert_eq!(five, vec![10, 12]);
+        assert_eq!(index.candidates(&digest(3, 0)), vec![11, 22]);
+        assert_eq!(index.candidates(&digest(7, 0)), vec![20, 21]);
+        assert_eq!(index.candidates(&digest(9, 0)), vec![1 << 33]);
+        assert!(index.candidates(&digest(4, 0)).is_empty());
+        assert!(BallotIndex::default().is_empty());
+    }
+}
