@@ -937,7 +937,7 @@ fn per_second(count: u64, elapsed: Duration) -> u64 {
 }
 
 /// Tenths as `1,2`.
-fn decimal(tenths: u64) -> String {
+pub(crate) fn decimal(tenths: u64) -> String {
     format!("{},{}", thousands(tenths / 10), tenths % 10)
 }
 

@@ -166,6 +166,7 @@ pub fn bench_scale(options: &ScaleOptions, out: &mut dyn Write) -> Result<()> {
     let bundle_bytes = std::fs::metadata(&bundle).map_or(0, |m| m.len());
     let (verify_time, verify_peak) = measured(&exe, &keys, &["verify".as_ref(), bundle.as_os_str()])?;
     let rate = events.saturating_mul(1_000_000) / u64::try_from(verify_time.as_micros()).unwrap_or(1).max(1);
+    let one_core = strict_checks_per_second()?;
 
     let mark = |ok: bool| if ok { "✓" } else { "✗ NO CUMPLE / MISSED" };
     let mb = |kb: u64| format!("{} MB", thousands(kb.div_ceil(1024)));
@@ -194,6 +195,14 @@ pub fn bench_scale(options: &ScaleOptions, out: &mut dyn Write) -> Result<()> {
     )?;
     writeln!(
         out,
+        "    (esta máquina hoy: {} firmas estrictas/s en un núcleo; verify hace {} veces eso / this machine today: {} strict checks/s on one core; verify does {} times that)",
+        thousands(one_core),
+        crate::bench::decimal(rate * 10 / one_core.max(1)),
+        thousands(one_core),
+        crate::bench::decimal(rate * 10 / one_core.max(1)),
+    )?;
+    writeln!(
+        out,
         "  export: {} (paquete / bundle {}), pico / peak {}   objetivo / target < {}  {}",
         crate::bench::seconds(export_time),
         mb(bundle_bytes / 1024),
@@ -213,6 +222,37 @@ pub fn bench_scale(options: &ScaleOptions, out: &mut dyn Write) -> Result<()> {
         per(export_peak, events)
     )?;
     Ok(())
+}
+
+/// Strict signature checks a second on one core, now: what bounds
+/// `verify`, measured in the same run so that its rate can be read against
+/// the machine's speed that day (a shared machine's varies by half).
+fn strict_checks_per_second() -> Result<u64> {
+    let meeting = asamblea_wire::MeetingId([7; 32]);
+    let key = asamblea_wire::Keypair::from_seed(&[9; 32]);
+    let signed: Vec<(Vec<u8>, asamblea_wire::Signature)> = (0..2_000u32)
+        .map(|n| {
+            let event = asamblea_wire::Event {
+                nonce: asamblea_wire::Nonce([0; 16]),
+                body: asamblea_wire::EventBody::CheckedOut {
+                    person: asamblea_wire::Id::new(&format!("P-{n}"))?,
+                },
+            };
+            let bytes = event.encode()?;
+            let signature = key.sign(&meeting, &bytes)?;
+            Ok((bytes, signature))
+        })
+        .collect::<Result<_>>()?;
+    let public = key.public_key();
+    let started = Instant::now();
+    let mut checked = 0u64;
+    while started.elapsed() < Duration::from_secs(2) {
+        for (bytes, signature) in &signed {
+            public.verify(&meeting, bytes, signature)?;
+        }
+        checked += signed.len() as u64;
+    }
+    Ok(checked.saturating_mul(1_000_000) / u64::try_from(started.elapsed().as_micros()).unwrap_or(1).max(1))
 }
 
 /// Builds the meeting in `cache` from nothing; returns `built.txt`.
