@@ -441,4 +441,24 @@ fn a_start_trusts_the_daemons_signed_head_for_the_records_before_it_and_nothing_
         open_trusting(&dir.ledger(), Some(at(target - 1, &original))).err(),
         Some(OpenError::Rejected { seq: target, rejection: Rejection::BadSignature })
     );
+
+    // An edit that makes a later record break a rule, before the signed
+    // head: "H05 arrives" becomes "H04 arrives", so H04's own arrival
+    // later is refused (already present). Named as the change it is, not
+    // as the rule it breaks, though the replay meets the refusal first.
+    let (dir, target, original) = rechained_with_an_edit("trusted-rule", "H05 arrives");
+    let last = original.len() as u64;
+    // (Trusting the edited chain's own head at the edit — as if the
+    // daemon had signed it — the rule refuses H04's arrival where it is.)
+    let edited: Vec<asamblea_wire::Digest> =
+        raw_records(&dir.ledger(), &MEETING).expect("reads").into_iter().map(|(_, head)| head).collect();
+    let refusal = open_trusting(&dir.ledger(), Some(at(target, &edited))).err();
+    assert!(
+        matches!(refusal, Some(OpenError::Rejected { seq, .. }) if seq > target && seq < last),
+        "the rule refuses H04's arrival: {refusal:?}"
+    );
+    assert_eq!(
+        open_trusting(&dir.ledger(), Some(at(last, &original))).err(),
+        Some(OpenError::CheckpointMismatch { seq: last })
+    );
 }
