@@ -942,7 +942,7 @@ pub(crate) fn decimal(tenths: u64) -> String {
 }
 
 /// `12,3 ms`.
-fn millis(d: Duration) -> String {
+pub(crate) fn millis(d: Duration) -> String {
     let micros = d.as_micros();
     format!("{},{} ms", micros / 1000, micros % 1000 / 100)
 }

@@ -817,6 +817,10 @@ fn serve_locked(
             thousands(open_files.min(u64::from(u32::MAX)))
         )?;
         writeln!(out, "  Tablero público / public board: https://{address}/")?;
+        writeln!(
+            out,
+            "  Consolas del personal (entre con su clave) / staff consoles (sign in with your token): https://{address}/personal"
+        )?;
         writeln!(out, "  API: https://{address}/api/v1/openapi.json")?;
         writeln!(out, "  CA de la sede / venue CA: {}", dir.join("tls/ca.crt").display())?;
         writeln!(out, "  Clave del daemon / daemon key: {daemon_key}")?;

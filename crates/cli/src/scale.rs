@@ -19,6 +19,9 @@
 //!    then started `--restarts` times, each timed from the launch to the
 //!    first `200` of `GET /api/v1/status` over HTTPS, its peak resident
 //!    memory read (`VmHWM`) before it too is killed.
+//!    The first restarted daemon also answers 20 searches of the register
+//!    (`GET /api/v1/holders?q=`, what the registration desk's console
+//!    sends as the operator types), each timed over HTTPS.
 //! 3. **`asamblea export`** and **`asamblea verify`** of that bundle, each
 //!    timed, with its peak memory (the child reports its own `VmHWM` as it
 //!    exits when `ASAMBLEA_PEAK_MEMORY` is set: see [`report_peak_memory`]).
@@ -147,10 +150,20 @@ pub fn bench_scale(options: &ScaleOptions, out: &mut dyn Write) -> Result<()> {
     first.wait_answering(&tls, Duration::from_secs(600))?;
     first.kill()?;
     let mut restarts = Vec::new();
-    for _ in 0..options.restarts.max(1) {
+    let mut searches = Vec::new();
+    for round in 0..options.restarts.max(1) {
         let mut daemon = Daemon::start(&exe, &dir, &keys)?;
         let took = daemon.wait_answering(&tls, Duration::from_secs(600))?;
         let peak = daemon.peak_kb();
+        if round == 0 {
+            // The registration desk's search, as its console sends it
+            // while the operator types (after the peak is read: the
+            // first search loads the holders' names).
+            let token = desk_token(&keys)?;
+            for q in SEARCHES.iter().chain(&SEARCHES) {
+                searches.push(search(daemon.addr, &tls, &token, q)?);
+            }
+        }
         daemon.kill()?;
         restarts.push((took, peak));
     }
@@ -209,6 +222,20 @@ pub fn bench_scale(options: &ScaleOptions, out: &mut dyn Write) -> Result<()> {
         mb(export_peak),
         mb(TARGET_MEMORY_KB),
         mark(export_peak < TARGET_MEMORY_KB)
+    )?;
+    let first_search = searches[0];
+    let mut later: Vec<Duration> = searches[1..].to_vec();
+    later.sort();
+    let (search_median, search_worst) = (later[later.len() / 2], later[later.len() - 1]);
+    writeln!(
+        out,
+        "  Búsqueda del registro / desk search ({} accionistas, HTTPS): mediana / median {}, peor / worst {} ({} búsquedas; la primera, que lee los nombres / the first, reading the names: {})   objetivo / target < 100 ms  {}",
+        thousands(options.holders),
+        crate::bench::millis(search_median),
+        crate::bench::millis(search_worst),
+        later.len(),
+        crate::bench::millis(first_search),
+        mark(search_worst < Duration::from_millis(100))
     )?;
     let per = |kb: u64, n: u64| thousands(kb.saturating_mul(1024) / n.max(1));
     writeln!(
@@ -405,6 +432,64 @@ impl Daemon {
         self.child.wait()?;
         Ok(())
     }
+}
+
+/// What the bench types into the desk's search (each twice): prefixes of
+/// ids and parts of names, short and long, and one that finds nothing.
+const SEARCHES: [&str; 10] = [
+    "accionista 1",
+    "a",
+    "cc-0001",
+    "accionista 12",
+    "zzz",
+    "cc-00123",
+    "accionista 130",
+    "9",
+    "cc-001309",
+    "ista 77",
+];
+
+/// The desk token a running daemon wrote beside the meeting's keys.
+fn desk_token(keys: &Path) -> Result<String> {
+    for entry in std::fs::read_dir(keys)?.flatten() {
+        let inside = entry.path();
+        let Ok(files) = std::fs::read_dir(&inside) else { continue };
+        for file in files.flatten() {
+            let name = file.file_name().to_string_lossy().into_owned();
+            if name.starts_with("desk-") && name.ends_with(".token") {
+                return Ok(std::fs::read_to_string(file.path())?.trim().to_string());
+            }
+        }
+    }
+    bail!("{}: no desk token (the daemon writes one at start)", keys.display())
+}
+
+/// One search of the register through the API, timed from the connection
+/// to the whole answer.
+fn search(addr: SocketAddr, tls: &Arc<rustls::ClientConfig>, token: &str, q: &str) -> Result<Duration> {
+    let started = Instant::now();
+    let mut socket = TcpStream::connect_timeout(&addr, Duration::from_secs(5))?;
+    socket.set_read_timeout(Some(Duration::from_secs(30)))?;
+    // As a browser does: no waiting to fill a packet (Nagle's wait and the
+    // peer's delayed acknowledgement would add 40 ms a request).
+    socket.set_nodelay(true)?;
+    let name = rustls::pki_types::ServerName::try_from("localhost")?;
+    let mut connection = rustls::ClientConnection::new(Arc::clone(tls), name)?;
+    let mut stream = rustls::Stream::new(&mut connection, &mut socket);
+    let query: String = q.chars().map(|c| if c == ' ' { '+' } else { c }).collect();
+    write!(
+        stream,
+        "GET /api/v1/holders?q={query} HTTP/1.1\r\nHost: localhost\r\nAuthorization: Bearer {token}\r\nConnection: close\r\n\r\n"
+    )?;
+    let mut answer = Vec::new();
+    let _ = stream.read_to_end(&mut answer);
+    if !answer.starts_with(b"HTTP/1.1 200") {
+        bail!(
+            "the search for {q:?} was answered: {}",
+            String::from_utf8_lossy(&answer[..answer.len().min(300)])
+        );
+    }
+    Ok(started.elapsed())
 }
 
 /// Whether the daemon at `addr` answers `200` to `GET /api/v1/status`.

@@ -16,10 +16,10 @@ function render(status) {
   body.replaceChildren();
   for (const item of status.items) {
     const row = document.createElement("tr");
-    const cells = [item.id, item.matter_es];
+    const cells = [item.title, item.matter_es];
     let state = { pending: "pendiente", open: "en votación (" + n(item.ballots) + (item.ballots === 1 ? " papeleta)" : " papeletas)") }[item.state];
     const r = item.result || {};
-    if (item.state === "closed") state = r.outcome;
+    if (item.state === "closed") state = item.outcome_es || r.outcome;
     cells.push(state, n(r.for), n(r.against), n(r.blank), n(r.base));
     cells.forEach((value, i) => {
       const td = text(document.createElement("td"), value ?? "");

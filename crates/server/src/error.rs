@@ -44,8 +44,19 @@ impl ApiError {
         ApiError::new(
             StatusCode::UNAUTHORIZED,
             "unauthorized",
-            "Falta la clave del personal o no es válida: envíe «Authorization: Bearer <clave>».",
-            "Missing or unknown staff token: send `Authorization: Bearer <token>`.",
+            "Falta la clave del personal o no es válida: entre en /personal con la clave impresa al crear la reunión, o envíe «Authorization: Bearer <clave>».",
+            "Missing or unknown staff token: sign in at /personal with the token printed when the meeting was created, or send `Authorization: Bearer <token>`.",
+        )
+    }
+
+    /// A change sent with a session cookie but without its CSRF token
+    /// (`sessions`): nothing was done.
+    pub fn csrf() -> ApiError {
+        ApiError::new(
+            StatusCode::FORBIDDEN,
+            "csrf",
+            "La solicitud no trae la marca de su sesión y no se hizo nada: recargue la consola y vuelva a intentarlo.",
+            "The request lacks its session's token and nothing was done: reload the console and try again.",
         )
     }
 

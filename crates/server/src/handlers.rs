@@ -131,6 +131,17 @@ impl<R: Allowed> axum::extract::FromRequestParts<AppState> for StaffMember<R> {
         let peer =
             parts.extensions.get::<axum::extract::ConnectInfo<std::net::SocketAddr>>().map(|c| c.0.ip());
         let account = state.0.sign_in(&parts.headers, R::ROLES, peer)?;
+        // A change that a session cookie authenticates carries the
+        // session's CSRF token (`sessions`); a bearer token needs none.
+        if crate::bearer(&parts.headers).is_none()
+            && !matches!(parts.method, axum::http::Method::GET | axum::http::Method::HEAD)
+        {
+            let given = parts.headers.get(crate::sessions::CSRF_HEADER).and_then(|v| v.to_str().ok());
+            let session = state.0.session(&parts.headers).map(|(_, session)| session);
+            if !session.is_some_and(|s| given.is_some_and(|g| crate::sessions::csrf_matches(&s, g))) {
+                return Err(ApiError::csrf());
+            }
+        }
         Ok(StaffMember(account.key.clone(), account.name.clone(), std::marker::PhantomData))
     }
 }
@@ -233,6 +244,7 @@ pub(crate) fn status_json(state: &AppState) -> Value {
                     }
                     Some(item) => {
                         out["state"] = json!("closed");
+                        out["outcome_es"] = json!(item.outcome().spanish().to_uppercase());
                         out["result"] = asamblea_documents::results::item_json(meeting, item);
                     }
                 }
@@ -678,6 +690,138 @@ pub(crate) async fn attendees(
     })
     .await?;
     Ok(Json(json!({ "attendees": list })))
+}
+
+/// `GET /api/v1/holders?q=`: the registration desk's search.
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct HolderQuery {
+    #[serde(default)]
+    q: String,
+}
+
+/// Holders a search answers with, at most.
+const HOLDERS_FOUND: usize = 20;
+
+/// The register as the desk searches it: each holder's id and name, the
+/// ids folded ([`fold`]), and every folded name in one text (one search
+/// over it finds every name that holds the query: one scan, not one a
+/// holder). Built on the first search (the names are read from
+/// `register.csv`), then kept.
+pub(crate) struct Directory {
+    holders: Vec<(String, String, Box<str>)>,
+    names: String,
+    /// Where each holder's folded name starts in `names`.
+    starts: Vec<usize>,
+}
+
+impl Directory {
+    fn of(service: &asamblea_venue::service::Service) -> anyhow::Result<Directory> {
+        let mut by_id = service.holder_names()?;
+        let mut directory = Directory { holders: Vec::new(), names: String::new(), starts: Vec::new() };
+        for (_, holder) in service.meeting().register().iter() {
+            let name = by_id.remove(holder.id()).unwrap_or_default();
+            directory.starts.push(directory.names.len());
+            // A name holds no line break (the register refuses control
+            // characters): it separates one name from the next.
+            directory.names.push_str(&fold(&name));
+            directory.names.push('\n');
+            directory.holders.push((holder.id().to_string(), name, fold(holder.id()).into_boxed_str()));
+        }
+        Ok(directory)
+    }
+
+    /// Which holders `wanted` (folded) finds: by the start of the id, or
+    /// anywhere in the name.
+    fn find(&self, wanted: &str) -> Vec<bool> {
+        let mut hit: Vec<bool> = self.holders.iter().map(|(_, _, id)| id.starts_with(wanted)).collect();
+        if !wanted.contains('\n') {
+            for (offset, _) in self.names.match_indices(wanted) {
+                let at = self.starts.partition_point(|&start| start <= offset) - 1;
+                hit[at] = true;
+            }
+        }
+        hit
+    }
+}
+
+/// The register searched by id (its start) or name (any part of it), case
+/// and accents aside: up to [`HOLDERS_FOUND`] holders, in register order,
+/// each with its shares, role and whether it is present, and how many
+/// matched in all. The scan needs no lock; only the few found are looked
+/// up in the meeting (`asamblea bench-scale` times it at 131.000 holders).
+pub(crate) async fn holders(
+    State(state): State<AppState>,
+    StaffMember(_, _, _): StaffMember<OperatorOnly>,
+    query: Result<axum::extract::Query<HolderQuery>, axum::extract::rejection::QueryRejection>,
+) -> Result<Json<Value>, ApiError> {
+    let axum::extract::Query(HolderQuery { q }) =
+        query.map_err(|_| ApiError::bad_request("the query takes one parameter, `q`"))?;
+    let wanted = fold(q.trim());
+    if wanted.chars().count() > 64 {
+        return Err(ApiError::bad_request("`q`: at most 64 characters"));
+    }
+    healthy(&state)?;
+    let state = state.clone();
+    let found = tokio::task::spawn_blocking(move || {
+        let directory = match state.0.directory.get() {
+            Some(directory) => directory,
+            None => {
+                let built = state
+                    .with_service(|service| Directory::of(service))
+                    .map_err(|e| ApiError::bad_request(format!("{e:#}")))?;
+                state.0.directory.get_or_init(|| built)
+            }
+        };
+        let found = directory.find(&wanted);
+        let matched = found.iter().filter(|&&hit| hit).count();
+        let hits: Vec<(&String, &String)> = directory
+            .holders
+            .iter()
+            .zip(&found)
+            .filter(|(_, &hit)| hit)
+            .take(HOLDERS_FOUND)
+            .map(|((id, name, _), _)| (id, name))
+            .collect();
+        let list: Vec<Value> = state.with_service(|service| {
+            let meeting = service.meeting();
+            hits.iter()
+                .filter_map(|(id, name)| {
+                    let at = meeting.register().lookup(id)?;
+                    let holder = meeting.register().holder(at);
+                    let shares = holder.holdings();
+                    Some(json!({
+                        "id": id,
+                        "name": name,
+                        "ordinary": shares.ordinary.get(),
+                        "preferred": shares.preferred.get(),
+                        "role": holder.role().map(asamblea_rules::Role::code),
+                        "present": meeting.presence().is_present(at),
+                    }))
+                })
+                .collect()
+        });
+        Ok::<_, ApiError>(json!({ "holders": list, "matched": matched }))
+    })
+    .await
+    .map_err(|_| ApiError::internal())??;
+    Ok(Json(found))
+}
+
+/// Lower case, without the accents of Spanish names: "Peña" finds "pena".
+fn fold(text: &str) -> String {
+    text.chars()
+        .flat_map(char::to_lowercase)
+        .map(|c| match c {
+            'á' | 'à' | 'ä' | 'â' => 'a',
+            'é' | 'è' | 'ë' | 'ê' => 'e',
+            'í' | 'ì' | 'ï' | 'î' => 'i',
+            'ó' | 'ò' | 'ö' | 'ô' => 'o',
+            'ú' | 'ù' | 'ü' | 'û' => 'u',
+            'ñ' => 'n',
+            other => other,
+        })
+        .collect()
 }
 
 #[derive(Deserialize)]

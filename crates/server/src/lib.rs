@@ -44,11 +44,13 @@
 //!   written and read back in one place; `receipt_page`: the board's
 //!   receipt check (`/recibo`), server-rendered, no script.
 
+mod console;
 mod error;
 mod handlers;
 mod limits;
 mod receipt_page;
 pub mod receipts;
+mod sessions;
 pub mod tls;
 
 pub use limits::{ServiceLimits, BODY_TIMEOUT, FEED_MAX_AGE, HEAD_INTERVAL};
@@ -122,6 +124,12 @@ pub(crate) struct Inner {
     pub(crate) feed: broadcast::Sender<String>,
     /// The service's own limits (bodies, feeds) and the feed count.
     pub(crate) bounds: Arc<limits::Bounds>,
+    /// The register as the desk searches it, with the holders' names from
+    /// `register.csv`: built on the first search, not at start (a restart
+    /// stays as small and quick as it can).
+    pub(crate) directory: std::sync::OnceLock<handlers::Directory>,
+    /// Staff signed in from a browser (`sessions`).
+    pub(crate) sessions: sessions::Sessions,
     /// Wrong staff tokens by client address: how many, since when.
     pub(crate) sign_in_failures: Mutex<HashMap<Option<std::net::IpAddr>, (u32, Instant)>>,
     /// Per-kiosk token buckets.
@@ -180,6 +188,8 @@ impl AppState {
             feed,
             buckets: Mutex::new(HashMap::new()),
             sign_in_failures: Mutex::new(HashMap::new()),
+            sessions: sessions::Sessions::default(),
+            directory: std::sync::OnceLock::new(),
             kiosk_rate: (AtomicU32::new(KIOSK_RATE.0), AtomicU32::new(KIOSK_RATE.1)),
             bounds: Arc::new(limits::Bounds::new(ServiceLimits::default())),
             failed: Mutex::new(None),
@@ -266,34 +276,67 @@ impl Inner {
         allowed: &[Role],
         peer: Option<std::net::IpAddr>,
     ) -> Result<&Account, ApiError> {
-        let now = Instant::now();
-        {
-            let mut failures =
-                self.sign_in_failures.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
-            failures.retain(|_, (_, since)| now.duration_since(*since) < SIGN_IN_WINDOW);
-            if failures.get(&peer).is_some_and(|(count, _)| *count >= SIGN_IN_FAILURES) {
-                return Err(ApiError::new(
-                    axum::http::StatusCode::TOO_MANY_REQUESTS,
-                    "too-many-sign-ins",
-                    "Demasiados intentos con una clave equivocada desde este equipo; espere un minuto y use la clave impresa al crear la reunión.",
-                    "Too many attempts with a wrong token from this device; wait a minute and use the token printed when the meeting was created.",
-                ));
-            }
-        }
+        self.throttled(peer)?;
         let result = self.staff(headers, allowed);
         if result.is_err() && bearer(headers).is_some_and(|t| self.accounts.authenticate(t).is_none()) {
-            let mut failures =
-                self.sign_in_failures.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
-            let entry = failures.entry(peer).or_insert((0, now));
-            entry.0 += 1;
-            let address = peer.map_or_else(|| "desconocida / unknown".to_string(), |ip| ip.to_string());
-            tracing::warn!(
-                peer.addr = %address,
-                sign_in.failures = entry.0,
-                "intento de acceso del personal con una clave equivocada / staff sign-in with a wrong token"
-            );
+            self.note_wrong_token(peer);
         }
         result
+    }
+
+    /// The account a token typed on the sign-in page opens, counted as a
+    /// sign-in from `peer` like a bearer token ([`Inner::sign_in`]).
+    pub(crate) fn check_token(
+        &self,
+        token: &str,
+        peer: Option<std::net::IpAddr>,
+    ) -> Result<&Account, ApiError> {
+        self.throttled(peer)?;
+        match self.accounts.authenticate(token) {
+            Some(account) => Ok(account),
+            None => {
+                self.note_wrong_token(peer);
+                Err(ApiError::unauthorized())
+            }
+        }
+    }
+
+    /// Refuses an address that sent [`SIGN_IN_FAILURES`] wrong tokens
+    /// within [`SIGN_IN_WINDOW`].
+    fn throttled(&self, peer: Option<std::net::IpAddr>) -> Result<(), ApiError> {
+        let now = Instant::now();
+        let mut failures = self.sign_in_failures.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+        failures.retain(|_, (_, since)| now.duration_since(*since) < SIGN_IN_WINDOW);
+        if failures.get(&peer).is_some_and(|(count, _)| *count >= SIGN_IN_FAILURES) {
+            return Err(ApiError::new(
+                axum::http::StatusCode::TOO_MANY_REQUESTS,
+                "too-many-sign-ins",
+                "Demasiados intentos con una clave equivocada desde este equipo; espere un minuto y use la clave impresa al crear la reunión.",
+                "Too many attempts with a wrong token from this device; wait a minute and use the token printed when the meeting was created.",
+            ));
+        }
+        Ok(())
+    }
+
+    /// Counts a wrong token from `peer`, and logs it (with the address,
+    /// never the token).
+    fn note_wrong_token(&self, peer: Option<std::net::IpAddr>) {
+        let mut failures = self.sign_in_failures.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+        let entry = failures.entry(peer).or_insert((0, Instant::now()));
+        entry.0 += 1;
+        let address = peer.map_or_else(|| "desconocida / unknown".to_string(), |ip| ip.to_string());
+        tracing::warn!(
+            peer.addr = %address,
+            sign_in.failures = entry.0,
+            "intento de acceso del personal con una clave equivocada / staff sign-in with a wrong token"
+        );
+    }
+
+    /// The open session of the request's cookie, with its account.
+    pub(crate) fn session(&self, headers: &HeaderMap) -> Option<(&Account, sessions::Session)> {
+        let session = self.sessions.find(sessions::cookie(headers)?)?;
+        let account = self.accounts.iter().find(|a| a.name == session.account)?;
+        Some((account, session))
     }
 
     /// Whether the request carries a staff credential of any role.
@@ -301,10 +344,13 @@ impl Inner {
         self.staff(headers, &Role::ALL).is_ok()
     }
 
-    /// The staff account of the request, if its role is one of `allowed`.
+    /// The staff account of the request, if its role is one of `allowed`:
+    /// by its bearer token, or else by its session cookie (`sessions`).
     pub(crate) fn staff(&self, headers: &HeaderMap, allowed: &[Role]) -> Result<&Account, ApiError> {
-        let token = bearer(headers).ok_or_else(ApiError::unauthorized)?;
-        let account = self.accounts.authenticate(token).ok_or_else(ApiError::unauthorized)?;
+        let account = match bearer(headers) {
+            Some(token) => self.accounts.authenticate(token).ok_or_else(ApiError::unauthorized)?,
+            None => self.session(headers).ok_or_else(ApiError::unauthorized)?.0,
+        };
         if !allowed.contains(&account.role) {
             let names: Vec<&str> = allowed.iter().map(|r| r.code()).collect();
             return Err(ApiError::forbidden(account.role.code(), &names.join(", ")));
@@ -354,6 +400,14 @@ pub fn router(state: AppState) -> Router {
         .route("/api/v1/badges", post(handlers::issue_badge))
         .route("/api/v1/badges/{credential}/revoke", post(handlers::revoke_badge))
         .route("/api/v1/attendees", get(handlers::attendees))
+        .route("/api/v1/holders", get(handlers::holders))
+        .route("/personal", get(console::sign_in_page))
+        .route("/personal/entrar", post(console::sign_in))
+        .route("/personal/salir", post(console::sign_out))
+        .route("/registro", get(console::operator))
+        .route("/presidencia", get(console::chair))
+        .route("/secretaria", get(console::secretary))
+        .route("/assets/console.js", get(console::script))
         .route("/api/v1/kiosks", post(handlers::enroll_kiosk))
         .route("/api/v1/kiosks/{kiosk}/revoke", post(handlers::revoke_kiosk))
         .route("/api/v1/items/{item}/open", post(handlers::open_item))
@@ -389,6 +443,7 @@ pub const ROUTES: &[(&str, &str, &[&str])] = &[
     ("POST", "/api/v1/badges", &["operator"]),
     ("POST", "/api/v1/badges/{credential}/revoke", &["operator"]),
     ("GET", "/api/v1/attendees", &["operator"]),
+    ("GET", "/api/v1/holders", &["operator"]),
     ("POST", "/api/v1/kiosks", &["operator"]),
     ("POST", "/api/v1/kiosks/{kiosk}/revoke", &["operator"]),
     ("POST", "/api/v1/items/{item}/open", &["chair"]),

@@ -625,6 +625,15 @@ impl Service {
         Ok((id, appended))
     }
 
+    /// Each holder's name, by id, read from the register as imported
+    /// (`DIR/register.csv`; the rules and the ledger keep ids only).
+    pub fn holder_names(&self) -> Result<crate::register_csv::Names> {
+        let bytes = fs::read(self.dir.join("register.csv"))
+            .with_context(|| format!("{}: cannot read register.csv", self.dir.display()))?;
+        Ok(crate::register_csv::import("register.csv", bytes.as_slice(), self.config().capital, |_| {})?
+            .names)
+    }
+
     /// The agenda as convened in the ledger: what polls open on.
     pub fn agenda(&self) -> &[AgendaItem] {
         self.state().agenda()

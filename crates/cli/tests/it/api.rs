@@ -706,3 +706,243 @@ async fn the_boards_receipt_page_checks_a_receipt_as_verify_does() {
         "{page}"
     );
 }
+
+/// A browser's request: the session cookie (if any), the CSRF header (if
+/// any), a JSON or form body; its status, headers and body text.
+async fn browser(
+    api: &Api,
+    method: Method,
+    path: &str,
+    cookie: Option<&str>,
+    csrf: Option<&str>,
+    body: Option<(&str, String)>,
+) -> (StatusCode, axum::http::HeaderMap, String) {
+    let mut request = Request::builder().method(method).uri(path).header("host", "urna.local:8443");
+    if let Some(cookie) = cookie {
+        request = request.header("cookie", format!("otra=1; asamblea_personal={cookie}"));
+    }
+    if let Some(csrf) = csrf {
+        request = request.header("x-asamblea-csrf", csrf);
+    }
+    let body = match body {
+        Some((content_type, body)) => {
+            request = request.header("content-type", content_type);
+            Body::from(body)
+        }
+        None => Body::empty(),
+    };
+    let response = router(api.state.clone()).oneshot(request.body(body).unwrap()).await.unwrap();
+    let (status, headers) = (response.status(), response.headers().clone());
+    let bytes = response.into_body().collect().await.unwrap().to_bytes();
+    (status, headers, String::from_utf8_lossy(&bytes).into_owned())
+}
+
+/// Signs `role` in through the form; the session cookie and the page's
+/// CSRF token.
+async fn sign_in(api: &Api, role: Role) -> (String, String) {
+    let form = format!("clave={}", api.tokens[&role]);
+    let (status, headers, _) = browser(
+        api,
+        Method::POST,
+        "/personal/entrar",
+        None,
+        None,
+        Some(("application/x-www-form-urlencoded", form)),
+    )
+    .await;
+    assert_eq!(status, StatusCode::SEE_OTHER);
+    let set = headers["set-cookie"].to_str().unwrap().to_string();
+    for flag in ["Secure", "HttpOnly", "SameSite=Strict", "Path=/"] {
+        assert!(set.contains(flag), "{set}");
+    }
+    let cookie = set.split(';').next().unwrap().trim_start_matches("asamblea_personal=").to_string();
+    let (status, _, page) = browser(api, Method::GET, "/personal", Some(&cookie), None, None).await;
+    assert_eq!(status, StatusCode::OK);
+    let csrf =
+        page.split(r#"<meta name="csrf" content=""#).nth(1).unwrap().split('"').next().unwrap().to_string();
+    (cookie, csrf)
+}
+
+#[tokio::test]
+async fn a_staff_member_signs_in_once_and_the_cookie_acts_only_with_its_csrf_token() {
+    let api = Api::demo("session");
+    let token = api.tokens[&Role::Operator].clone();
+    // The form: a wrong token is refused and opens nothing.
+    let (status, headers, page) = browser(
+        &api,
+        Method::POST,
+        "/personal/entrar",
+        None,
+        None,
+        Some(("application/x-www-form-urlencoded", "clave=no-es-una-clave".into())),
+    )
+    .await;
+    assert_eq!(status, StatusCode::UNAUTHORIZED);
+    assert!(headers.get("set-cookie").is_none());
+    assert!(page.contains("Esa clave no es de esta reunión") && !page.contains("no-es-una-clave"), "{page}");
+    // A sign-in form posted from another site is refused.
+    let request = Request::builder()
+        .method(Method::POST)
+        .uri("/personal/entrar")
+        .header("host", "urna.local:8443")
+        .header("origin", "https://evil.example")
+        .header("content-type", "application/x-www-form-urlencoded")
+        .body(Body::from(format!("clave={token}")))
+        .unwrap();
+    let response = router(api.state.clone()).oneshot(request).await.unwrap();
+    assert_eq!(response.status(), StatusCode::FORBIDDEN);
+    assert!(response.headers().get("set-cookie").is_none());
+
+    let (cookie, csrf) = sign_in(&api, Role::Operator).await;
+    assert_ne!(cookie, token, "the cookie is not the token");
+    // The console is the operator's; without a session, the sign-in page.
+    let (status, _, page) = browser(&api, Method::GET, "/registro", Some(&cookie), None, None).await;
+    assert_eq!(status, StatusCode::OK);
+    assert!(
+        page.contains(&csrf) && !page.contains(&token),
+        "the page holds the CSRF token, never the staff token"
+    );
+    let (status, headers, _) = browser(&api, Method::GET, "/registro", None, None, None).await;
+    assert_eq!((status, headers["location"].to_str().unwrap()), (StatusCode::SEE_OTHER, "/personal"));
+
+    // A change with the cookie but without its CSRF token changes nothing.
+    let holder = "CC-10000000";
+    let present = |api: &Api, cookie: String| {
+        let app = router(api.state.clone());
+        async move {
+            let request = Request::get(format!("/api/v1/holders?q={holder}"))
+                .header("cookie", format!("asamblea_personal={cookie}"))
+                .body(Body::empty())
+                .unwrap();
+            let bytes = app.oneshot(request).await.unwrap().into_body().collect().await.unwrap().to_bytes();
+            let found: Value = serde_json::from_slice(&bytes).unwrap();
+            found["holders"][0]["present"].as_bool().unwrap()
+        }
+    };
+    let checkin = Some(("application/json", json!({ "holder": holder }).to_string()));
+    for wrong in [None, Some("0".repeat(64)), Some(csrf[..10].to_string())] {
+        let (status, _, answer) =
+            browser(&api, Method::POST, "/api/v1/checkins", Some(&cookie), wrong.as_deref(), checkin.clone())
+                .await;
+        assert_eq!(status, StatusCode::FORBIDDEN, "{answer}");
+        assert!(answer.contains(r#""code":"csrf""#), "{answer}");
+        assert!(!present(&api, cookie.clone()).await, "refused: nothing changed");
+    }
+    let (status, _, answer) =
+        browser(&api, Method::POST, "/api/v1/checkins", Some(&cookie), Some(&csrf), checkin.clone()).await;
+    assert!(status.is_success(), "{status} {answer}");
+    assert!(present(&api, cookie.clone()).await);
+
+    // Signing out takes the CSRF token too; after it the cookie opens nothing.
+    let (status, _, _) = browser(
+        &api,
+        Method::POST,
+        "/personal/salir",
+        Some(&cookie),
+        None,
+        Some(("application/x-www-form-urlencoded", "csrf=wrong".into())),
+    )
+    .await;
+    assert_eq!(status, StatusCode::FORBIDDEN);
+    let (status, headers, _) = browser(
+        &api,
+        Method::POST,
+        "/personal/salir",
+        Some(&cookie),
+        None,
+        Some(("application/x-www-form-urlencoded", format!("csrf={csrf}"))),
+    )
+    .await;
+    assert_eq!(status, StatusCode::SEE_OTHER);
+    assert!(headers["set-cookie"].to_str().unwrap().contains("Max-Age=0"));
+    let (status, _, _) = browser(&api, Method::GET, "/api/v1/attendees", Some(&cookie), None, None).await;
+    assert_eq!(status, StatusCode::UNAUTHORIZED);
+    let (status, headers, _) = browser(&api, Method::GET, "/registro", Some(&cookie), None, None).await;
+    assert_eq!((status, headers["location"].to_str().unwrap()), (StatusCode::SEE_OTHER, "/personal"));
+}
+
+#[tokio::test]
+async fn every_console_lets_in_exactly_its_role_and_every_api_route_takes_the_cookie_as_the_token() {
+    let api = Api::demo("consoles");
+    let consoles = [
+        ("/registro", &["operator"][..]),
+        ("/presidencia", &["chair"][..]),
+        ("/secretaria", &["secretary", "auditor"][..]),
+    ];
+    for role in Role::ALL {
+        let (cookie, csrf) = sign_in(&api, role).await;
+        for (path, allowed) in consoles {
+            let (status, _, page) = browser(&api, Method::GET, path, Some(&cookie), None, None).await;
+            if allowed.contains(&role.code()) {
+                assert_eq!(status, StatusCode::OK, "{path} as {}", role.code());
+                assert!(
+                    page.contains(r#"<script src="/assets/console.js" defer>"#) && !page.contains("<style")
+                );
+            } else {
+                assert_eq!(status, StatusCode::FORBIDDEN, "{path} as {}", role.code());
+                assert!(page.contains("Esta consola no es de su cargo"), "{page}");
+            }
+        }
+        // The API lets the cookie in exactly where the role's token goes.
+        for (method, path, allowed) in ROUTES {
+            if !allowed.iter().any(|a| Role::ALL.iter().any(|r| r.code() == *a)) {
+                continue;
+            }
+            let path = path.replace("{item}", "item-1").replace("{credential}", "1").replace("{kiosk}", "k");
+            let method = Method::from_bytes(method.as_bytes()).unwrap();
+            let body = (method == Method::POST).then(|| ("application/json", "{}".to_string()));
+            let (status, _, answer) =
+                browser(&api, method.clone(), &path, Some(&cookie), Some(&csrf), body).await;
+            if allowed.contains(&role.code()) {
+                assert!(
+                    status != StatusCode::UNAUTHORIZED && status != StatusCode::FORBIDDEN,
+                    "{method} {path}: {} with a cookie must be let in, got {status} {answer}",
+                    role.code()
+                );
+            } else {
+                assert_eq!(status, StatusCode::FORBIDDEN, "{method} {path} as {}: {answer}", role.code());
+            }
+        }
+    }
+}
+
+#[tokio::test]
+async fn the_desk_search_finds_by_id_start_or_any_part_of_the_name_accents_aside() {
+    let api = Api::demo("search");
+    let found = api.ok(Method::GET, "/api/v1/holders?q=", "operator", None).await;
+    let all = found["matched"].as_u64().unwrap();
+    assert!(all > 20 && found["holders"].as_array().unwrap().len() == 20, "{found}");
+    let by_id = api.ok(Method::GET, "/api/v1/holders?q=cc-1000000", "operator", None).await;
+    assert!(by_id["holders"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .all(|h| h["id"].as_str().unwrap().starts_with("CC-1000000")));
+    assert!(by_id["matched"].as_u64().unwrap() >= 1);
+    // A name from the register, searched by a part of it without accents.
+    let first = &found["holders"][0];
+    let name = first["name"].as_str().unwrap().to_string();
+    let word = name.split_whitespace().last().unwrap().to_lowercase();
+    let plain: String = word
+        .chars()
+        .map(|c| match c {
+            'á' => 'a',
+            'é' => 'e',
+            'í' => 'i',
+            'ó' => 'o',
+            'ú' => 'u',
+            'ñ' => 'n',
+            c => c,
+        })
+        .collect();
+    let by_name = api.ok(Method::GET, &format!("/api/v1/holders?q={}", plain), "operator", None).await;
+    assert!(
+        by_name["holders"].as_array().unwrap().iter().any(|h| h["id"] == first["id"]),
+        "{plain}: {by_name}"
+    );
+    let none = api.ok(Method::GET, "/api/v1/holders?q=zzzz-nadie", "operator", None).await;
+    assert_eq!(none["matched"], 0);
+    let (status, answer) =
+        api.call(Method::GET, &format!("/api/v1/holders?q={}", "x".repeat(65)), "operator", None).await;
+    assert_eq!(status, StatusCode::BAD_REQUEST, "{answer}");
+}

@@ -1,0 +1,147 @@
+// The staff consoles (console.rs): served by the daemon, no inline script
+// (CSP). Each acts through the API with the session cookie and the
+// session's CSRF token, read from <meta name="csrf">.
+"use strict";
+const csrf = (document.querySelector('meta[name="csrf"]') || {}).content || "";
+const n = (v) => (v === undefined || v === null) ? "" : Number(v).toLocaleString("es-CO");
+const el = (tag, value, className) => {
+  const node = document.createElement(tag);
+  if (value !== undefined) node.textContent = value;
+  if (className) node.className = className;
+  return node;
+};
+
+async function api(method, path, body) {
+  const headers = { "x-asamblea-csrf": csrf };
+  if (body) headers["content-type"] = "application/json";
+  let response;
+  try {
+    response = await fetch(path, { method, credentials: "same-origin", headers, body: body ? JSON.stringify(body) : undefined });
+  } catch (_) {
+    return { ok: false, status: 0, data: null };
+  }
+  let data = null;
+  try { data = await response.json(); } catch (_) { data = null; }
+  // The session ended (sign-out elsewhere, or the daemon restarted).
+  if (response.status === 401) location.href = "/personal";
+  return { ok: response.ok, status: response.status, data };
+}
+
+function say(text, good) {
+  const box = document.getElementById("mensaje");
+  if (!box) return;
+  box.textContent = text;
+  box.className = good ? "said ok" : "said no";
+}
+
+function failure(r) {
+  if (r.status === 0) return "Sin conexión con el servicio: revise la red y vuelva a intentarlo. / No connection to the daemon.";
+  const e = r.data && r.data.error;
+  return e ? e.message + " / " + e.message_en : "Error " + r.status;
+}
+
+function showQuorum(q) {
+  const box = document.getElementById("quorum");
+  if (!box || !q) return;
+  box.replaceChildren();
+  const verdict = el("span", q.met ? "HAY QUÓRUM" : "SIN QUÓRUM", q.met ? "ok" : "no");
+  const percent = q.voting_outstanding > 0 ? (Math.floor(q.present_shares * 10000 / q.voting_outstanding) / 100).toLocaleString("es-CO", { minimumFractionDigits: 2 }) : "0,00";
+  box.append(verdict, " · " + n(q.present_shares) + " de " + n(q.voting_outstanding) + " acciones (" + percent + "\u00a0%) · " + n(q.holders) + " accionistas");
+}
+
+async function status() {
+  const r = await api("GET", "/api/v1/status");
+  if (r.ok) showQuorum(r.data.quorum);
+  return r.ok ? r.data : null;
+}
+
+// ----- registro: search the register and check holders in -----
+function desk() {
+  const input = document.getElementById("buscar");
+  const rows = document.getElementById("resultados");
+  const count = document.getElementById("coinciden");
+  let timer = null;
+  let asked = 0;
+  async function search() {
+    const mine = ++asked;
+    const r = await api("GET", "/api/v1/holders?q=" + encodeURIComponent(input.value.trim()));
+    if (mine !== asked) return; // a later search is on its way
+    if (!r.ok) { say(failure(r), false); return; }
+    rows.replaceChildren();
+    for (const h of r.data.holders) {
+      const row = document.createElement("tr");
+      const shares = h.preferred > 0 ? n(h.preferred) + " PREF" : n(h.ordinary) + " ORD";
+      row.append(el("td", h.id), el("td", h.name), el("td", shares, "num"),
+        el("td", h.present ? "presente" : "ausente", h.present ? "ok" : ""));
+      const cell = el("td");
+      if (!h.present) {
+        const button = el("button", "Registrar llegada");
+        button.type = "button";
+        button.setAttribute("aria-label", "Registrar la llegada de " + h.name + " (" + h.id + ")");
+        button.addEventListener("click", async () => {
+          button.disabled = true;
+          const done = await api("POST", "/api/v1/checkins", { holder: h.id });
+          if (done.ok) {
+            say("Llegada registrada: " + h.name + " (" + h.id + "). / Checked in.", true);
+            await status();
+            await search();
+          } else {
+            button.disabled = false;
+            say(failure(done), false);
+          }
+        });
+        cell.append(button);
+      }
+      row.append(cell);
+      rows.append(row);
+    }
+    count.textContent = r.data.matched > r.data.holders.length
+      ? n(r.data.matched) + " coinciden; se muestran " + r.data.holders.length + ": escriba más para acotar. / " + n(r.data.matched) + " match."
+      : n(r.data.matched) + (r.data.matched === 1 ? " coincide." : " coinciden.");
+  }
+  input.addEventListener("input", () => { clearTimeout(timer); timer = setTimeout(search, 120); });
+  input.focus();
+  search();
+}
+
+// ----- presidencia / secretaría: the agenda -----
+function agendaRow(item, chair) {
+  const row = document.createElement("tr");
+  const state = { pending: "pendiente", open: "en votación", closed: item.outcome_es || "cerrado" }[item.state];
+  row.append(el("td", item.title), el("td", item.matter_es), el("td", state, item.state === "closed" ? "decided" : ""));
+  if (chair) {
+    row.append(el("td", item.state === "open" ? n(item.ballots) : "", "num"));
+    const cell = el("td");
+    const action = item.state === "pending" ? ["open", "Abrir la votación", "open the poll"]
+      : item.state === "open" ? ["close", "Cerrar la votación", "close the poll"] : null;
+    if (action) {
+      const button = el("button", action[1]);
+      button.type = "button";
+      button.setAttribute("aria-label", action[1] + ": " + item.title + " / " + action[2]);
+      button.addEventListener("click", async () => {
+        button.disabled = true;
+        const done = await api("POST", "/api/v1/items/" + encodeURIComponent(item.id) + "/" + action[0]);
+        say(done.ok ? (action[0] === "open" ? "Votación abierta: " : "Votación cerrada: ") + item.title : failure(done), done.ok);
+        await agenda(true);
+      });
+      cell.append(button);
+    }
+    row.append(cell);
+  } else {
+    const r = item.result || {};
+    for (const figure of [r.for, r.against, r.blank, r.base]) row.append(el("td", n(figure), "num"));
+  }
+  return row;
+}
+
+async function agenda(chair) {
+  const data = await status();
+  if (!data) return;
+  const body = document.getElementById("agenda");
+  body.replaceChildren(...data.items.map((item) => agendaRow(item, chair)));
+}
+
+const kind = document.body.dataset.console;
+if (kind === "registro") { desk(); status(); setInterval(status, 5000); }
+if (kind === "presidencia") { agenda(true); setInterval(() => agenda(true), 3000); }
+if (kind === "secretaria") { agenda(false); setInterval(() => agenda(false), 5000); }

@@ -1,0 +1,352 @@
+//! The staff consoles in a browser: signing in (`/personal`), the
+//! registration desk (`/registro`), the chair (`/presidencia`) and the
+//! secretary (`/secretaria`), and their one script (`/assets/console.js`).
+//!
+//! A console is a page for one role: anyone else signed in is told whose
+//! it is and sent to their own; someone not signed in is sent to
+//! `/personal`. The pages act through the same API as the command line
+//! (`/api/v1/…`), with the session cookie and the session's CSRF token
+//! (`sessions`); no page holds a figure the API does not give. Spanish
+//! first, English beside it; no inline script or style (the CSP forbids
+//! them), so the CSRF token travels in a `<meta>` the script reads.
+
+use axum::extract::rejection::FormRejection;
+use axum::extract::{ConnectInfo, State};
+use axum::http::{header, HeaderMap, StatusCode};
+use axum::response::{Html, IntoResponse, Response};
+use axum::Form;
+use serde::Deserialize;
+
+use asamblea_documents::markup::escape;
+use asamblea_venue::staff::Role;
+
+use crate::sessions;
+use crate::AppState;
+
+/// The client's address, when the serving layer gave one.
+pub(crate) struct Peer(Option<std::net::IpAddr>);
+
+impl<S: Send + Sync> axum::extract::FromRequestParts<S> for Peer {
+    type Rejection = std::convert::Infallible;
+
+    async fn from_request_parts(
+        parts: &mut axum::http::request::Parts,
+        _: &S,
+    ) -> Result<Self, Self::Rejection> {
+        Ok(Peer(parts.extensions.get::<ConnectInfo<std::net::SocketAddr>>().map(|c| c.0.ip())))
+    }
+}
+
+/// The sign-in form's one field.
+#[derive(Deserialize)]
+pub(crate) struct SignInForm {
+    #[serde(default)]
+    clave: String,
+}
+
+/// The sign-out form's one field.
+#[derive(Deserialize)]
+pub(crate) struct SignOutForm {
+    #[serde(default)]
+    csrf: String,
+}
+
+/// Where a role works.
+fn console_of(role: Role) -> &'static str {
+    match role {
+        Role::Operator => "/registro",
+        Role::Chair => "/presidencia",
+        Role::Secretary | Role::Auditor => "/secretaria",
+    }
+}
+
+/// A role's name in Spanish and in English.
+fn role_names(role: Role) -> (&'static str, &'static str) {
+    match role {
+        Role::Operator => ("registro", "registration desk"),
+        Role::Chair => ("presidencia", "chair"),
+        Role::Secretary => ("secretaría", "secretary"),
+        Role::Auditor => ("revisoría fiscal", "statutory auditor"),
+    }
+}
+
+/// The frame of every staff page: `csrf` in a `<meta>` for the script,
+/// the signed-in member and a sign-out button in the header.
+fn frame(title: (&str, &str), kind: &str, who: Option<(&str, Role, &str)>, body: &str) -> String {
+    let (es, en) = title;
+    let (meta, signed_in) = match who {
+        Some((name, role, csrf)) => (
+            format!(r#"<meta name="csrf" content="{}">"#, escape(csrf)),
+            format!(
+                r#"<form method="post" action="/personal/salir" class="signout">
+<input type="hidden" name="csrf" value="{csrf}">
+<span>{name} · {role_es} <span class="en">{role_en}</span></span>
+<button type="submit">Salir <span class="en">sign out</span></button>
+</form>"#,
+                csrf = escape(csrf),
+                name = escape(name),
+                role_es = role_names(role).0,
+                role_en = role_names(role).1,
+            ),
+        ),
+        None => (String::new(), String::new()),
+    };
+    format!(
+        r#"<!doctype html>
+<html lang="es">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+{meta}
+<title>{es} — Asamblea</title>
+<link rel="stylesheet" href="/assets/board.css">
+<script src="/assets/console.js" defer></script>
+</head>
+<body data-console="{kind}">
+<header>
+<h1>{es}</h1>
+<p>{en}</p>
+{signed_in}
+</header>
+<main>
+{body}
+</main>
+</body>
+</html>
+"#,
+        es = escape(es),
+        en = escape(en),
+    )
+}
+
+/// `GET /personal`: the sign-in form, or who is signed in here.
+pub(crate) async fn sign_in_page(State(state): State<AppState>, headers: HeaderMap) -> Response {
+    if let Some((account, session)) = state.0.session(&headers) {
+        let body = format!(
+            r#"<p class="lead">Ya entró como <strong>{name}</strong>. <span class="en">You are signed in.</span></p>
+<p><a class="button" href="{href}">Ir a la consola de {role_es} <span class="en">go to the {role_en} console</span></a></p>"#,
+            name = escape(&account.name),
+            href = console_of(account.role),
+            role_es = role_names(account.role).0,
+            role_en = role_names(account.role).1,
+        );
+        let who = Some((account.name.as_str(), account.role, session.csrf.as_str()));
+        return page(StatusCode::OK, ("Personal de la asamblea", "Meeting staff"), "personal", who, &body);
+    }
+    sign_in_form(StatusCode::OK, None)
+}
+
+/// The form, with what went wrong (if anything) above it.
+fn sign_in_form(status: StatusCode, problem: Option<(&str, &str)>) -> Response {
+    let notice = problem.map_or_else(String::new, |(es, en)| {
+        format!(
+            r##"<div class="error-summary" role="alert" aria-labelledby="error-title" tabindex="-1">
+<h2 id="error-title">Hay un problema <span class="en">there is a problem</span></h2>
+<p><a href="#clave">{}</a></p><p class="en">{}</p>
+</div>"##,
+            escape(es),
+            escape(en)
+        )
+    });
+    let body = format!(
+        r#"<div class="narrow">
+{notice}
+<form method="post" action="/personal/entrar" novalidate>
+<label for="clave">Clave del personal <span class="en">staff token</span></label>
+<p class="hint">La clave de su cargo, impresa una sola vez al crear la reunión (48 caracteres). Se escribe una vez: el navegador guarda la sesión hasta que usted salga. <span class="en">Your role's token, printed once when the meeting was created. Typed once: the browser keeps the session until you sign out.</span></p>
+<input id="clave" name="clave" type="password" autocomplete="off" spellcheck="false" required{aria}>
+<button type="submit">Entrar <span class="en">sign in</span></button>
+</form>
+<p><a href="/">Tablero público <span class="en">public board</span></a></p>
+</div>"#,
+        aria = if problem.is_some() { r#" aria-invalid="true" aria-describedby="error-title""# } else { "" },
+    );
+    page(status, ("Personal de la asamblea", "Meeting staff: sign in"), "personal", None, &body)
+}
+
+fn page(
+    status: StatusCode,
+    title: (&str, &str),
+    kind: &str,
+    who: Option<(&str, Role, &str)>,
+    body: &str,
+) -> Response {
+    (status, Html(frame(title, kind, who, body))).into_response()
+}
+
+/// `POST /personal/entrar`: a token in the form body opens a session and
+/// sends the member to their console. A wrong token counts toward the
+/// address's limit, as on the API.
+pub(crate) async fn sign_in(
+    State(state): State<AppState>,
+    Peer(peer): Peer,
+    headers: HeaderMap,
+    form: Result<Form<SignInForm>, FormRejection>,
+) -> Response {
+    if !sessions::same_origin(&headers) {
+        return sign_in_form(
+            StatusCode::FORBIDDEN,
+            Some((
+                "El formulario llegó desde otro sitio; abra esta página directamente.",
+                "The form came from another site; open this page directly.",
+            )),
+        );
+    }
+    let Ok(Form(SignInForm { clave })) = form else {
+        return sign_in_form(
+            StatusCode::BAD_REQUEST,
+            Some((
+                "El formulario no llegó completo; escriba la clave otra vez.",
+                "The form did not arrive whole; type the token again.",
+            )),
+        );
+    };
+    match state.0.check_token(clave.trim(), peer) {
+        Ok(account) => {
+            let (cookie, _) = state.0.sessions.open(&account.name);
+            tracing::info!(staff.name = %account.name, "entrada del personal / staff signed in");
+            (
+                StatusCode::SEE_OTHER,
+                [(header::SET_COOKIE, sessions::set_cookie(&cookie)), (header::LOCATION, console_of(account.role).to_string())],
+            )
+                .into_response()
+        }
+        Err(error) if error.status == StatusCode::TOO_MANY_REQUESTS => {
+            sign_in_form(error.status, Some((&error.message_es, &error.message_en)))
+        }
+        Err(_) => sign_in_form(
+            StatusCode::UNAUTHORIZED,
+            Some((
+                "Esa clave no es de esta reunión. Cópiela otra vez de la hoja impresa al crear la reunión, carácter por carácter.",
+                "That token is not one of this meeting's. Copy it again from the sheet printed when the meeting was created.",
+            )),
+        ),
+    }
+}
+
+/// `POST /personal/salir`: ends the session (with its CSRF token, so no
+/// other site can sign anyone out) and drops the cookie.
+pub(crate) async fn sign_out(
+    State(state): State<AppState>,
+    headers: HeaderMap,
+    form: Result<Form<SignOutForm>, FormRejection>,
+) -> Response {
+    let csrf = form.map(|Form(f)| f.csrf).unwrap_or_default();
+    let session = state.0.session(&headers).map(|(_, session)| session);
+    match (sessions::cookie(&headers), session) {
+        (Some(cookie), Some(session))
+            if sessions::csrf_matches(&session, &csrf) && sessions::same_origin(&headers) =>
+        {
+            state.0.sessions.close(cookie);
+            (
+                StatusCode::SEE_OTHER,
+                [(header::SET_COOKIE, sessions::clear_cookie()), (header::LOCATION, "/personal".to_string())],
+            )
+                .into_response()
+        }
+        (_, Some(_)) => crate::error::ApiError::csrf().into_response(),
+        _ => (StatusCode::SEE_OTHER, [(header::LOCATION, "/personal".to_string())]).into_response(),
+    }
+}
+
+/// A console for `role` (and `also`): the page, or where to go instead.
+fn console(
+    state: &AppState,
+    headers: &HeaderMap,
+    roles: &[Role],
+    title: (&str, &str),
+    kind: &str,
+    body: &str,
+) -> Response {
+    let Some((account, session)) = state.0.session(headers) else {
+        return (StatusCode::SEE_OTHER, [(header::LOCATION, "/personal")]).into_response();
+    };
+    if !roles.contains(&account.role) {
+        let (es, en) = role_names(account.role);
+        let body = format!(
+            r#"<div class="error-summary" role="alert"><h2>Esta consola no es de su cargo <span class="en">this console is not your role's</span></h2>
+<p>Usted entró con la clave de {es}. <span class="en">You signed in with the {en} token.</span></p>
+<p><a href="{href}">Ir a su consola <span class="en">go to your console</span></a></p></div>"#,
+            href = console_of(account.role)
+        );
+        let who = Some((account.name.as_str(), account.role, session.csrf.as_str()));
+        return page(StatusCode::FORBIDDEN, title, kind, who, &body);
+    }
+    let who = Some((account.name.as_str(), account.role, session.csrf.as_str()));
+    page(StatusCode::OK, title, kind, who, body)
+}
+
+/// `GET /registro`: the registration desk.
+pub(crate) async fn operator(State(state): State<AppState>, headers: HeaderMap) -> Response {
+    console(
+        &state,
+        &headers,
+        &[Role::Operator],
+        ("Registro de asistentes", "Registration desk"),
+        "registro",
+        r#"<section aria-labelledby="quorum-title">
+<h2 id="quorum-title">Quórum <span class="en">quorum</span></h2>
+<p id="quorum" class="quorum" aria-live="polite">…</p>
+</section>
+<section aria-labelledby="search-title">
+<h2 id="search-title">Registrar una llegada <span class="en">check in a holder</span></h2>
+<label for="buscar">Buscar por documento o nombre <span class="en">search by id or name</span></label>
+<input id="buscar" type="search" autocomplete="off" spellcheck="false" aria-describedby="coinciden">
+<p id="mensaje" role="status" aria-live="polite"></p>
+<div class="table-wrap"><table>
+<thead><tr><th>Documento <span class="en">id</span></th><th>Nombre <span class="en">name</span></th><th class="num">Acciones <span class="en">shares</span></th><th>Estado <span class="en">state</span></th><th><span class="visually-hidden">Acción / action</span></th></tr></thead>
+<tbody id="resultados"></tbody>
+</table></div>
+<p id="coinciden" class="hint"></p>
+</section>"#,
+    )
+}
+
+/// `GET /presidencia`: the chair's agenda.
+pub(crate) async fn chair(State(state): State<AppState>, headers: HeaderMap) -> Response {
+    console(
+        &state,
+        &headers,
+        &[Role::Chair],
+        ("Presidencia", "Chair"),
+        "presidencia",
+        r#"<p id="quorum" class="quorum" aria-live="polite">…</p>
+<p id="mensaje" role="status" aria-live="polite"></p>
+<section aria-labelledby="agenda-title">
+<h2 id="agenda-title">Orden del día <span class="en">agenda</span></h2>
+<div class="table-wrap"><table>
+<thead><tr><th>Punto <span class="en">item</span></th><th>Asunto <span class="en">matter</span></th><th>Estado <span class="en">state</span></th><th class="num">Papeletas <span class="en">ballots</span></th><th><span class="visually-hidden">Acción / action</span></th></tr></thead>
+<tbody id="agenda"></tbody>
+</table></div>
+</section>"#,
+    )
+}
+
+/// `GET /secretaria`: the secretary's results and the audit bundle.
+pub(crate) async fn secretary(State(state): State<AppState>, headers: HeaderMap) -> Response {
+    console(
+        &state,
+        &headers,
+        &[Role::Secretary, Role::Auditor],
+        ("Secretaría", "Secretary"),
+        "secretaria",
+        r#"<p id="quorum" class="quorum" aria-live="polite">…</p>
+<section aria-labelledby="results-title">
+<h2 id="results-title">Resultados <span class="en">results</span></h2>
+<div class="table-wrap"><table>
+<thead><tr><th>Punto <span class="en">item</span></th><th>Asunto <span class="en">matter</span></th><th>Decisión <span class="en">decision</span></th><th class="num">Sí <span class="en">for</span></th><th class="num">No <span class="en">against</span></th><th class="num">En blanco <span class="en">blank</span></th><th class="num">Base</th></tr></thead>
+<tbody id="agenda"></tbody>
+</table></div>
+</section>
+<section aria-labelledby="bundle-title">
+<h2 id="bundle-title">Paquete de auditoría <span class="en">audit bundle</span></h2>
+<p>Todo el registro firmado, para verificarlo con <code>asamblea verify</code> sin confiar en este servidor. <span class="en">The whole signed ledger, to check with asamblea verify.</span></p>
+<p><a class="button" href="/api/v1/export" download="asamblea.bundle">Descargar el paquete <span class="en">download the bundle</span></a></p>
+</section>"#,
+    )
+}
+
+/// `GET /assets/console.js`.
+pub(crate) async fn script() -> Response {
+    ([(header::CONTENT_TYPE, "text/javascript; charset=utf-8")], include_str!("console.js")).into_response()
+}
