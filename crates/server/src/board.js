@@ -43,10 +43,23 @@ function showHead(head) {
 if (new URLSearchParams(location.search).has("once")) {
   fetch("/api/v1/status").then((r) => r.json()).then(render);
 } else {
+  // The moment the feed drops, the figures on screen are old: say so, with
+  // the time they are from. The browser reconnects by itself; the banner
+  // goes when the feed is back.
+  let since = null;
+  const banner = document.getElementById("offline");
   const feed = new EventSource("/api/v1/feed");
   feed.onmessage = (e) => {
     const m = JSON.parse(e.data);
+    since = new Date();
+    banner.hidden = true;
     if (m.type === "status") render(m.status);
     if (m.type === "head") showHead(m);
+  };
+  feed.onopen = () => { banner.hidden = true; };
+  feed.onerror = () => {
+    const at = since ? since.toLocaleTimeString("es-CO", { hour: "2-digit", minute: "2-digit", hour12: false }) : "—";
+    banner.textContent = "SIN CONEXIÓN — datos de las " + at + " · reconectando… / offline — figures as of " + at + " · reconnecting…";
+    banner.hidden = false;
   };
 }

@@ -6,6 +6,7 @@ mod api;
 mod architecture;
 mod board;
 mod cli;
+mod consoles;
 mod invalid_scenarios;
 mod kill;
 mod meeting_day;
@@ -13,6 +14,7 @@ mod meeting_dir;
 mod scenarios;
 mod support;
 mod vectors;
+mod webdriver;
 
 /// The workspace root, from this crate's manifest directory.
 pub fn workspace_root() -> std::path::PathBuf {

@@ -1,0 +1,224 @@
+//! The staff consoles and the board in a real browser (headless Chromium
+//! driven over WebDriver) against the real daemon over HTTPS, as staff
+//! use them on the day: sign in with the printed token, check a holder in,
+//! open and close a poll, see the result reach the board without a reload,
+//! read it at the secretary's console, sign out. Every page is saved as a
+//! screenshot at 1280×720 (a projector) and 390×844 (a phone) in
+//! `target/screenshots/`.
+
+use std::io::{BufRead, BufReader};
+use std::path::PathBuf;
+use std::process::{Child, Command, Stdio};
+use std::time::{Duration, Instant};
+
+use crate::webdriver::{self, Browser};
+
+/// The demo daemon, with the staff tokens it printed.
+pub(crate) struct Demo {
+    daemon: Child,
+    dir: PathBuf,
+    /// `https://127.0.0.1:PORT`.
+    pub(crate) base: String,
+    tokens: std::collections::HashMap<String, String>,
+}
+
+impl Demo {
+    /// `asamblea demo` in a fresh folder on a free port, once it serves.
+    pub(crate) fn start(name: &str) -> Demo {
+        let dir = std::env::temp_dir().join(format!("asamblea-{name}-{}", std::process::id()));
+        crate::support::remove_meeting(&dir);
+        let port = std::net::TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port();
+        let mut daemon = Command::new(env!("CARGO_BIN_EXE_asamblea"))
+            .args(["demo", "--dir", dir.to_str().unwrap(), "--listen", &format!("127.0.0.1:{port}")])
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null())
+            .spawn()
+            .expect("the daemon starts");
+        // The tokens are printed once, before the daemon serves.
+        let mut tokens = std::collections::HashMap::new();
+        let mut lines = BufReader::new(daemon.stdout.take().unwrap()).lines();
+        for line in lines.by_ref() {
+            let line = line.unwrap();
+            let words: Vec<&str> = line.split_whitespace().collect();
+            if words.len() == 3 && ["operator", "chair", "secretary", "auditor"].contains(&words[1]) {
+                tokens.insert(words[1].to_string(), words[2].to_string());
+            }
+            if line.starts_with("Ctrl-C") {
+                break;
+            }
+        }
+        // Keep draining what the daemon prints, so it never blocks on it.
+        std::thread::spawn(move || for _ in lines {});
+        assert_eq!(tokens.len(), 4, "the demo prints a token per role");
+        Demo { daemon, dir, base: format!("https://127.0.0.1:{port}"), tokens }
+    }
+}
+
+impl Demo {
+    /// Kills the daemon as a crash would (SIGKILL).
+    fn crash(&mut self) {
+        self.daemon.kill().unwrap();
+        self.daemon.wait().unwrap();
+    }
+
+    /// Starts it again on the same meeting and address.
+    fn restart(&mut self) {
+        let listen = self.base.trim_start_matches("https://").to_string();
+        self.daemon = Command::new(env!("CARGO_BIN_EXE_asamblea"))
+            .args(["demo", "--dir", self.dir.to_str().unwrap(), "--listen", &listen])
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .spawn()
+            .expect("the daemon starts again");
+    }
+}
+
+impl Drop for Demo {
+    fn drop(&mut self) {
+        let _ = self.daemon.kill();
+        let _ = self.daemon.wait();
+        crate::support::remove_meeting(&self.dir);
+    }
+}
+
+/// Where the test run writes its screenshots (named in the README).
+fn screenshots() -> PathBuf {
+    PathBuf::from(env!("CARGO_TARGET_TMPDIR")).parent().expect("target/tmp is in target").join("screenshots")
+}
+
+/// Signs in on `/personal` as `role`, typing the token; waits for the
+/// console's heading.
+fn sign_in(browser: &Browser, demo: &Demo, role: &str, heading: &str) {
+    browser.goto(&format!("{}/personal", demo.base));
+    browser.type_into("#clave", &demo.tokens[role]);
+    browser.click("form button[type=submit]");
+    browser.wait_for_text(heading, Duration::from_secs(10));
+}
+
+fn sign_out(browser: &Browser) {
+    browser.click(".signout button");
+    browser.wait_for_text("Clave del personal", Duration::from_secs(10));
+    assert!(browser.url().ends_with("/personal"), "{}", browser.url());
+}
+
+#[test]
+fn a_meeting_run_from_the_consoles_in_a_real_browser_reaches_the_board_at_once() {
+    if let Some(why) = webdriver::missing() {
+        webdriver::not_run("consoles::a_meeting_run_from_the_consoles_in_a_real_browser", why);
+        return;
+    }
+    let demo = Demo::start("consoles");
+    let browser = Browser::start();
+    let shots = screenshots();
+    browser.size(1280, 720);
+
+    // The public board, open on the projector the whole time.
+    browser.goto(&format!("{}/", demo.base));
+    browser.wait_for_text("HAY QUÓRUM", Duration::from_secs(10));
+    assert!(browser.page_text().contains("215 accionistas"), "{}", browser.page_text());
+    let board = browser.window();
+    browser.screenshot(&shots.join("tablero-1280x720.png"));
+
+    // The registration desk, in a second window: sign in, find an absent
+    // holder, check them in; the quorum counts them.
+    browser.new_window();
+    browser.goto(&format!("{}/personal", demo.base));
+    browser.screenshot(&shots.join("personal-1280x720.png"));
+    sign_in(&browser, &demo, "operator", "Registro de asistentes");
+    assert!(browser.url().ends_with("/registro"));
+    browser.wait_for_text("215 accionistas", Duration::from_secs(10));
+    browser.type_into("#buscar", "a");
+    browser.find("#resultados button");
+    browser.screenshot(&shots.join("registro-1280x720.png"));
+    let who = browser
+        .eval("return document.querySelector('#resultados button').closest('tr').cells[0].textContent;");
+    browser.click("#resultados button");
+    browser.wait_for_text("Llegada registrada", Duration::from_secs(10));
+    assert!(browser.page_text().contains(who.as_str().unwrap()), "the message names who arrived");
+    browser.wait_for_text("216 accionistas", Duration::from_secs(10));
+    sign_out(&browser);
+
+    // The chair opens the first item and closes it.
+    sign_in(&browser, &demo, "chair", "Presidencia");
+    browser.wait_for_text("Aprobación del orden del día", Duration::from_secs(10));
+    browser.screenshot(&shots.join("presidencia-1280x720.png"));
+    browser.click("#agenda button");
+    browser.wait_for_text("Votación abierta: Aprobación del orden del día", Duration::from_secs(10));
+    browser.wait_for_text("Cerrar la votación", Duration::from_secs(10));
+    browser.click("#agenda button");
+    browser.wait_for_text("Votación cerrada", Duration::from_secs(10));
+    let chair = browser.window();
+
+    // The board shows the decision in words without being reloaded.
+    browser.switch_to(&board);
+    let took = browser.wait_for_text("NO APROBADO", Duration::from_secs(5));
+    assert!(took < Duration::from_millis(1_500), "the result reached the board in {took:?}");
+    assert!(
+        browser.page_text().contains("Aprobación del orden del día"),
+        "the board shows the agenda's titles"
+    );
+    browser.screenshot(&shots.join("tablero-resultado-1280x720.png"));
+
+    // The secretary reads it; the chair's console is not theirs.
+    browser.switch_to(&chair);
+    sign_out(&browser);
+    sign_in(&browser, &demo, "secretary", "Secretaría");
+    browser.wait_for_text("NO APROBADO", Duration::from_secs(10));
+    assert!(browser.page_text().contains("Descargar el paquete"));
+    browser.screenshot(&shots.join("secretaria-1280x720.png"));
+    browser.goto(&format!("{}/presidencia", demo.base));
+    browser.wait_for_text("Esta consola no es de su cargo", Duration::from_secs(10));
+
+    // Every page on a phone.
+    browser.size(390, 844);
+    browser.goto(&format!("{}/secretaria", demo.base));
+    browser.wait_for_text("NO APROBADO", Duration::from_secs(10));
+    browser.screenshot(&shots.join("secretaria-390x844.png"));
+    sign_out(&browser);
+    browser.screenshot(&shots.join("personal-390x844.png"));
+    for (role, heading, page) in
+        [("operator", "Registro de asistentes", "registro"), ("chair", "Presidencia", "presidencia")]
+    {
+        sign_in(&browser, &demo, role, heading);
+        browser.wait_for_text("HAY QUÓRUM", Duration::from_secs(10));
+        let wide = browser.eval("return document.documentElement.scrollWidth;").as_i64().unwrap();
+        assert!(wide <= 390, "{page} on a phone is {wide} px wide: nothing may run off the screen");
+        browser.screenshot(&shots.join(format!("{page}-390x844.png")));
+        sign_out(&browser);
+    }
+    browser.switch_to(&board);
+    browser.size(390, 844);
+    browser.wait_for_text("NO APROBADO", Duration::from_secs(10));
+    let wide = browser.eval("return document.documentElement.scrollWidth;").as_i64().unwrap();
+    assert!(wide <= 390, "the board on a phone is {wide} px wide");
+    browser.screenshot(&shots.join("tablero-390x844.png"));
+    let started = Instant::now();
+    drop(browser);
+    assert!(started.elapsed() < Duration::from_secs(30));
+}
+
+#[test]
+fn the_board_says_at_once_when_its_feed_drops_and_recovers_by_itself() {
+    if let Some(why) = webdriver::missing() {
+        webdriver::not_run("consoles::the_board_says_at_once_when_its_feed_drops", why);
+        return;
+    }
+    let mut demo = Demo::start("offline");
+    let browser = Browser::start();
+    browser.size(1280, 720);
+    browser.goto(&format!("{}/", demo.base));
+    browser.wait_for_text("HAY QUÓRUM", Duration::from_secs(10));
+    assert!(!browser.page_text().contains("SIN CONEXIÓN"));
+    demo.crash();
+    let took = browser.wait_for_text("SIN CONEXIÓN — datos de las ", Duration::from_secs(10));
+    assert!(took < Duration::from_secs(3), "the banner came after {took:?}");
+    assert!(browser.page_text().contains("HAY QUÓRUM"), "the last figures stay, marked as old");
+    browser.screenshot(&screenshots().join("tablero-sin-conexion-1280x720.png"));
+    demo.restart();
+    let started = Instant::now();
+    while browser.page_text().contains("SIN CONEXIÓN") {
+        assert!(started.elapsed() < Duration::from_secs(30), "the board did not reconnect by itself");
+        std::thread::sleep(Duration::from_millis(100));
+    }
+    browser.wait_for_text("HAY QUÓRUM", Duration::from_secs(10));
+}

@@ -1,0 +1,309 @@
+//! A small W3C WebDriver client for the browser tests: ChromeDriver on
+//! loopback drives headless Chromium as a person would — typing, clicking,
+//! reading what the page shows, taking screenshots.
+//!
+//! Written here rather than taken from a crate (fantoccini, thirtyfour):
+//! the tests need a dozen commands, each one JSON request over plain HTTP
+//! on 127.0.0.1, which `serde_json` and a socket do; a client crate would
+//! bring its own HTTP stack and async runtime into the test build.
+
+use std::io::{Read, Write};
+use std::net::TcpStream;
+use std::path::Path;
+use std::process::{Child, Command, Stdio};
+use std::time::{Duration, Instant};
+
+use serde_json::{json, Value};
+
+/// The W3C name of an element reference in JSON.
+const ELEMENT: &str = "element-6066-11e4-a52e-4f735466cecf";
+
+/// Why the browser tests cannot run here, if they cannot.
+pub fn missing() -> Option<&'static str> {
+    let runs = |program: &str| {
+        Command::new(program)
+            .arg("--version")
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .status()
+            .is_ok_and(|s| s.success())
+    };
+    if !runs("chromium") {
+        return Some("no Chromium (apt-get install chromium)");
+    }
+    if !runs("chromedriver") {
+        return Some("no ChromeDriver (apt-get install chromium-driver)");
+    }
+    None
+}
+
+/// Says loudly that a browser test did not run, and leaves a mark that
+/// `scripts/test` reports at the end; fails in CI, where it must run.
+pub fn not_run(test: &str, why: &str) {
+    assert_ne!(
+        std::env::var("CI").as_deref(),
+        Ok("true"),
+        "CI must run the browser tests: {why} (see .ci/run)"
+    );
+    eprintln!("\n**** PRUEBA DEL NAVEGADOR NO EJECUTADA / BROWSER TEST NOT RUN: {test}: {why} ****\n");
+    let marks = Path::new(env!("CARGO_TARGET_TMPDIR")).join("browser-tests-not-run");
+    let _ = std::fs::OpenOptions::new()
+        .create(true)
+        .append(true)
+        .open(marks)
+        .and_then(|mut f| writeln!(f, "{test}: {why}"));
+}
+
+/// A browser session through ChromeDriver.
+pub struct Browser {
+    driver: Child,
+    port: u16,
+    session: String,
+}
+
+impl Browser {
+    /// Starts ChromeDriver and a headless Chromium that accepts the venue's
+    /// self-made certificate (TLS itself is tested in `tls.rs`).
+    pub fn start() -> Browser {
+        let port = std::net::TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port();
+        let driver = Command::new("chromedriver")
+            .arg(format!("--port={port}"))
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .spawn()
+            .expect("ChromeDriver starts");
+        let started = Instant::now();
+        while TcpStream::connect(("127.0.0.1", port)).is_err() {
+            assert!(started.elapsed() < Duration::from_secs(30), "ChromeDriver did not start");
+            std::thread::sleep(Duration::from_millis(50));
+        }
+        let mut browser = Browser { driver, port, session: String::new() };
+        let args = [
+            "--headless",
+            "--no-sandbox",
+            "--disable-gpu",
+            "--disable-quic",
+            "--no-first-run",
+            "--disable-background-networking",
+            "--disable-component-update",
+            "--disable-sync",
+            "--hide-scrollbars",
+        ];
+        let capabilities = json!({ "capabilities": { "alwaysMatch": {
+            "browserName": "chrome",
+            "acceptInsecureCerts": true,
+            "goog:chromeOptions": { "args": args },
+        } } });
+        let created = browser.call("POST", "/session", Some(capabilities));
+        browser.session = created["sessionId"].as_str().expect("a session id").to_string();
+        browser
+    }
+
+    /// One WebDriver command; its `value`. An error answer fails the test.
+    fn call(&self, method: &str, path: &str, body: Option<Value>) -> Value {
+        self.try_call(method, path, body).unwrap_or_else(|e| panic!("{e}"))
+    }
+
+    /// One WebDriver command; its `value`, or the error it answered.
+    fn try_call(&self, method: &str, path: &str, body: Option<Value>) -> Result<Value, String> {
+        let body = body.map(|b| b.to_string()).unwrap_or_default();
+        let mut socket = TcpStream::connect(("127.0.0.1", self.port)).expect("ChromeDriver answers");
+        socket.set_read_timeout(Some(Duration::from_secs(60))).unwrap();
+        write!(
+            socket,
+            "{method} {path} HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{body}",
+            body.len()
+        )
+        .unwrap();
+        // ChromeDriver keeps the connection open: read the head, then
+        // exactly the body its Content-Length announces.
+        let mut answer = Vec::new();
+        let mut chunk = [0u8; 16_384];
+        let body_at = loop {
+            let read = socket.read(&mut chunk).expect("ChromeDriver answers");
+            assert!(read > 0, "ChromeDriver closed the connection mid-answer");
+            answer.extend_from_slice(&chunk[..read]);
+            if let Some(at) = answer.windows(4).position(|w| w == b"\r\n\r\n") {
+                break at + 4;
+            }
+        };
+        let head = String::from_utf8_lossy(&answer[..body_at]).to_ascii_lowercase();
+        let length: usize = head
+            .lines()
+            .find_map(|l| l.strip_prefix("content-length:"))
+            .and_then(|n| n.trim().parse().ok())
+            .expect("ChromeDriver sends a Content-Length");
+        while answer.len() < body_at + length {
+            let read = socket.read(&mut chunk).expect("ChromeDriver answers");
+            assert!(read > 0, "ChromeDriver closed the connection mid-answer");
+            answer.extend_from_slice(&chunk[..read]);
+        }
+        let json = String::from_utf8_lossy(&answer[body_at..body_at + length]).into_owned();
+        let value: Value = serde_json::from_str(&json).unwrap_or(Value::Null);
+        if let Some(error) = value["value"]["error"].as_str() {
+            return Err(format!("WebDriver {method} {path}: {error}: {}", value["value"]["message"]));
+        }
+        Ok(value.get("value").cloned().unwrap_or(value))
+    }
+
+    fn session_call(&self, method: &str, path: &str, body: Option<Value>) -> Value {
+        self.call(method, &format!("/session/{}{path}", self.session), body)
+    }
+
+    /// Resizes the window to `width` × `height` CSS pixels of viewport.
+    pub fn size(&self, width: u32, height: u32) {
+        // The window's frame is not the viewport: set it, then correct by
+        // the difference the page measures.
+        self.session_call("POST", "/window/rect", Some(json!({ "width": width, "height": height })));
+        let inner = self.eval("return [window.innerWidth, window.innerHeight];");
+        let (w, h) = (inner[0].as_i64().unwrap_or(0), inner[1].as_i64().unwrap_or(0));
+        let (dw, dh) = (i64::from(width) - w, i64::from(height) - h);
+        if dw != 0 || dh != 0 {
+            self.session_call(
+                "POST",
+                "/window/rect",
+                Some(json!({ "width": i64::from(width) + dw, "height": i64::from(height) + dh })),
+            );
+        }
+    }
+
+    /// Opens `url`.
+    pub fn goto(&self, url: &str) {
+        self.session_call("POST", "/url", Some(json!({ "url": url })));
+    }
+
+    /// The address the window shows.
+    pub fn url(&self) -> String {
+        self.session_call("GET", "/url", None).as_str().unwrap_or("").to_string()
+    }
+
+    /// Runs `script` in the page; what it returns.
+    pub fn eval(&self, script: &str) -> Value {
+        self.session_call("POST", "/execute/sync", Some(json!({ "script": script, "args": [] })))
+    }
+
+    /// The first element `css` finds, waiting up to 10 s for it.
+    pub fn find(&self, css: &str) -> String {
+        let started = Instant::now();
+        loop {
+            let found = self.eval(&format!("return document.querySelector({}) !== null;", json!(css)));
+            if found == json!(true) {
+                let element = self.session_call(
+                    "POST",
+                    "/element",
+                    Some(json!({ "using": "css selector", "value": css })),
+                );
+                return element[ELEMENT]
+                    .as_str()
+                    .unwrap_or_else(|| panic!("an element reference: {element}"))
+                    .to_string();
+            }
+            assert!(started.elapsed() < Duration::from_secs(10), "nothing matches {css} on {}", self.url());
+            std::thread::sleep(Duration::from_millis(50));
+        }
+    }
+
+    /// Types `text` into the element `css` finds, as keys.
+    pub fn type_into(&self, css: &str, text: &str) {
+        let element = self.find(css);
+        self.session_call("POST", &format!("/element/{element}/value"), Some(json!({ "text": text })));
+    }
+
+    /// Clicks the element `css` finds (found again if the page redrew it
+    /// in between, as a live list does).
+    pub fn click(&self, css: &str) {
+        for _ in 0..40 {
+            let element = self.find(css);
+            let path = format!("/session/{}/element/{element}/click", self.session);
+            match self.try_call("POST", &path, Some(json!({}))) {
+                Ok(_) => return,
+                Err(e) if e.contains("stale element") => std::thread::sleep(Duration::from_millis(50)),
+                Err(e) => panic!("{e}"),
+            }
+        }
+        panic!("{css} kept being redrawn on {}", self.url());
+    }
+
+    /// The text the page shows (what a person reads).
+    pub fn page_text(&self) -> String {
+        self.eval("return document.body.innerText;").as_str().unwrap_or("").to_string()
+    }
+
+    /// Waits until the page shows `text`, up to `limit`; how long it took.
+    pub fn wait_for_text(&self, text: &str, limit: Duration) -> Duration {
+        let started = Instant::now();
+        loop {
+            if self.page_text().contains(text) {
+                return started.elapsed();
+            }
+            assert!(
+                started.elapsed() < limit,
+                "the page at {} did not show {text:?} within {limit:?}; it shows:\n{}",
+                self.url(),
+                self.page_text()
+            );
+            std::thread::sleep(Duration::from_millis(25));
+        }
+    }
+
+    /// Saves a screenshot of the viewport as PNG.
+    pub fn screenshot(&self, path: &Path) {
+        let encoded = self.session_call("GET", "/screenshot", None);
+        let bytes = base64_decode(encoded.as_str().expect("base64"));
+        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+        std::fs::write(path, bytes).unwrap();
+    }
+
+    /// Opens a second window and switches to it; its handle.
+    pub fn new_window(&self) -> String {
+        let made = self.session_call("POST", "/window/new", Some(json!({ "type": "window" })));
+        let handle = made["handle"].as_str().expect("a window handle").to_string();
+        self.switch_to(&handle);
+        handle
+    }
+
+    /// The current window's handle.
+    pub fn window(&self) -> String {
+        self.session_call("GET", "/window", None).as_str().unwrap_or("").to_string()
+    }
+
+    /// Switches to the window `handle`.
+    pub fn switch_to(&self, handle: &str) {
+        self.session_call("POST", "/window", Some(json!({ "handle": handle })));
+    }
+}
+
+impl Drop for Browser {
+    fn drop(&mut self) {
+        if !self.session.is_empty() {
+            let _ = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+                self.call("DELETE", &format!("/session/{}", self.session), None)
+            }));
+        }
+        let _ = self.driver.kill();
+        let _ = self.driver.wait();
+    }
+}
+
+/// Standard base64, as WebDriver sends screenshots.
+fn base64_decode(text: &str) -> Vec<u8> {
+    let value = |c: u8| match c {
+        b'A'..=b'Z' => Some(c - b'A'),
+        b'a'..=b'z' => Some(c - b'a' + 26),
+        b'0'..=b'9' => Some(c - b'0' + 52),
+        b'+' => Some(62),
+        b'/' => Some(63),
+        _ => None,
+    };
+    let mut out = Vec::with_capacity(text.len() * 3 / 4);
+    let (mut buffer, mut bits) = (0u32, 0);
+    for sextet in text.bytes().filter_map(value) {
+        buffer = (buffer << 6) | u32::from(sextet);
+        bits += 6;
+        if bits >= 8 {
+            bits -= 8;
+            out.push((buffer >> bits) as u8);
+        }
+    }
+    out
+}
