@@ -16,20 +16,61 @@ function render(status) {
   body.replaceChildren();
   for (const item of status.items) {
     const row = document.createElement("tr");
-    const cells = [item.title, item.matter_es];
-    let state = { pending: "pendiente", open: "en votación (" + n(item.ballots) + (item.ballots === 1 ? " papeleta)" : " papeletas)") }[item.state];
     const r = item.result || {};
-    if (item.state === "closed") state = item.outcome_es || r.outcome;
-    cells.push(state, n(r.for), n(r.against), n(r.blank), n(r.base));
-    cells.forEach((value, i) => {
-      const td = text(document.createElement("td"), value ?? "");
-      if (i >= 3) td.className = "num";
-      if (i === 2 && item.state === "closed") td.className = r.outcome;
-      row.append(td);
-    });
+    // The agenda's title, and under it the kind of matter (which decides
+    // the majority).
+    const title = text(document.createElement("td"), item.title);
+    title.className = "title";
+    title.append(text(document.createElement("div"), item.matter_es));
+    title.lastChild.className = "matter";
+    const state = document.createElement("td");
+    if (item.state === "closed") {
+      state.append(text(document.createElement("strong"), item.outcome_es || r.outcome));
+      state.className = "outcome " + r.outcome;
+      if (r.seats) state.append(seatsLine(r));
+    } else {
+      state.textContent = { pending: "pendiente", open: "en votación (" + n(item.ballots) + (item.ballots === 1 ? " papeleta)" : " papeletas)") }[item.state];
+    }
+    row.append(title, state);
     body.append(row);
+    // An election's lists take the width of the figures.
+    if (r.seats) { state.colSpan = 5; continue; }
+    // For, against, blank: the shares and their share of the base.
+    for (const key of ["for", "against", "blank"]) {
+      const td = document.createElement("td");
+      td.className = "num";
+      td.dataset.label = { for: "Sí", against: "No", blank: "En blanco" }[key];
+      if (r[key] !== undefined && r.base !== undefined) {
+        td.append(text(document.createElement("span"), n(r[key])), percentOf(r[key], r.base, key));
+      }
+      row.append(td);
+    }
+    row.append(text(document.createElement("td"), n(r.base)));
+    row.lastChild.className = "num";
+    row.lastChild.dataset.label = "Base";
   }
   showHead(status.head);
+}
+// "56,78 %" of the base, with a bar as long: integer arithmetic on the
+// figures the daemon computed (exact below 9 × 10^11 shares).
+function percentOf(value, base, key) {
+  const box = document.createElement("div");
+  box.className = "share " + key;
+  const hundredths = base > 0 ? Math.floor(value * 10000 / base) : 0;
+  const bar = document.createElement("span");
+  bar.className = "bar";
+  bar.style.width = (hundredths / 100) + "%";
+  box.append(bar, text(document.createElement("span"), (hundredths / 100).toLocaleString("es-CO", { minimumFractionDigits: 2, maximumFractionDigits: 2 }) + "\u00a0%"));
+  return box;
+}
+// An election: the seats each list won, and its votes.
+function seatsLine(r) {
+  const line = document.createElement("div");
+  line.className = "seats";
+  line.textContent = Object.entries(r.seats)
+    .map(([list, seats]) => list + ": " + seats + (seats === 1 ? " puesto" : " puestos") + " (" + n(r.votes[list]) + " votos)")
+    .join(" · ");
+  return line;
 }
 // The chain's head, signed by the daemon while a poll is open: anyone may
 // note it (or save it from the feed) and check the audit bundle against it
