@@ -20,6 +20,7 @@
 //!
 //! - `badges`: printable attendee badges (SVG, QR PNG, A4 sheets).
 //! - `results`: an item's result as FORMAT.md's JSON.
+//! - `rule_text`: the rule that decides an item, in words, with its source.
 //! - `numfmt`: Colombian number format (1.234.567; 12,34 %).
 //! - `markup`: text escaped for HTML, SVG and XML.
 
@@ -27,3 +28,4 @@ pub mod badges;
 pub mod markup;
 pub mod numfmt;
 pub mod results;
+pub mod rule_text;

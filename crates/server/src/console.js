@@ -108,7 +108,12 @@ function desk() {
 function agendaRow(item, chair) {
   const row = document.createElement("tr");
   const state = { pending: "pendiente", open: "en votación", closed: item.outcome_es || "cerrado" }[item.state];
-  row.append(el("td", item.title), el("td", item.matter_es), el("td", state, item.state === "closed" ? "decided" : ""));
+  const title = el("td", item.title);
+  if (chair && item.rule_es) {
+    // The rule that decides it, before the poll opens.
+    title.append(el("div", "Regla: " + item.rule_es + " (" + item.rule_source + ")", "rule"));
+  }
+  row.append(title, el("td", item.matter_es), el("td", state, item.state === "closed" ? "decided" : ""));
   if (chair) {
     row.append(el("td", item.state === "open" ? n(item.ballots) : "", "num"));
     const cell = el("td");
@@ -139,6 +144,39 @@ async function agenda(chair) {
   if (!data) return;
   const body = document.getElementById("agenda");
   body.replaceChildren(...data.items.map((item) => agendaRow(item, chair)));
+  if (chair) reading(data);
+}
+
+// The last item closed, as the chair reads it to the room: the decision,
+// the rule, every figure with its share of the base, and the chain's head.
+function reading(data) {
+  const closed = data.items.filter((item) => item.state === "closed");
+  const panel = document.getElementById("lectura");
+  if (!panel || closed.length === 0) return;
+  const item = closed[closed.length - 1];
+  const r = item.result || {};
+  const box = document.getElementById("lectura-texto");
+  const lines = [el("p", item.title + ": " + (item.outcome_es || r.outcome), "decision")];
+  lines.push(el("p", "Regla aplicada: " + item.rule_es + " (" + item.rule_source + ").", "rule"));
+  const part = (label, value) => value === undefined ? null
+    : el("li", label + ": " + n(value) + " acciones" + (r.base > 0 ? " (" + (Math.floor(value * 10000 / r.base) / 100).toLocaleString("es-CO", { minimumFractionDigits: 2 }) + "\u00a0% de la base)" : ""));
+  if (r.seats) {
+    const list = el("ul");
+    for (const [name, seats] of Object.entries(r.seats)) {
+      list.append(el("li", name + ": " + seats + (seats === 1 ? " puesto" : " puestos") + ", " + n(r.votes[name]) + " votos"));
+    }
+    lines.push(list);
+    if (r.lot_between) lines.push(el("p", "Empate en el último puesto: se decide por sorteo entre " + r.lot_between.join(", ") + "."));
+  } else {
+    const list = el("ul");
+    [part("Sí", r.for), part("No", r.against), part("En blanco", r.blank), part("Abstención", r.abstain), part("Impedidas", r.impeded)]
+      .filter(Boolean).forEach((li) => list.append(li));
+    list.append(el("li", "Base de la decisión: " + n(r.base) + " acciones"));
+    lines.push(list);
+  }
+  if (data.head) lines.push(el("p", "Cabeza de la cadena / chain head " + data.head.seq + ": " + data.head.head, "head"));
+  box.replaceChildren(...lines);
+  panel.hidden = false;
 }
 
 const kind = document.body.dataset.console;

@@ -312,6 +312,10 @@ pub(crate) async fn chair(State(state): State<AppState>, headers: HeaderMap) -> 
         "presidencia",
         r#"<p id="quorum" class="quorum" aria-live="polite">…</p>
 <p id="mensaje" role="status" aria-live="polite"></p>
+<section id="lectura" class="reading" aria-labelledby="reading-title" hidden>
+<h2 id="reading-title">Resultado para leer en voz alta <span class="en">result to read aloud</span></h2>
+<div id="lectura-texto"></div>
+</section>
 <section aria-labelledby="agenda-title">
 <h2 id="agenda-title">Orden del día <span class="en">agenda</span></h2>
 <div class="table-wrap"><table>

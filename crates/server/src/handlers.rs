@@ -230,11 +230,15 @@ pub(crate) fn status_json(state: &AppState) -> Value {
             .iter()
             .map(|entry| {
                 let id = entry.item.as_str();
+                let rule = asamblea_documents::rule_text::rule_text(meeting.profile(), entry.matter, meeting.kind());
                 let mut out = json!({
                     "id": id,
                     "title": entry.title.as_str(),
                     "matter": entry.matter.code(),
                     "matter_es": entry.matter.spanish(),
+                    "rule_es": rule.es,
+                    "rule_en": rule.en,
+                    "rule_source": rule.source,
                 });
                 match meeting.item_index(id).map(|at| meeting.item(at)) {
                     None => out["state"] = json!("pending"),

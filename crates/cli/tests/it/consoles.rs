@@ -141,12 +141,25 @@ fn a_meeting_run_from_the_consoles_in_a_real_browser_reaches_the_board_at_once()
     // The chair opens the first item and closes it.
     sign_in(&browser, &demo, "chair", "Presidencia");
     browser.wait_for_text("Aprobación del orden del día", Duration::from_secs(10));
+    // Each item shows the rule that will decide it, with its source.
+    browser.wait_for_text("Regla: mayoría de las acciones presentes", Duration::from_secs(10));
+    assert!(browser.page_text().contains("los administradores y empleados no votan"), "item 2's rule");
     browser.screenshot(&shots.join("presidencia-1280x720.png"));
     browser.click("#agenda button");
     browser.wait_for_text("Votación abierta: Aprobación del orden del día", Duration::from_secs(10));
     browser.wait_for_text("Cerrar la votación", Duration::from_secs(10));
     browser.click("#agenda button");
     browser.wait_for_text("Votación cerrada", Duration::from_secs(10));
+    // The result to read aloud: the decision, the rule, the figures.
+    browser.wait_for_text("Resultado para leer en voz alta", Duration::from_secs(10));
+    let text = browser.page_text();
+    assert!(text.contains("Aprobación del orden del día: NO APROBADO"), "{text}");
+    assert!(
+        text.contains("Regla aplicada: mayoría de las acciones presentes")
+            && text.contains("Ley 222 de 1995, art. 68")
+    );
+    assert!(text.contains("Base de la decisión: 84.273.912 acciones"), "{text}");
+    browser.screenshot(&shots.join("presidencia-resultado-1280x720.png"));
     let chair = browser.window();
 
     // The board shows the decision in words without being reloaded.
