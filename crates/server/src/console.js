@@ -71,27 +71,34 @@ function desk() {
     for (const h of r.data.holders) {
       const row = document.createElement("tr");
       const shares = h.preferred > 0 ? n(h.preferred) + " PREF" : n(h.ordinary) + " ORD";
-      row.append(el("td", h.id), el("td", h.name), el("td", shares, "num"),
-        el("td", h.present ? "presente" : "ausente", h.present ? "ok" : ""));
+      const where = h.present ? (h.via ? "presente, por " + h.via : "presente") : "ausente";
+      row.append(el("td", h.id), el("td", h.name), el("td", shares, "num"), el("td", where, h.present ? "ok" : ""));
       const cell = el("td");
-      if (!h.present) {
-        const button = el("button", "Registrar llegada");
-        button.type = "button";
-        button.setAttribute("aria-label", "Registrar la llegada de " + h.name + " (" + h.id + ")");
-        button.addEventListener("click", async () => {
-          button.disabled = true;
-          const done = await api("POST", "/api/v1/checkins", { holder: h.id });
-          if (done.ok) {
-            say("Llegada registrada: " + h.name + " (" + h.id + "). / Checked in.", true);
-            await status();
-            await search();
-          } else {
-            button.disabled = false;
-            say(failure(done), false);
-          }
-        });
-        cell.append(button);
-      }
+      // One button: a departure (the holder in person, or the agent who
+      // carries them, and with the agent every holder they carry), or an
+      // arrival.
+      const person = h.via || h.id;
+      const [label, kind, aria, path, body, said] = h.present
+        ? [h.via ? "Registrar salida del apoderado" : "Registrar salida", "leave", "Registrar la salida de " + person,
+          "/api/v1/checkouts", { person }, "Salida registrada: " + person + ". / Checked out."]
+        : ["Registrar llegada", "", "Registrar la llegada de " + h.name + " (" + h.id + ")",
+          "/api/v1/checkins", { holder: h.id }, "Llegada registrada: " + h.name + " (" + h.id + "). / Checked in."];
+      const button = el("button", label, kind);
+      button.type = "button";
+      button.setAttribute("aria-label", aria);
+      button.addEventListener("click", async () => {
+        button.disabled = true;
+        const done = await api("POST", path, body);
+        if (done.ok) {
+          say(said, true);
+          await status();
+          await search();
+        } else {
+          button.disabled = false;
+          say(failure(done), false);
+        }
+      });
+      cell.append(button);
       row.append(cell);
       rows.append(row);
     }

@@ -794,6 +794,13 @@ pub(crate) async fn holders(
                     let at = meeting.register().lookup(id)?;
                     let holder = meeting.register().holder(at);
                     let shares = holder.holdings();
+                    // Who leaves for them: the holder in person, or their agent.
+                    let via = match meeting.presence().channel(at) {
+                        asamblea_rules::Channel::Agent { agent, .. } => {
+                            Some(meeting.presence().agent_id(agent))
+                        }
+                        _ => None,
+                    };
                     Some(json!({
                         "id": id,
                         "name": name,
@@ -801,6 +808,7 @@ pub(crate) async fn holders(
                         "preferred": shares.preferred.get(),
                         "role": holder.role().map(asamblea_rules::Role::code),
                         "present": meeting.presence().is_present(at),
+                        "via": via,
                     }))
                 })
                 .collect()

@@ -128,13 +128,28 @@ fn a_meeting_run_from_the_consoles_in_a_real_browser_reaches_the_board_at_once()
     assert!(browser.url().ends_with("/registro"));
     browser.wait_for_text("215 accionistas", Duration::from_secs(10));
     browser.type_into("#buscar", "a");
-    browser.find("#resultados button");
+    browser.find("#resultados button:not(.leave)");
     browser.screenshot(&shots.join("registro-1280x720.png"));
-    let who = browser
-        .eval("return document.querySelector('#resultados button').closest('tr').cells[0].textContent;");
-    browser.click("#resultados button");
+    let who = browser.eval(
+        "return document.querySelector('#resultados button:not(.leave)').closest('tr').cells[0].textContent;",
+    );
+    browser.click("#resultados button:not(.leave)");
     browser.wait_for_text("Llegada registrada", Duration::from_secs(10));
     assert!(browser.page_text().contains(who.as_str().unwrap()), "the message names who arrived");
+    browser.wait_for_text("216 accionistas", Duration::from_secs(10));
+    // They leave, and come back: the quorum follows.
+    let id = who.as_str().unwrap().to_string();
+    browser.eval("document.getElementById('buscar').value = '';");
+    browser.type_into("#buscar", &id);
+    // Only once the list is theirs alone (an earlier search's list may
+    // still be on screen while this one is on its way).
+    browser.wait_for_text("1 coincide.", Duration::from_secs(10));
+    browser.wait_for_text("Registrar salida", Duration::from_secs(10));
+    browser.click("#resultados button.leave");
+    browser.wait_for_text("Salida registrada", Duration::from_secs(10));
+    browser.wait_for_text("215 accionistas", Duration::from_secs(10));
+    browser.wait_for_text("ausente", Duration::from_secs(10));
+    browser.click("#resultados button:not(.leave)");
     browser.wait_for_text("216 accionistas", Duration::from_secs(10));
     sign_out(&browser);
 

@@ -198,7 +198,12 @@ impl Browser {
                     .unwrap_or_else(|| panic!("an element reference: {element}"))
                     .to_string();
             }
-            assert!(started.elapsed() < Duration::from_secs(10), "nothing matches {css} on {}", self.url());
+            assert!(
+                started.elapsed() < Duration::from_secs(10),
+                "nothing matches {css} on {}:\n{}",
+                self.url(),
+                self.page_text()
+            );
             std::thread::sleep(Duration::from_millis(50));
         }
     }
