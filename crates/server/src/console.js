@@ -111,6 +111,45 @@ function desk() {
   search();
 }
 
+// ----- registro: an agent with its principals, checked before it counts -----
+function agentDesk() {
+  const form = document.getElementById("apoderado");
+  if (!form) return;
+  const verdict = document.getElementById("veredicto");
+  const confirm = document.getElementById("confirmar");
+  const request = () => {
+    const body = {
+      agent: document.getElementById("agente").value.trim(),
+      represents: document.getElementById("representados").value.split(",").map((s) => s.trim()).filter(Boolean),
+      as: form.querySelector("input[name=calidad]:checked").value,
+      power_document: document.getElementById("poder").value.trim(),
+    };
+    const role = document.getElementById("cargo").value;
+    if (role) body.agent_role = role;
+    return body;
+  };
+  const show = (text, good) => { verdict.textContent = text; verdict.className = good ? "said ok" : "said no"; };
+  // Any change asks for a new check before the arrival can be confirmed.
+  form.addEventListener("input", () => { confirm.disabled = true; verdict.textContent = ""; });
+  document.getElementById("verificar").addEventListener("click", async () => {
+    const r = await api("POST", "/api/v1/checkins/check", request());
+    show(r.ok ? r.data.message + " / " + r.data.message_en : failure(r), r.ok);
+    confirm.disabled = !r.ok;
+  });
+  confirm.addEventListener("click", async () => {
+    confirm.disabled = true;
+    const body = request();
+    const r = await api("POST", "/api/v1/checkins", body);
+    if (r.ok) {
+      show("Llegada registrada: " + body.agent + " con " + body.represents.length + " representados. / Checked in.", true);
+      form.reset();
+      await status();
+    } else {
+      show(failure(r), false);
+    }
+  });
+}
+
 // ----- presidencia / secretaría: the agenda -----
 function agendaRow(item, chair) {
   const row = document.createElement("tr");
@@ -187,6 +226,6 @@ function reading(data) {
 }
 
 const kind = document.body.dataset.console;
-if (kind === "registro") { desk(); status(); setInterval(status, 5000); }
+if (kind === "registro") { desk(); agentDesk(); status(); setInterval(status, 5000); }
 if (kind === "presidencia") { agenda(true); setInterval(() => agenda(true), 3000); }
 if (kind === "secretaria") { agenda(false); setInterval(() => agenda(false), 5000); }

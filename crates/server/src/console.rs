@@ -298,6 +298,27 @@ pub(crate) async fn operator(State(state): State<AppState>, headers: HeaderMap) 
 <tbody id="resultados"></tbody>
 </table></div>
 <p id="coinciden" class="hint"></p>
+</section>
+<section aria-labelledby="agent-title">
+<h2 id="agent-title">Registrar un apoderado o representante legal <span class="en">check in an agent</span></h2>
+<form id="apoderado" class="agent" novalidate>
+<label for="agente">Documento del apoderado <span class="en">the agent's id</span></label>
+<input id="agente" autocomplete="off" spellcheck="false">
+<label for="representados">Accionistas que representa, separados por comas <span class="en">the holders represented, comma-separated</span></label>
+<input id="representados" autocomplete="off" spellcheck="false">
+<fieldset>
+<legend>Calidad <span class="en">capacity</span></legend>
+<label class="choice"><input type="radio" name="calidad" value="proxy" checked> Apoderado, con poder escrito <span class="en">proxy</span></label>
+<label class="choice"><input type="radio" name="calidad" value="legal-representative"> Representante legal <span class="en">legal representative</span></label>
+</fieldset>
+<label for="cargo">¿Es administrador o empleado de la sociedad? <span class="en">is the agent an administrator or employee?</span></label>
+<select id="cargo"><option value="">No</option><option value="administrator">Administrador</option><option value="employee">Empleado</option></select>
+<label for="poder">Referencia del poder <span class="en">reference of the power of attorney</span></label>
+<input id="poder" autocomplete="off">
+<p id="veredicto" role="status" aria-live="polite"></p>
+<button type="button" id="verificar">Verificar con las reglas <span class="en">check with the rules</span></button>
+<button type="button" id="confirmar" disabled>Confirmar la llegada <span class="en">confirm the arrival</span></button>
+</form>
 </section>"#,
     )
 }

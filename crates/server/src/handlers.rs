@@ -486,12 +486,10 @@ pub(crate) struct CheckinRequest {
     power_document: String,
 }
 
-pub(crate) async fn checkin(
-    State(state): State<AppState>,
-    StaffMember(key, staff, _): StaffMember<OperatorOnly>,
-    Body(request): Body<CheckinRequest>,
-) -> Result<(StatusCode, Json<Value>), ApiError> {
-    let body = match (&request.holder, &request.agent) {
+/// The arrival a check-in request describes (in person, or an agent with
+/// its principals), its fields checked.
+fn arrival_body(request: &CheckinRequest) -> Result<EventBody, ApiError> {
+    Ok(match (&request.holder, &request.agent) {
         (Some(holder), None) if request.represents.is_empty() => {
             EventBody::CheckedInPerson { holder: id(holder, "holder")? }
         }
@@ -534,7 +532,53 @@ pub(crate) async fn checkin(
                 "give `holder` (in person) or `agent` with `represents` (an agent), not both",
             ))
         }
-    };
+    })
+}
+
+/// `POST /api/v1/checkins/check`: what the rules say of an arrival (R2:
+/// who may carry whose shares), before the desk confirms it. Records
+/// nothing: the real check-in records a refused proxy as `proxy-refused`.
+pub(crate) async fn checkin_check(
+    State(state): State<AppState>,
+    StaffMember(_, _, _): StaffMember<OperatorOnly>,
+    Body(request): Body<CheckinRequest>,
+) -> Result<Json<Value>, ApiError> {
+    let body = arrival_body(&request)?;
+    blocking(&state, move |service| {
+        let meeting = service.meeting();
+        let verdict = match &body {
+            EventBody::CheckedInPerson { holder } => match meeting.register().lookup(holder.as_str()) {
+                None => Err(asamblea_rules::Refusal::UnknownHolder),
+                Some(at) if meeting.presence().is_present(at) => Err(asamblea_rules::Refusal::AlreadyPresent),
+                Some(_) => Ok(()),
+            },
+            EventBody::CheckedInAgent(arrival) => {
+                let principals: Vec<&str> = arrival.principals.iter().map(Id::as_str).collect();
+                meeting.check_arrival(
+                    arrival.agent.as_str(),
+                    &principals,
+                    arrival.capacity,
+                    arrival.declared_role,
+                )
+            }
+            _ => unreachable!("arrival_body builds arrivals only"),
+        };
+        verdict.map_err(|refusal| ApiError::rejected(&Rejection::Rules(refusal)))?;
+        Ok(Json(json!({
+            "admissible": true,
+            "message": "Las reglas admiten esta llegada: puede confirmarla.",
+            "message_en": "The rules admit this arrival: you may confirm it.",
+        })))
+    })
+    .await
+}
+
+pub(crate) async fn checkin(
+    State(state): State<AppState>,
+    StaffMember(key, staff, _): StaffMember<OperatorOnly>,
+    Body(request): Body<CheckinRequest>,
+) -> Result<(StatusCode, Json<Value>), ApiError> {
+    let body = arrival_body(&request)?;
     let state2 = state.clone();
     let (person, carried) = match &body {
         EventBody::CheckedInPerson { holder } => (holder.to_string(), 1),

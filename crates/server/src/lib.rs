@@ -396,6 +396,7 @@ pub fn router(state: AppState) -> Router {
         .route("/api/v1/receipts/check", post(handlers::check_receipt))
         .route("/recibo", get(receipt_page::form).post(receipt_page::check))
         .route("/api/v1/checkins", post(handlers::checkin))
+        .route("/api/v1/checkins/check", post(handlers::checkin_check))
         .route("/api/v1/checkouts", post(handlers::checkout))
         .route("/api/v1/badges", post(handlers::issue_badge))
         .route("/api/v1/badges/{credential}/revoke", post(handlers::revoke_badge))
@@ -439,6 +440,7 @@ pub const ROUTES: &[(&str, &str, &[&str])] = &[
     ("GET", "/recibo", &["public"]),
     ("POST", "/recibo", &["public"]),
     ("POST", "/api/v1/checkins", &["operator"]),
+    ("POST", "/api/v1/checkins/check", &["operator"]),
     ("POST", "/api/v1/checkouts", &["operator"]),
     ("POST", "/api/v1/badges", &["operator"]),
     ("POST", "/api/v1/badges/{credential}/revoke", &["operator"]),

