@@ -59,6 +59,18 @@ pub struct QuorumReading {
     pub this_call: bool,
 }
 
+/// Who is present in each share class: shares and distinct holders
+/// ([`Meeting::presence_by_class`]).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct ClassPresence {
+    /// Shares present, by class (all of them, voting or not).
+    pub shares: ClassShares,
+    /// Holders present with ordinary shares.
+    pub ordinary_holders: u32,
+    /// Holders present with preferred shares.
+    pub preferred_holders: u32,
+}
+
 impl Meeting {
     /// A meeting with nobody present yet.
     pub fn new(register: Register, profile: Profile, kind: MeetingKind, call: Call) -> Meeting {
@@ -131,6 +143,29 @@ impl Meeting {
         let first_call = self.quorum_met(present, holders, true);
         let this_call = self.quorum_met(present, holders, self.call == Call::First);
         QuorumReading { present, holders, voting_outstanding: self.voting_outstanding, first_call, this_call }
+    }
+
+    /// The shares and holders present in each class, by one pass over the
+    /// register: what the desk, the board and the acta show beside the
+    /// quorum (which counts voting shares only: preferred shares count
+    /// toward it only with `preferred_full_vote`).
+    pub fn presence_by_class(&self) -> ClassPresence {
+        let mut out = ClassPresence::default();
+        for (at, holder) in self.register.iter() {
+            if !self.presence.is_present(at) {
+                continue;
+            }
+            let held = holder.holdings();
+            if !held.ordinary.is_zero() {
+                out.shares.ordinary += held.ordinary;
+                out.ordinary_holders += 1;
+            }
+            if !held.preferred.is_zero() {
+                out.shares.preferred += held.preferred;
+                out.preferred_holders += 1;
+            }
+        }
+        out
     }
 
     // ----- presence -------------------------------------------------------

@@ -12,6 +12,7 @@ function render(status) {
   verdict.className = q.met ? "ok" : "no";
   verdict.textContent = q.met ? "HAY QUÓRUM" : "SIN QUÓRUM";
   quorum.append(verdict, " · " + n(q.present_shares) + " de " + n(q.voting_outstanding) + " acciones · " + n(q.holders) + " accionistas");
+  quorum.append(classLine(q));
   const body = document.getElementById("items");
   body.replaceChildren();
   for (const item of status.items) {
@@ -50,6 +51,15 @@ function render(status) {
     row.lastChild.dataset.label = "Base";
   }
   showHead(status.head);
+}
+// Each share class present, as the daemon counted it: shares, its
+// percentage of the class outstanding, holders.
+function classLine(q) {
+  const line = document.createElement("div");
+  line.className = "classes";
+  line.textContent = (q.by_class || []).map((c) => "Acciones " + c.name_es + ": " + n(c.present) + " de " + n(c.outstanding)
+    + " (" + c.percent.replace(" %", "\u00a0%") + "), " + n(c.holders) + " accionistas").join(" · ");
+  return line;
 }
 // "56,78 %" of the base, with a bar as long: integer arithmetic on the
 // figures the daemon computed (exact below 9 × 10^11 shares).

@@ -47,6 +47,10 @@ function showQuorum(q) {
   const verdict = el("span", q.met ? "HAY QUÓRUM" : "SIN QUÓRUM", q.met ? "ok" : "no");
   const percent = q.voting_outstanding > 0 ? (Math.floor(q.present_shares * 10000 / q.voting_outstanding) / 100).toLocaleString("es-CO", { minimumFractionDigits: 2 }) : "0,00";
   box.append(verdict, " · " + n(q.present_shares) + " de " + n(q.voting_outstanding) + " acciones (" + percent + "\u00a0%) · " + n(q.holders) + " accionistas");
+  // Each share class present, as the daemon counted it.
+  const classes = el("div", (q.by_class || []).map((c) => "Acciones " + c.name_es + ": " + n(c.present) + " de "
+    + n(c.outstanding) + " (" + c.percent.replace(" %", "\u00a0%") + "), " + n(c.holders) + " accionistas").join(" · "), "classes");
+  box.append(classes);
 }
 
 async function status() {

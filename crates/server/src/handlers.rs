@@ -270,6 +270,7 @@ pub(crate) fn status_json(state: &AppState) -> Value {
                 "voting_outstanding": quorum.voting_outstanding.get(),
                 "met": quorum.this_call,
                 "first_call_met": quorum.first_call,
+                "by_class": by_class(meeting),
             },
             "items": items,
             "head": state.0.signed_head.lock().unwrap_or_else(std::sync::PoisonError::into_inner).clone(),
@@ -277,6 +278,34 @@ pub(crate) fn status_json(state: &AppState) -> Value {
         *frozen = Some(status.clone());
         status
     })
+}
+
+/// Who is present in each share class, with the percentage of the class's
+/// outstanding shares as the screens print it (`numfmt::percent`); the
+/// preferred class only where the company has preferred shares.
+fn by_class(meeting: &asamblea_rules::Meeting) -> Value {
+    use asamblea_documents::numfmt::percent;
+    let present = meeting.presence_by_class();
+    let outstanding = meeting.register().capital().outstanding();
+    let mut classes = vec![json!({
+        "class": "ORD",
+        "name_es": "ordinarias",
+        "present": present.shares.ordinary.get(),
+        "outstanding": outstanding.ordinary.get(),
+        "holders": present.ordinary_holders,
+        "percent": percent(present.shares.ordinary.get(), outstanding.ordinary.get()),
+    })];
+    if !outstanding.preferred.is_zero() {
+        classes.push(json!({
+            "class": "PREF",
+            "name_es": "preferenciales",
+            "present": present.shares.preferred.get(),
+            "outstanding": outstanding.preferred.get(),
+            "holders": present.preferred_holders,
+            "percent": percent(present.shares.preferred.get(), outstanding.preferred.get()),
+        }));
+    }
+    Value::Array(classes)
 }
 
 /// Refuses a read of the meeting's state once the ledger failed: the state

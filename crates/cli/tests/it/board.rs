@@ -21,6 +21,10 @@ fn the_public_board_shows_quorum_and_agenda_in_spanish_and_colombian_numbers() {
     assert!(text.contains("Inversiones Andinas S.A."), "the company's name is shown: {text}");
     // 215 holders checked in by the demo; shares in Colombian format.
     assert!(text.contains("84.134.118 de 98.000.000 acciones"), "{text}");
+    // Each share class apart: the preferred shares are present too, though
+    // they do not count toward this meeting's quorum.
+    assert!(text.contains("Acciones ordinarias: 84.134.118 de 98.000.000 (85,85\u{a0}%)"), "{text}");
+    assert!(text.contains("Acciones preferenciales: ") && text.contains("de 20.000.000"), "{text}");
     let pending = browser.eval(
         "return [...document.querySelectorAll('#items td')].filter((td) => td.textContent === 'pendiente').length;",
     );

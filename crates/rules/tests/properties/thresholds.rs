@@ -360,3 +360,36 @@ fn the_quorum_needs_plural_holders_and_counts_only_outstanding_voting_shares() {
     second.arrive_in_person("B").unwrap();
     assert_eq!((second.quorum().first_call, second.quorum().this_call), (false, true));
 }
+
+#[test]
+fn presence_by_class_counts_each_class_apart_above_2_32_and_follows_departures() {
+    let big = (1u64 << 33) + 7;
+    let capital = Capital {
+        ordinary: ClassCapital::new(Shares::new(big + 300), Shares::ZERO).unwrap(),
+        preferred: ClassCapital::new(Shares::new(big + 50), Shares::ZERO).unwrap(),
+    };
+    let spec = |id: &str, ordinary: u64, preferred: u64| HolderSpec {
+        id: id.into(),
+        holdings: ClassShares::new(Shares::new(ordinary), Shares::new(preferred)),
+        role: None,
+        split: None,
+    };
+    let holders = vec![spec("O", big, 0), spec("P", 0, big), spec("B", 100, 50), spec("A", 200, 0)];
+    let mut meeting = Meeting::new(
+        Register::new(capital, holders).unwrap(),
+        profile(Flavor::Legal, legal_settings()),
+        MeetingKind::Ordinary,
+        Call::First,
+    );
+    assert_eq!(meeting.presence_by_class(), asamblea_rules::ClassPresence::default());
+    for id in ["O", "P", "B"] {
+        meeting.arrive_in_person(id).unwrap();
+    }
+    let present = meeting.presence_by_class();
+    assert_eq!(present.shares, ClassShares::new(Shares::new(big + 100), Shares::new(big + 50)));
+    assert_eq!((present.ordinary_holders, present.preferred_holders), (2, 2));
+    meeting.leave("P").unwrap();
+    let present = meeting.presence_by_class();
+    assert_eq!(present.shares, ClassShares::new(Shares::new(big + 100), Shares::new(50)));
+    assert_eq!((present.ordinary_holders, present.preferred_holders), (2, 1));
+}
