@@ -7,7 +7,7 @@ use std::io::{IsTerminal, Write};
 use std::path::{Path, PathBuf};
 
 use anyhow::{bail, Context, Result};
-use asamblea_ledger::{verify_bundle, Bundle, VerifyOptions};
+use asamblea_ledger::{verify_bundle, VerifyOptions};
 use asamblea_rules::{Capacity, ItemResult, OptionIndex};
 use asamblea_wire::{Choice, CredentialId, Digest, EventBody, HolderVote, Id, PublicKey};
 
@@ -508,7 +508,7 @@ pub fn verify(path: &Path, inputs: &VerifyInputs, out: &mut dyn Write) -> Result
             .collect::<Result<Vec<_>>>()?,
         None => Vec::new(),
     };
-    let bytes = if path.is_dir() {
+    let temporary = if path.is_dir() {
         let keys_missing =
             asamblea_venue::secrets::key_folder_of(path).is_ok_and(|k| !k.join("daemon.seed").exists());
         let files = MeetingFiles::read(path).map_err(|e| {
@@ -523,34 +523,28 @@ pub fn verify(path: &Path, inputs: &VerifyInputs, out: &mut dyn Write) -> Result
             )
         })?;
         // The rows exactly as stored: a hand-edited file is judged by the
-        // verifier, naming the event, rather than refused whole. The
-        // checkpoints a bundle carries (every close, the end) are signed
-        // here with the meeting's daemon key over the stored heads.
-        let records = asamblea_ledger::raw_records(&path.join("ledger.db"), &files.meeting_id)?;
-        let sign = |seq: u64, head: Digest| {
-            let c = asamblea_wire::Checkpoint { seq, head };
-            (c, c.sign(&files.meeting_id, &files.daemon))
+        // verifier, naming the event, rather than refused whole. They are
+        // written as a bundle to a temporary file (with checkpoints signed
+        // here with the meeting's daemon key over the stored heads, at
+        // every close and at the end) and verified from it, a slice at a
+        // time: a meeting of a million ballots is never held in memory.
+        let head = asamblea_ledger::BundleHead {
+            meeting: files.meeting_id,
+            daemon_key: files.daemon.public_key(),
+            profile_name: files.config.profile.name(),
+            profile_bytes: &files.profile_bytes,
+            register_bytes: &files.register_bytes,
         };
-        let mut signed = Vec::new();
-        for (i, (bytes, head)) in records.iter().enumerate() {
-            let closes = asamblea_wire::EventRecord::decode(bytes)
-                .is_ok_and(|r| matches!(r.event.body, asamblea_wire::EventBody::ItemClosed { .. }));
-            if closes || i + 1 == records.len() {
-                signed.push(sign(i as u64 + 1, *head));
-            }
-        }
-        Some(
-            Bundle {
-                meeting: files.meeting_id,
-                daemon_key: files.daemon.public_key(),
-                profile_name: files.config.profile.name().to_string(),
-                profile_bytes: files.profile_bytes,
-                register_bytes: files.register_bytes,
-                records,
-                checkpoints: signed,
-            }
-            .encode(),
-        )
+        let temporary = TemporaryFile(std::env::temp_dir().join(format!(
+            "asamblea-verify-{}-{}.bundle",
+            std::process::id(),
+            hex(&files.meeting_id.0[..4])
+        )));
+        let file = std::fs::File::create(&temporary.0)
+            .with_context(|| format!("{}: cannot write a temporary bundle", temporary.0.display()))?;
+        let sign = |c: &asamblea_wire::Checkpoint| c.sign(&files.meeting_id, &files.daemon);
+        asamblea_ledger::export_raw_bundle(&path.join("ledger.db"), &head, sign, file)?;
+        Some(temporary)
     } else {
         None
     };
@@ -562,14 +556,11 @@ pub fn verify(path: &Path, inputs: &VerifyInputs, out: &mut dyn Write) -> Result
         bar.get_or_insert_with(|| progress_bar(total, "Verificando / verifying")).set_position(done);
     };
     // A bundle file is read a slice at a time, never whole.
-    let verdict = match &bytes {
-        Some(bytes) => asamblea_ledger::verify_bundle_with_progress(bytes, &options, &mut progress),
-        None => {
-            let file = std::fs::File::open(path)
-                .with_context(|| format!("{}: cannot read the bundle", path.display()))?;
-            asamblea_ledger::verify_bundle_from(file, &options, &mut progress)
-        }
-    };
+    let source = temporary.as_ref().map_or(path, |temporary| temporary.0.as_path());
+    let file =
+        std::fs::File::open(source).with_context(|| format!("{}: cannot read the bundle", path.display()))?;
+    let verdict = asamblea_ledger::verify_bundle_from(file, &options, &mut progress);
+    drop(temporary);
     if let Some(bar) = bar {
         bar.finish_and_clear();
     }
@@ -609,6 +600,15 @@ pub fn verify(path: &Path, inputs: &VerifyInputs, out: &mut dyn Write) -> Result
             writeln!(out, "FALLA / FAILED: {e}")?;
             Ok(false)
         }
+    }
+}
+
+/// A file removed when dropped (the bundle `verify DIR` writes).
+struct TemporaryFile(PathBuf);
+
+impl Drop for TemporaryFile {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_file(&self.0);
     }
 }
 
