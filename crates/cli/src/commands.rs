@@ -528,13 +528,6 @@ pub fn verify(path: &Path, inputs: &VerifyInputs, out: &mut dyn Write) -> Result
         // here with the meeting's daemon key over the stored heads, at
         // every close and at the end) and verified from it, a slice at a
         // time: a meeting of a million ballots is never held in memory.
-        let head = asamblea_ledger::BundleHead {
-            meeting: files.meeting_id,
-            daemon_key: files.daemon.public_key(),
-            profile_name: files.config.profile.name(),
-            profile_bytes: &files.profile_bytes,
-            register_bytes: &files.register_bytes,
-        };
         let temporary = TemporaryFile(std::env::temp_dir().join(format!(
             "asamblea-verify-{}-{}.bundle",
             std::process::id(),
@@ -543,7 +536,7 @@ pub fn verify(path: &Path, inputs: &VerifyInputs, out: &mut dyn Write) -> Result
         let file = std::fs::File::create(&temporary.0)
             .with_context(|| format!("{}: cannot write a temporary bundle", temporary.0.display()))?;
         let sign = |c: &asamblea_wire::Checkpoint| c.sign(&files.meeting_id, &files.daemon);
-        asamblea_ledger::export_raw_bundle(&path.join("ledger.db"), &head, sign, file)?;
+        asamblea_ledger::export_raw_bundle(&path.join("ledger.db"), &files.bundle_head(), sign, file)?;
         Some(temporary)
     } else {
         None

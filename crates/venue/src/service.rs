@@ -160,15 +160,20 @@ impl MeetingFiles {
     /// beside a running daemon.
     pub fn export_to(dir: &Path, out: impl std::io::Write) -> Result<asamblea_ledger::Exported> {
         let files = MeetingFiles::read(dir)?;
-        let head = asamblea_ledger::BundleHead {
-            meeting: files.meeting_id,
-            daemon_key: files.daemon.public_key(),
-            profile_name: files.config.profile.name(),
-            profile_bytes: &files.profile_bytes,
-            register_bytes: &files.register_bytes,
-        };
         let sign = |c: &Checkpoint| c.sign(&files.meeting_id, &files.daemon);
-        Ok(asamblea_ledger::export_bundle(&dir.join("ledger.db"), &head, sign, out)?)
+        Ok(asamblea_ledger::export_bundle(&dir.join("ledger.db"), &files.bundle_head(), sign, out)?)
+    }
+
+    /// What a bundle of this meeting says before its records: the
+    /// meeting, the daemon's key, the profile and the register.
+    pub fn bundle_head(&self) -> asamblea_ledger::BundleHead<'_> {
+        asamblea_ledger::BundleHead {
+            meeting: self.meeting_id,
+            daemon_key: self.daemon.public_key(),
+            profile_name: self.config.profile.name(),
+            profile_bytes: &self.profile_bytes,
+            register_bytes: &self.register_bytes,
+        }
     }
 
     /// [`MeetingFiles::export_to`] in memory, read back as a [`Bundle`].
