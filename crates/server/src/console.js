@@ -53,9 +53,10 @@ function showQuorum(q) {
   box.append(classes);
 }
 
+let lastStatus = null;
 async function status() {
   const r = await api("GET", "/api/v1/status");
-  if (r.ok) showQuorum(r.data.quorum);
+  if (r.ok) { showQuorum(r.data.quorum); lastStatus = r.data; }
   return r.ok ? r.data : null;
 }
 
@@ -229,7 +230,37 @@ function reading(data) {
   panel.hidden = false;
 }
 
+// ----- secretaría: administrators and employees, impeded shares, withdrawal -----
+async function minutes() {
+  const r = await api("GET", "/api/v1/minutes");
+  if (!r.ok) return;
+  const shares = (h) => h.preferred > 0 ? n(h.ordinary) + " ORD · " + n(h.preferred) + " PREF" : n(h.ordinary) + " ORD";
+  const roles = { administrator: "administrador", employee: "empleado" };
+  document.getElementById("administradores").replaceChildren(...r.data.administrators.map((h) => {
+    const row = document.createElement("tr");
+    row.append(el("td", h.id), el("td", h.name), el("td", roles[h.role] || h.role), el("td", shares(h), "num"),
+      el("td", h.present ? "presente" : "ausente", h.present ? "ok" : ""));
+    return row;
+  }));
+  const titles = Object.fromEntries((lastStatus ? lastStatus.items : []).map((i) => [i.id, i.title]));
+  const box = document.getElementById("retiro");
+  box.replaceChildren(...r.data.items.map((item) => {
+    const part = el("div", undefined, "minute");
+    part.append(el("h3", titles[item.id] || item.id), el("p", "Acciones impedidas / impeded shares: " + n(item.impeded)));
+    if (item.withdrawal) {
+      part.append(el("p", item.withdrawal.length === 0 ? "Nadie puede ejercer el derecho de retiro." : "Pueden retirarse (ausentes y disidentes) / may withdraw:"));
+      const list = el("ul");
+      item.withdrawal.forEach((h) => list.append(el("li", h.id + " · " + h.name + " · " + shares(h))));
+      part.append(list);
+    }
+    return part;
+  }));
+}
+
 const kind = document.body.dataset.console;
 if (kind === "registro") { desk(); agentDesk(); status(); setInterval(status, 5000); }
 if (kind === "presidencia") { agenda(true); setInterval(() => agenda(true), 3000); }
-if (kind === "secretaria") { agenda(false); setInterval(() => agenda(false), 5000); }
+if (kind === "secretaria") {
+  agenda(false).then(minutes);
+  setInterval(() => agenda(false).then(minutes), 5000);
+}

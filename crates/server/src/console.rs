@@ -363,6 +363,18 @@ pub(crate) async fn secretary(State(state): State<AppState>, headers: HeaderMap)
 <tbody id="agenda"></tbody>
 </table></div>
 </section>
+<section aria-labelledby="ae-title">
+<h2 id="ae-title">Administradores y empleados <span class="en">administrators and employees</span></h2>
+<p class="hint">No pueden representar acciones ajenas como apoderados ni votar los estados financieros de fin de ejercicio (art. 185 C.Co.). <span class="en">They may not carry others' shares as proxies nor vote on the year-end statements.</span></p>
+<div class="table-wrap"><table>
+<thead><tr><th>Documento <span class="en">id</span></th><th>Nombre <span class="en">name</span></th><th>Cargo <span class="en">role</span></th><th class="num">Acciones <span class="en">shares</span></th><th>Estado <span class="en">state</span></th></tr></thead>
+<tbody id="administradores"></tbody>
+</table></div>
+</section>
+<section aria-labelledby="impeded-title">
+<h2 id="impeded-title">Acciones impedidas y derecho de retiro <span class="en">impeded shares and withdrawal rights</span></h2>
+<div id="retiro"></div>
+</section>
 <section aria-labelledby="bundle-title">
 <h2 id="bundle-title">Paquete de auditoría <span class="en">audit bundle</span></h2>
 <p>Todo el registro firmado, para verificarlo con <code>asamblea verify</code> sin confiar en este servidor. <span class="en">The whole signed ledger, to check with asamblea verify.</span></p>

@@ -1015,6 +1015,74 @@ pub(crate) async fn close_item(
 
 // ----- secretary, auditor -------------------------------------------------
 
+/// `GET /api/v1/minutes`: what the secretary records beside the results —
+/// the administrators and employees of the register (C.Co Art. 185: they
+/// may not carry others' shares as proxies, nor vote on the year-end
+/// statements) with their shares and whether they are present; and, for
+/// each closed item, the shares impeded and the holders who may withdraw
+/// (derecho de retiro, R18: the absent and the dissenting) with names and
+/// shares.
+pub(crate) async fn minutes(
+    State(state): State<AppState>,
+    _staff: StaffMember<SecretaryOrAuditor>,
+) -> Result<Json<Value>, ApiError> {
+    healthy(&state)?;
+    let state = state.clone();
+    let found = tokio::task::spawn_blocking(move || {
+        let directory = match state.0.directory.get() {
+            Some(directory) => directory,
+            None => {
+                let built = state
+                    .with_service(|service| Directory::of(service))
+                    .map_err(|e| ApiError::bad_request(format!("{e:#}")))?;
+                state.0.directory.get_or_init(|| built)
+            }
+        };
+        // The directory lists the register in its order: a holder's index
+        // is its place there.
+        let name_of = |at: asamblea_rules::HolderIndex| {
+            directory.holders.get(at.get()).map_or("", |(_, name, _)| name.as_str())
+        };
+        Ok::<_, ApiError>(state.with_service(|service| {
+            let meeting = service.meeting();
+            let holder_json = |at: asamblea_rules::HolderIndex| {
+                let holder = meeting.register().holder(at);
+                let shares = holder.holdings();
+                json!({
+                    "id": holder.id(),
+                    "name": name_of(at),
+                    "ordinary": shares.ordinary.get(),
+                    "preferred": shares.preferred.get(),
+                    "role": holder.role().map(asamblea_rules::Role::code),
+                    "present": meeting.presence().is_present(at),
+                })
+            };
+            let administrators: Vec<Value> = meeting
+                .register()
+                .iter()
+                .filter(|(_, holder)| holder.role().is_some())
+                .map(|(at, _)| holder_json(at))
+                .collect();
+            let items: Vec<Value> = meeting
+                .items()
+                .iter()
+                .filter_map(|item| match item.result() {
+                    Some(asamblea_rules::ItemResult::Decision(d)) => Some(json!({
+                        "id": item.id(),
+                        "impeded": d.impeded.get(),
+                        "withdrawal": d.withdrawal.as_ref().map(|list| list.iter().map(|&at| holder_json(at)).collect::<Vec<_>>()),
+                    })),
+                    _ => None,
+                })
+                .collect();
+            json!({ "administrators": administrators, "items": items })
+        }))
+    })
+    .await
+    .map_err(|_| ApiError::internal())??;
+    Ok(Json(found))
+}
+
 pub(crate) async fn export(
     State(state): State<AppState>,
     _staff: StaffMember<SecretaryOrAuditor>,

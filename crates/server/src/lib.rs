@@ -414,6 +414,7 @@ pub fn router(state: AppState) -> Router {
         .route("/api/v1/items/{item}/open", post(handlers::open_item))
         .route("/api/v1/items/{item}/close", post(handlers::close_item))
         .route("/api/v1/export", get(handlers::export))
+        .route("/api/v1/minutes", get(handlers::minutes))
         .fallback(handlers::not_found)
         .layer(axum::middleware::from_fn_with_state(state.clone(), limits::bound_and_secure));
     // The kiosks' routes, the ballot's hot path: only an enrolled kiosk
@@ -451,6 +452,7 @@ pub const ROUTES: &[(&str, &str, &[&str])] = &[
     ("POST", "/api/v1/items/{item}/open", &["chair"]),
     ("POST", "/api/v1/items/{item}/close", &["chair"]),
     ("GET", "/api/v1/export", &["secretary", "auditor"]),
+    ("GET", "/api/v1/minutes", &["secretary", "auditor"]),
     ("GET", "/api/v1/kiosk/badges/{credential}", &["kiosk"]),
     ("POST", "/api/v1/ballots", &["kiosk"]),
 ];

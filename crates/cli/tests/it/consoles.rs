@@ -224,6 +224,11 @@ fn a_meeting_run_from_the_consoles_in_a_real_browser_reaches_the_board_at_once()
     sign_in(&browser, &demo, "secretary", "Secretaría");
     browser.wait_for_text("NO APROBADO", Duration::from_secs(10));
     assert!(browser.page_text().contains("Descargar el paquete"));
+    // The register's administrators and employees, and the closed item's
+    // impeded shares.
+    browser.wait_for_text("Acciones impedidas / impeded shares: 0", Duration::from_secs(10));
+    let administrators = browser.eval("return document.querySelectorAll('#administradores tr').length;");
+    assert!(administrators.as_u64().unwrap() >= 1, "the demo's register has administrators");
     browser.screenshot(&shots.join("secretaria-1280x720.png"));
     browser.goto(&format!("{}/presidencia", demo.base));
     browser.wait_for_text("Esta consola no es de su cargo", Duration::from_secs(10));
