@@ -793,6 +793,18 @@ pub(crate) struct Directory {
 }
 
 impl Directory {
+    /// The daemon's directory, built on first use (call it off the async
+    /// threads: it reads `register.csv` the first time).
+    fn of_state(state: &AppState) -> Result<&Directory, ApiError> {
+        if let Some(directory) = state.0.directory.get() {
+            return Ok(directory);
+        }
+        let built = state
+            .with_service(|service| Directory::of(service))
+            .map_err(|e| ApiError::bad_request(format!("{e:#}")))?;
+        Ok(state.0.directory.get_or_init(|| built))
+    }
+
     fn of(service: &asamblea_venue::service::Service) -> anyhow::Result<Directory> {
         let mut by_id = service.holder_names()?;
         let mut directory = Directory { holders: Vec::new(), names: String::new(), starts: Vec::new() };
@@ -841,15 +853,7 @@ pub(crate) async fn holders(
     healthy(&state)?;
     let state = state.clone();
     let found = tokio::task::spawn_blocking(move || {
-        let directory = match state.0.directory.get() {
-            Some(directory) => directory,
-            None => {
-                let built = state
-                    .with_service(|service| Directory::of(service))
-                    .map_err(|e| ApiError::bad_request(format!("{e:#}")))?;
-                state.0.directory.get_or_init(|| built)
-            }
-        };
+        let directory = Directory::of_state(&state)?;
         let found = directory.find(&wanted);
         let matched = found.iter().filter(|&&hit| hit).count();
         let hits: Vec<(&String, &String)> = directory
@@ -1029,15 +1033,7 @@ pub(crate) async fn minutes(
     healthy(&state)?;
     let state = state.clone();
     let found = tokio::task::spawn_blocking(move || {
-        let directory = match state.0.directory.get() {
-            Some(directory) => directory,
-            None => {
-                let built = state
-                    .with_service(|service| Directory::of(service))
-                    .map_err(|e| ApiError::bad_request(format!("{e:#}")))?;
-                state.0.directory.get_or_init(|| built)
-            }
-        };
+        let directory = Directory::of_state(&state)?;
         // The directory lists the register in its order: a holder's index
         // is its place there.
         let name_of = |at: asamblea_rules::HolderIndex| {
