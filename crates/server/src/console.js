@@ -155,6 +155,12 @@ function agentDesk() {
   });
 }
 
+// A figure's name, shown before it where a table becomes cards (a phone).
+function labelled(td, label) {
+  td.dataset.label = label;
+  return td;
+}
+
 // ----- presidencia / secretaría: the agenda -----
 function agendaRow(item, chair) {
   const row = document.createElement("tr");
@@ -166,7 +172,7 @@ function agendaRow(item, chair) {
   }
   row.append(title, el("td", item.matter_es), el("td", state, item.state === "closed" ? "decided" : ""));
   if (chair) {
-    row.append(el("td", item.state === "open" ? n(item.ballots) : "", "num"));
+    row.append(labelled(el("td", item.state === "open" ? n(item.ballots) : "", "num"), "Papeletas"));
     const cell = el("td");
     const action = item.state === "pending" ? ["open", "Abrir la votación", "open the poll"]
       : item.state === "open" ? ["close", "Cerrar la votación", "close the poll"] : null;
@@ -185,7 +191,8 @@ function agendaRow(item, chair) {
     row.append(cell);
   } else {
     const r = item.result || {};
-    for (const figure of [r.for, r.against, r.blank, r.base]) row.append(el("td", n(figure), "num"));
+    const figures = [[r.for, "Sí"], [r.against, "No"], [r.blank, "En blanco"], [r.base, "Base"]];
+    for (const [figure, label] of figures) row.append(labelled(el("td", n(figure), "num"), label));
   }
   return row;
 }

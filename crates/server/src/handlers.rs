@@ -183,6 +183,17 @@ fn id(text: &str, field: &str) -> Result<Id, ApiError> {
     Id::new(text).map_err(|e| ApiError::bad_request(format!("`{field}`: {e}")))
 }
 
+/// Runs `f` off the async threads without holding the meeting's lock
+/// (it takes the lock itself, briefly, where it must).
+async fn unlocked<T: Send + 'static>(
+    state: &AppState,
+    f: impl FnOnce(&AppState) -> Result<T, ApiError> + Send + 'static,
+) -> Result<T, ApiError> {
+    healthy(state)?;
+    let state = state.clone();
+    tokio::task::spawn_blocking(move || f(&state)).await.map_err(|_| ApiError::internal())?
+}
+
 /// Runs a blocking action on the meeting off the async threads.
 async fn blocking<T: Send + 'static>(
     state: &AppState,
@@ -820,6 +831,12 @@ impl Directory {
         Ok(directory)
     }
 
+    /// The name of the holder at `at` (the directory lists the register
+    /// in its order).
+    fn name(&self, at: asamblea_rules::HolderIndex) -> &str {
+        self.holders.get(at.get()).map_or("", |(_, name, _)| name.as_str())
+    }
+
     /// Which holders `wanted` (folded) finds: by the start of the id, or
     /// anywhere in the name.
     fn find(&self, wanted: &str) -> Vec<bool> {
@@ -850,51 +867,53 @@ pub(crate) async fn holders(
     if wanted.chars().count() > 64 {
         return Err(ApiError::bad_request("`q`: at most 64 characters"));
     }
-    healthy(&state)?;
-    let state = state.clone();
-    let found = tokio::task::spawn_blocking(move || {
-        let directory = Directory::of_state(&state)?;
+    let found = unlocked(&state, move |state| {
+        let directory = Directory::of_state(state)?;
         let found = directory.find(&wanted);
         let matched = found.iter().filter(|&&hit| hit).count();
-        let hits: Vec<(&String, &String)> = directory
+        let hits: Vec<&str> = directory
             .holders
             .iter()
             .zip(&found)
             .filter(|(_, &hit)| hit)
             .take(HOLDERS_FOUND)
-            .map(|((id, name, _), _)| (id, name))
+            .map(|((id, _, _), _)| id.as_str())
             .collect();
         let list: Vec<Value> = state.with_service(|service| {
             let meeting = service.meeting();
             hits.iter()
-                .filter_map(|(id, name)| {
-                    let at = meeting.register().lookup(id)?;
-                    let holder = meeting.register().holder(at);
-                    let shares = holder.holdings();
-                    // Who leaves for them: the holder in person, or their agent.
-                    let via = match meeting.presence().channel(at) {
-                        asamblea_rules::Channel::Agent { agent, .. } => {
-                            Some(meeting.presence().agent_id(agent))
-                        }
-                        _ => None,
-                    };
-                    Some(json!({
-                        "id": id,
-                        "name": name,
-                        "ordinary": shares.ordinary.get(),
-                        "preferred": shares.preferred.get(),
-                        "role": holder.role().map(asamblea_rules::Role::code),
-                        "present": meeting.presence().is_present(at),
-                        "via": via,
-                    }))
-                })
+                .filter_map(|id| meeting.register().lookup(id))
+                .map(|at| holder_json(meeting, at, directory))
                 .collect()
         });
-        Ok::<_, ApiError>(json!({ "holders": list, "matched": matched }))
+        Ok(json!({ "holders": list, "matched": matched }))
     })
-    .await
-    .map_err(|_| ApiError::internal())??;
+    .await?;
     Ok(Json(found))
+}
+
+/// A holder as the consoles list one: id, name, shares by class, role,
+/// whether present, and the agent who carries them (`via`), if any.
+fn holder_json(
+    meeting: &asamblea_rules::Meeting,
+    at: asamblea_rules::HolderIndex,
+    directory: &Directory,
+) -> Value {
+    let holder = meeting.register().holder(at);
+    let shares = holder.holdings();
+    let via = match meeting.presence().channel(at) {
+        asamblea_rules::Channel::Agent { agent, .. } => Some(meeting.presence().agent_id(agent)),
+        _ => None,
+    };
+    json!({
+        "id": holder.id(),
+        "name": directory.name(at),
+        "ordinary": shares.ordinary.get(),
+        "preferred": shares.preferred.get(),
+        "role": holder.role().map(asamblea_rules::Role::code),
+        "present": meeting.presence().is_present(at),
+        "via": via,
+    })
 }
 
 /// Lower case, without the accents of Spanish names: "Peña" finds "pena".
@@ -1030,34 +1049,15 @@ pub(crate) async fn minutes(
     State(state): State<AppState>,
     _staff: StaffMember<SecretaryOrAuditor>,
 ) -> Result<Json<Value>, ApiError> {
-    healthy(&state)?;
-    let state = state.clone();
-    let found = tokio::task::spawn_blocking(move || {
-        let directory = Directory::of_state(&state)?;
-        // The directory lists the register in its order: a holder's index
-        // is its place there.
-        let name_of = |at: asamblea_rules::HolderIndex| {
-            directory.holders.get(at.get()).map_or("", |(_, name, _)| name.as_str())
-        };
-        Ok::<_, ApiError>(state.with_service(|service| {
+    let found = unlocked(&state, |state| {
+        let directory = Directory::of_state(state)?;
+        Ok(state.with_service(|service| {
             let meeting = service.meeting();
-            let holder_json = |at: asamblea_rules::HolderIndex| {
-                let holder = meeting.register().holder(at);
-                let shares = holder.holdings();
-                json!({
-                    "id": holder.id(),
-                    "name": name_of(at),
-                    "ordinary": shares.ordinary.get(),
-                    "preferred": shares.preferred.get(),
-                    "role": holder.role().map(asamblea_rules::Role::code),
-                    "present": meeting.presence().is_present(at),
-                })
-            };
             let administrators: Vec<Value> = meeting
                 .register()
                 .iter()
                 .filter(|(_, holder)| holder.role().is_some())
-                .map(|(at, _)| holder_json(at))
+                .map(|(at, _)| holder_json(meeting, at, directory))
                 .collect();
             let items: Vec<Value> = meeting
                 .items()
@@ -1066,7 +1066,9 @@ pub(crate) async fn minutes(
                     Some(asamblea_rules::ItemResult::Decision(d)) => Some(json!({
                         "id": item.id(),
                         "impeded": d.impeded.get(),
-                        "withdrawal": d.withdrawal.as_ref().map(|list| list.iter().map(|&at| holder_json(at)).collect::<Vec<_>>()),
+                        "withdrawal": d.withdrawal.as_ref().map(|list| {
+                            list.iter().map(|&at| holder_json(meeting, at, directory)).collect::<Vec<_>>()
+                        }),
                     })),
                     _ => None,
                 })
@@ -1074,8 +1076,7 @@ pub(crate) async fn minutes(
             json!({ "administrators": administrators, "items": items })
         }))
     })
-    .await
-    .map_err(|_| ApiError::internal())??;
+    .await?;
     Ok(Json(found))
 }
 

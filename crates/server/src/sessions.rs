@@ -18,8 +18,8 @@
 //! can send it; on top of that, every state-changing request that a
 //! cookie authenticates must carry the session's CSRF token (the header
 //! [`CSRF_HEADER`] from the consoles' scripts, or the form field `csrf`),
-//! and a form posted from another origin (`Origin` not this host) is
-//! refused. A bearer token needs neither: a browser never attaches one by
+//! and a form posted from another site is refused ([`same_origin`]:
+//! `Sec-Fetch-Site`, or else `Origin`). A bearer token needs neither: a browser never attaches one by
 //! itself.
 //!
 //! A session lasts while used: [`IDLE`] without a request ends it, as does

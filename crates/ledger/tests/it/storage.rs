@@ -181,15 +181,7 @@ fn a_hand_edit_that_recomputes_every_head_is_caught_by_the_replay_at_its_event()
     // signature does not.
     let (dir, target, _) = rechained_with_an_edit("rechained-edit", "H01 votes on item-1");
     assert!(read_records(&dir.ledger(), &MEETING).is_ok(), "the chain alone holds");
-    let reopened = Journal::open(
-        &dir.ledger(),
-        MEETING,
-        fixture::register(),
-        fixture::profile(),
-        Digest::sha256(fixture::PROFILE_BYTES),
-        fixture::daemon_key(),
-        stepping_clock().0,
-    );
+    let reopened = open_trusting(&dir.ledger(), None);
     assert_eq!(reopened.err(), Some(OpenError::Rejected { seq: target, rejection: Rejection::BadSignature }));
     assert_eq!(
         verify_rows(&dir),
@@ -290,16 +282,7 @@ fn time_in_the_ledger_never_goes_backwards_even_when_the_clock_does() {
 }
 
 fn reopen_journal(path: &std::path::Path) -> Journal {
-    Journal::open(
-        path,
-        MEETING,
-        fixture::register(),
-        fixture::profile(),
-        Digest::sha256(fixture::PROFILE_BYTES),
-        fixture::daemon_key(),
-        stepping_clock().0,
-    )
-    .expect("the journal reopens")
+    open_trusting(path, None).expect("the journal reopens")
 }
 
 #[test]
