@@ -21,11 +21,17 @@
 //! - `badges`: printable attendee badges (SVG, QR PNG, A4 sheets).
 //! - `results`: an item's result as FORMAT.md's JSON.
 //! - `rule_text`: the rule that decides an item, in words, with its source.
+//! - `explain`: why a closed item passed or failed, with its figures, and
+//!   an election's seats per list (quotient and remainders).
+//! - `quorum`: the quorum's threshold in words, presence by class, and the
+//!   quorum series (every poll's open and close) as JSON.
 //! - `numfmt`: Colombian number format (1.234.567; 12,34 %).
 //! - `markup`: text escaped for HTML, SVG and XML.
 
 pub mod badges;
+pub mod explain;
 pub mod markup;
 pub mod numfmt;
+pub mod quorum;
 pub mod results;
 pub mod rule_text;

@@ -9,8 +9,8 @@ use std::collections::HashMap;
 
 use asamblea_rules::{Call, Channel, Meeting, MeetingKind, Profile, Refusal, Register};
 use asamblea_wire::{
-    lot_index, register_digest, AgendaItem, CredentialId, Digest, Event, EventBody, Id, MeetingId,
-    MessageKind, PublicKey, PublishedResult, Signature, SignerRole, StaffRole,
+    lot_index, register_digest, AgendaItem, AgentArrival, CredentialId, Digest, Event, EventBody, Id,
+    MeetingId, MessageKind, ProxyRefusal, PublicKey, PublishedResult, Signature, SignerRole, StaffRole,
 };
 
 /// Why an event is not admitted. The state is unchanged.
@@ -139,6 +139,11 @@ pub struct State {
     rounds: HashMap<String, u32>,
     /// Events admitted.
     admitted: u64,
+    /// Every agent's arrival the desk refused, with the reason, in order:
+    /// the desk's figures and the acta's list (Art. 185). Few by nature.
+    refused_proxies: Vec<(AgentArrival, ProxyRefusal)>,
+    /// Badges revoked so far.
+    badges_revoked: u32,
 }
 
 impl State {
@@ -171,6 +176,8 @@ impl State {
             seeds: HashMap::new(),
             rounds: HashMap::new(),
             admitted: 0,
+            refused_proxies: Vec::new(),
+            badges_revoked: 0,
         }
     }
 
@@ -214,6 +221,16 @@ impl State {
     /// number is one more.
     pub fn badges_issued(&self) -> u32 {
         self.badges.len() as u32
+    }
+
+    /// Badges revoked so far.
+    pub fn badges_revoked(&self) -> u32 {
+        self.badges_revoked
+    }
+
+    /// The agents' arrivals refused so far, with their reasons, in order.
+    pub fn refused_proxies(&self) -> &[(AgentArrival, ProxyRefusal)] {
+        &self.refused_proxies
     }
 
     /// The badge a person holds now (issued, not revoked), if any: at most
@@ -396,6 +413,7 @@ impl State {
                 {
                     return Err(Rejection::RefusalMismatch { recorded: reason.code(), actual });
                 }
+                self.refused_proxies.push((arrival.clone(), *reason));
             }
             EventBody::CheckedOut { person } => {
                 self.meeting_mut()?.leave(person.as_str()).map_err(Rejection::Rules)?;
@@ -420,6 +438,7 @@ impl State {
                 }
                 badge.revoked = true;
                 self.live_badges.remove(badge.person.as_str());
+                self.badges_revoked += 1;
             }
             EventBody::ItemOpened { item } => {
                 let entry = self

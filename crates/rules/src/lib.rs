@@ -45,7 +45,7 @@ pub use item::{
     Ballot, BallotOptions, DecisionResult, ElectionResult, Item, ItemIndex, ItemResult, ItemSpec,
     ItemSpecError, OptionIndex, Outcome,
 };
-pub use meeting::{ClassPresence, Meeting, QuorumReading};
+pub use meeting::{ClassPresence, Meeting, PollMoment, QuorumPoint, QuorumReading};
 pub use presence::{AgentIndex, Capacity, Channel, Presence};
 pub use profile::{
     BylawRules, Call, DecisionBase, Majority, MatterKind, MatterRules, MeetingKind, Profile, ProfileError,

@@ -32,6 +32,31 @@ pub struct Meeting {
     items: Vec<Item>,
     /// Item id to position; an id once opened stays here for good (R16).
     item_index: HashMap<Box<str>, ItemIndex>,
+    /// The quorum at every poll's open and close, in order (R3).
+    quorum_series: Vec<QuorumPoint>,
+}
+
+/// When a reading of the quorum was taken: a poll opening or closing.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum PollMoment {
+    /// The poll opened (after the quorum was checked).
+    Opened,
+    /// The poll closed.
+    Closed,
+}
+
+/// The quorum as it stood when a poll opened or closed: the record of its
+/// continuity that Decreto 398/2020 asks of the minutes (R3).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct QuorumPoint {
+    /// The item whose poll opened or closed.
+    pub item: ItemIndex,
+    /// Opened or closed.
+    pub moment: PollMoment,
+    /// The quorum then.
+    pub quorum: QuorumReading,
+    /// Who was present then, by share class.
+    pub by_class: ClassPresence,
 }
 
 /// An agent's arrival as judged: who it carries, and how.
@@ -88,6 +113,7 @@ impl Meeting {
             voting_outstanding,
             items: Vec::new(),
             item_index: HashMap::new(),
+            quorum_series: Vec::new(),
         }
     }
 
@@ -129,6 +155,16 @@ impl Meeting {
     /// The item at a position.
     pub fn item(&self, at: ItemIndex) -> &Item {
         &self.items[at.get()]
+    }
+
+    /// The quorum at every poll's open and close so far, in order.
+    pub fn quorum_series(&self) -> &[QuorumPoint] {
+        &self.quorum_series
+    }
+
+    /// The quorum and the presence by class now, as a point of the series.
+    fn quorum_point(&self, item: ItemIndex, moment: PollMoment) -> QuorumPoint {
+        QuorumPoint { item, moment, quorum: self.quorum(), by_class: self.presence_by_class() }
     }
 
     /// The position of an item id, once opened.
@@ -310,6 +346,8 @@ impl Meeting {
             result: None,
             spec,
         });
+        let point = self.quorum_point(at, PollMoment::Opened);
+        self.quorum_series.push(point);
         Ok(at)
     }
 
@@ -437,6 +475,8 @@ impl Meeting {
         }
         let result = self.result_at_close(&self.items[at.get()]);
         self.items[at.get()].result = Some(result);
+        let point = self.quorum_point(at, PollMoment::Closed);
+        self.quorum_series.push(point);
         Ok(())
     }
 
@@ -678,5 +718,45 @@ fn passes(
         Majority::ElectoralQuotient | Majority::SingleSeat => {
             unreachable!("elections are not decided by a decision majority")
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+
+    fn majority() -> impl Strategy<Value = Majority> {
+        prop_oneof![
+            Just(Majority::Simple),
+            (1u8..=100, any::<bool>())
+                .prop_map(|(percent, plural)| Majority::AtLeastPercent { percent, plural }),
+        ]
+    }
+
+    proptest! {
+        /// The threshold the chair reads is exactly the kernel's test: the
+        /// fewest votes for that pass, one fewer fails (shares above 2^32
+        /// included).
+        #[test]
+        fn for_votes_needed_is_the_boundary_of_passes(m in majority(), base in 1u64..u64::MAX, small in any::<bool>()) {
+            let base = if small { base % 10_000 + 1 } else { base };
+            let needed = m.for_votes_needed(Shares::new(base)).unwrap().get();
+            let pass = |f: u64| passes(m, Shares::new(f), Shares::new(base), 2, ClassShares::default(), ClassShares::default());
+            prop_assert!(needed > 0);
+            if needed <= base { prop_assert!(pass(needed)); }
+            prop_assert!(!pass(needed - 1));
+        }
+    }
+
+    #[test]
+    fn for_votes_needed_at_known_points() {
+        let needed = |m: Majority, e: u64| m.for_votes_needed(Shares::new(e)).unwrap().get();
+        assert_eq!(needed(Majority::Simple, 100), 51);
+        assert_eq!(needed(Majority::Simple, 101), 51);
+        assert_eq!(needed(Majority::AtLeastPercent { percent: 78, plural: true }, 1_000), 780);
+        assert_eq!(needed(Majority::AtLeastPercent { percent: 78, plural: true }, 1_001), 781);
+        assert_eq!(needed(Majority::AtLeastPercent { percent: 100, plural: false }, u64::MAX), u64::MAX);
+        assert_eq!(Majority::ElectoralQuotient.for_votes_needed(Shares::new(9)), None);
     }
 }

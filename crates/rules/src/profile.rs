@@ -176,6 +176,27 @@ impl Majority {
     pub const fn is_election(self) -> bool {
         matches!(self, Majority::ElectoralQuotient | Majority::SingleSeat)
     }
+
+    /// The fewest votes for that meet this majority's share test on a base
+    /// of `base`: what the chair reads as "se necesitaban". For
+    /// [`Majority::TwoClassSubscribed`] `base` is the outstanding capital
+    /// of both classes (and the preferred class needs the same of its own
+    /// outstanding shares); for [`Majority::SingleSeat`] the votes a
+    /// candidate needs. `None` for the electoral quotient, which has no
+    /// threshold. The plurality of [`Majority::AtLeastPercent`] is a
+    /// separate test on holders.
+    pub const fn for_votes_needed(self, base: crate::Shares) -> Option<crate::Shares> {
+        let e = base.get() as u128;
+        match self {
+            // 2·F > E ⇔ F ≥ ⌊E/2⌋ + 1.
+            Majority::Simple | Majority::SingleSeat => Some(crate::Shares::new((e / 2 + 1) as u64)),
+            // 100·F ≥ p·E ⇔ F ≥ ⌈p·E/100⌉.
+            Majority::AtLeastPercent { percent, .. } | Majority::TwoClassSubscribed { percent } => {
+                Some(crate::Shares::new((percent as u128 * e).div_ceil(100) as u64))
+            }
+            Majority::ElectoralQuotient => None,
+        }
+    }
 }
 
 /// Rules the company's own bylaws add to a matter. They apply only while
@@ -290,6 +311,19 @@ impl QuorumRule {
             QuorumRule::MoreThanHalf => 2 * present.wide() > voting.wide(),
             QuorumRule::HalfPlusOne => 2 * present.wide() >= voting.wide() + 2,
         }
+    }
+
+    /// The fewest voting shares present that meet [`QuorumRule::met`] out
+    /// of `voting`: what the desk shows as the threshold. `met(minimum)`
+    /// holds and `met(minimum - 1)` does not.
+    pub const fn minimum(self, voting: crate::Shares) -> crate::Shares {
+        let v = voting.get();
+        crate::Shares::new(match self {
+            // 2·P > v ⇔ P ≥ ⌊v/2⌋ + 1.
+            QuorumRule::MoreThanHalf => v / 2 + 1,
+            // 2·P ≥ v + 2 ⇔ P ≥ ⌈v/2⌉ + 1.
+            QuorumRule::HalfPlusOne => v / 2 + v % 2 + 1,
+        })
     }
 }
 

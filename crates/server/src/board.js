@@ -1,8 +1,58 @@
-// The public board (board.html): served by the daemon, no inline script (CSP).
+// The public board (board.html) and the projector view (projection.html):
+// served by the daemon, no inline script (CSP).
 // Colombian number format: 1.234.567
 const n = (v) => (v === undefined || v === null) ? "" : Number(v).toLocaleString("es-CO");
 const text = (el, value) => { el.textContent = value; return el; };
+// Spanish first; the English switch (kept in this browser) changes every
+// word the script writes. The figures and their format stay Colombian.
+let english = localStorage.getItem("asamblea-lang") === "en";
+const words = {
+  es: { met: "HAY QUÓRUM", notMet: "SIN QUÓRUM", of: " de ", shares: " acciones", holders: " accionistas", pending: "pendiente",
+    open: (b) => "en votación (" + n(b) + (b === 1 ? " papeleta)" : " papeletas)"), seat: " puesto", seats: " puestos", votes: " votos",
+    klass: (c) => "Acciones " + c.name_es, switchTo: "English", head: "Cabeza de la cadena firmada / signed chain head: " },
+  en: { met: "QUORUM", notMet: "NO QUORUM", of: " of ", shares: " shares", holders: " holders", pending: "pending",
+    open: (b) => "voting (" + n(b) + (b === 1 ? " ballot)" : " ballots)"), seat: " seat", seats: " seats", votes: " votes",
+    klass: (c) => (c.class === "ORD" ? "Ordinary" : "Preferred") + " shares", switchTo: "Español", head: "Signed chain head / cabeza de la cadena: " },
+};
+const outcomesEn = { pass: "PASSED", fail: "NOT PASSED", elected: "ELECTED", "no-quorum": "NO QUORUM", "lot-required": "LOT PENDING", "all-impeded": "ALL SHARES IMPEDED" };
+const w = () => english ? words.en : words.es;
+let lastStatus = null;
+function languageSwitch() {
+  const header = document.querySelector("header");
+  const button = document.createElement("button");
+  button.type = "button";
+  button.className = "language";
+  button.lang = english ? "es" : "en";
+  button.textContent = w().switchTo;
+  button.addEventListener("click", () => {
+    english = !english;
+    localStorage.setItem("asamblea-lang", english ? "en" : "es");
+    document.documentElement.lang = english ? "en" : "es";
+    button.textContent = w().switchTo;
+    button.lang = english ? "es" : "en";
+    if (lastStatus) render(lastStatus);
+  });
+  document.documentElement.lang = english ? "en" : "es";
+  header.append(button);
+}
+languageSwitch();
+// `/proyeccion` is this page as the projector view: the agenda table
+// gives way to the reading of one closed item (reading.js).
+const projection = location.pathname === "/proyeccion";
+if (projection) {
+  document.body.classList.add("projection");
+  document.title = "Asamblea — resultado en la sala";
+  const section = document.createElement("section");
+  section.className = "reading";
+  section.id = "lectura";
+  section.setAttribute("aria-live", "polite");
+  section.append(text(document.createElement("p"), "Esperando el cierre de una votación. / Waiting for a poll to close."));
+  document.querySelector(".table-wrap").replaceWith(section);
+  for (const id of ["head"]) document.getElementById(id).remove();
+  document.querySelector(".receipt-link").remove();
+}
 function render(status) {
+  lastStatus = status;
   text(document.getElementById("company"), status.meeting.company);
   text(document.getElementById("when"), status.meeting.date + " " + status.meeting.time + " · " + status.meeting.place);
   const q = status.quorum;
@@ -10,9 +60,10 @@ function render(status) {
   quorum.replaceChildren();
   const verdict = document.createElement("span");
   verdict.className = q.met ? "ok" : "no";
-  verdict.textContent = q.met ? "HAY QUÓRUM" : "SIN QUÓRUM";
-  quorum.append(verdict, " · " + n(q.present_shares) + " de " + n(q.voting_outstanding) + " acciones · " + n(q.holders) + " accionistas");
+  verdict.textContent = q.met ? w().met : w().notMet;
+  quorum.append(verdict, " · " + n(q.present_shares) + w().of + n(q.voting_outstanding) + w().shares + " · " + n(q.holders) + w().holders);
   quorum.append(classLine(q));
+  if (projection) { project(status); return; }
   const body = document.getElementById("items");
   body.replaceChildren();
   for (const item of status.items) {
@@ -22,15 +73,15 @@ function render(status) {
     // the majority).
     const title = text(document.createElement("td"), item.title);
     title.className = "title";
-    title.append(text(document.createElement("div"), item.matter_es));
+    title.append(text(document.createElement("div"), english ? item.matter.replaceAll("-", " ") : item.matter_es));
     title.lastChild.className = "matter";
     const state = document.createElement("td");
     if (item.state === "closed") {
-      state.append(text(document.createElement("strong"), item.outcome_es || r.outcome));
+      state.append(text(document.createElement("strong"), english ? outcomesEn[r.outcome] || r.outcome : item.outcome_es || r.outcome));
       state.className = "outcome " + r.outcome;
       if (r.seats) state.append(seatsLine(r));
     } else {
-      state.textContent = { pending: "pendiente", open: "en votación (" + n(item.ballots) + (item.ballots === 1 ? " papeleta)" : " papeletas)") }[item.state];
+      state.textContent = item.state === "open" ? w().open(item.ballots) : w().pending;
     }
     row.append(title, state);
     body.append(row);
@@ -57,8 +108,8 @@ function render(status) {
 function classLine(q) {
   const line = document.createElement("div");
   line.className = "classes";
-  line.textContent = (q.by_class || []).map((c) => "Acciones " + c.name_es + ": " + n(c.present) + " de " + n(c.outstanding)
-    + " (" + c.percent.replace(" %", "\u00a0%") + "), " + n(c.holders) + " accionistas").join(" · ");
+  line.textContent = (q.by_class || []).map((c) => w().klass(c) + ": " + n(c.present) + w().of + n(c.outstanding)
+    + " (" + c.percent.replace(" %", "\u00a0%") + "), " + n(c.holders) + w().holders).join(" · ");
   return line;
 }
 // "56,78 %" of the base, with a bar as long: integer arithmetic on the
@@ -78,7 +129,7 @@ function seatsLine(r) {
   const line = document.createElement("div");
   line.className = "seats";
   line.textContent = Object.entries(r.seats)
-    .map(([list, seats]) => list + ": " + seats + (seats === 1 ? " puesto" : " puestos") + " (" + n(r.votes[list]) + " votos)")
+    .map(([list, seats]) => list + ": " + seats + (seats === 1 ? w().seat : w().seats) + " (" + n(r.votes[list]) + w().votes + ")")
     .join(" · ");
   return line;
 }
@@ -86,9 +137,18 @@ function seatsLine(r) {
 // note it (or save it from the feed) and check the audit bundle against it
 // later with `asamblea verify --witness`.
 function showHead(head) {
-  if (!head) return;
-  text(document.getElementById("head"),
-    "Cabeza de la cadena firmada / signed chain head: " + head.seq + ":" + head.head + " (firma / signature " + head.signature.slice(0, 16) + "…)");
+  const line = document.getElementById("head");
+  if (!head || !line) return;
+  text(line, w().head + head.seq + ":" + head.head + " (firma / signature " + head.signature.slice(0, 16) + "…)");
+}
+// The projector view: the item asked for (`?punto=ID`), or the last one
+// closed, as the chair reads it (reading.js).
+function project(status) {
+  const wanted = new URLSearchParams(location.search).get("punto");
+  const closed = status.items.filter((item) => item.state === "closed");
+  const item = wanted ? closed.find((i) => i.id === wanted) : closed[closed.length - 1];
+  if (!item) return;
+  document.getElementById("lectura").replaceChildren(...readingOf(item, status.head));
 }
 // `?once` renders the status once, without the live feed (printing, tests).
 if (new URLSearchParams(location.search).has("once")) {

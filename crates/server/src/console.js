@@ -51,12 +51,62 @@ function showQuorum(q) {
   const classes = el("div", (q.by_class || []).map((c) => "Acciones " + c.name_es + ": " + n(c.present) + " de "
     + n(c.outstanding) + " (" + c.percent.replace(" %", "\u00a0%") + "), " + n(c.holders) + " accionistas").join(" · "), "classes");
   box.append(classes);
+  const threshold = document.getElementById("umbral");
+  if (threshold && q.threshold_es) threshold.textContent = "Umbral de esta convocatoria: " + q.threshold_es + " (" + q.threshold_source + "). / " + q.threshold_en + ".";
+  plot(q);
+}
+
+// Basis points of a part of a whole, truncated, as the daemon's percent().
+const bp = (part, whole) => whole > 0 ? Math.floor(part * 10000 / whole) : 0;
+const pct = (b) => (b / 100).toLocaleString("es-CO", { minimumFractionDigits: 2, maximumFractionDigits: 2 }) + "\u00a0%";
+
+// The quorum series as bars (each poll's open and close, then now), with
+// the threshold as a dotted line: the desk sees at a glance whether the
+// quorum held all along. The secretary's table holds the same figures.
+function plot(q) {
+  const box = document.getElementById("serie");
+  if (!box) return;
+  const ns = "http://www.w3.org/2000/svg";
+  const order = Object.fromEntries((lastStatus ? lastStatus.items : []).map((item, i) => [item.id, i + 1]));
+  const points = (q.series || []).map((p) => ({ label: "P" + (order[p.item] || p.item), moment: p.moment === "open" ? "abre" : "cierra", p }));
+  points.push({ label: "ahora", moment: "now", p: q });
+  const width = 1000, height = 230, top = 20, bottom = 180, left = 76;
+  const step = (width - left) / Math.max(points.length, 8);
+  const svg = document.createElementNS(ns, "svg");
+  svg.setAttribute("viewBox", "0 0 " + width + " " + height);
+  svg.setAttribute("role", "img");
+  const met = points.filter((x) => x.p.met).length;
+  svg.setAttribute("aria-label", "Quórum en " + points.length + " lecturas; con quórum en " + met + ". Ahora: " + pct(bp(q.present_shares, q.voting_outstanding)) + ".");
+  const add = (tag, attrs, text) => {
+    const node = document.createElementNS(ns, tag);
+    for (const [k, v] of Object.entries(attrs)) node.setAttribute(k, v);
+    if (text !== undefined) node.textContent = text;
+    svg.append(node);
+    return node;
+  };
+  const y = (b) => bottom - (bottom - top) * Math.min(b, 10000) / 10000;
+  for (const b of [0, 5000, 10000]) {
+    add("line", { x1: left, x2: width, y1: y(b), y2: y(b), class: "grid" });
+    add("text", { x: left - 6, y: y(b) + 6, class: "axis", "text-anchor": "end" }, (b / 100) + "%");
+  }
+  points.forEach((x, i) => {
+    const b = bp(x.p.present_shares, x.p.voting_outstanding);
+    const cx = left + step * i + step * 0.15;
+    add("rect", { x: cx, y: y(b), width: step * 0.7, height: bottom - y(b), class: x.p.met ? "bar ok" : "bar no" });
+    add("text", { x: cx + step * 0.35, y: bottom + 22, class: "axis", "text-anchor": "middle" }, x.label);
+    add("text", { x: cx + step * 0.35, y: bottom + 44, class: "axis small", "text-anchor": "middle" }, x.moment === "now" ? "" : x.moment);
+  });
+  if (q.minimum_shares) {
+    const t = y(bp(q.minimum_shares, q.voting_outstanding));
+    add("line", { x1: left, x2: width, y1: t, y2: t, class: "threshold" });
+  }
+  box.replaceChildren(svg);
 }
 
 let lastStatus = null;
 async function status() {
   const r = await api("GET", "/api/v1/status");
-  if (r.ok) { showQuorum(r.data.quorum); lastStatus = r.data; }
+  if (r.ok) { lastStatus = r.data; showQuorum(r.data.quorum); }
   return r.ok ? r.data : null;
 }
 
@@ -116,6 +166,36 @@ function desk() {
   search();
 }
 
+// ----- registro: the desk's figures -----
+async function deskFigures() {
+  const body = document.getElementById("cifras");
+  if (!body) return;
+  const r = await api("GET", "/api/v1/desk");
+  if (!r.ok) return;
+  const d = r.data;
+  const row = (label, f, people) => {
+    const tr = document.createElement("tr");
+    tr.append(el("td", label), labelled(el("td", n(f.holders), "num"), "Accionistas"),
+      labelled(el("td", people ? n(f.agents) : "", "num"), "Personas"), labelled(el("td", n(f.shares), "num"), "Acciones"));
+    return tr;
+  };
+  body.replaceChildren(row("En persona / in person", d.in_person, false), row("Por apoderado / by proxy", d.proxy, true),
+    row("Por representante legal / legal representative", d.legal_representative, true));
+  document.getElementById("credenciales").textContent = "Credenciales: " + n(d.badges.issued) + " emitidas, "
+    + n(d.badges.revoked) + " revocadas, " + n(d.badges.live) + " vigentes. / Badges issued, revoked, live.";
+  const refused = document.getElementById("rechazados");
+  refused.replaceChildren(...d.refused.map((x) => {
+    const tr = document.createElement("tr");
+    tr.append(el("td", x.agent), el("td", x.principals.join(", ")), el("td", x.reason_es), el("td", x.power_document || "—"));
+    return tr;
+  }));
+  if (d.refused.length === 0) {
+    const tr = document.createElement("tr");
+    tr.append(el("td", "Ninguno. / None."));
+    refused.append(tr);
+  }
+}
+
 // ----- registro: an agent with its principals, checked before it counts -----
 function agentDesk() {
   const form = document.getElementById("apoderado");
@@ -133,13 +213,39 @@ function agentDesk() {
     if (role) body.agent_role = role;
     return body;
   };
+  const refuse = document.getElementById("rechazar");
   const show = (text, good) => { verdict.textContent = text; verdict.className = good ? "said ok" : "said no"; };
-  // Any change asks for a new check before the arrival can be confirmed.
-  form.addEventListener("input", () => { confirm.disabled = true; verdict.textContent = ""; });
+  // Any change asks for a new check before the arrival can be confirmed
+  // or refused.
+  let refusedByRules = false;
+  // The refusals recorded as proxy-refused (ProxyRefusal::from_refusal).
+  const recorded = ["unknown-holder", "proxy-agent-barred", "already-present"];
+  form.addEventListener("input", () => { confirm.disabled = true; refuse.disabled = true; verdict.textContent = ""; });
   document.getElementById("verificar").addEventListener("click", async () => {
     const r = await api("POST", "/api/v1/checkins/check", request());
     show(r.ok ? r.data.message + " / " + r.data.message_en : failure(r), r.ok);
     confirm.disabled = !r.ok;
+    // Refused by the rules for a reason the acta states: the desk records
+    // the refusal. Admitted: the desk may still find the power wanting.
+    refusedByRules = r.status === 422 && recorded.includes(r.data && r.data.error && r.data.error.code);
+    refuse.disabled = !(r.ok || refusedByRules);
+    refuse.firstChild.textContent = refusedByRules ? "Registrar el rechazo " : "Rechazar el poder (art. 184) ";
+  });
+  refuse.addEventListener("click", async () => {
+    refuse.disabled = true;
+    confirm.disabled = true;
+    const body = request();
+    if (!refusedByRules) body.power_rejected = true;
+    const r = await api("POST", "/api/v1/checkins", body);
+    // The rules' refusal answers 422 once it is recorded; a power refused
+    // answers 201.
+    if (r.ok || (refusedByRules && r.status === 422)) {
+      show("Rechazo registrado: " + body.agent + ". Queda en el acta. / Refusal recorded.", true);
+      form.reset();
+      await deskFigures();
+    } else {
+      show(failure(r), false);
+    }
   });
   confirm.addEventListener("click", async () => {
     confirm.disabled = true;
@@ -202,39 +308,35 @@ async function agenda(chair) {
   if (!data) return;
   const body = document.getElementById("agenda");
   body.replaceChildren(...data.items.map((item) => agendaRow(item, chair)));
-  if (chair) reading(data);
+  if (chair) reading(data); else seriesTable(data);
 }
 
-// The last item closed, as the chair reads it to the room: the decision,
-// the rule, every figure with its share of the base, and the chain's head.
+// The last item closed, as the chair reads it to the room (reading.js),
+// with a link to the same reading in projector type.
 function reading(data) {
   const closed = data.items.filter((item) => item.state === "closed");
   const panel = document.getElementById("lectura");
   if (!panel || closed.length === 0) return;
   const item = closed[closed.length - 1];
-  const r = item.result || {};
-  const box = document.getElementById("lectura-texto");
-  const lines = [el("p", item.title + ": " + (item.outcome_es || r.outcome), "decision")];
-  lines.push(el("p", "Regla aplicada: " + item.rule_es + " (" + item.rule_source + ").", "rule"));
-  const part = (label, value) => value === undefined ? null
-    : el("li", label + ": " + n(value) + " acciones" + (r.base > 0 ? " (" + (Math.floor(value * 10000 / r.base) / 100).toLocaleString("es-CO", { minimumFractionDigits: 2 }) + "\u00a0% de la base)" : ""));
-  if (r.seats) {
-    const list = el("ul");
-    for (const [name, seats] of Object.entries(r.seats)) {
-      list.append(el("li", name + ": " + seats + (seats === 1 ? " puesto" : " puestos") + ", " + n(r.votes[name]) + " votos"));
-    }
-    lines.push(list);
-    if (r.lot_between) lines.push(el("p", "Empate en el último puesto: se decide por sorteo entre " + r.lot_between.join(", ") + "."));
-  } else {
-    const list = el("ul");
-    [part("Sí", r.for), part("No", r.against), part("En blanco", r.blank), part("Abstención", r.abstain), part("Impedidas", r.impeded)]
-      .filter(Boolean).forEach((li) => list.append(li));
-    list.append(el("li", "Base de la decisión: " + n(r.base) + " acciones"));
-    lines.push(list);
-  }
-  if (data.head) lines.push(el("p", "Cabeza de la cadena / chain head " + data.head.seq + ": " + data.head.head, "head"));
-  box.replaceChildren(...lines);
+  const link = el("a", "Proyectar en la sala / show on the projector", "button");
+  link.href = "/proyeccion?punto=" + encodeURIComponent(item.id);
+  link.target = "_blank";
+  document.getElementById("lectura-texto").replaceChildren(...readingOf(item, data.head), link);
   panel.hidden = false;
+}
+
+// ----- secretaría: the quorum series, as the acta records it -----
+function seriesTable(data) {
+  const body = document.getElementById("serie-tabla");
+  if (!body) return;
+  const titles = Object.fromEntries(data.items.map((item) => [item.id, item.title]));
+  body.replaceChildren(...(data.quorum.series || []).map((p) => {
+    const tr = document.createElement("tr");
+    tr.append(el("td", titles[p.item] || p.item), el("td", p.moment === "open" ? "apertura / open" : "cierre / close"),
+      labelled(el("td", n(p.present_shares), "num"), "Acciones"), labelled(el("td", p.percent.replace(" %", "\u00a0%"), "num"), "%"),
+      labelled(el("td", n(p.holders), "num"), "Accionistas"), el("td", p.met ? "sí" : "NO", p.met ? "ok" : "no"));
+    return tr;
+  }));
 }
 
 // ----- secretaría: administrators and employees, impeded shares, withdrawal -----
@@ -265,7 +367,10 @@ async function minutes() {
 }
 
 const kind = document.body.dataset.console;
-if (kind === "registro") { desk(); agentDesk(); status(); setInterval(status, 5000); }
+if (kind === "registro") {
+  desk(); agentDesk(); status().then(deskFigures);
+  setInterval(() => status().then(deskFigures), 5000);
+}
 if (kind === "presidencia") { agenda(true); setInterval(() => agenda(true), 3000); }
 if (kind === "secretaria") {
   agenda(false).then(minutes);

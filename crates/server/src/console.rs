@@ -100,6 +100,7 @@ fn frame(title: (&str, &str), kind: &str, who: Option<(&str, Role, &str)>, body:
 {meta}
 <title>{es} — Asamblea</title>
 <link rel="stylesheet" href="/assets/board.css">
+<script src="/assets/reading.js" defer></script>
 <script src="/assets/console.js" defer></script>
 </head>
 <body data-console="{kind}">
@@ -287,6 +288,7 @@ pub(crate) async fn operator(State(state): State<AppState>, headers: HeaderMap) 
         r#"<section aria-labelledby="quorum-title">
 <h2 id="quorum-title">Quórum <span class="en">quorum</span></h2>
 <p id="quorum" class="quorum" aria-live="polite">…</p>
+<p id="umbral" class="threshold"></p>
 </section>
 <section aria-labelledby="search-title">
 <h2 id="search-title">Registrar una llegada <span class="en">check in a holder</span></h2>
@@ -318,7 +320,29 @@ pub(crate) async fn operator(State(state): State<AppState>, headers: HeaderMap) 
 <p id="veredicto" role="status" aria-live="polite"></p>
 <button type="button" id="verificar">Verificar con las reglas <span class="en">check with the rules</span></button>
 <button type="button" id="confirmar" disabled>Confirmar la llegada <span class="en">confirm the arrival</span></button>
+<button type="button" id="rechazar" class="leave" disabled>Rechazar el poder <span class="en">refuse the power</span></button>
+<p class="hint">Un rechazo queda en el registro firmado y en el acta, con su motivo. <span class="en">A refusal is recorded, with its reason, for the minutes.</span></p>
 </form>
+</section>
+<section aria-labelledby="plot-title">
+<h2 id="plot-title">El quórum durante la reunión <span class="en">the quorum through the meeting</span></h2>
+<figure class="plot">
+<div id="serie"></div>
+<figcaption id="serie-titulo">Quórum al abrir y cerrar cada votación, en % de las acciones con derecho a voto; la línea punteada es el umbral. <span class="en">Quorum at each poll's open and close, as % of the voting shares; the dotted line is the threshold.</span></figcaption>
+</figure>
+</section>
+<section aria-labelledby="figures-title">
+<h2 id="figures-title">Cifras de la mesa de registro <span class="en">desk figures</span></h2>
+<div class="table-wrap"><table>
+<thead><tr><th>Asistencia <span class="en">attendance</span></th><th class="num">Accionistas <span class="en">holders</span></th><th class="num">Personas <span class="en">people</span></th><th class="num">Acciones <span class="en">shares</span></th></tr></thead>
+<tbody id="cifras"></tbody>
+</table></div>
+<p id="credenciales" class="lead"></p>
+<h3>Poderes rechazados <span class="en">refused proxies</span></h3>
+<div class="table-wrap"><table>
+<thead><tr><th>Apoderado <span class="en">agent</span></th><th>Representados <span class="en">principals</span></th><th>Motivo <span class="en">reason</span></th><th>Poder <span class="en">power</span></th></tr></thead>
+<tbody id="rechazados"></tbody>
+</table></div>
 </section>"#,
     )
 }
@@ -361,6 +385,14 @@ pub(crate) async fn secretary(State(state): State<AppState>, headers: HeaderMap)
 <div class="table-wrap"><table>
 <thead><tr><th>Punto <span class="en">item</span></th><th>Asunto <span class="en">matter</span></th><th>Decisión <span class="en">decision</span></th><th class="num">Sí <span class="en">for</span></th><th class="num">No <span class="en">against</span></th><th class="num">En blanco <span class="en">blank</span></th><th class="num">Base</th></tr></thead>
 <tbody id="agenda"></tbody>
+</table></div>
+</section>
+<section aria-labelledby="series-title">
+<h2 id="series-title">Continuidad del quórum <span class="en">the quorum series</span></h2>
+<p class="hint">El quórum al abrir y al cerrar cada votación, como lo pide el Decreto 398 de 2020 para el acta. <span class="en">The quorum at each poll's open and close, as the minutes must record it.</span></p>
+<div class="table-wrap"><table>
+<thead><tr><th>Punto <span class="en">item</span></th><th>Momento <span class="en">moment</span></th><th class="num">Acciones presentes <span class="en">shares present</span></th><th class="num">% con voto <span class="en">% voting</span></th><th class="num">Accionistas <span class="en">holders</span></th><th>Quórum</th></tr></thead>
+<tbody id="serie-tabla"></tbody>
 </table></div>
 </section>
 <section aria-labelledby="ae-title">

@@ -115,6 +115,12 @@ pub(crate) struct ChairOnly;
 impl Allowed for ChairOnly {
     const ROLES: &'static [Role] = &[Role::Chair];
 }
+/// The desk's figures: the desk, and the secretary and auditor who write
+/// and check the acta.
+pub(crate) struct DeskReaders;
+impl Allowed for DeskReaders {
+    const ROLES: &'static [Role] = &[Role::Operator, Role::Secretary, Role::Auditor];
+}
 /// Export.
 pub(crate) struct SecretaryOrAuditor;
 impl Allowed for SecretaryOrAuditor {
@@ -232,7 +238,6 @@ pub(crate) fn status_json(state: &AppState) -> Value {
         }
         let turnout = state.0.turnout.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
         let meeting = service.meeting();
-        let quorum = meeting.quorum();
         let config = service.config();
         // The agenda as convened in the ledger, not as meeting.toml says
         // now: the file is read once, at `init`.
@@ -261,6 +266,13 @@ pub(crate) fn status_json(state: &AppState) -> Value {
                         out["state"] = json!("closed");
                         out["outcome_es"] = json!(item.outcome().spanish().to_uppercase());
                         out["result"] = asamblea_documents::results::item_json(meeting, item);
+                        if let Some((es, en)) = asamblea_documents::explain::why(meeting, item) {
+                            out["why_es"] = json!(es);
+                            out["why_en"] = json!(en);
+                        }
+                        if let Some(asamblea_rules::ItemResult::Election(e)) = item.result() {
+                            out["lists"] = asamblea_documents::explain::lists_json(item, e);
+                        }
                     }
                 }
                 out
@@ -275,14 +287,7 @@ pub(crate) fn status_json(state: &AppState) -> Value {
                 "kind": config.kind.code(),
                 "call": config.call.code(),
             },
-            "quorum": {
-                "present_shares": quorum.present.get(),
-                "holders": quorum.holders,
-                "voting_outstanding": quorum.voting_outstanding.get(),
-                "met": quorum.this_call,
-                "first_call_met": quorum.first_call,
-                "by_class": by_class(meeting),
-            },
+            "quorum": quorum_json(meeting),
             "items": items,
             "head": state.0.signed_head.lock().unwrap_or_else(std::sync::PoisonError::into_inner).clone(),
         });
@@ -291,32 +296,22 @@ pub(crate) fn status_json(state: &AppState) -> Value {
     })
 }
 
-/// Who is present in each share class, with the percentage of the class's
-/// outstanding shares as the screens print it (`numfmt::percent`); the
-/// preferred class only where the company has preferred shares.
-fn by_class(meeting: &asamblea_rules::Meeting) -> Value {
-    use asamblea_documents::numfmt::percent;
-    let present = meeting.presence_by_class();
-    let outstanding = meeting.register().capital().outstanding();
-    let mut classes = vec![json!({
-        "class": "ORD",
-        "name_es": "ordinarias",
-        "present": present.shares.ordinary.get(),
-        "outstanding": outstanding.ordinary.get(),
-        "holders": present.ordinary_holders,
-        "percent": percent(present.shares.ordinary.get(), outstanding.ordinary.get()),
-    })];
-    if !outstanding.preferred.is_zero() {
-        classes.push(json!({
-            "class": "PREF",
-            "name_es": "preferenciales",
-            "present": present.shares.preferred.get(),
-            "outstanding": outstanding.preferred.get(),
-            "holders": present.preferred_holders,
-            "percent": percent(present.shares.preferred.get(), outstanding.preferred.get()),
-        }));
-    }
-    Value::Array(classes)
+/// The quorum now (`asamblea_documents::quorum`): the reading, the
+/// first call's verdict, the threshold in words, presence by class, and
+/// the series every poll's open and close recorded.
+fn quorum_json(meeting: &asamblea_rules::Meeting) -> Value {
+    use asamblea_documents::quorum;
+    let reading = meeting.quorum();
+    let rule = quorum::quorum_rule_text(meeting);
+    let mut out = quorum::reading_json(&reading);
+    out["first_call_met"] = json!(reading.first_call);
+    out["threshold_es"] = json!(rule.es);
+    out["threshold_en"] = json!(rule.en);
+    out["threshold_source"] = json!(rule.source);
+    out["minimum_shares"] = json!(quorum::minimum_shares(meeting));
+    out["by_class"] = quorum::by_class_json(meeting, &meeting.presence_by_class());
+    out["series"] = quorum::series_json(meeting);
+    out
 }
 
 /// Refuses a read of the meeting's state once the ledger failed: the state
@@ -506,6 +501,10 @@ pub(crate) async fn board_js() -> Response {
     ([(header::CONTENT_TYPE, "text/javascript; charset=utf-8")], include_str!("board.js")).into_response()
 }
 
+pub(crate) async fn reading_js() -> Response {
+    ([(header::CONTENT_TYPE, "text/javascript; charset=utf-8")], include_str!("reading.js")).into_response()
+}
+
 pub(crate) async fn board() -> Html<&'static str> {
     Html(include_str!("board.html"))
 }
@@ -524,6 +523,10 @@ pub(crate) struct CheckinRequest {
     agent_role: Option<String>,
     #[serde(default)]
     power_document: String,
+    /// The desk found the agent's power wanting (Art. 184): record the
+    /// refusal, admit nobody.
+    #[serde(default)]
+    power_rejected: bool,
 }
 
 /// The arrival a check-in request describes (in person, or an agent with
@@ -625,7 +628,18 @@ pub(crate) async fn checkin(
         EventBody::CheckedInAgent(arrival) => (arrival.agent.to_string(), arrival.principals.len()),
         _ => unreachable!("built above"),
     };
+    let power_rejected = request.power_rejected;
+    if power_rejected && !matches!(body, EventBody::CheckedInAgent(_)) {
+        return Err(ApiError::bad_request(
+            "`power_rejected` is for an agent's arrival (`agent`, `represents`)",
+        ));
+    }
     let result = blocking(&state, move |service| {
+        if let (true, EventBody::CheckedInAgent(arrival)) = (power_rejected, &body) {
+            let appended = service.refuse_power_as(&key, arrival.clone()).map_err(|e| action_error(&state2, e))?;
+            tracing::info!(event.seq = appended.seq, person.id = %person, staff.name = %staff, "poder rechazado / power refused");
+            return Ok(json!({ "seq": appended.seq, "refused": "power-document-rejected" }));
+        }
         let appended = match body {
             EventBody::CheckedInAgent(arrival) => service.check_in_agent_as(&key, arrival),
             body => service.staff_event_as(&key, body),
@@ -778,6 +792,76 @@ pub(crate) async fn attendees(
     })
     .await?;
     Ok(Json(json!({ "attendees": list })))
+}
+
+/// `GET /api/v1/desk`: the registration desk's figures — who is present
+/// in person, by proxy and by legal representative (holders, agents,
+/// shares), every proxy refused with its reason (Art. 185), and badges
+/// issued and revoked. Everything is read from the ledger's state, so the
+/// figures are those `verify` re-derives.
+pub(crate) async fn desk(
+    State(state): State<AppState>,
+    _staff: StaffMember<DeskReaders>,
+) -> Result<Json<Value>, ApiError> {
+    blocking(&state, |service| {
+        let meeting = service.meeting();
+        #[derive(Default)]
+        struct Tally {
+            holders: u32,
+            shares: u64,
+            agents: std::collections::HashSet<asamblea_rules::AgentIndex>,
+        }
+        let (mut in_person, mut proxy, mut legal) = (Tally::default(), Tally::default(), Tally::default());
+        for (at, holder) in meeting.register().iter() {
+            let shares = holder.holdings().total().get();
+            let tally = match meeting.presence().channel(at) {
+                Channel::Absent => continue,
+                Channel::InPerson => &mut in_person,
+                Channel::Agent { agent, capacity, .. } => {
+                    let tally = if capacity == Capacity::Proxy { &mut proxy } else { &mut legal };
+                    tally.agents.insert(agent);
+                    tally
+                }
+            };
+            tally.holders += 1;
+            tally.shares += shares;
+        }
+        let figures =
+            |t: &Tally| json!({ "holders": t.holders, "shares": t.shares, "agents": t.agents.len() });
+        let refused: Vec<Value> = service
+            .state()
+            .refused_proxies()
+            .iter()
+            .map(|(arrival, reason)| {
+                let (es, en) = match reason.rules_refusal() {
+                    Some(refusal) => (refusal.spanish(), refusal.english()),
+                    None => (
+                        "El personal encontró el poder deficiente (art. 184 C.Co.).",
+                        "The staff found the power of attorney wanting.",
+                    ),
+                };
+                json!({
+                    "agent": arrival.agent.as_str(),
+                    "principals": arrival.principals.iter().map(Id::as_str).collect::<Vec<_>>(),
+                    "capacity": arrival.capacity.code(),
+                    "power_document": arrival.power_document.as_str(),
+                    "reason": reason.code(),
+                    "reason_es": es,
+                    "reason_en": en,
+                })
+            })
+            .collect();
+        let issued = service.state().badges_issued();
+        let revoked = service.state().badges_revoked();
+        Ok(Json(json!({
+            "in_person": figures(&in_person),
+            "proxy": figures(&proxy),
+            "legal_representative": figures(&legal),
+            "refused": refused,
+            "badges": { "issued": issued, "revoked": revoked, "live": issued - revoked },
+        })))
+    })
+    .await
 }
 
 /// `GET /api/v1/holders?q=`: the registration desk's search.

@@ -38,8 +38,10 @@
 //! - `limits`: what the service bounds itself (body time and size, feed
 //!   subscribers and their age) and the security headers of every answer
 //!   but the kiosks' two routes'.
-//! - `board.html` (with `board.css`, `board.js`), `openapi.json`: the
-//!   public board and the API document, served as they are.
+//! - `board.html` (with `board.css`, `board.js`; at `/proyeccion` the
+//!   same page shows one closed item read aloud in projector type, with
+//!   `reading.js`, which the chair's console shares), `openapi.json`: the
+//!   public pages and the API document, served as they are.
 //! - [`receipts`]: a voter's receipt as JSON and as one line of text,
 //!   written and read back in one place; `receipt_page`: the board's
 //!   receipt check (`/recibo`), server-rendered, no script.
@@ -388,6 +390,9 @@ pub fn router(state: AppState) -> Router {
         .route("/", get(handlers::board))
         .route("/assets/board.css", get(handlers::board_css))
         .route("/assets/board.js", get(handlers::board_js))
+        .route("/assets/reading.js", get(handlers::reading_js))
+        // The board as the projector view (board.js reads the path).
+        .route("/proyeccion", get(handlers::board))
         .route("/api/v1/openapi.json", get(handlers::openapi))
         .route("/api/v1/status", get(handlers::status))
         .route("/api/v1/feed", get(handlers::feed))
@@ -402,6 +407,7 @@ pub fn router(state: AppState) -> Router {
         .route("/api/v1/badges/{credential}/revoke", post(handlers::revoke_badge))
         .route("/api/v1/attendees", get(handlers::attendees))
         .route("/api/v1/holders", get(handlers::holders))
+        .route("/api/v1/desk", get(handlers::desk))
         .route("/personal", get(console::sign_in_page))
         .route("/personal/entrar", post(console::sign_in))
         .route("/personal/salir", post(console::sign_out))
@@ -432,6 +438,8 @@ pub const ROUTES: &[(&str, &str, &[&str])] = &[
     ("GET", "/", &["public"]),
     ("GET", "/assets/board.css", &["public"]),
     ("GET", "/assets/board.js", &["public"]),
+    ("GET", "/assets/reading.js", &["public"]),
+    ("GET", "/proyeccion", &["public"]),
     ("GET", "/api/v1/openapi.json", &["public"]),
     ("GET", "/api/v1/status", &["public"]),
     ("GET", "/api/v1/feed", &["public"]),
@@ -447,6 +455,7 @@ pub const ROUTES: &[(&str, &str, &[&str])] = &[
     ("POST", "/api/v1/badges/{credential}/revoke", &["operator"]),
     ("GET", "/api/v1/attendees", &["operator"]),
     ("GET", "/api/v1/holders", &["operator"]),
+    ("GET", "/api/v1/desk", &["operator", "secretary", "auditor"]),
     ("POST", "/api/v1/kiosks", &["operator"]),
     ("POST", "/api/v1/kiosks/{kiosk}/revoke", &["operator"]),
     ("POST", "/api/v1/items/{item}/open", &["chair"]),

@@ -592,6 +592,17 @@ impl Service {
         self.staff_event_as(key, EventBody::CheckedInAgent(arrival))
     }
 
+    /// An agent whose power of attorney the desk found wanting (C.Co Art.
+    /// 184): the staff's judgment, recorded as `proxy-refused` with the
+    /// reason `power-document-rejected`, so the acta lists it. Nobody is
+    /// admitted.
+    pub fn refuse_power_as(&mut self, key: &Keypair, arrival: AgentArrival) -> Result<Appended, ActionError> {
+        self.staff_event_as(
+            key,
+            EventBody::ProxyRefused { arrival, reason: ProxyRefusal::PowerDocumentRejected },
+        )
+    }
+
     /// The people present who may vote — holders in person and agents —
     /// in register order, each with the holders it carries and its live
     /// badge, if it has one.

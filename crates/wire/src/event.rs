@@ -183,6 +183,17 @@ impl ProxyRefusal {
         }
     }
 
+    /// The rules' refusal this reason records; `None` for a power the
+    /// staff found wanting.
+    pub const fn rules_refusal(self) -> Option<Refusal> {
+        match self {
+            ProxyRefusal::UnknownHolder => Some(Refusal::UnknownHolder),
+            ProxyRefusal::ProxyAgentBarred => Some(Refusal::ProxyAgentBarred),
+            ProxyRefusal::AlreadyPresent => Some(Refusal::AlreadyPresent),
+            ProxyRefusal::PowerDocumentRejected => None,
+        }
+    }
+
     /// The refusal recorded for a rules refusal of an agent's arrival;
     /// `None` for refusals an arrival cannot get.
     pub fn from_refusal(refusal: Refusal) -> Option<ProxyRefusal> {

@@ -946,3 +946,119 @@ async fn the_desk_search_finds_by_id_start_or_any_part_of_the_name_accents_aside
         api.call(Method::GET, &format!("/api/v1/holders?q={}", "x".repeat(65)), "operator", None).await;
     assert_eq!(status, StatusCode::BAD_REQUEST, "{answer}");
 }
+
+#[tokio::test]
+async fn the_desk_figures_count_arrivals_refusals_and_badges_as_the_ledger_records_them() {
+    let api = Api::demo("desk");
+    let desk = || api.ok(Method::GET, "/api/v1/desk", "operator", None);
+    let before = desk().await;
+    let absent = api.ok(Method::GET, "/api/v1/holders?q=cc-", "operator", None).await;
+    let absent: Vec<(String, u64)> = absent["holders"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|h| h["present"] == false && h["preferred"] == 0)
+        .map(|h| (h["id"].as_str().unwrap().to_string(), h["ordinary"].as_u64().unwrap()))
+        .collect();
+    assert!(absent.len() >= 5, "five absent holders: {absent:?}");
+    // One holder in person.
+    api.ok(Method::POST, "/api/v1/checkins", "operator", Some(json!({ "holder": absent[0].0 }))).await;
+    // An administrator as a proxy: refused by the rules, and the refusal recorded.
+    let barred = json!({ "agent": "CC-77777777", "represents": [absent[1].0, absent[2].0], "as": "proxy", "agent_role": "administrator", "power_document": "P-1" });
+    let (status, refused) = api.call(Method::POST, "/api/v1/checkins", "operator", Some(barred)).await;
+    assert_eq!(
+        (status, refused["error"]["code"].as_str()),
+        (StatusCode::UNPROCESSABLE_ENTITY, Some("proxy-agent-barred"))
+    );
+    // A power the desk found wanting: recorded, nobody admitted.
+    let wanting = json!({ "agent": "CC-66666666", "represents": [absent[3].0], "as": "proxy", "power_document": "sin firma", "power_rejected": true });
+    let recorded = api.ok(Method::POST, "/api/v1/checkins", "operator", Some(wanting)).await;
+    assert_eq!(recorded["refused"], "power-document-rejected");
+    // `power_rejected` belongs to an agent's arrival only, and changes nothing else.
+    let (status, _) = api
+        .call(
+            Method::POST,
+            "/api/v1/checkins",
+            "operator",
+            Some(json!({ "holder": absent[4].0, "power_rejected": true })),
+        )
+        .await;
+    assert_eq!(status, StatusCode::BAD_REQUEST);
+    // A proxy admitted for two holders.
+    let proxy = json!({ "agent": "CC-55555555", "represents": [absent[1].0, absent[2].0], "as": "proxy", "power_document": "P-2" });
+    api.ok(Method::POST, "/api/v1/checkins", "operator", Some(proxy)).await;
+    // A badge issued, and revoked.
+    let credential = api.badge(&absent[0].0).await;
+    api.ok(Method::POST, &format!("/api/v1/badges/{}/revoke", credential.id().0), "operator", None).await;
+
+    let after = api.ok(Method::GET, "/api/v1/desk", "secretary", None).await;
+    let delta = |path: &[&str]| {
+        let pick = |v: &Value| path.iter().fold(v.clone(), |v, k| v[*k].clone()).as_u64().unwrap();
+        pick(&after) - pick(&before)
+    };
+    assert_eq!(delta(&["in_person", "holders"]), 1);
+    assert_eq!(delta(&["in_person", "shares"]), absent[0].1);
+    assert_eq!(delta(&["proxy", "holders"]), 2);
+    assert_eq!(delta(&["proxy", "agents"]), 1);
+    assert_eq!(delta(&["proxy", "shares"]), absent[1].1 + absent[2].1);
+    assert_eq!(
+        (delta(&["badges", "issued"]), delta(&["badges", "revoked"]), delta(&["badges", "live"])),
+        (1, 1, 0)
+    );
+    let refused = after["refused"].as_array().unwrap();
+    assert_eq!(refused.len() - before["refused"].as_array().unwrap().len(), 2);
+    let barred = &refused[refused.len() - 2];
+    assert_eq!(
+        (barred["agent"].as_str(), barred["reason"].as_str()),
+        (Some("CC-77777777"), Some("proxy-agent-barred"))
+    );
+    assert!(barred["reason_es"].as_str().unwrap().contains("Art. 185"), "{barred}");
+    assert_eq!(barred["principals"], json!([absent[1].0, absent[2].0]));
+    let wanting = &refused[refused.len() - 1];
+    assert_eq!(
+        (wanting["reason"].as_str(), wanting["power_document"].as_str()),
+        (Some("power-document-rejected"), Some("sin firma"))
+    );
+    // The chair and the public do not get the desk's figures.
+    for caller in ["chair", "public"] {
+        let (status, _) = api.call(Method::GET, "/api/v1/desk", caller, None).await;
+        assert!(status == StatusCode::FORBIDDEN || status == StatusCode::UNAUTHORIZED, "{caller}: {status}");
+    }
+}
+
+#[tokio::test]
+async fn the_status_says_the_quorum_threshold_and_records_it_at_every_poll_open_and_close() {
+    let api = Api::demo("series");
+    api.check_in_a_quorum().await;
+    let status = api.ok(Method::GET, "/api/v1/status", "public", None).await;
+    let quorum = &status["quorum"];
+    // The demo is a first call on 98.000.000 voting shares: more than half.
+    assert_eq!(quorum["minimum_shares"], 49_000_001);
+    assert!(
+        quorum["threshold_es"].as_str().unwrap().contains("al menos 49.000.001 de 98.000.000"),
+        "{quorum}"
+    );
+    assert_eq!(quorum["threshold_source"], "Ley 222 de 1995, art. 68");
+    assert_eq!(quorum["series"], json!([]));
+    let item = status["items"][0]["id"].as_str().unwrap().to_string();
+    api.ok(Method::POST, &format!("/api/v1/items/{item}/open"), "chair", None).await;
+    api.ok(Method::POST, &format!("/api/v1/items/{item}/close"), "chair", None).await;
+    let status = api.ok(Method::GET, "/api/v1/status", "public", None).await;
+    let series = status["quorum"]["series"].as_array().unwrap();
+    assert_eq!(series.len(), 2);
+    assert_eq!(
+        (series[0]["item"].as_str(), series[0]["moment"].as_str()),
+        (Some(item.as_str()), Some("open"))
+    );
+    assert_eq!(series[1]["moment"], "close");
+    for point in series {
+        assert_eq!(point["present_shares"], status["quorum"]["present_shares"]);
+        assert_eq!(point["met"], true);
+    }
+    // The closed item says why it failed (nobody voted), with what was needed.
+    let why = status["items"][0]["why_es"].as_str().unwrap();
+    assert!(
+        why.starts_with("no aprobado: 0 acciones a favor") && why.contains("se necesitaban al menos"),
+        "{why}"
+    );
+}

@@ -176,12 +176,34 @@ fn a_meeting_run_from_the_consoles_in_a_real_browser_reaches_the_board_at_once()
         "a refusal cannot be confirmed"
     );
     browser.screenshot(&shots.join("registro-apoderado-rechazado-1280x720.png"));
-    browser.eval("document.getElementById('cargo').value = ''; document.getElementById('cargo').dispatchEvent(new Event('input', { bubbles: true }));");
+    // The refusal is recorded for the acta, with its reason, and the
+    // desk's figures list it.
+    browser.click("#rechazar");
+    browser.wait_for_text("Rechazo registrado: CC-99999999", Duration::from_secs(10));
+    let refused = browser.eval("return document.getElementById('rechazados').textContent;");
+    assert!(
+        refused.as_str().unwrap().contains("CC-99999999") && refused.as_str().unwrap().contains("Art. 185"),
+        "{refused}"
+    );
+    // The same agent, declared as no one's employee, is admitted.
+    browser.type_into("#agente", "CC-99999999");
+    browser.type_into("#representados", &format!("{}, {}", absent[0], absent[1]));
+    browser.type_into("#poder", "Poder escrito 17");
     browser.click("#verificar");
     browser.wait_for_text("Las reglas admiten esta llegada", Duration::from_secs(10));
     browser.click("#confirmar");
     browser.wait_for_text("Llegada registrada: CC-99999999 con 2 representados", Duration::from_secs(10));
     browser.wait_for_text("218 accionistas", Duration::from_secs(10));
+    // The desk's figures follow: two holders more by proxy, one agent.
+    let figures = browser.eval("return document.getElementById('cifras').textContent;");
+    assert!(figures.as_str().unwrap().contains("Por apoderado"), "{figures}");
+    // The quorum's threshold in words and its series (only "now" so far).
+    assert!(
+        browser.page_text().contains("Umbral de esta convocatoria: más de la mitad"),
+        "the threshold in words"
+    );
+    assert_eq!(browser.eval("return document.querySelectorAll('#serie svg rect').length;"), 1);
+    browser.screenshot(&shots.join("registro-cifras-1280x720.png"));
     sign_out(&browser);
 
     // The chair opens the first item and closes it.
@@ -204,8 +226,22 @@ fn a_meeting_run_from_the_consoles_in_a_real_browser_reaches_the_board_at_once()
         text.contains("Regla aplicada: mayoría de las acciones presentes")
             && text.contains("Ley 222 de 1995, art. 68")
     );
-    assert!(text.contains("Base de la decisión: ") && text.contains("Abstención: "), "{text}");
+    assert!(text.contains("Base de la decisión / base") && text.contains("Abstención / abstained"), "{text}");
+    // Why it failed, with what was needed.
+    assert!(
+        text.contains("No aprobado: 0 acciones a favor") && text.contains("se necesitaban al menos"),
+        "{text}"
+    );
     browser.screenshot(&shots.join("presidencia-resultado-1280x720.png"));
+    // The same reading in projector type, on the public projector view.
+    browser.goto(&format!("{}/proyeccion?punto=item-1", demo.base));
+    browser.wait_for_text("Aprobación del orden del día: NO APROBADO", Duration::from_secs(10));
+    assert!(browser.page_text().contains("se necesitaban al menos"));
+    let tall = browser.eval("return document.documentElement.scrollHeight;").as_i64().unwrap();
+    assert!(tall <= 720, "the projector view is {tall} px tall: it must fit one 1280×720 screen");
+    browser.screenshot(&shots.join("proyeccion-1280x720.png"));
+    browser.goto(&format!("{}/presidencia", demo.base));
+    browser.wait_for_text("Resultado para leer en voz alta", Duration::from_secs(10));
     let chair = browser.window();
 
     // The board shows the decision in words without being reloaded.
@@ -217,6 +253,13 @@ fn a_meeting_run_from_the_consoles_in_a_real_browser_reaches_the_board_at_once()
         "the board shows the agenda's titles"
     );
     browser.screenshot(&shots.join("tablero-resultado-1280x720.png"));
+    // The English switch changes every word the board writes, not the figures.
+    browser.click("header button.language");
+    browser.wait_for_text("NOT PASSED", Duration::from_secs(5));
+    assert!(browser.page_text().contains("QUORUM ·") && browser.page_text().contains(" holders"));
+    browser.screenshot(&shots.join("tablero-ingles-1280x720.png"));
+    browser.click("header button.language");
+    browser.wait_for_text("NO APROBADO", Duration::from_secs(5));
 
     // The secretary reads it; the chair's console is not theirs.
     browser.switch_to(&chair);
@@ -227,6 +270,11 @@ fn a_meeting_run_from_the_consoles_in_a_real_browser_reaches_the_board_at_once()
     // The register's administrators and employees, and the closed item's
     // impeded shares.
     browser.wait_for_text("Acciones impedidas / impeded shares: 0", Duration::from_secs(10));
+    // The quorum series: the first item's open and close.
+    assert_eq!(browser.eval("return document.querySelectorAll('#serie-tabla tr').length;"), 2);
+    assert!(
+        browser.page_text().contains("apertura / open") && browser.page_text().contains("cierre / close")
+    );
     let administrators = browser.eval("return document.querySelectorAll('#administradores tr').length;");
     assert!(administrators.as_u64().unwrap() >= 1, "the demo's register has administrators");
     browser.screenshot(&shots.join("secretaria-1280x720.png"));

@@ -287,6 +287,11 @@ fn the_first_call_quorum_at_its_boundary() {
         (HalfPlusOne, u64::MAX, (1 << 63) + 1),
     ];
     for (rule, voting_outstanding, threshold) in table {
+        assert_eq!(
+            rule.minimum(Shares::new(voting_outstanding)).get(),
+            threshold,
+            "{rule:?} of {voting_outstanding}"
+        );
         let at = |present| QuorumCase { rule, voting_outstanding, present };
         check_quorum(at(threshold - 1), false);
         check_quorum(at(threshold), true);
@@ -392,4 +397,47 @@ fn presence_by_class_counts_each_class_apart_above_2_32_and_follows_departures()
     let present = meeting.presence_by_class();
     assert_eq!(present.shares, ClassShares::new(Shares::new(big + 100), Shares::new(50)));
     assert_eq!((present.ordinary_holders, present.preferred_holders), (2, 1));
+}
+
+#[test]
+fn every_poll_open_and_close_records_the_quorum_then_and_a_refused_open_records_nothing() {
+    use asamblea_rules::PollMoment;
+    let big = (1u64 << 33) + 7;
+    let capital = Capital {
+        ordinary: ClassCapital::new(Shares::new(big + 300), Shares::ZERO).unwrap(),
+        preferred: ClassCapital::new(Shares::new(50), Shares::ZERO).unwrap(),
+    };
+    let spec = |id: &str, ordinary: u64, preferred: u64| HolderSpec {
+        id: id.into(),
+        holdings: ClassShares::new(Shares::new(ordinary), Shares::new(preferred)),
+        role: None,
+        split: None,
+    };
+    let holders = vec![spec("O", big, 0), spec("B", 100, 50), spec("A", 200, 0)];
+    let mut meeting = Meeting::new(
+        Register::new(capital, holders).unwrap(),
+        profile(Flavor::Legal, legal_settings()),
+        MeetingKind::Ordinary,
+        Call::First,
+    );
+    let item = |id: &str| ItemSpec::new(id, MatterKind::Ordinary, true, BallotOptions::Decision).unwrap();
+    meeting.arrive_in_person("O").unwrap();
+    assert!(meeting.open(item("1")).is_err(), "one holder is no quorum");
+    assert!(meeting.quorum_series().is_empty(), "a refused open records nothing");
+    meeting.arrive_in_person("B").unwrap();
+    let first = meeting.open(item("1")).unwrap();
+    meeting.arrive_in_person("A").unwrap();
+    meeting.close("1").unwrap();
+    meeting.leave("B").unwrap();
+    assert!(meeting.close("1").is_err());
+    let series = meeting.quorum_series();
+    assert_eq!(series.len(), 2, "a refused close records nothing either");
+    assert_eq!((series[0].item, series[0].moment), (first, PollMoment::Opened));
+    assert_eq!(series[0].quorum.present.get(), big + 100);
+    assert_eq!((series[0].quorum.holders, series[0].by_class.preferred_holders), (2, 1));
+    assert_eq!(series[0].by_class.shares.preferred.get(), 50);
+    assert_eq!((series[1].item, series[1].moment), (first, PollMoment::Closed));
+    assert_eq!(series[1].quorum.present.get(), big + 300);
+    assert_eq!(series[1].quorum.holders, 3);
+    assert!(series.iter().all(|p| p.quorum.this_call));
 }

@@ -1,0 +1,315 @@
+//! Why a closed item passed or failed, in words with its figures: what the
+//! chair reads aloud after the close and the acta records beside the
+//! result. An election's seats per list (by quotient and by remainder,
+//! with the quotient itself) are written here too. Written once for the
+//! consoles, the board and the documents; every figure comes from the
+//! rules engine's result, every threshold from
+//! [`Majority::for_votes_needed`].
+
+use asamblea_rules::{
+    BallotOptions, DecisionResult, ElectionResult, Item, ItemResult, Majority, Meeting, OptionIndex, Outcome,
+};
+use serde_json::{json, Value};
+
+use crate::numfmt::{percent, thousands};
+
+/// Why the item came out as it did, in Spanish and in English; `None`
+/// while it is open.
+pub fn why(meeting: &Meeting, item: &Item) -> Option<(String, String)> {
+    match item.result()? {
+        ItemResult::Decision(d) => Some(decision(meeting, item, d)),
+        ItemResult::Election(e) => Some(election(item, e)),
+    }
+}
+
+fn decision(meeting: &Meeting, item: &Item, d: &DecisionResult) -> (String, String) {
+    match d.outcome {
+        Outcome::NoQuorum => {
+            return (
+                "no se decidió: al cierre de la votación no había quórum".to_string(),
+                "not decided: there was no quorum when the poll closed".to_string(),
+            )
+        }
+        Outcome::AllImpeded => {
+            return (
+                "no se decidió: todas las acciones presentes estaban impedidas (administradores y empleados, art. 185 C.Co.)"
+                    .to_string(),
+                "not decided: every share present was impeded (administrators and employees)".to_string(),
+            )
+        }
+        _ => {}
+    }
+    if d.base.is_zero() {
+        return ("no hubo acciones en la base de la decisión".to_string(), "the base was empty".to_string());
+    }
+    let verb = if d.outcome == Outcome::Pass { ("aprobado", "passed") } else { ("no aprobado", "failed") };
+    let majority = item.majority();
+    let (for_votes, base) = (thousands(d.for_votes.get()), thousands(d.base.get()));
+    let share = percent(d.for_votes.get(), d.base.get());
+    match majority {
+        Majority::TwoClassSubscribed { .. } => {
+            let outstanding = meeting.register().capital().outstanding();
+            let by_class = d.for_by_class.unwrap_or_default();
+            let both = majority.for_votes_needed(outstanding.total()).unwrap_or_default();
+            let preferred = majority.for_votes_needed(outstanding.preferred).unwrap_or_default();
+            let (total, pref) = (thousands(by_class.total().get()), thousands(by_class.preferred.get()));
+            let (both, preferred) = (thousands(both.get()), thousands(preferred.get()));
+            let pref_outstanding = thousands(outstanding.preferred.get());
+            (
+                format!(
+                    "{}: {total} acciones a favor de {base} suscritas de ambas clases (se necesitaban al menos {both}) \
+                     y {pref} preferenciales de {pref_outstanding} (se necesitaban al menos {preferred})",
+                    verb.0
+                ),
+                format!(
+                    "{}: {total} shares for, out of {base} subscribed in both classes (at least {both} needed) \
+                     and {pref} preferred of {pref_outstanding} (at least {preferred} needed)",
+                    verb.1
+                ),
+            )
+        }
+        _ => {
+            let needed = thousands(majority.for_votes_needed(d.base).unwrap_or_default().get());
+            let mut es = format!(
+                "{}: {for_votes} acciones a favor, el {share} de la base de {base}; se necesitaban al menos {needed}",
+                verb.0
+            );
+            let mut en = format!(
+                "{}: {for_votes} shares for, {share} of the base of {base}; at least {needed} needed",
+                verb.1
+            );
+            if let Majority::AtLeastPercent { plural: true, .. } = majority {
+                es.push_str(&format!(
+                    ", de al menos dos accionistas (votaron a favor {})",
+                    thousands(u64::from(d.holders_for))
+                ));
+                en.push_str(&format!(", from two or more holders ({} voted for)", d.holders_for));
+            }
+            (es, en)
+        }
+    }
+}
+
+fn election(item: &Item, e: &ElectionResult) -> (String, String) {
+    let name = |i: usize| item.option_name(OptionIndex::list(i)).to_string();
+    if !e.quorum_at_close {
+        return (
+            "no se eligió: al cierre de la votación no había quórum".to_string(),
+            "nobody elected: there was no quorum when the poll closed".to_string(),
+        );
+    }
+    if e.valid.is_zero() {
+        return (
+            "no se eligió: no hubo votos válidos".to_string(),
+            "nobody elected: no valid votes".to_string(),
+        );
+    }
+    let mut out = match item.majority() {
+        Majority::SingleSeat => {
+            let needed = thousands(item.majority().for_votes_needed(e.base).unwrap_or_default().get());
+            let best = (0..e.votes.len()).max_by_key(|&i| e.votes[i]).unwrap_or(0);
+            let votes = thousands(e.votes.get(best).map_or(0, |v| v.get()));
+            let base = thousands(e.base.get());
+            match e.outcome {
+                Outcome::Elected => (
+                    format!("elegido {}: {votes} votos de una base de {base}; se necesitaban al menos {needed}", name(best)),
+                    format!("{} elected: {votes} votes of a base of {base}; at least {needed} needed", name(best)),
+                ),
+                _ => (
+                    format!("nadie fue elegido: la más votada, {}, obtuvo {votes} de una base de {base}; se necesitaban al menos {needed}", name(best)),
+                    format!("nobody elected: the most voted, {}, had {votes} of a base of {base}; at least {needed} needed", name(best)),
+                ),
+            }
+        }
+        _ => {
+            let seats = seats_on_offer(item);
+            let quotient = quotient_text(e.valid.get(), seats);
+            (
+                format!(
+                    "cuociente electoral: {} votos válidos (en blanco incluidos) entre {seats} puestos = {quotient}",
+                    thousands(e.valid.get())
+                ),
+                format!("electoral quotient: {} valid votes (blank included) over {seats} seats = {quotient}", thousands(e.valid.get())),
+            )
+        }
+    };
+    if e.outcome == Outcome::LotRequired {
+        let tied: Vec<String> = e.lot_between.iter().map(|&i| name(i)).collect();
+        out.0.push_str(&format!(
+            "; empate de residuos entre {}: {} por sorteo",
+            tied.join(", "),
+            if e.seats_to_draw == 1 {
+                "un puesto se decide".to_string()
+            } else {
+                format!("{} puestos se deciden", e.seats_to_draw)
+            }
+        ));
+        out.1.push_str(&format!(
+            "; remainders tied between {}: {} seat(s) by lot",
+            tied.join(", "),
+            e.seats_to_draw
+        ));
+    }
+    if e.vacant > 0 {
+        out.0.push_str(&format!("; {} puesto(s) quedan vacantes", e.vacant));
+        out.1.push_str(&format!("; {} seat(s) stay vacant", e.vacant));
+    }
+    (out.0, out.1)
+}
+
+/// The seats an election fills.
+fn seats_on_offer(item: &Item) -> u32 {
+    match item.options() {
+        BallotOptions::Election { seats, .. } => *seats,
+        BallotOptions::Decision => 0,
+    }
+}
+
+/// `valid / seats` with two decimals, truncated: `1.234.567,33`.
+fn quotient_text(valid: u64, seats: u32) -> String {
+    if seats == 0 {
+        return "—".to_string();
+    }
+    let hundredths = u128::from(valid) * 100 / u128::from(seats);
+    format!("{},{:02}", thousands((hundredths / 100) as u64), hundredths % 100)
+}
+
+/// An election's lists as the chair reads them and the acta prints them:
+/// votes, seats by quotient (`⌊v·N/V⌋`), the remainder in votes (two
+/// decimals, truncated), seats by remainder or lot, and seats in all.
+pub fn lists_json(item: &Item, e: &ElectionResult) -> Value {
+    let seats = u128::from(seats_on_offer(item));
+    let valid = e.valid.wide();
+    e.votes
+        .iter()
+        .enumerate()
+        .map(|(i, votes)| {
+            let scaled = votes.wide() * seats;
+            let by_quotient = if valid == 0 || item.majority() != Majority::ElectoralQuotient { 0 } else { scaled / valid };
+            // The remainder in votes: (v·N − q·V) / N, in hundredths.
+            let remainder_hundredths =
+                if seats == 0 || valid == 0 { 0 } else { (scaled - by_quotient * valid) * 100 / seats };
+            let won = e.seats.as_ref().and_then(|s| s.get(i)).copied().unwrap_or(0);
+            json!({
+                "list": item.option_name(OptionIndex::list(i)),
+                "votes": votes.get(),
+                "by_quotient": by_quotient as u64,
+                "remainder": format!("{},{:02}", thousands((remainder_hundredths / 100) as u64), remainder_hundredths % 100),
+                "by_remainder": u64::from(won).saturating_sub(by_quotient as u64),
+                "seats": won,
+            })
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use asamblea_rules::{
+        Ballot, Call, Capital, ClassCapital, ClassShares, HolderSpec, ItemSpec, MatterKind, MatterRules,
+        MeetingKind, Profile, Register, Settings, Shares,
+    };
+
+    /// Holders `H0…` with these ordinary shares, all present, second call.
+    fn meeting(shares: &[u64]) -> Meeting {
+        let total = shares.iter().sum();
+        let capital = Capital {
+            ordinary: ClassCapital::new(Shares::new(total), Shares::ZERO).unwrap(),
+            preferred: ClassCapital::default(),
+        };
+        let holders = shares.iter().enumerate().map(|(i, &s)| HolderSpec {
+            id: format!("H{i}"),
+            holdings: ClassShares::new(Shares::new(s), Shares::ZERO),
+            role: None,
+            split: None,
+        });
+        let matters = MatterKind::ALL.iter().map(|&kind| (kind, MatterRules::statutory(kind)));
+        let profile = Profile::new("ley", Settings::default(), matters).unwrap();
+        let mut m = Meeting::new(
+            Register::new(capital, holders).unwrap(),
+            profile,
+            MeetingKind::Ordinary,
+            Call::Second,
+        );
+        for i in 0..shares.len() {
+            m.arrive_in_person(&format!("H{i}")).unwrap();
+        }
+        m
+    }
+
+    fn decided(shares: &[u64], matter: MatterKind, votes: &[Option<OptionIndex>]) -> (String, String) {
+        let mut m = meeting(shares);
+        m.open(ItemSpec::new("1", matter, true, BallotOptions::Decision).unwrap()).unwrap();
+        for (i, choice) in votes.iter().enumerate() {
+            m.vote("1", &format!("H{i}"), &Ballot::Whole(*choice)).unwrap();
+        }
+        m.close("1").unwrap();
+        why(&m, m.item(m.item_index("1").unwrap())).unwrap()
+    }
+
+    #[test]
+    fn a_decision_says_how_many_for_were_needed_at_the_exact_boundary() {
+        let (yes, no) = (Some(OptionIndex::FOR), Some(OptionIndex::AGAINST));
+        let (es, en) = decided(&[51, 49], MatterKind::Ordinary, &[yes, no]);
+        assert_eq!(
+            es,
+            "aprobado: 51 acciones a favor, el 51,00 % de la base de 100; se necesitaban al menos 51"
+        );
+        assert!(en.starts_with("passed: 51 shares for"));
+        let (es, _) = decided(&[50, 50], MatterKind::Ordinary, &[yes, no]);
+        assert_eq!(
+            es,
+            "no aprobado: 50 acciones a favor, el 50,00 % de la base de 100; se necesitaban al menos 51"
+        );
+        // Above 2^32, with a special majority and its plurality.
+        let big = 1u64 << 40;
+        let (es, _) = decided(&[big, big / 4], MatterKind::ProfitDistributionBelowMinimum, &[yes, no]);
+        // 80 % of the base is enough shares, but one holder is no plurality.
+        assert_eq!(
+            es,
+            "no aprobado: 1.099.511.627.776 acciones a favor, el 80,00 % de la base de 1.374.389.534.720; \
+             se necesitaban al menos 1.072.023.837.082, de al menos dos accionistas (votaron a favor 1)"
+        );
+    }
+
+    #[test]
+    fn an_election_reads_its_quotient_and_each_lists_seats() {
+        let mut m = meeting(&[500, 300, 200]);
+        let lists = ["X", "Y", "Z"].map(|s| s.into()).to_vec();
+        m.open(
+            ItemSpec::new("J", MatterKind::BoardElection, true, BallotOptions::Election { seats: 3, lists })
+                .unwrap(),
+        )
+        .unwrap();
+        for i in 0..3 {
+            m.vote("J", &format!("H{i}"), &Ballot::Whole(Some(OptionIndex::list(i)))).unwrap();
+        }
+        m.close("J").unwrap();
+        let item = m.item(m.item_index("J").unwrap());
+        let (es, _) = why(&m, item).unwrap();
+        assert_eq!(
+            es,
+            "cuociente electoral: 1.000 votos válidos (en blanco incluidos) entre 3 puestos = 333,33"
+        );
+        let Some(ItemResult::Election(e)) = item.result() else { panic!("an election") };
+        let lists = lists_json(item, e);
+        assert_eq!(
+            lists[0],
+            json!({"list": "X", "votes": 500, "by_quotient": 1, "remainder": "166,66", "by_remainder": 0, "seats": 1})
+        );
+        assert_eq!(
+            lists[1],
+            json!({"list": "Y", "votes": 300, "by_quotient": 0, "remainder": "300,00", "by_remainder": 1, "seats": 1})
+        );
+        assert_eq!(lists[2]["remainder"], "200,00");
+        assert_eq!(lists[2]["seats"], 1);
+    }
+
+    #[test]
+    fn the_quotient_reads_with_two_truncated_decimals() {
+        assert_eq!(quotient_text(1_000, 3), "333,33");
+        assert_eq!(quotient_text(2_000_000, 3), "666.666,66");
+        assert_eq!(quotient_text(u64::MAX, 1), "18.446.744.073.709.551.615,00");
+        assert_eq!(quotient_text(5, 0), "—");
+    }
+}

@@ -1,0 +1,171 @@
+//! The quorum as people read it: the threshold of this meeting's call in
+//! words with its article and the fewest shares that meet it, who is
+//! present by share class, and one point of the quorum series (every poll's
+//! open and close, R3) as JSON. Written once here for the status the
+//! consoles and the board poll, the secretary's series and the acta.
+
+use asamblea_rules::{Call, ClassPresence, Meeting, PollMoment, QuorumPoint, QuorumReading, QuorumRule};
+use serde_json::{json, Value};
+
+use crate::numfmt::{percent, thousands};
+use crate::rule_text::RuleText;
+
+/// The quorum this meeting's call needs, in words, with its source
+/// (`rules.md` R3, R4, OQ1). On a first call the words carry the fewest
+/// voting shares that meet it, out of `meeting`'s outstanding voting
+/// shares.
+pub fn quorum_rule_text(meeting: &Meeting) -> RuleText {
+    let voting = meeting.quorum().voting_outstanding;
+    let rule = meeting.settings().quorum;
+    let outstanding = thousands(voting.get());
+    match minimum_shares(meeting) {
+        Some(minimum) => {
+            let minimum = thousands(minimum);
+            let (es, en) = match rule {
+                QuorumRule::MoreThanHalf => ("más de la mitad", "more than half"),
+                QuorumRule::HalfPlusOne => ("la mitad más una", "half plus one"),
+            };
+            RuleText {
+                es: format!(
+                    "{es} de las acciones con derecho a voto: al menos {minimum} de {outstanding}, \
+                     de dos o más accionistas"
+                ),
+                en: format!("{en} of the voting shares: at least {minimum} of {outstanding}, from two or more holders"),
+                source: "Ley 222 de 1995, art. 68".to_string(),
+            }
+        }
+        None => RuleText {
+            es: "dos o más accionistas, cualquiera sea la cantidad de acciones representada".to_string(),
+            en: "two or more holders, whatever the shares represented".to_string(),
+            source: if meeting.call() == Call::Second { "C.Co. art. 429" } else { "C.Co. arts. 422 y 429" }
+                .to_string(),
+        },
+    }
+}
+
+/// The fewest voting shares present that make this meeting's quorum: on a
+/// first call, the OQ1 rule's minimum of the outstanding voting shares; on
+/// a second call or by own right none (two holders suffice, R4).
+pub fn minimum_shares(meeting: &Meeting) -> Option<u64> {
+    (meeting.call() == Call::First)
+        .then(|| meeting.settings().quorum.minimum(meeting.quorum().voting_outstanding).get())
+}
+
+/// Who is present in each share class, with the percentage of the class's
+/// outstanding shares; the preferred class only where the company has
+/// preferred shares.
+pub fn by_class_json(meeting: &Meeting, present: &ClassPresence) -> Value {
+    let outstanding = meeting.register().capital().outstanding();
+    let mut classes = vec![json!({
+        "class": "ORD",
+        "name_es": "ordinarias",
+        "present": present.shares.ordinary.get(),
+        "outstanding": outstanding.ordinary.get(),
+        "holders": present.ordinary_holders,
+        "percent": percent(present.shares.ordinary.get(), outstanding.ordinary.get()),
+    })];
+    if !outstanding.preferred.is_zero() {
+        classes.push(json!({
+            "class": "PREF",
+            "name_es": "preferenciales",
+            "present": present.shares.preferred.get(),
+            "outstanding": outstanding.preferred.get(),
+            "holders": present.preferred_holders,
+            "percent": percent(present.shares.preferred.get(), outstanding.preferred.get()),
+        }));
+    }
+    Value::Array(classes)
+}
+
+/// A reading of the quorum: voting shares and holders present, the
+/// denominator, the percentage and whether this call's quorum holds.
+pub fn reading_json(reading: &QuorumReading) -> Value {
+    json!({
+        "present_shares": reading.present.get(),
+        "holders": reading.holders,
+        "voting_outstanding": reading.voting_outstanding.get(),
+        "percent": percent(reading.present.get(), reading.voting_outstanding.get()),
+        "met": reading.this_call,
+    })
+}
+
+/// One point of the quorum series: the item, `open` or `close`, the
+/// reading and the presence by class then.
+pub fn point_json(meeting: &Meeting, point: &QuorumPoint) -> Value {
+    let mut out = reading_json(&point.quorum);
+    out["item"] = json!(meeting.item(point.item).id());
+    out["moment"] = json!(match point.moment {
+        PollMoment::Opened => "open",
+        PollMoment::Closed => "close",
+    });
+    out["by_class"] = by_class_json(meeting, &point.by_class);
+    out
+}
+
+/// The whole series so far, in order.
+pub fn series_json(meeting: &Meeting) -> Value {
+    meeting.quorum_series().iter().map(|point| point_json(meeting, point)).collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use asamblea_rules::{
+        BallotOptions, Capital, ClassCapital, ClassShares, HolderSpec, ItemSpec, MatterKind, MatterRules,
+        MeetingKind, Profile, Register, Settings, Shares,
+    };
+
+    fn meeting(call: Call, quorum: QuorumRule) -> Meeting {
+        let capital = Capital {
+            ordinary: ClassCapital::new(Shares::new(1_001), Shares::ZERO).unwrap(),
+            preferred: ClassCapital::new(Shares::new(10), Shares::ZERO).unwrap(),
+        };
+        let spec = |id: &str, ordinary: u64, preferred: u64| HolderSpec {
+            id: id.into(),
+            holdings: ClassShares::new(Shares::new(ordinary), Shares::new(preferred)),
+            role: None,
+            split: None,
+        };
+        let register =
+            Register::new(capital, [spec("A", 500, 0), spec("B", 1, 10), spec("C", 500, 0)]).unwrap();
+        let settings = Settings { quorum, ..Settings::default() };
+        let matters = MatterKind::ALL.iter().map(|&kind| (kind, MatterRules::statutory(kind)));
+        Meeting::new(register, Profile::new("ley", settings, matters).unwrap(), MeetingKind::Ordinary, call)
+    }
+
+    #[test]
+    fn the_threshold_reads_with_its_fewest_shares_and_article() {
+        let first = quorum_rule_text(&meeting(Call::First, QuorumRule::MoreThanHalf));
+        assert_eq!(
+            first.es,
+            "más de la mitad de las acciones con derecho a voto: al menos 501 de 1.001, de dos o más accionistas"
+        );
+        assert_eq!(first.source, "Ley 222 de 1995, art. 68");
+        let literal = quorum_rule_text(&meeting(Call::First, QuorumRule::HalfPlusOne));
+        assert!(literal.es.starts_with("la mitad más una") && literal.es.contains("al menos 502 de 1.001"));
+        let second = quorum_rule_text(&meeting(Call::Second, QuorumRule::MoreThanHalf));
+        assert!(second.es.starts_with("dos o más accionistas") && second.source == "C.Co. art. 429");
+        assert_eq!(minimum_shares(&meeting(Call::First, QuorumRule::HalfPlusOne)), Some(502));
+        assert_eq!(minimum_shares(&meeting(Call::Second, QuorumRule::HalfPlusOne)), None);
+    }
+
+    #[test]
+    fn the_series_names_each_item_and_moment_with_the_classes_then() {
+        let mut m = meeting(Call::First, QuorumRule::MoreThanHalf);
+        m.arrive_in_person("A").unwrap();
+        m.arrive_in_person("B").unwrap();
+        m.open(ItemSpec::new("1", MatterKind::Ordinary, true, BallotOptions::Decision).unwrap()).unwrap();
+        m.leave("B").unwrap();
+        m.close("1").unwrap();
+        let series = series_json(&m);
+        assert_eq!(series[0]["item"], "1");
+        assert_eq!(series[0]["moment"], "open");
+        assert_eq!(series[0]["present_shares"], 501);
+        assert_eq!(series[0]["percent"], "50,04 %");
+        assert_eq!(series[0]["met"], true);
+        assert_eq!(series[0]["by_class"][1]["present"], 10);
+        assert_eq!(series[1]["moment"], "close");
+        assert_eq!(series[1]["met"], false, "B left: one holder is no quorum");
+        assert_eq!(series[1]["by_class"][1]["holders"], 0);
+    }
+}

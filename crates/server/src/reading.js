@@ -1,0 +1,56 @@
+// A closed item as the chair reads it to the room: the decision in words,
+// why it passed or failed (the figures and what was needed), the rule and
+// its source, every figure with its share of the base, an election's seats
+// per list with the quotient and remainders, a pending lot, and the
+// chain's head. Written once for the chair's console (console.js) and the
+// projector view (/proyeccion, board.js); every word and figure comes from
+// the daemon's status (asamblea_documents::explain), none is computed here
+// but the percentages shown beside the shares.
+"use strict";
+const readingText = (tag, value, className) => {
+  const node = document.createElement(tag);
+  if (value !== undefined) node.textContent = value;
+  if (className) node.className = className;
+  return node;
+};
+const readingNumber = (v) => (v === undefined || v === null) ? "" : Number(v).toLocaleString("es-CO");
+// "56,78 %": hundredths truncated, integer arithmetic on the daemon's figures.
+const readingPercent = (part, whole) => whole > 0
+  ? (Math.floor(part * 10000 / whole) / 100).toLocaleString("es-CO", { minimumFractionDigits: 2, maximumFractionDigits: 2 }) + "\u00a0%"
+  : "—";
+
+function readingOf(item, head) {
+  const r = item.result || {};
+  const nodes = [readingText("p", item.title + ": " + (item.outcome_es || r.outcome), "decision " + (r.outcome || ""))];
+  if (item.why_es) {
+    nodes.push(readingText("p", item.why_es.charAt(0).toUpperCase() + item.why_es.slice(1) + ".", "why"));
+    nodes.push(readingText("p", item.why_en + ".", "en"));
+  }
+  nodes.push(readingText("p", "Regla aplicada: " + item.rule_es + " (" + item.rule_source + ").", "rule"));
+  const table = document.createElement("table");
+  const row = (cells, header) => {
+    const tr = document.createElement("tr");
+    cells.forEach((c, i) => tr.append(readingText(header ? "th" : "td", c, i > 0 ? "num" : "")));
+    return tr;
+  };
+  if (item.lists) {
+    table.append(row(["Lista / list", "Votos", "Por cuociente", "Residuo", "Por residuo", "Puestos"], true));
+    for (const list of item.lists) {
+      table.append(row([list.list, readingNumber(list.votes), readingNumber(list.by_quotient), list.remainder,
+        readingNumber(list.by_remainder), readingNumber(list.seats)]));
+    }
+    table.append(row(["En blanco / blank", readingNumber(r.blank), "", "", "", ""]));
+    nodes.push(table);
+    if (r.lot_between) nodes.push(readingText("p", "Sorteo pendiente entre " + r.lot_between.join(", ") + ": la presidencia lo realiza y queda en el registro. / A lot is pending.", "lot"));
+  } else {
+    table.append(row(["", "Acciones / shares", "% de la base"], true));
+    for (const [label, value] of [["Sí / for", r.for], ["No / against", r.against], ["En blanco / blank", r.blank], ["Abstención / abstained", r.abstain]]) {
+      if (value !== undefined) table.append(row([label, readingNumber(value), readingPercent(value, r.base)]));
+    }
+    table.append(row(["Base de la decisión / base", readingNumber(r.base), "100,00\u00a0%"]));
+    if (r.impeded !== undefined) table.append(row(["Impedidas (fuera de la base) / impeded", readingNumber(r.impeded), ""]));
+    nodes.push(table);
+  }
+  if (head) nodes.push(readingText("p", "Cabeza de la cadena / chain head " + head.seq + ": " + head.head, "head"));
+  return nodes;
+}
