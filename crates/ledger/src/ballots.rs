@@ -8,7 +8,7 @@
 use std::collections::HashMap;
 use std::path::Path;
 
-use asamblea_wire::{Digest, MeetingId};
+use asamblea_wire::{Digest, EventBody, EventRecord, MeetingId};
 
 use crate::LedgerError;
 
@@ -116,6 +116,79 @@ pub fn find_ballot(
         }
     }
     Ok(None)
+}
+
+/// The ballots counted on `item`: each one's number and the digest of its
+/// event (what its receipt names), in ledger order, read from the file at
+/// `path` a slice at a time beside any writer (committed records only).
+/// Every ballot the ledger holds was admitted, so every one is counted.
+pub fn ballots_on_item(
+    path: &Path,
+    meeting: &MeetingId,
+    item: &str,
+) -> Result<Vec<(u64, Digest)>, LedgerError> {
+    const SLICE: usize = 4_096;
+    let conn = crate::store::open_existing(path, meeting)?;
+    let mut found = Vec::new();
+    let mut after = 0;
+    loop {
+        let rows = crate::store::read_after(&conn, after, SLICE).map_err(|e| LedgerError::sqlite(path, e))?;
+        let Some(last) = rows.last() else { break };
+        after = last.seq;
+        for row in &rows {
+            let Some(event) = ballot_on(path, row, item)? else { continue };
+            found.push((row.seq, event));
+        }
+        if rows.len() < SLICE {
+            break;
+        }
+    }
+    Ok(found)
+}
+
+/// The item the ballot at `seq` was cast on; `None` when that record is
+/// not a ballot, or past the end.
+pub fn ballot_item_at(path: &Path, meeting: &MeetingId, seq: u64) -> Result<Option<String>, LedgerError> {
+    let conn = crate::store::open_existing(path, meeting)?;
+    let Some(row) = crate::store::read_one(&conn, seq).map_err(|e| LedgerError::sqlite(path, e))? else {
+        return Ok(None);
+    };
+    Ok(match decoded(path, &row)?.event.body {
+        EventBody::Ballot(ballot) => Some(ballot.item.as_str().to_string()),
+        _ => None,
+    })
+}
+
+/// The record of `row`, decoded (a row that does not decode is a broken
+/// chain, named by its number).
+pub(crate) fn decoded(path: &Path, row: &crate::Row) -> Result<EventRecord, LedgerError> {
+    EventRecord::decode(&row.record).map_err(|e| LedgerError::BrokenChain {
+        path: path.display().to_string(),
+        seq: row.seq,
+        reason: format!("the record does not decode: {e}"),
+    })
+}
+
+/// The digest of `record`'s event, which row `seq` holds: what a receipt
+/// names.
+pub(crate) fn event_digest(path: &Path, seq: u64, record: &EventRecord) -> Result<Digest, LedgerError> {
+    let event = record.event.encode().map_err(|e| LedgerError::BrokenChain {
+        path: path.display().to_string(),
+        seq,
+        reason: format!("the event does not encode: {e}"),
+    })?;
+    Ok(Digest::sha256(&event))
+}
+
+/// The digest of the event of `row` when it is a ballot on `item`.
+fn ballot_on(path: &Path, row: &crate::Row, item: &str) -> Result<Option<Digest>, LedgerError> {
+    let record = decoded(path, row)?;
+    match &record.event.body {
+        EventBody::Ballot(ballot) if ballot.item.as_str() == item => {
+            event_digest(path, row.seq, &record).map(Some)
+        }
+        _ => Ok(None),
+    }
 }
 
 #[cfg(test)]

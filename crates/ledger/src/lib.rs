@@ -43,7 +43,7 @@ use std::sync::mpsc;
 
 use asamblea_wire::{Chain, Digest, Event, EventRecord, MeetingId, PublicKey, Signature, WireError};
 
-pub use ballots::{find_ballot, BallotIndex};
+pub use ballots::{ballot_item_at, ballots_on_item, find_ballot, BallotIndex};
 pub use bundle::{
     check_receipt, export_bundle, export_raw_bundle, register_bytes, register_from_bytes, verify_bundle,
     verify_bundle_from, verify_bundle_with_progress, Bundle, BundleError, BundleHead, Exported,
@@ -333,17 +333,9 @@ pub fn record_at(
     let Some(row) = store::read_one(&conn, seq).map_err(|e| LedgerError::sqlite(path, e))? else {
         return Ok(None);
     };
-    let record = EventRecord::decode(&row.record).map_err(|e| LedgerError::BrokenChain {
-        path: path.display().to_string(),
-        seq,
-        reason: format!("the record does not decode: {e}"),
-    })?;
-    let event = record.event.encode().map_err(|e| LedgerError::BrokenChain {
-        path: path.display().to_string(),
-        seq,
-        reason: format!("the event does not encode: {e}"),
-    })?;
-    Ok(Some((Digest::sha256(&event), Digest(row.head.try_into().unwrap_or([0; 32])))))
+    let record = ballots::decoded(path, &row)?;
+    let event = ballots::event_digest(path, seq, &record)?;
+    Ok(Some((event, Digest(row.head.try_into().unwrap_or([0; 32])))))
 }
 
 /// How many records a ledger file holds (its last sequence number), read

@@ -79,6 +79,13 @@ function render(status) {
     if (item.state === "closed") {
       state.append(text(document.createElement("strong"), english ? outcomesEn[r.outcome] || r.outcome : item.outcome_es || r.outcome));
       state.className = "outcome " + r.outcome;
+      // The ballots counted on it, by their receipts' hashes.
+      const link = document.createElement("a");
+      link.href = "/papeletas?punto=" + encodeURIComponent(item.id);
+      link.className = "ballots";
+      link.textContent = english ? "ballots" : "papeletas";
+      link.setAttribute("aria-label", (english ? "Ballots counted on " : "Papeletas contadas en ") + item.title);
+      state.append(" ", link);
       if (r.seats) state.append(seatsLine(r));
     } else {
       state.textContent = item.state === "open" ? w().open(item.ballots) : w().pending;

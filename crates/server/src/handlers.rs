@@ -1392,7 +1392,10 @@ fn lookup(
 
 /// [`lookup`] on a blocking thread, when the index has a ballot that may
 /// be it (for a new ballot, almost never: the hot path reads no file).
-async fn lookup_blocking(state: &AppState, digest: Digest) -> Result<Option<(Receipt, Signature)>, ApiError> {
+pub(crate) async fn lookup_blocking(
+    state: &AppState,
+    digest: Digest,
+) -> Result<Option<(Receipt, Signature)>, ApiError> {
     let candidates =
         state.0.receipts.lock().unwrap_or_else(std::sync::PoisonError::into_inner).candidates(&digest);
     if candidates.is_empty() {

@@ -45,8 +45,12 @@
 //! - [`receipts`]: a voter's receipt as JSON and as one line of text,
 //!   written and read back in one place; `receipt_page`: the board's
 //!   receipt check (`/recibo`), server-rendered, no script.
+//! - `counted`: the ballots counted on a closed item, by the hash each
+//!   receipt names (`/api/v1/results/{item}/ballots`, and the board's page
+//!   `/papeletas`).
 
 mod console;
+mod counted;
 mod error;
 mod handlers;
 mod limits;
@@ -154,6 +158,9 @@ pub(crate) struct Inner {
     /// returned, so the turnout shown never includes one still on its way
     /// to the disk (or lost with a failed commit).
     pub(crate) turnout: Mutex<HashMap<String, u32>>,
+    /// The ballots counted on each closed item whose list was asked for,
+    /// read once from the file (`counted`).
+    pub(crate) counted: Mutex<HashMap<String, counted::Counted>>,
 }
 
 /// A token bucket, in thousandths of a request (integers only).
@@ -199,6 +206,7 @@ impl AppState {
             signed_head: Mutex::new(None),
             tip,
             turnout: Mutex::new(turnout),
+            counted: Mutex::new(HashMap::new()),
             closing: tokio::sync::watch::channel(false).0,
         })))
     }
@@ -397,6 +405,8 @@ pub fn router(state: AppState) -> Router {
         .route("/api/v1/status", get(handlers::status))
         .route("/api/v1/feed", get(handlers::feed))
         .route("/api/v1/results/{item}", get(handlers::result))
+        .route("/api/v1/results/{item}/ballots", get(counted::list))
+        .route("/papeletas", get(counted::page))
         .route("/api/v1/receipts/{digest}", get(handlers::receipt))
         .route("/api/v1/receipts/check", post(handlers::check_receipt))
         .route("/recibo", get(receipt_page::form).post(receipt_page::check))
@@ -444,6 +454,8 @@ pub const ROUTES: &[(&str, &str, &[&str])] = &[
     ("GET", "/api/v1/status", &["public"]),
     ("GET", "/api/v1/feed", &["public"]),
     ("GET", "/api/v1/results/{item}", &["public"]),
+    ("GET", "/api/v1/results/{item}/ballots", &["public"]),
+    ("GET", "/papeletas", &["public"]),
     ("GET", "/api/v1/receipts/{digest}", &["public"]),
     ("POST", "/api/v1/receipts/check", &["public"]),
     ("GET", "/recibo", &["public"]),

@@ -43,6 +43,11 @@ enum Outcome {
     /// The ledger could not be read (now, or that record at all): the
     /// daemon's own answer says which and what to do.
     Unreadable(crate::ApiError),
+    /// A bare ballot hash the ledger holds: the item's title and id, the
+    /// ballot's number, the head after it.
+    Counted { title: String, item: String, seq: u64, head: String },
+    /// A bare ballot hash the ledger does not hold.
+    NotCounted,
 }
 
 /// `GET /recibo`: the empty form.
@@ -63,6 +68,19 @@ pub(crate) async fn check(
         let why = "pegue el recibo completo / paste the whole receipt";
         return page(StatusCode::UNPROCESSABLE_ENTITY, &Outcome::NotAReceipt(why.into()), &recibo);
     }
+    if let Some(digest) = bare_hash(&recibo) {
+        let outcome = match counted_at(&state, digest).await {
+            Ok(Some(found)) => found,
+            Ok(None) => Outcome::NotCounted,
+            Err(error) => Outcome::Unreadable(error),
+        };
+        let status = if matches!(outcome, Outcome::Counted { .. }) {
+            StatusCode::OK
+        } else {
+            StatusCode::UNPROCESSABLE_ENTITY
+        };
+        return page(status, &outcome, &recibo);
+    }
     let (receipt, signature) = match crate::receipts::parse(&recibo) {
         Ok(parsed) => parsed,
         Err(e) => {
@@ -81,6 +99,37 @@ pub(crate) async fn check(
         Ok(Err(problem)) => page(StatusCode::UNPROCESSABLE_ENTITY, &Outcome::NotBorneOut(problem), &recibo),
         Err(error) => page(error.status, &Outcome::Unreadable(error), &recibo),
     }
+}
+
+/// A ballot's hash alone (64 hex digits, as the kiosk's QR or the list of
+/// counted ballots shows it), rather than a whole receipt.
+fn bare_hash(text: &str) -> Option<asamblea_wire::Digest> {
+    let text = text.trim();
+    (text.len() == 64).then(|| asamblea_wire::Digest::from_hex(text).ok()).flatten()
+}
+
+/// Where the ledger counted the ballot whose event has `digest`.
+async fn counted_at(
+    state: &AppState,
+    digest: asamblea_wire::Digest,
+) -> Result<Option<Outcome>, crate::ApiError> {
+    let Some((receipt, _)) = crate::handlers::lookup_blocking(state, digest).await? else { return Ok(None) };
+    let (path, meeting) = (state.0.ledger_path.clone(), state.0.meeting_id);
+    let item =
+        tokio::task::spawn_blocking(move || asamblea_ledger::ballot_item_at(&path, &meeting, receipt.seq))
+            .await
+            .map_err(|_| crate::ApiError::internal())?
+            .map_err(|_| crate::ApiError::internal())?
+            .unwrap_or_default();
+    let title = state.with_service(|service| {
+        service.agenda().iter().find(|e| e.item.as_str() == item).map(|e| e.title.as_str().to_string())
+    });
+    Ok(Some(Outcome::Counted {
+        title: title.unwrap_or_else(|| item.clone()),
+        item,
+        seq: receipt.seq,
+        head: asamblea_wire::hex::encode(&receipt.head.0),
+    }))
 }
 
 /// The box with the check's answer: `good` or `bad`, a heading, the
@@ -133,13 +182,56 @@ fn page(status: StatusCode, outcome: &Outcome, pasted: &str) -> Response {
                 "",
             ),
         ),
+        Outcome::Counted { title, item, seq, head } => (
+            "Papeleta contada",
+            verdict(
+                "good",
+                "✔ Su papeleta fue contada",
+                &format!("Contada en el punto «{title}», posición {seq}, cadena {head}."),
+                &format!("Counted on item “{title}”, position {seq}, chain {head}."),
+                &format!(
+                    "<p><a href=\"/papeletas?punto={}\">Ver todas las papeletas contadas en este punto <span class=\"en\">see every ballot counted on this item</span></a></p>",
+                    escape(item)
+                ),
+            ),
+        ),
+        Outcome::NotCounted => (
+            "Papeleta no encontrada",
+            verdict(
+                "bad",
+                "✘ Ese resumen no está en el registro",
+                "Ninguna papeleta guardada tiene ese resumen. Revise que lo copió completo (64 caracteres) o pegue el recibo entero.",
+                "No saved ballot has that hash. Check you copied all 64 characters, or paste the whole receipt.",
+                "",
+            ),
+        ),
         Outcome::Unreadable(error) => (
             "No se pudo verificar",
             verdict("bad", "No se pudo verificar el recibo", &error.message_es, &error.message_en, ""),
         ),
     };
     let invalid = matches!(outcome, Outcome::NotAReceipt(_));
-    let html = format!(
+    let body = format!(
+        r#"{notice}
+<form method="post" action="/recibo" novalidate>
+  <label for="recibo">Pegue el recibo que le entregó el quiosco, o el resumen de su papeleta <span class="en">paste the receipt the kiosk gave you, or your ballot's hash</span></label>
+  <p class="hint">El recibo es una línea que empieza con un número y dos puntos, o el texto entre llaves que muestra el quiosco; el resumen, los 64 caracteres de su código QR. <span class="en">The receipt is one line that starts with a number and a colon, or the text in braces; the hash, the 64 characters of its QR code.</span></p>
+  <textarea id="recibo" name="recibo" rows="5" spellcheck="false" autocomplete="off"{aria}>{pasted}</textarea>
+  <button type="submit">Verificar el recibo <span class="en">check the receipt</span></button>
+</form>
+<p><a href="/">Volver al tablero <span class="en">back to the board</span></a></p>"#,
+        aria = if invalid { r#" aria-invalid="true" aria-describedby="error-title""# } else { "" },
+        pasted = escape(pasted),
+    );
+    let html = public_page(title, ("Verifique su recibo", "Check your receipt"), "narrow", &body);
+    (status, Html(html)).into_response()
+}
+
+/// A public page of the board without script (this one, `/papeletas`):
+/// `title` (escaped here), a heading in Spanish and English (markup), and
+/// `body` (markup) in a `<main>` of class `main_class`.
+pub(crate) fn public_page(title: &str, heading: (&str, &str), main_class: &str, body: &str) -> String {
+    format!(
         r#"<!doctype html>
 <html lang="es">
 <head>
@@ -150,24 +242,17 @@ fn page(status: StatusCode, outcome: &Outcome, pasted: &str) -> Response {
 </head>
 <body>
 <header>
-  <h1>Verifique su recibo</h1>
-  <p>Check your receipt</p>
+  <h1>{es}</h1>
+  <p>{en}</p>
 </header>
-<main class="narrow">
-{notice}
-<form method="post" action="/recibo" novalidate>
-  <label for="recibo">Pegue el recibo que le entregó el quiosco <span class="en">paste the receipt the kiosk gave you</span></label>
-  <p class="hint">Es una línea que empieza con un número y dos puntos, o el texto entre llaves que muestra el quiosco. <span class="en">One line that starts with a number and a colon, or the text in braces the kiosk shows.</span></p>
-  <textarea id="recibo" name="recibo" rows="5" spellcheck="false" autocomplete="off"{aria}>{pasted}</textarea>
-  <button type="submit">Verificar el recibo <span class="en">check the receipt</span></button>
-</form>
-<p><a href="/">Volver al tablero <span class="en">back to the board</span></a></p>
+<main class="{main_class}">
+{body}
 </main>
 </body>
 </html>
 "#,
-        aria = if invalid { r#" aria-invalid="true" aria-describedby="error-title""# } else { "" },
-        pasted = escape(pasted),
-    );
-    (status, Html(html)).into_response()
+        title = escape(title),
+        es = heading.0,
+        en = heading.1,
+    )
 }

@@ -1062,3 +1062,80 @@ async fn the_status_says_the_quorum_threshold_and_records_it_at_every_poll_open_
         "{why}"
     );
 }
+
+#[tokio::test]
+async fn a_closed_items_counted_ballots_are_listed_by_their_receipts_hashes_and_searchable() {
+    let api = Api::demo("counted");
+    api.check_in_a_quorum().await;
+    api.ok(Method::POST, "/api/v1/items/item-1/open", "chair", None).await;
+    let mut receipts = Vec::new();
+    for holder in ["NIT-800100200", "NIT-800300400"] {
+        let credential = api.badge(holder).await;
+        let vote = HolderVote { holder: Id::new(holder).unwrap(), choice: Choice::Whole(OptionIndex::FOR) };
+        let answer = api
+            .ok(Method::POST, "/api/v1/ballots", "kiosk", Some(api.ballot(&credential, "item-1", vec![vote])))
+            .await;
+        receipts.push(asamblea_server::receipts::from_json(&answer).unwrap().0);
+    }
+    // While the poll is open there is no list (and nothing about choices ever).
+    let (status, value) = api.call(Method::GET, "/api/v1/results/item-1/ballots", "public", None).await;
+    assert_eq!((status, value["error"]["code"].as_str()), (StatusCode::CONFLICT, Some("item-not-closed")));
+    api.ok(Method::POST, "/api/v1/items/item-1/close", "chair", None).await;
+    let list = api.ok(Method::GET, "/api/v1/results/item-1/ballots", "public", None).await;
+    assert_eq!((list["counted"].as_u64(), list["pages"].as_u64()), (Some(2), Some(1)));
+    let listed: Vec<(u64, String)> = list["ballots"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|b| (b["seq"].as_u64().unwrap(), b["hash"].as_str().unwrap().to_string()))
+        .collect();
+    let expected: Vec<(u64, String)> =
+        receipts.iter().map(|r| (r.seq, asamblea_wire::hex::encode(&r.event.0))).collect();
+    assert_eq!(listed, expected, "each ballot by its number and its receipt's hash, in ledger order");
+    assert!(
+        list["ballots"][0].as_object().unwrap().keys().all(|k| k == "seq" || k == "hash"),
+        "no choice, no holder"
+    );
+    // Searched by the start of a hash, in either case.
+    let start = expected[1].1[..6].to_ascii_uppercase();
+    let found =
+        api.ok(Method::GET, &format!("/api/v1/results/item-1/ballots?q={start}"), "public", None).await;
+    assert!(
+        found["ballots"].as_array().unwrap().iter().any(|b| b["hash"] == expected[1].1.as_str()),
+        "{found}"
+    );
+    assert!(found["matched"].as_u64().unwrap() >= 1 && found["counted"] == 2);
+    for bad in ["xyz", &"a".repeat(65)] {
+        let (status, _) =
+            api.call(Method::GET, &format!("/api/v1/results/item-1/ballots?q={bad}"), "public", None).await;
+        assert_eq!(status, StatusCode::BAD_REQUEST, "{bad}");
+    }
+    let (status, _) = api.call(Method::GET, "/api/v1/results/nada/ballots", "public", None).await;
+    assert_eq!(status, StatusCode::NOT_FOUND);
+    // The board's page lists them; a bad search says what to type.
+    let (status, page) = api.page(Method::GET, "/papeletas?punto=item-1", None).await;
+    assert_eq!(status, StatusCode::OK);
+    assert!(
+        page.contains(&expected[0].1)
+            && page.contains(&expected[1].1)
+            && page.contains("2 papeletas contadas")
+    );
+    let (status, page) = api.page(Method::GET, "/papeletas?punto=item-1&buscar=%3Cb%3E", None).await;
+    assert_eq!(status, StatusCode::BAD_REQUEST);
+    assert!(
+        page.contains("solo cifras 0–9 y letras a–f") && page.contains("&lt;b&gt;") && !page.contains("<b>")
+    );
+    // The receipt check takes the hash alone: where it was counted.
+    let (status, page) = api.page(Method::POST, "/recibo", Some(&format!("recibo={}", expected[0].1))).await;
+    assert_eq!(status, StatusCode::OK, "{page}");
+    assert!(
+        page.contains("Su papeleta fue contada")
+            && page.contains(&format!("posición {}", expected[0].0))
+            && page.contains(&asamblea_wire::hex::encode(&receipts[0].head.0)),
+        "{page}"
+    );
+    let (status, page) =
+        api.page(Method::POST, "/recibo", Some(&format!("recibo={}", "ab".repeat(32)))).await;
+    assert_eq!(status, StatusCode::UNPROCESSABLE_ENTITY);
+    assert!(page.contains("Ese resumen no está en el registro"), "{page}");
+}
