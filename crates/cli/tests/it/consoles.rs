@@ -288,8 +288,7 @@ fn a_meeting_run_from_the_consoles_in_a_real_browser_reaches_the_board_at_once()
     // Kiosks cast ballots; the chair sees the turnout, never the choices.
     let cast = demo.cast("item-1");
     let started = Instant::now();
-    while browser.eval("return document.querySelector('#agenda tr td.num').textContent;") != cast.to_string()
-    {
+    while browser.eval("return document.querySelector('#agenda tr td.num').textContent;") != cast {
         assert!(started.elapsed() < Duration::from_secs(10), "the turnout did not reach {cast}");
         std::thread::sleep(Duration::from_millis(100));
     }
