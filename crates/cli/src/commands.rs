@@ -312,21 +312,48 @@ pub fn simulate(dir: &Path, seed: u64, attendance_percent: u64, out: &mut dyn Wr
             checkpoint.seq,
             hex(&checkpoint.head.0)
         )?;
-        if let Some(ItemResult::Decision(d)) = entry.result() {
-            writeln!(
-                out,
-                "    Sí {} · No {} · En blanco {} · Abstención {} · base {}",
-                thousands(d.for_votes.get()),
-                thousands(d.against.get()),
-                thousands(d.blank.get()),
-                thousands(d.abstain.get()),
-                thousands(d.base.get())
-            )?;
+        if let Some(line) = figures_line(entry) {
+            writeln!(out, "    {line}")?;
         }
     }
     writeln!(out, "Papeletas firmadas / signed ballots: {}", thousands(ballots))?;
     service.close();
     Ok(())
+}
+
+/// A closed item's figures on one line, as `simulate` and `verify` print
+/// them: a decision's votes and base, or an election's votes and seats per
+/// list.
+fn figures_line(item: &asamblea_rules::Item) -> Option<String> {
+    match item.result()? {
+        ItemResult::Decision(d) => Some(format!(
+            "Sí {} · No {} · En blanco {} · Abstención {} · Impedidas {} · base {}",
+            thousands(d.for_votes.get()),
+            thousands(d.against.get()),
+            thousands(d.blank.get()),
+            thousands(d.abstain.get()),
+            thousands(d.impeded.get()),
+            thousands(d.base.get())
+        )),
+        ItemResult::Election(e) => {
+            let seats = e.seats.clone().unwrap_or_default();
+            let lists: Vec<String> = e
+                .votes
+                .iter()
+                .enumerate()
+                .map(|(i, votes)| {
+                    let name = item.option_name(asamblea_rules::OptionIndex::list(i));
+                    let won = seats.get(i).copied().unwrap_or(0);
+                    format!(
+                        "{name} {} votos, {won} {}",
+                        thousands(votes.get()),
+                        if won == 1 { "puesto" } else { "puestos" }
+                    )
+                })
+                .collect();
+            Some(format!("{} · En blanco {}", lists.join(" · "), thousands(e.blank.get())))
+        }
+    }
 }
 
 /// `f` of every item, in order, on every core.
@@ -420,6 +447,10 @@ pub struct VerifyInputs {
     /// SEQ:HEAD:EVENT:SIGNATURE as a kiosk prints it) or a folder of them.
     #[arg(long, value_name = "ARCHIVO|CARPETA")]
     pub receipts: Option<PathBuf>,
+    /// Escribe el veredicto y los resultados recalculados en JSON / print
+    /// the verdict and the re-derived results as JSON.
+    #[arg(long)]
+    pub json: bool,
 }
 
 /// A signed head, as `SEQ:HEAD:SIGNATURE` or the feed's JSON.
@@ -552,13 +583,42 @@ pub fn verify(path: &Path, inputs: &VerifyInputs, out: &mut dyn Write) -> Result
     let source = temporary.as_ref().map_or(path, |temporary| temporary.0.as_path());
     let file =
         std::fs::File::open(source).with_context(|| format!("{}: cannot read the bundle", path.display()))?;
-    let verdict = asamblea_ledger::verify_bundle_from(file, &options, &mut progress);
+    let verdict = asamblea_ledger::verify_bundle_state(file, &options, &mut progress);
     drop(temporary);
     if let Some(bar) = bar {
         bar.finish_and_clear();
     }
     match verdict {
-        Ok(verified) => {
+        Ok((verified, state)) if inputs.json => {
+            // Every closed item as the verifier re-derived it, in the
+            // shape of the API's results (FORMAT.md), for scripts.
+            let items: Vec<serde_json::Value> = state
+                .agenda()
+                .iter()
+                .filter_map(|entry| {
+                    let meeting = state.meeting()?;
+                    let item = meeting.item(meeting.item_index(entry.item.as_str())?);
+                    item.is_closed().then(|| {
+                        serde_json::json!({
+                            "id": entry.item.as_str(),
+                            "title": entry.title.as_str(),
+                            "result": asamblea_documents::results::item_json(meeting, item),
+                        })
+                    })
+                })
+                .collect();
+            let answer = serde_json::json!({
+                "verified": true,
+                "records": verified.records,
+                "head": hex(&verified.head.0),
+                "checkpoints": verified.checkpoints,
+                "receipts": verified.receipts,
+                "items": items,
+            });
+            writeln!(out, "{}", serde_json::to_string_pretty(&answer)?)?;
+            Ok(true)
+        }
+        Ok((verified, state)) => {
             writeln!(
                 out,
                 "VERIFICADO / VERIFIED: {} eventos, {} resultados recalculados, {} puntos de control",
@@ -572,6 +632,18 @@ pub fn verify(path: &Path, inputs: &VerifyInputs, out: &mut dyn Write) -> Result
                     "Recibos / receipts: {} comprobados en la cadena / checked in the chain",
                     thousands(verified.receipts as u64)
                 )?;
+            }
+            // Each closed item's figures, re-derived from the events alone:
+            // what every page and document must agree with.
+            if let Some(meeting) = state.meeting() {
+                for entry in state.agenda() {
+                    let Some(at) = meeting.item_index(entry.item.as_str()) else { continue };
+                    let item = meeting.item(at);
+                    if let Some(line) = figures_line(item) {
+                        writeln!(out, "▶ {}: {}", entry.title.as_str(), item.outcome().spanish().to_uppercase())?;
+                        writeln!(out, "    {line}")?;
+                    }
+                }
             }
             writeln!(out, "Cabeza final / final head: {}:{}", verified.records, hex(&verified.head.0))?;
             if !observed {
@@ -589,6 +661,10 @@ pub fn verify(path: &Path, inputs: &VerifyInputs, out: &mut dyn Write) -> Result
             "{}: no es un paquete de auditoría de asamblea (ni la carpeta de una reunión); exporte uno con `asamblea export DIR ARCHIVO` / not an asamblea audit bundle (nor a meeting directory)",
             path.display()
         ),
+        Err(e) if inputs.json => {
+            writeln!(out, "{}", serde_json::to_string_pretty(&serde_json::json!({ "verified": false, "problem": e.to_string() }))?)?;
+            Ok(false)
+        }
         Err(e) => {
             writeln!(out, "FALLA / FAILED: {e}")?;
             Ok(false)

@@ -681,6 +681,19 @@ pub fn verify_bundle_from<R: std::io::Read + std::io::Seek>(
     options: &VerifyOptions,
     progress: &mut dyn FnMut(u64, u64),
 ) -> Result<Verified, VerifyError> {
+    verify_bundle_state(source, options, progress).map(|(verified, _)| verified)
+}
+
+/// [`verify_bundle_from`], also giving back the meeting the bundle's
+/// events fold into once every check passed: what `verify` prints each
+/// item's figures from, and what a document made from the bundle (the
+/// acta, the exports) is a function of. Nothing is given for a bundle
+/// that does not verify.
+pub fn verify_bundle_state<R: std::io::Read + std::io::Seek>(
+    source: R,
+    options: &VerifyOptions,
+    progress: &mut dyn FnMut(u64, u64),
+) -> Result<(Verified, State), VerifyError> {
     use std::io::Seek as _;
     let mut reader = BundleReader::new(std::io::BufReader::with_capacity(1 << 16, source));
     let (head, count) = reader.head().map_err(VerifyError::Bundle)?;
@@ -888,13 +901,14 @@ pub fn verify_bundle_from<R: std::io::Read + std::io::Seek>(
             VerifyError::Receipt { index: index + 1, seq: receipt.seq, reason: problem.reason() }
         })?;
     }
-    Ok(Verified {
+    let verified = Verified {
         records: last,
         head: chain.head(),
         results,
         checkpoints: checkpoints.len() + options.checkpoints.len() + options.witnesses.len(),
         receipts: options.receipts.len(),
-    })
+    };
+    Ok((verified, state))
 }
 
 /// What [`export_bundle`] wrote.

@@ -288,7 +288,12 @@ fn a_meeting_run_from_the_consoles_in_a_real_browser_reaches_the_board_at_once()
     // Kiosks cast ballots; the chair sees the turnout, never the choices.
     let cast = demo.cast("item-1");
     let started = Instant::now();
-    while browser.eval("return document.querySelector('#agenda tr td.num').textContent;") != cast {
+    while browser
+        .eval("return document.querySelector('#agenda tr td.num').textContent;")
+        .as_str()
+        .and_then(|shown| shown.parse::<usize>().ok())
+        != Some(cast)
+    {
         assert!(started.elapsed() < Duration::from_secs(10), "the turnout did not reach {cast}");
         std::thread::sleep(Duration::from_millis(100));
     }
@@ -360,6 +365,32 @@ fn a_meeting_run_from_the_consoles_in_a_real_browser_reaches_the_board_at_once()
     let administrators = browser.eval("return document.querySelectorAll('#administradores tr').length;");
     assert!(administrators.as_u64().unwrap() >= 1, "the demo's register has administrators");
     browser.screenshot(&shots.join("secretaria-1280x720.png"));
+    // The figures on the pages are the verifier's: `asamblea verify` of
+    // the meeting's ledger re-derives the item from its signed events alone.
+    let verified = Command::new(env!("CARGO_BIN_EXE_asamblea"))
+        .args(["verify", demo.dir.to_str().unwrap(), "--json"])
+        .output()
+        .unwrap();
+    assert!(verified.status.success(), "{}", String::from_utf8_lossy(&verified.stdout));
+    let verified: serde_json::Value = serde_json::from_slice(&verified.stdout).unwrap();
+    let result = &verified["items"][0]["result"];
+    assert_eq!(verified["items"][0]["id"], "item-1");
+    let figures: Vec<String> = ["for", "against", "blank", "base"]
+        .iter()
+        .map(|key| asamblea_documents::numfmt::thousands(result[key].as_u64().unwrap()))
+        .collect();
+    let secretary_row = browser.eval("return document.querySelector('#agenda tr').textContent;");
+    browser.switch_to(&board);
+    let board_row = browser.eval("return document.querySelector('#items tr').textContent;");
+    browser.switch_to(&chair);
+    for figure in &figures {
+        assert!(
+            secretary_row.as_str().unwrap().contains(figure.as_str()),
+            "secretary: {figure} in {secretary_row}"
+        );
+        assert!(board_row.as_str().unwrap().contains(figure.as_str()), "board: {figure} in {board_row}");
+    }
+
     browser.goto(&format!("{}/presidencia", demo.base));
     browser.wait_for_text("Esta consola no es de su cargo", Duration::from_secs(10));
 
