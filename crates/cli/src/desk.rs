@@ -227,7 +227,7 @@ pub fn issue_badges(dir: &Path, out_dir: Option<&Path>, out: &mut dyn Write) -> 
         );
     }
     create_private_dir(&out_dir)?;
-    let title = format!("{} · {}", config.company, config.date);
+    let title = config.badge_title();
     // What a badge shows: the person's name and those it carries.
     let shown = |person: &str, carried: &[String]| -> (String, Vec<String>) {
         let name = names.get(person).cloned().unwrap_or_else(|| person.to_string());

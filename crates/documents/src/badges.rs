@@ -158,16 +158,20 @@ const BAND_FILL: &str = "#1f3a5f";
 /// One badge as a standalone SVG document, 85.6 × 54 mm.
 pub fn badge_svg(info: &BadgeInfo<'_>) -> Result<String, BadgeError> {
     let qr = QrModules::encode(info)?;
+    Ok(format!("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n{}", standalone(info, Some(&qr))))
+}
+
+/// One badge as an `<svg>` document of its own, 85.6 × 54 mm.
+fn standalone(info: &BadgeInfo<'_>, qr: Option<&QrModules>) -> String {
     let mut out = String::with_capacity(16 * 1024);
-    out.push_str("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n");
     let _ = writeln!(
         out,
         r#"<svg xmlns="http://www.w3.org/2000/svg" width="85.6mm" height="54mm" viewBox="0 0 {BADGE_WIDTH} {BADGE_HEIGHT}" font-family="{FONT_FAMILY}">"#
     );
     let _ = writeln!(out, "<title>Escarapela de {}</title>", crate::markup::escape(info.holder_name));
-    write_badge(&mut out, info, &qr, 0, 0);
+    write_badge_with(&mut out, info, qr, 0, 0);
     out.push_str("</svg>\n");
-    Ok(out)
+    out
 }
 
 /// The badge's QR code alone as a PNG, quiet zone included, at `scale`
@@ -414,6 +418,24 @@ fn write_cut_marks(out: &mut String) {
 
 /// One badge as a nested `<svg>` at (`x`, `y`) of its parent, in badge units.
 fn write_badge(out: &mut String, info: &BadgeInfo<'_>, qr: &QrModules, x: u32, y: u32) {
+    write_badge_with(out, info, Some(qr), x, y);
+}
+
+/// One badge as a standalone SVG document with its QR square left white
+/// (`<svg id="qr-slot">`, 42 mm, quiet zone included): what the
+/// registration desk's browser prints after drawing the badge's seed
+/// itself and writing its QR into the slot (`console.js`), so the seed
+/// never reaches the daemon and the badge's layout is still this one.
+/// `info.qr_text` is not read.
+pub fn badge_svg_frame(info: &BadgeInfo<'_>) -> String {
+    standalone(info, None)
+}
+
+/// The quiet zone a QR reader needs, in modules: the desk's browser adds
+/// it around the symbol it writes into [`badge_svg_frame`]'s slot.
+pub const QR_QUIET_ZONE: usize = QUIET_ZONE_MODULES;
+
+fn write_badge_with(out: &mut String, info: &BadgeInfo<'_>, qr: Option<&QrModules>, x: u32, y: u32) {
     let _ = writeln!(
         out,
         r#"<svg x="{x}" y="{y}" width="{BADGE_WIDTH}" height="{BADGE_HEIGHT}" viewBox="0 0 {BADGE_WIDTH} {BADGE_HEIGHT}" data-credential="{}">"#,
@@ -421,12 +443,22 @@ fn write_badge(out: &mut String, info: &BadgeInfo<'_>, qr: &QrModules, x: u32, y
     );
     let _ = writeln!(out, r##"<rect width="{BADGE_WIDTH}" height="{BADGE_HEIGHT}" fill="#fff"/>"##);
     let _ = writeln!(out, r#"<rect width="{BADGE_WIDTH}" height="{BAND_HEIGHT}" fill="{BAND_FILL}"/>"#);
-    let side = qr.side();
-    let _ = writeln!(
-        out,
-        r##"<svg x="{QR_X}" y="{QR_Y}" width="{QR_SIDE}" height="{QR_SIDE}" viewBox="0 0 {side} {side}" shape-rendering="crispEdges"><rect width="{side}" height="{side}" fill="#fff"/><path class="qr-modules" fill="#000" d="{}"/></svg>"##,
-        qr.svg_path()
-    );
+    match qr {
+        Some(qr) => {
+            let side = qr.side();
+            let _ = writeln!(
+                out,
+                r##"<svg x="{QR_X}" y="{QR_Y}" width="{QR_SIDE}" height="{QR_SIDE}" viewBox="0 0 {side} {side}" shape-rendering="crispEdges"><rect width="{side}" height="{side}" fill="#fff"/><path class="qr-modules" fill="#000" d="{}"/></svg>"##,
+                qr.svg_path()
+            );
+        }
+        None => {
+            let _ = writeln!(
+                out,
+                r##"<svg id="qr-slot" x="{QR_X}" y="{QR_Y}" width="{QR_SIDE}" height="{QR_SIDE}" viewBox="0 0 1 1" shape-rendering="crispEdges"><rect width="100%" height="100%" fill="#fff"/><path class="qr-modules" fill="#000" d=""/></svg>"##
+            );
+        }
+    }
     for block in layout_texts(info) {
         block.write(out);
     }

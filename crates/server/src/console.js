@@ -154,6 +154,9 @@ function desk() {
         }
       });
       cell.append(button);
+      // Whoever votes these shares (the holder, or its agent) gets a badge
+      // printed at once, or a lost one replaced.
+      if (h.present) cell.append(" ", badgeButton(person, h.badge, () => search()));
       row.append(cell);
       rows.append(row);
     }
@@ -164,6 +167,107 @@ function desk() {
   input.addEventListener("input", () => { clearTimeout(timer); timer = setTimeout(search, 120); });
   input.focus();
   search();
+}
+
+// ----- registro: a badge printed at once, its seed drawn in this browser -----
+// The seed becomes the badge's signing key at the kiosk: it is drawn here
+// (WebCrypto), only its public key goes to the daemon (POST /api/v1/badges,
+// or /reissue for a lost one), and it leaves this page only as the printed
+// QR code (docs/ledger-format.md §9). The badge's layout is the daemon's
+// (GET /api/v1/badges/N/layout, the same as the printed sheets); the QR is
+// written into its slot here, with the vendored encoder (qrcode.js).
+const BASE32 = "ABCDEFGHIJKLMNOPQRSTUVWXYZ234567";
+const hexOf = (bytes) => Array.from(bytes, (b) => b.toString(16).padStart(2, "0")).join("");
+const bytesOf = (hex) => Uint8Array.from(hex.match(/../g), (pair) => parseInt(pair, 16));
+
+async function drawBadgeKey() {
+  const pair = await crypto.subtle.generateKey({ name: "Ed25519" }, true, ["sign", "verify"]);
+  // PKCS #8 of an Ed25519 key: a fixed 16-byte prefix, then the 32-byte seed.
+  const pkcs8 = new Uint8Array(await crypto.subtle.exportKey("pkcs8", pair.privateKey));
+  const seed = pkcs8.slice(pkcs8.length - 32);
+  pkcs8.fill(0);
+  const key = hexOf(new Uint8Array(await crypto.subtle.exportKey("raw", pair.publicKey)));
+  return { seed, key };
+}
+
+// "AS1" + base32(meeting[0..8] ‖ u32 number ‖ seed ‖ SHA-256(…)[0..6]):
+// the QR credential of docs/ledger-format.md §9.
+async function badgeText(number, seed) {
+  const payload = new Uint8Array(50);
+  payload.set(bytesOf(document.getElementById("reunion").dataset.meeting).slice(0, 8), 0);
+  new DataView(payload.buffer).setUint32(8, number, false);
+  payload.set(seed, 12);
+  const check = new Uint8Array(await crypto.subtle.digest("SHA-256", payload.slice(0, 44)));
+  payload.set(check.slice(0, 6), 44);
+  let text = "AS1";
+  for (let i = 0; i < 50; i += 5) {
+    let bits = 0n;
+    for (let j = 0; j < 5; j++) bits = (bits << 8n) | BigInt(payload[i + j]);
+    for (let k = 7; k >= 0; k--) text += BASE32[Number((bits >> BigInt(5 * k)) & 31n)];
+  }
+  payload.fill(0);
+  check.fill(0);
+  return text;
+}
+
+async function showBadge(number, seed) {
+  const layout = await fetch("/api/v1/badges/" + number + "/layout", { credentials: "same-origin" });
+  if (!layout.ok) { seed.fill(0); say("No se pudo preparar la credencial n.º " + number + ": búsquela y pulse «Reponer». / The badge could not be laid out.", false); return; }
+  const svg = new DOMParser().parseFromString(await layout.text(), "image/svg+xml").documentElement;
+  const qr = qrcode(0, "Q");
+  qr.addData(await badgeText(number, seed), "Alphanumeric");
+  seed.fill(0);
+  qr.make();
+  const quiet = 4, count = qr.getModuleCount();
+  let d = "";
+  for (let y = 0; y < count; y++) for (let x = 0; x < count; x++) if (qr.isDark(y, x)) d += "M" + (x + quiet) + " " + (y + quiet) + "h1v1h-1z";
+  const slot = svg.querySelector("#qr-slot");
+  slot.setAttribute("viewBox", "0 0 " + (count + 2 * quiet) + " " + (count + 2 * quiet));
+  slot.querySelector("path").setAttribute("d", d);
+  const area = document.getElementById("impresion");
+  document.getElementById("credencial").replaceChildren(document.importNode(svg, true));
+  area.hidden = false;
+  area.scrollIntoView();
+  document.getElementById("imprimir").focus();
+}
+
+// The badge button of a search result: issue one, or (two presses, so a
+// slip does not void a badge) replace the one the person holds.
+function badgeButton(person, badge, done) {
+  const button = el("button", badge ? "Reponer credencial n.º " + badge : "Credencial", "leave badge");
+  button.type = "button";
+  button.setAttribute("aria-label", (badge ? "Reponer la credencial n.º " + badge + " de " : "Emitir e imprimir la credencial de ") + person);
+  let armed = false;
+  button.addEventListener("click", async () => {
+    if (badge && !armed) {
+      armed = true;
+      button.textContent = "¿Seguro? La n.º " + badge + " dejará de valer: pulse otra vez";
+      return;
+    }
+    button.disabled = true;
+    const { seed, key } = await drawBadgeKey();
+    const r = badge
+      ? await api("POST", "/api/v1/badges/" + badge + "/reissue", { key })
+      : await api("POST", "/api/v1/badges", { person, key });
+    if (!r.ok) { seed.fill(0); button.disabled = false; say(failure(r), false); return; }
+    say((badge ? "Credencial n.º " + badge + " revocada; nueva credencial n.º " : "Credencial n.º ") + r.data.credential + " para " + person + ": imprímala. / Badge issued.", true);
+    await showBadge(r.data.credential, seed);
+    await deskFigures();
+    done();
+  });
+  return button;
+}
+
+function badgePrinting() {
+  const area = document.getElementById("impresion");
+  if (!area) return;
+  const close = () => { document.getElementById("credencial").replaceChildren(); area.hidden = true; document.getElementById("buscar").focus(); };
+  document.getElementById("imprimir").addEventListener("click", () => {
+    document.body.classList.add("printing");
+    window.print();
+  });
+  window.addEventListener("afterprint", () => document.body.classList.remove("printing"));
+  document.getElementById("cerrar-credencial").addEventListener("click", close);
 }
 
 // ----- registro: the desk's figures -----
@@ -368,7 +472,7 @@ async function minutes() {
 
 const kind = document.body.dataset.console;
 if (kind === "registro") {
-  desk(); agentDesk(); status().then(deskFigures);
+  desk(); agentDesk(); badgePrinting(); status().then(deskFigures);
   setInterval(() => status().then(deskFigures), 5000);
 }
 if (kind === "presidencia") { agenda(true); setInterval(() => agenda(true), 3000); }

@@ -279,13 +279,30 @@ fn console(
 
 /// `GET /registro`: the registration desk.
 pub(crate) async fn operator(State(state): State<AppState>, headers: HeaderMap) -> Response {
+    let meeting = asamblea_wire::hex::encode(&state.0.meeting_id.0);
+    let body = OPERATOR_PAGE.replace("{meeting}", &meeting);
     console(
         &state,
         &headers,
         &[Role::Operator],
         ("Registro de asistentes", "Registration desk"),
         "registro",
-        r#"<section aria-labelledby="quorum-title">
+        &body,
+    )
+}
+
+/// The registration desk's page; `{meeting}` is the meeting's id, which a
+/// badge's QR text begins with.
+const OPERATOR_PAGE: &str = r#"<div id="reunion" data-meeting="{meeting}" hidden></div>
+<script src="/assets/qrcode.js" defer></script>
+<section id="impresion" class="badge-print" aria-labelledby="print-title" hidden>
+<h2 id="print-title">Credencial para imprimir <span class="en">badge to print</span></h2>
+<p class="hint">El código QR se hizo en este navegador: la clave de la credencial no salió de este equipo. Imprímala y entréguela en la mano; al cerrar esta vista se borra. <span class="en">The QR code was made in this browser: the badge's key never left this computer. Print it and hand it over; closing this view erases it.</span></p>
+<div id="credencial"></div>
+<button type="button" id="imprimir">Imprimir <span class="en">print</span></button>
+<button type="button" id="cerrar-credencial" class="leave">Cerrar <span class="en">close</span></button>
+</section>
+<section aria-labelledby="quorum-title">
 <h2 id="quorum-title">Quórum <span class="en">quorum</span></h2>
 <p id="quorum" class="quorum" aria-live="polite">…</p>
 <p id="umbral" class="threshold"></p>
@@ -343,9 +360,7 @@ pub(crate) async fn operator(State(state): State<AppState>, headers: HeaderMap) 
 <thead><tr><th>Apoderado <span class="en">agent</span></th><th>Representados <span class="en">principals</span></th><th>Motivo <span class="en">reason</span></th><th>Poder <span class="en">power</span></th></tr></thead>
 <tbody id="rechazados"></tbody>
 </table></div>
-</section>"#,
-    )
-}
+</section>"#;
 
 /// `GET /presidencia`: the chair's agenda.
 pub(crate) async fn chair(State(state): State<AppState>, headers: HeaderMap) -> Response {
@@ -413,6 +428,13 @@ pub(crate) async fn secretary(State(state): State<AppState>, headers: HeaderMap)
 <p><a class="button" href="/api/v1/export" download="asamblea.bundle">Descargar el paquete <span class="en">download the bundle</span></a></p>
 </section>"#,
     )
+}
+
+/// `GET /assets/qrcode.js`: the QR encoder the desk's browser writes a
+/// badge's code with (vendored, MIT: `vendor/README.md`).
+pub(crate) async fn qr_script() -> Response {
+    ([(header::CONTENT_TYPE, "text/javascript; charset=utf-8")], include_str!("vendor/qrcode.js"))
+        .into_response()
 }
 
 /// `GET /assets/console.js`.

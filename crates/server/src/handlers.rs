@@ -716,11 +716,7 @@ pub(crate) async fn issue_badge(
     Body(request): Body<BadgeRequest>,
 ) -> Result<(StatusCode, Json<Value>), ApiError> {
     let person = id(&request.person, "person")?;
-    let badge_key = PublicKey::from_hex(&request.key).map_err(|e| {
-        ApiError::bad_request(format!(
-            "`key`: {e} (the public key of the seed the desk drew, 64 hex digits; the seed itself never comes here)"
-        ))
-    })?;
+    let badge_key = badge_key(&request.key)?;
     let state2 = state.clone();
     let out = blocking(&state, move |service| {
         let meeting = service.meeting();
@@ -759,13 +755,122 @@ pub(crate) async fn issue_badge(
     Ok((out.0, Json(out.1)))
 }
 
+/// `POST /api/v1/badges/{credential}/reissue`: a lost badge replaced —
+/// the old one revoked and a new one issued to the same person for the key
+/// the desk drew, in one transaction (nothing between the two can be
+/// lost: either both are in the ledger or neither).
+pub(crate) async fn reissue_badge(
+    State(state): State<AppState>,
+    StaffMember(key, staff, _): StaffMember<OperatorOnly>,
+    Path(credential): Path<String>,
+    Body(request): Body<ReissueRequest>,
+) -> Result<(StatusCode, Json<Value>), ApiError> {
+    let old = badge_number(&credential)?;
+    let badge_key = badge_key(&request.key)?;
+    let state2 = state.clone();
+    let out = blocking(&state, move |service| {
+        let (person, number, appended) = service
+            .reissue_badge_as(&key, CredentialId(old), badge_key)
+            .map_err(|e| action_error(&state2, e))?;
+        tracing::info!(
+            event.seq = appended.seq,
+            badge.revoked = old,
+            badge.number = number.0,
+            person.id = %person,
+            staff.name = %staff,
+            "credencial repuesta / badge re-issued"
+        );
+        Ok(json!({ "seq": appended.seq, "credential": number.0, "revoked": old, "person": person, "key": badge_key.to_string() }))
+    })
+    .await?;
+    state.publish_status();
+    Ok((StatusCode::CREATED, Json(out)))
+}
+
+/// The body of a re-issue: the new badge's public key.
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct ReissueRequest {
+    key: String,
+}
+
+/// `GET /api/v1/badges/{credential}/layout`: the badge as it prints
+/// (`asamblea_documents::badges::badge_svg_frame`), its QR square left
+/// white for the desk's browser, which alone holds the seed.
+pub(crate) async fn badge_layout(
+    State(state): State<AppState>,
+    StaffMember(_, _, _): StaffMember<OperatorOnly>,
+    Path(credential): Path<String>,
+) -> Result<Response, ApiError> {
+    let number = badge_number(&credential)?;
+    let svg = unlocked(&state, move |state| {
+        let directory = Directory::of_state(state)?;
+        state.with_service(|service| {
+            let Some((_, person, revoked)) = service.state().badge(CredentialId(number)) else {
+                return Err(ApiError::not_found(format!("badge {number}")));
+            };
+            if revoked {
+                return Err(ApiError::new(
+                    StatusCode::CONFLICT,
+                    "revoked-badge",
+                    "Esa credencial fue revocada: imprima la que la reemplazó.",
+                    "That badge was revoked: print the one that replaced it.",
+                ));
+            }
+            let meeting = service.meeting();
+            let name_of = |id: &str| {
+                meeting
+                    .register()
+                    .lookup(id)
+                    .map(|at| directory.name(at))
+                    .filter(|n| !n.is_empty())
+                    .unwrap_or(id)
+                    .to_string()
+            };
+            let carried = service
+                .attendees()
+                .into_iter()
+                .find(|a| a.person == person)
+                .map(|a| a.carries)
+                .unwrap_or_default();
+            let represents: Vec<String> =
+                carried.iter().filter(|h| h.as_str() != person).map(|h| name_of(h)).collect();
+            let name = name_of(person);
+            let title = service.config().badge_title();
+            Ok(asamblea_documents::badges::badge_svg_frame(&asamblea_documents::badges::BadgeInfo {
+                holder_id: person,
+                holder_name: &name,
+                credential_id: number,
+                represents: &represents,
+                meeting_title: &title,
+                qr_text: "",
+            }))
+        })
+    })
+    .await?;
+    Ok(([(header::CONTENT_TYPE, "image/svg+xml; charset=utf-8")], svg).into_response())
+}
+
+/// A badge's public key as the desk sends it (64 hex digits).
+fn badge_key(hex: &str) -> Result<PublicKey, ApiError> {
+    PublicKey::from_hex(hex).map_err(|e| {
+        ApiError::bad_request(format!(
+            "`key`: {e} (the public key of the seed the desk drew, 64 hex digits; the seed itself never comes here)"
+        ))
+    })
+}
+
+/// A badge's number in a path.
+fn badge_number(text: &str) -> Result<u32, ApiError> {
+    text.parse().map_err(|_| ApiError::bad_request("the badge number must be a whole number"))
+}
+
 pub(crate) async fn revoke_badge(
     State(state): State<AppState>,
     StaffMember(key, staff, _): StaffMember<OperatorOnly>,
     Path(credential): Path<String>,
 ) -> Result<Json<Value>, ApiError> {
-    let number: u32 =
-        credential.parse().map_err(|_| ApiError::bad_request("the badge number must be a whole number"))?;
+    let number = badge_number(&credential)?;
     let state2 = state.clone();
     let seq = blocking(&state, move |service| {
         let seq = service
@@ -967,7 +1072,20 @@ pub(crate) async fn holders(
             let meeting = service.meeting();
             hits.iter()
                 .filter_map(|id| meeting.register().lookup(id))
-                .map(|at| holder_json(meeting, at, directory))
+                .map(|at| {
+                    let mut holder = holder_json(meeting, at, directory);
+                    // The live badge of whoever votes these shares: the
+                    // holder in person, or the agent who carries them.
+                    let person =
+                        holder["via"].as_str().or(holder["id"].as_str()).unwrap_or_default().to_string();
+                    let badge = meeting
+                        .presence()
+                        .is_present(at)
+                        .then(|| service.state().badge_of(&person))
+                        .flatten();
+                    holder["badge"] = json!(badge.map(|b| b.0));
+                    holder
+                })
                 .collect()
         });
         Ok(json!({ "holders": list, "matched": matched }))
@@ -1198,8 +1316,7 @@ pub(crate) async fn ballot_sheet(
     Path(credential): Path<String>,
 ) -> Result<Json<Value>, ApiError> {
     tracing::debug!(kiosk.id = %kiosk.id(), "ballot sheet");
-    let number: u32 =
-        credential.parse().map_err(|_| ApiError::bad_request("the badge number must be a whole number"))?;
+    let number = badge_number(&credential)?;
     state.with_service(|service| {
         healthy(&state)?;
         let (_, person, revoked) = service

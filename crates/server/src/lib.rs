@@ -415,6 +415,9 @@ pub fn router(state: AppState) -> Router {
         .route("/api/v1/checkouts", post(handlers::checkout))
         .route("/api/v1/badges", post(handlers::issue_badge))
         .route("/api/v1/badges/{credential}/revoke", post(handlers::revoke_badge))
+        .route("/api/v1/badges/{credential}/reissue", post(handlers::reissue_badge))
+        .route("/api/v1/badges/{credential}/layout", get(handlers::badge_layout))
+        .route("/assets/qrcode.js", get(console::qr_script))
         .route("/api/v1/attendees", get(handlers::attendees))
         .route("/api/v1/holders", get(handlers::holders))
         .route("/api/v1/desk", get(handlers::desk))
@@ -465,6 +468,9 @@ pub const ROUTES: &[(&str, &str, &[&str])] = &[
     ("POST", "/api/v1/checkouts", &["operator"]),
     ("POST", "/api/v1/badges", &["operator"]),
     ("POST", "/api/v1/badges/{credential}/revoke", &["operator"]),
+    ("POST", "/api/v1/badges/{credential}/reissue", &["operator"]),
+    ("GET", "/api/v1/badges/{credential}/layout", &["operator"]),
+    ("GET", "/assets/qrcode.js", &["public"]),
     ("GET", "/api/v1/attendees", &["operator"]),
     ("GET", "/api/v1/holders", &["operator"]),
     ("GET", "/api/v1/desk", &["operator", "secretary", "auditor"]),

@@ -68,6 +68,13 @@ pub struct MeetingConfig {
     pub agenda: Vec<AgendaItem>,
 }
 
+impl MeetingConfig {
+    /// The line a badge prints in its band: the company and the date.
+    pub fn badge_title(&self) -> String {
+        format!("{} · {}", self.company, self.date)
+    }
+}
+
 /// Parses `meeting.toml`; errors name the file and the key.
 pub fn parse(file: &str, text: &str) -> Result<MeetingConfig, String> {
     let table: toml::Table = text.parse().map_err(|e| format!("{file}: not valid TOML: {e}"))?;

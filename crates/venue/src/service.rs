@@ -603,6 +603,50 @@ impl Service {
         )
     }
 
+    /// A lost badge replaced: `old` revoked and a new badge issued to the
+    /// same person for `key`, signed by `key`'s member, in one transaction
+    /// — both reach the ledger or neither, so the person is never left
+    /// with two live badges nor, after a crash, with a revoked one and no
+    /// record of the new. Gives the person, the new badge's number and
+    /// where the issue stands in the ledger.
+    pub fn reissue_badge_as(
+        &mut self,
+        staff: &Keypair,
+        old: CredentialId,
+        key: PublicKey,
+    ) -> Result<(String, CredentialId, Appended), ActionError> {
+        use asamblea_ledger::Rejection;
+        let state = self.journal.state();
+        let person = match state.badge(old) {
+            None => return Err(ActionError::Rejected(Rejection::UnknownBadge(old))),
+            Some((_, _, true)) => return Err(ActionError::Rejected(Rejection::RevokedBadge(old))),
+            Some((_, person, false)) => Id::new(person).map_err(|e| ActionError::Other(e.into()))?,
+        };
+        // Checked before anything is pushed: past the revocation, a refused
+        // issue would leave the group half done.
+        if let Some(used) = state.badge_with_key(&key) {
+            return Err(ActionError::Rejected(Rejection::BadgeInUse(used)));
+        }
+        let number = CredentialId(state.badges_issued() + 1);
+        let meeting_id = self.meeting_id;
+        let sign = |body: EventBody| sign_event(&meeting_id, staff, body).map_err(ActionError::Other);
+        let revoke = sign(EventBody::BadgeRevoked { credential: old })?;
+        let issue = sign(EventBody::BadgeIssued { credential: number, key, person: person.clone() })?;
+        let mut group = self.journal.begin_group()?;
+        group.push(revoke)?;
+        let issued = match group.push(issue) {
+            Ok(appended) => appended,
+            Err(error) => {
+                return Err(ActionError::Ledger(asamblea_ledger::LedgerError::WriterStopped {
+                    reason: format!("the re-issue of badge {} could not be completed: {error}", old.0),
+                    cause: asamblea_ledger::Cause::Other,
+                }))
+            }
+        };
+        group.commit()?;
+        Ok((person.as_str().to_string(), number, issued))
+    }
+
     /// The people present who may vote — holders in person and agents —
     /// in register order, each with the holders it carries and its live
     /// badge, if it has one.

@@ -130,6 +130,19 @@ impl Api {
         (status, String::from_utf8(bytes.to_vec()).expect("UTF-8 HTML"))
     }
 
+    /// `GET path` as a staff member: its status and body as text.
+    async fn text_as(&self, path: &str, role: Role) -> (StatusCode, String) {
+        let request = Request::builder()
+            .uri(path)
+            .header("authorization", format!("Bearer {}", self.tokens[&role]))
+            .body(Body::empty())
+            .expect("request");
+        let response = router(self.state.clone()).oneshot(request).await.expect("infallible");
+        let status = response.status();
+        let bytes = response.into_body().collect().await.expect("body").to_bytes();
+        (status, String::from_utf8(bytes.to_vec()).expect("UTF-8"))
+    }
+
     async fn ok(&self, method: Method, path: &str, caller: &str, body: Option<Value>) -> Value {
         let (status, value) = self.call(method.clone(), path, caller, body).await;
         assert!(status.is_success(), "{method} {path} as {caller}: {status} {value}");
@@ -1138,4 +1151,61 @@ async fn a_closed_items_counted_ballots_are_listed_by_their_receipts_hashes_and_
         api.page(Method::POST, "/recibo", Some(&format!("recibo={}", "ab".repeat(32)))).await;
     assert_eq!(status, StatusCode::UNPROCESSABLE_ENTITY);
     assert!(page.contains("Ese resumen no está en el registro"), "{page}");
+}
+
+#[tokio::test]
+async fn a_lost_badge_is_replaced_in_one_step_and_the_desk_prints_from_the_daemons_layout() {
+    let api = Api::demo("reissue");
+    api.check_in_a_quorum().await;
+    let old = api.badge("NIT-800100200").await;
+    // The layout the desk's browser prints: the person's name and number,
+    // the QR square left for the browser (the daemon never holds the seed).
+    let (status, svg) = api.page(Method::GET, &format!("/api/v1/badges/{}/layout", old.id().0), None).await;
+    assert_eq!(status, StatusCode::UNAUTHORIZED, "the layout is the desk's: {svg}");
+    let (status, svg) = api.text_as(&format!("/api/v1/badges/{}/layout", old.id().0), Role::Operator).await;
+    assert_eq!(status, StatusCode::OK);
+    assert!(
+        svg.contains(r#"id="qr-slot""#)
+            && svg.contains("NIT-800100200")
+            && svg.contains(&format!("N.º {}", old.id().0)),
+        "{svg}"
+    );
+    // Re-issued: a new number for the same person, the old one revoked in the same transaction.
+    let seed = asamblea_kiosk::BadgeSeed::draw(&api.meeting).unwrap();
+    let key = json!({ "key": seed.public_key().to_string() });
+    let answer = api
+        .ok(Method::POST, &format!("/api/v1/badges/{}/reissue", old.id().0), "operator", Some(key.clone()))
+        .await;
+    assert_eq!(
+        (answer["revoked"].as_u64(), answer["person"].as_str()),
+        (Some(u64::from(old.id().0)), Some("NIT-800100200"))
+    );
+    let number = answer["credential"].as_u64().unwrap();
+    assert_eq!(number, u64::from(old.id().0) + 1);
+    // The old one is revoked; a second re-issue of it, or one with a key already used, changes nothing.
+    let (status, value) = api
+        .call(Method::POST, &format!("/api/v1/badges/{}/reissue", old.id().0), "operator", Some(key.clone()))
+        .await;
+    assert_eq!(
+        (status, value["error"]["code"].as_str()),
+        (StatusCode::UNPROCESSABLE_ENTITY, Some("revoked-badge")),
+        "{value}"
+    );
+    let (status, value) =
+        api.call(Method::POST, &format!("/api/v1/badges/{number}/reissue"), "operator", Some(key)).await;
+    assert!(status.is_client_error() && value["error"]["code"].as_str().is_some(), "{status} {value}");
+    let desk = api.ok(Method::GET, "/api/v1/desk", "operator", None).await;
+    assert_eq!(
+        (
+            desk["badges"]["issued"].as_u64(),
+            desk["badges"]["revoked"].as_u64(),
+            desk["badges"]["live"].as_u64()
+        ),
+        (Some(2), Some(1), Some(1))
+    );
+    let (status, _) = api.text_as(&format!("/api/v1/badges/{}/layout", old.id().0), Role::Operator).await;
+    assert_eq!(status, StatusCode::CONFLICT, "a revoked badge is not printed again");
+    // The search says who holds which badge.
+    let found = api.ok(Method::GET, "/api/v1/holders?q=NIT-800100200", "operator", None).await;
+    assert_eq!(found["holders"][0]["badge"].as_u64(), Some(number));
 }

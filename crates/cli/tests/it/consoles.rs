@@ -88,13 +88,8 @@ impl Demo {
     /// ballot over mutual TLS, `for` until more than half the shares
     /// present are for, then `against`. Returns how many were cast.
     pub(crate) fn cast(&self, item: &str) -> usize {
-        let dir = self.dir.to_str().unwrap();
-        let enrolled = Command::new(env!("CARGO_BIN_EXE_asamblea"))
-            .args(["kiosk", dir, "quiosco-prueba"])
-            .output()
-            .unwrap();
-        assert!(enrolled.status.success(), "{}", String::from_utf8_lossy(&enrolled.stderr));
-        let meeting = asamblea_venue::service::MeetingFiles::meeting_id(&self.dir).unwrap();
+        self.enrol_kiosk();
+        let meeting = self.meeting();
         let addr: std::net::SocketAddr = self.base.trim_start_matches("https://").parse().unwrap();
         let operator = self.tokens["operator"].clone();
         let runtime = tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap();
@@ -113,8 +108,11 @@ impl Demo {
                     desk.get_json_as(&format!("/api/v1/holders?q={q}"), &operator).await.unwrap();
                 for h in found["holders"].as_array().unwrap() {
                     let id = h["id"].as_str().unwrap().to_string();
+                    // Holders with a badge already (the desk printed one
+                    // in the browser) vote with it elsewhere in the test.
                     if h["present"] == true
                         && h["via"].is_null()
+                        && h["badge"].is_null()
                         && h["ordinary"].as_u64() > Some(0)
                         && !holders.iter().any(|(known, _)| *known == id)
                     {
@@ -148,6 +146,66 @@ impl Demo {
             holders.len()
         })
     }
+}
+
+impl Demo {
+    /// One ballot from `credential` for `holder` on `item`, sent by an
+    /// enrolled kiosk: the answer's status and body.
+    fn vote(
+        &self,
+        credential: &asamblea_wire::Credential,
+        item: &str,
+        holder: &str,
+        option: asamblea_rules::OptionIndex,
+    ) -> (u16, serde_json::Value) {
+        self.enrol_kiosk();
+        let addr: std::net::SocketAddr = self.base.trim_start_matches("https://").parse().unwrap();
+        let runtime = tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap();
+        runtime.block_on(async {
+            use asamblea_kiosk::{kiosk_tls, whole_votes, HttpsClient, SignedBallot};
+            let mut kiosk =
+                HttpsClient::connect(addr, kiosk_tls(&self.dir, "quiosco-prueba").unwrap()).await.unwrap();
+            let ballot =
+                SignedBallot::sign(credential, item, whole_votes(&[holder], option).unwrap()).unwrap();
+            let (status, answer) = kiosk.post_body("/api/v1/ballots", ballot.body(), None).await.unwrap();
+            (status.as_u16(), answer)
+        })
+    }
+
+    /// Enrols the test's kiosk (`asamblea kiosk`, through the running
+    /// daemon), once.
+    fn enrol_kiosk(&self) {
+        if self.dir.join("tls/kiosks/quiosco-prueba.crt").exists() {
+            return;
+        }
+        let enrolled = Command::new(env!("CARGO_BIN_EXE_asamblea"))
+            .args(["kiosk", self.dir.to_str().unwrap(), "quiosco-prueba"])
+            .output()
+            .unwrap();
+        assert!(enrolled.status.success(), "{}", String::from_utf8_lossy(&enrolled.stderr));
+    }
+
+    /// The meeting's id.
+    fn meeting(&self) -> asamblea_wire::MeetingId {
+        asamblea_venue::service::MeetingFiles::meeting_id(&self.dir).unwrap()
+    }
+}
+
+/// The text of the one QR code in a PNG, read by an independent decoder
+/// (`rqrr`).
+fn decode_qr(png: &[u8]) -> String {
+    let decoder = png::Decoder::new(std::io::Cursor::new(png));
+    let mut reader = decoder.read_info().expect("a PNG");
+    let mut buffer = vec![0; reader.output_buffer_size().expect("size")];
+    let frame = reader.next_frame(&mut buffer).expect("a frame");
+    let (width, height) = (frame.width as usize, frame.height as usize);
+    let channels = frame.line_size / width;
+    let mut image = rqrr::PreparedImage::prepare_from_greyscale(width, height, |x, y| {
+        buffer[y * frame.line_size + x * channels]
+    });
+    let grids = image.detect_grids();
+    assert_eq!(grids.len(), 1, "one QR code in the picture");
+    grids[0].decode().expect("the QR code decodes").1
 }
 
 /// Where the test run writes its screenshots (named in the README).
@@ -263,6 +321,36 @@ fn a_meeting_run_from_the_consoles_in_a_real_browser_reaches_the_board_at_once()
     browser.click("#confirmar");
     browser.wait_for_text("Llegada registrada: CC-99999999 con 2 representados", Duration::from_secs(10));
     browser.wait_for_text("218 accionistas", Duration::from_secs(10));
+    // A badge printed at once for the holder who arrived: the seed drawn
+    // in this browser, the QR written here, read back by an independent
+    // decoder as this meeting's credential.
+    browser.eval("document.getElementById('buscar').value = '';");
+    browser.type_into("#buscar", &id);
+    browser.wait_for_text("1 coincide.", Duration::from_secs(10));
+    browser.click("#resultados button.badge");
+    browser.wait_for_text("imprímala", Duration::from_secs(10));
+    let badge_png = |browser: &Browser| {
+        browser.eval("const svg = document.querySelector('#credencial svg'); svg.style.width = '856px'; svg.style.height = '540px';");
+        let png = browser.element_png("#credencial svg");
+        browser.eval("const svg = document.querySelector('#credencial svg'); svg.style.width = ''; svg.style.height = '';");
+        png
+    };
+    let first = asamblea_kiosk::parse_badge(&decode_qr(&badge_png(&browser)), &demo.meeting())
+        .expect("the printed QR is a credential of this meeting");
+    assert!(browser.page_text().contains(&format!("Credencial n.º {} para {id}", first.id().0)));
+    browser.screenshot(&shots.join("registro-credencial-1280x720.png"));
+    browser.click("#cerrar-credencial");
+    // Lost: replaced by a new one in one step, the old one revoked with it.
+    browser.wait_for_text(&format!("Reponer credencial n.º {}", first.id().0), Duration::from_secs(10));
+    browser.click("#resultados button.badge");
+    browser.wait_for_text("pulse otra vez", Duration::from_secs(10));
+    browser.click("#resultados button.badge");
+    browser.wait_for_text(&format!("Credencial n.º {} revocada", first.id().0), Duration::from_secs(10));
+    let second = asamblea_kiosk::parse_badge(&decode_qr(&badge_png(&browser)), &demo.meeting())
+        .expect("the new badge is a credential of this meeting");
+    assert_eq!(second.id().0, first.id().0 + 1);
+    browser.click("#cerrar-credencial");
+
     // The desk's figures follow: two holders more by proxy, one agent.
     let figures = browser.eval("return document.getElementById('cifras').textContent;");
     assert!(figures.as_str().unwrap().contains("Por apoderado"), "{figures}");
@@ -285,8 +373,13 @@ fn a_meeting_run_from_the_consoles_in_a_real_browser_reaches_the_board_at_once()
     browser.click("#agenda button");
     browser.wait_for_text("Votación abierta: Aprobación del orden del día", Duration::from_secs(10));
     browser.wait_for_text("Cerrar la votación", Duration::from_secs(10));
+    // The badge printed in the browser votes; the one it replaced cannot.
+    let (status, refused) = demo.vote(&first, "item-1", &id, asamblea_rules::OptionIndex::FOR);
+    assert_eq!((status, refused["error"]["code"].as_str()), (422, Some("revoked-badge")), "{refused}");
+    let (status, receipt) = demo.vote(&second, "item-1", &id, asamblea_rules::OptionIndex::FOR);
+    assert!((200..300).contains(&status), "{status} {receipt}");
     // Kiosks cast ballots; the chair sees the turnout, never the choices.
-    let cast = demo.cast("item-1");
+    let cast = demo.cast("item-1") + 1;
     let started = Instant::now();
     while browser
         .eval("return document.querySelector('#agenda tr td.num').textContent;")

@@ -259,6 +259,14 @@ impl Browser {
         std::fs::write(path, bytes).unwrap();
     }
 
+    /// The PNG of one element (the first `css` finds), as the browser
+    /// renders it.
+    pub fn element_png(&self, css: &str) -> Vec<u8> {
+        let element = self.find(css);
+        let encoded = self.session_call("GET", &format!("/element/{element}/screenshot"), None);
+        base64_decode(encoded.as_str().expect("base64"))
+    }
+
     /// Opens a second window and switches to it; its handle.
     pub fn new_window(&self) -> String {
         let made = self.session_call("POST", "/window/new", Some(json!({ "type": "window" })));
