@@ -402,6 +402,19 @@ pub struct VerifyOptions<'a> {
     pub load_profile: &'a ProfileLoader,
 }
 
+impl<'a> VerifyOptions<'a> {
+    /// Nothing from outside the bundle: its own checkpoints and chain only.
+    pub fn bundle_alone(load_profile: &'a ProfileLoader) -> VerifyOptions<'a> {
+        VerifyOptions {
+            daemon_key: None,
+            checkpoints: Vec::new(),
+            witnesses: Vec::new(),
+            receipts: Vec::new(),
+            load_profile,
+        }
+    }
+}
+
 /// A bundle that verified.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Verified {

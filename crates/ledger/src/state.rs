@@ -95,6 +95,22 @@ pub enum Rejection {
     /// A lot draw that is not the one the seed gives.
     #[error("the lot draw on `{0}` is not the one its seed and round give")]
     LotMismatch(String),
+    /// A written statement by someone not present: neither a holder
+    /// present in person nor an agent present.
+    #[error("`{0}` is not present at the meeting (neither a holder in person nor an agent)")]
+    NotAnAttendee(String),
+}
+
+/// A written statement (constancia) as recorded: the item, who made it,
+/// its words.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct RecordedStatement {
+    /// The item it is about.
+    pub item: Id,
+    /// Who made it.
+    pub person: Id,
+    /// Its words.
+    pub text: asamblea_wire::Prose,
 }
 
 /// A badge as issued.
@@ -144,6 +160,8 @@ pub struct State {
     refused_proxies: Vec<(AgentArrival, ProxyRefusal)>,
     /// Badges revoked so far.
     badges_revoked: u32,
+    /// The written statements recorded, in order.
+    statements: Vec<RecordedStatement>,
 }
 
 impl State {
@@ -178,6 +196,7 @@ impl State {
             admitted: 0,
             refused_proxies: Vec::new(),
             badges_revoked: 0,
+            statements: Vec::new(),
         }
     }
 
@@ -221,6 +240,11 @@ impl State {
     /// number is one more.
     pub fn badges_issued(&self) -> u32 {
         self.badges.len() as u32
+    }
+
+    /// The written statements recorded so far, in order.
+    pub fn statements(&self) -> &[RecordedStatement] {
+        &self.statements
     }
 
     /// Badges revoked so far.
@@ -522,6 +546,29 @@ impl State {
                 }
                 self.meeting_mut()?.draw(item.as_str(), winner.as_str()).map_err(Rejection::Rules)?;
                 *self.rounds.entry(item.as_str().to_string()).or_insert(0) += 1;
+            }
+            EventBody::StatementRecorded { item, person, text } => {
+                if !self.agenda.iter().any(|entry| entry.item == *item) {
+                    return Err(Rejection::NotOnAgenda(item.as_str().to_string()));
+                }
+                let meeting = self
+                    .meeting
+                    .as_ref()
+                    .ok_or(Rejection::OutOfPlace("the register must be imported first"))?;
+                let present =
+                    meeting.register().iter().any(|(at, holder)| match meeting.presence().channel(at) {
+                        Channel::InPerson => holder.id() == person.as_str(),
+                        Channel::Agent { agent, .. } => meeting.presence().agent_id(agent) == person.as_str(),
+                        Channel::Absent => false,
+                    });
+                if !present {
+                    return Err(Rejection::NotAnAttendee(person.as_str().to_string()));
+                }
+                self.statements.push(RecordedStatement {
+                    item: item.clone(),
+                    person: person.clone(),
+                    text: text.clone(),
+                });
             }
             EventBody::ResultPublished { item, result } => {
                 let meeting = self

@@ -470,6 +470,53 @@ async function minutes() {
   }));
 }
 
+// ----- secretaría: written statements (constancias) for the acta -----
+async function statements() {
+  const list = document.getElementById("constancias");
+  if (!list) return;
+  const r = await api("GET", "/api/v1/statements");
+  if (!r.ok) return;
+  list.replaceChildren(...r.data.statements.map((st) => {
+    const part = el("div", undefined, "minute");
+    part.append(el("h3", (st.title || st.item) + " — " + (st.name ? st.name + " (" + st.person + ")" : st.person)));
+    for (const line of st.text.split("\n")) part.append(el("p", line));
+    return part;
+  }));
+  if (r.data.statements.length === 0) list.append(el("p", "Ninguna constancia todavía. / No statements yet.", "hint"));
+}
+
+function statementForm() {
+  const form = document.getElementById("constancia");
+  if (!form) return;
+  const select = document.getElementById("constancia-punto");
+  const fill = () => {
+    if (!lastStatus || select.options.length > 0) return;
+    for (const item of lastStatus.items) {
+      const option = el("option", item.title);
+      option.value = item.id;
+      select.append(option);
+    }
+  };
+  const box = document.getElementById("constancia-mensaje");
+  document.getElementById("constancia-registrar").addEventListener("click", async () => {
+    fill();
+    const body = {
+      item: select.value,
+      person: document.getElementById("constancia-persona").value.trim(),
+      text: document.getElementById("constancia-texto").value,
+    };
+    const r = await api("POST", "/api/v1/statements", body);
+    box.textContent = r.ok ? "Constancia registrada (evento " + r.data.seq + "). / Statement recorded." : failure(r);
+    box.className = r.ok ? "said ok" : "said no";
+    if (r.ok) {
+      document.getElementById("constancia-persona").value = "";
+      document.getElementById("constancia-texto").value = "";
+      await statements();
+    }
+  });
+  return fill;
+}
+
 const kind = document.body.dataset.console;
 if (kind === "registro") {
   desk(); agentDesk(); badgePrinting(); status().then(deskFigures);
@@ -477,6 +524,7 @@ if (kind === "registro") {
 }
 if (kind === "presidencia") { agenda(true); setInterval(() => agenda(true), 3000); }
 if (kind === "secretaria") {
-  agenda(false).then(minutes);
+  const fillItems = statementForm();
+  agenda(false).then(() => { fillItems(); minutes(); statements(); });
   setInterval(() => agenda(false).then(minutes), 5000);
 }

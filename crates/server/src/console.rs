@@ -422,6 +422,21 @@ pub(crate) async fn secretary(State(state): State<AppState>, headers: HeaderMap)
 <h2 id="impeded-title">Acciones impedidas y derecho de retiro <span class="en">impeded shares and withdrawal rights</span></h2>
 <div id="retiro"></div>
 </section>
+<section aria-labelledby="statements-title">
+<h2 id="statements-title">Constancias escritas <span class="en">written statements</span></h2>
+<p class="hint">Lo que un asistente pide que conste en el acta, sobre un punto: queda en el registro firmado con su nombre. <span class="en">What an attendee asks the minutes to record about an item: kept in the signed ledger under their name.</span></p>
+<form id="constancia" class="agent" novalidate>
+<label for="constancia-punto">Punto <span class="en">item</span></label>
+<select id="constancia-punto"></select>
+<label for="constancia-persona">Documento de quien la presenta (presente en la reunión) <span class="en">the id of its author, present at the meeting</span></label>
+<input id="constancia-persona" autocomplete="off" spellcheck="false">
+<label for="constancia-texto">Texto, tal como lo entregó <span class="en">its words, as handed in</span></label>
+<textarea id="constancia-texto" rows="5" maxlength="4000"></textarea>
+<p id="constancia-mensaje" role="status" aria-live="polite"></p>
+<button type="button" id="constancia-registrar">Registrar la constancia <span class="en">record the statement</span></button>
+</form>
+<div id="constancias"></div>
+</section>
 <section aria-labelledby="bundle-title">
 <h2 id="bundle-title">Paquete de auditoría <span class="en">audit bundle</span></h2>
 <p>Todo el registro firmado, para verificarlo con <code>asamblea verify</code> sin confiar en este servidor. <span class="en">The whole signed ledger, to check with asamblea verify.</span></p>

@@ -168,6 +168,18 @@ impl ApiError {
                 "Esta papeleta ya fue enviada.",
                 "This ballot was already sent.",
             ),
+            Rejection::NotAnAttendee(person) => ApiError::new(
+                StatusCode::UNPROCESSABLE_ENTITY,
+                "not-an-attendee",
+                format!("{person} no está presente en la reunión: una constancia es de un asistente (un accionista presente o un apoderado). Búsquelo en el registro de asistentes."),
+                format!("{person} is not present at the meeting: a written statement is an attendee's."),
+            ),
+            Rejection::NotOnAgenda(item) => ApiError::new(
+                StatusCode::UNPROCESSABLE_ENTITY,
+                "not-on-agenda",
+                format!("«{item}» no es un punto del orden del día convocado."),
+                format!("`{item}` is not an item of the convened agenda."),
+            ),
             other => ApiError::new(
                 StatusCode::UNPROCESSABLE_ENTITY,
                 "refused",

@@ -121,6 +121,11 @@ pub(crate) struct DeskReaders;
 impl Allowed for DeskReaders {
     const ROLES: &'static [Role] = &[Role::Operator, Role::Secretary, Role::Auditor];
 }
+/// The secretary alone (who receives the written statements).
+pub(crate) struct SecretaryOnly;
+impl Allowed for SecretaryOnly {
+    const ROLES: &'static [Role] = &[Role::Secretary];
+}
 /// Export.
 pub(crate) struct SecretaryOrAuditor;
 impl Allowed for SecretaryOrAuditor {
@@ -1276,6 +1281,85 @@ pub(crate) async fn minutes(
                 })
                 .collect();
             json!({ "administrators": administrators, "items": items })
+        }))
+    })
+    .await?;
+    Ok(Json(found))
+}
+
+/// A written statement as the secretary's form sends it.
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct StatementRequest {
+    item: String,
+    person: String,
+    text: String,
+}
+
+/// `POST /api/v1/statements`: a written statement (constancia) an
+/// attendee handed in, recorded as a `statement-recorded` event signed by
+/// the secretary. The words are kept as written, line breaks included
+/// (Windows' `\r\n` read as one), without spaces at either end.
+pub(crate) async fn record_statement(
+    State(state): State<AppState>,
+    StaffMember(key, staff, _): StaffMember<SecretaryOnly>,
+    Body(request): Body<StatementRequest>,
+) -> Result<(StatusCode, Json<Value>), ApiError> {
+    let item = id(&request.item, "item")?;
+    let person = id(request.person.trim(), "person")?;
+    let words = request.text.replace("\r\n", "\n");
+    let text = asamblea_wire::Prose::new(words.trim()).map_err(|e| {
+        ApiError::new(
+            StatusCode::BAD_REQUEST,
+            "bad-request",
+            format!(
+                "El texto de la constancia debe tener entre 1 y {} caracteres, sin tabulaciones ni otros caracteres de control ({e}).",
+                asamblea_wire::limits::MAX_PROSE_LEN
+            ),
+            format!("`text`: {e}"),
+        )
+    })?;
+    let state2 = state.clone();
+    let seq = blocking(&state, move |service| {
+        let appended = service
+            .staff_event_as(&key, EventBody::StatementRecorded { item, person: person.clone(), text })
+            .map_err(|e| action_error(&state2, e))?;
+        tracing::info!(event.seq = appended.seq, person.id = %person, staff.name = %staff, "constancia registrada / statement recorded");
+        Ok(appended.seq)
+    })
+    .await?;
+    Ok((StatusCode::CREATED, Json(json!({ "seq": seq }))))
+}
+
+/// `GET /api/v1/statements`: every written statement recorded, in order,
+/// with the item's title and the author's name.
+pub(crate) async fn statements(
+    State(state): State<AppState>,
+    _staff: StaffMember<SecretaryOrAuditor>,
+) -> Result<Json<Value>, ApiError> {
+    let found = unlocked(&state, |state| {
+        let directory = Directory::of_state(state)?;
+        Ok(state.with_service(|service| {
+            let meeting = service.meeting();
+            let list: Vec<Value> = service
+                .state()
+                .statements()
+                .iter()
+                .map(|statement| {
+                    let title =
+                        service.agenda().iter().find(|e| e.item == statement.item).map(|e| e.title.as_str());
+                    let name =
+                        meeting.register().lookup(statement.person.as_str()).map(|at| directory.name(at));
+                    json!({
+                        "item": statement.item.as_str(),
+                        "title": title,
+                        "person": statement.person.as_str(),
+                        "name": name,
+                        "text": statement.text.as_str(),
+                    })
+                })
+                .collect();
+            json!({ "statements": list })
         }))
     })
     .await?;

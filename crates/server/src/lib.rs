@@ -8,7 +8,7 @@
 //! | public | nothing | status, results, receipts by hash, the live feed, the OpenAPI document |
 //! | operator | bearer token | check-ins and exits, badges (issue, revoke), the attendees' list, kiosks (enrol, revoke) |
 //! | chair | bearer token | open and close polls (lots are drawn and recorded at the close) |
-//! | secretary | bearer token | export the audit bundle |
+//! | secretary | bearer token | export the audit bundle; record written statements (constancias) |
 //! | auditor | bearer token | export the audit bundle (read-only) |
 //! | kiosk | an enrolled client certificate (mTLS) | read a badge's ballot sheet, cast ballots |
 //!
@@ -434,6 +434,7 @@ pub fn router(state: AppState) -> Router {
         .route("/api/v1/items/{item}/close", post(handlers::close_item))
         .route("/api/v1/export", get(handlers::export))
         .route("/api/v1/minutes", get(handlers::minutes))
+        .route("/api/v1/statements", get(handlers::statements).post(handlers::record_statement))
         .fallback(handlers::not_found)
         .layer(axum::middleware::from_fn_with_state(state.clone(), limits::bound_and_secure));
     // The kiosks' routes, the ballot's hot path: only an enrolled kiosk
@@ -480,6 +481,8 @@ pub const ROUTES: &[(&str, &str, &[&str])] = &[
     ("POST", "/api/v1/items/{item}/close", &["chair"]),
     ("GET", "/api/v1/export", &["secretary", "auditor"]),
     ("GET", "/api/v1/minutes", &["secretary", "auditor"]),
+    ("GET", "/api/v1/statements", &["secretary", "auditor"]),
+    ("POST", "/api/v1/statements", &["secretary"]),
     ("GET", "/api/v1/kiosk/badges/{credential}", &["kiosk"]),
     ("POST", "/api/v1/ballots", &["kiosk"]),
 ];

@@ -236,6 +236,20 @@ impl<'a> Reader<'a> {
         self.string(field, 0, MAX_TEXT_LEN).map(Text::new_unchecked)
     }
 
+    /// A [`Prose`](crate::Prose): read as a string of 1 to
+    /// [`MAX_PROSE_LEN`](crate::limits::MAX_PROSE_LEN) bytes whose only
+    /// control character is the line feed, trimmed.
+    pub(crate) fn prose(&mut self, field: &'static str) -> Result<crate::Prose, WireError> {
+        let at = self.at();
+        let len = usize::try_from(self.u32(field)?).unwrap_or(usize::MAX);
+        check_count(len, 1, crate::limits::MAX_PROSE_LEN)
+            .map_err(|problem| self.malformed(field, at, problem))?;
+        let bytes = self.take(field, len)?;
+        let s = std::str::from_utf8(bytes).map_err(|_| self.malformed(field, at, Problem::NotUtf8))?;
+        crate::values::check_prose(s).map_err(|problem| self.malformed(field, at, problem))?;
+        Ok(crate::Prose::new_unchecked(s))
+    }
+
     /// Nothing may follow the end of the message.
     pub(crate) fn end(self) -> Result<(), WireError> {
         let count = self.bytes.len() - self.pos;

@@ -210,4 +210,8 @@ pub enum Problem {
         /// Its byte offset.
         position: usize,
     },
+    /// Words that begin or end with a space or a line break (a written
+    /// statement is stored trimmed, so that one text has one encoding).
+    #[error("the text begins or ends with a space or a line break")]
+    Untrimmed,
 }

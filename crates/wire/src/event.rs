@@ -136,6 +136,18 @@ pub enum EventBody {
         /// Its figures.
         result: PublishedResult,
     },
+    /// A written statement (constancia) an attendee handed in about an
+    /// item, for the acta (C.Co Art. 189: the minutes record the
+    /// statements made). Signed by the secretary who received it.
+    StatementRecorded {
+        /// The item it is about: on the convened agenda.
+        item: Id,
+        /// Who made it: present at the meeting (a holder in person, or an
+        /// agent) when it is recorded.
+        person: Id,
+        /// Its words.
+        text: crate::Prose,
+    },
 }
 
 /// An agent presenting itself with its principals.
@@ -348,6 +360,7 @@ impl EventBody {
             EventBody::ItemClosed { .. } => MessageKind::ItemClosed,
             EventBody::LotDrawn { .. } => MessageKind::LotDrawn,
             EventBody::ResultPublished { .. } => MessageKind::ResultPublished,
+            EventBody::StatementRecorded { .. } => MessageKind::StatementRecorded,
         }
     }
 
@@ -422,6 +435,11 @@ impl EventBody {
             EventBody::ResultPublished { item, result } => {
                 w.str(item.as_str());
                 result.write(w)?;
+            }
+            EventBody::StatementRecorded { item, person, text } => {
+                w.str(item.as_str());
+                w.str(person.as_str());
+                w.str(text.as_str());
             }
         }
         Ok(())
@@ -502,6 +520,11 @@ impl EventBody {
             MessageKind::ResultPublished => EventBody::ResultPublished {
                 item: r.id("result-published.item")?,
                 result: PublishedResult::read(r)?,
+            },
+            MessageKind::StatementRecorded => EventBody::StatementRecorded {
+                item: r.id("statement-recorded.item")?,
+                person: r.id("statement-recorded.person")?,
+                text: r.prose("statement-recorded.text")?,
             },
             // `Reader::header` let event kinds only through.
             MessageKind::Receipt | MessageKind::Checkpoint => {

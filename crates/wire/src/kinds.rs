@@ -67,9 +67,11 @@ macro_rules! message_kinds {
 // Who signs each kind. Staff kinds name the one role whose members may
 // sign them: the registration desk records the register and who is
 // present; the chair conducts the polls (and the lots, which the chair's
-// close sets off). The secretary and the auditor sign no event.
+// close sets off); the secretary records the written statements
+// attendees hand in for the acta. The auditor signs no event.
 const OPERATOR: SignerRole = SignerRole::Staff(StaffRole::Operator);
 const CHAIR: SignerRole = SignerRole::Staff(StaffRole::Chair);
+const SECRETARY: SignerRole = SignerRole::Staff(StaffRole::Secretary);
 const DAEMON: SignerRole = SignerRole::Daemon;
 const ATTENDEE: SignerRole = SignerRole::Attendee;
 
@@ -88,6 +90,7 @@ message_kinds! {
     ItemClosed = 0x0C, "item-closed", CHAIR;
     LotDrawn = 0x0D, "lot-drawn", CHAIR;
     ResultPublished = 0x0E, "result-published", DAEMON;
+    StatementRecorded = 0x0F, "statement-recorded", SECRETARY;
     Receipt = 0x40, "receipt", DAEMON;
     Checkpoint = 0x41, "checkpoint", DAEMON;
 }
@@ -131,7 +134,8 @@ pub enum StaffRole {
     Operator,
     /// The chair (presidente): opens and closes the polls.
     Chair,
-    /// The secretary: tallies, the acta, exports. Signs no event.
+    /// The secretary: tallies, the acta, exports; records the written
+    /// statements (`statement-recorded`).
     Secretary,
     /// Read-only: revisor fiscal, auditors. Signs no event.
     Auditor,

@@ -8,6 +8,8 @@ pub const MAX_MESSAGE_LEN: usize = 65_536;
 pub const MAX_ID_LEN: usize = 64;
 /// Bytes in a [`Text`](crate::Text).
 pub const MAX_TEXT_LEN: usize = 256;
+/// Bytes in a [`Prose`](crate::Prose): a written statement for the acta.
+pub const MAX_PROSE_LEN: usize = 4_000;
 /// Principals one agent's check-in may name.
 pub const MAX_PRINCIPALS: usize = 1_000;
 /// Holders one ballot may vote for (an agent votes for each principal).

@@ -6,7 +6,7 @@ use std::fmt;
 use sha2::{Digest as _, Sha256};
 
 use crate::error::{Problem, WireError};
-use crate::limits::{MAX_ID_LEN, MAX_TEXT_LEN};
+use crate::limits::{MAX_ID_LEN, MAX_PROSE_LEN, MAX_TEXT_LEN};
 
 /// A meeting's id: 32 bytes the daemon draws at random when the meeting is
 /// created. It is bound into every signature and into the first head of the
@@ -152,6 +152,48 @@ impl fmt::Display for Text {
 /// `min..=max`, and no character of Unicode category Cc (U+0000–U+001F,
 /// U+007F–U+009F), which a terminal, a CSV file or an acta would render
 /// ambiguously.
+/// A written statement's words (a constancia for the acta): 1 to
+/// [`MAX_PROSE_LEN`] bytes of UTF-8 whose only control character is the
+/// line feed, with no space or line feed at either end (one meaning, one
+/// encoding).
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct Prose(Box<str>);
+
+impl Prose {
+    /// Validates a statement's words.
+    pub fn new(text: &str) -> Result<Prose, WireError> {
+        check_prose(text).map_err(|problem| WireError::Invalid { field: "text", problem })?;
+        Ok(Prose(text.into()))
+    }
+
+    /// The words.
+    pub fn as_str(&self) -> &str {
+        &self.0
+    }
+
+    pub(crate) fn new_unchecked(text: &str) -> Prose {
+        debug_assert!(check_prose(text).is_ok());
+        Prose(text.into())
+    }
+}
+
+/// [`Prose`]'s rule.
+pub(crate) fn check_prose(s: &str) -> Result<(), Problem> {
+    if s.len() > MAX_PROSE_LEN {
+        return Err(Problem::TooLong { len: s.len(), limit: MAX_PROSE_LEN });
+    }
+    if s.is_empty() {
+        return Err(Problem::TooShort { len: 0, min: 1 });
+    }
+    if s.trim() != s {
+        return Err(Problem::Untrimmed);
+    }
+    match s.char_indices().find(|(_, c)| c.is_control() && *c != '\n') {
+        Some((position, _)) => Err(Problem::ControlCharacter { position }),
+        None => Ok(()),
+    }
+}
+
 pub(crate) fn check_string(s: &str, min: usize, max: usize) -> Result<(), Problem> {
     if s.len() > max {
         return Err(Problem::TooLong { len: s.len(), limit: max });

@@ -1209,3 +1209,79 @@ async fn a_lost_badge_is_replaced_in_one_step_and_the_desk_prints_from_the_daemo
     let found = api.ok(Method::GET, "/api/v1/holders?q=NIT-800100200", "operator", None).await;
     assert_eq!(found["holders"][0]["badge"].as_u64(), Some(number));
 }
+
+#[tokio::test]
+async fn a_written_statement_is_a_signed_ledger_event_of_a_present_attendee_about_an_item() {
+    let api = Api::demo("statements");
+    api.check_in_a_quorum().await;
+    let text = "Dejo constancia de mi voto en contra:\r\nlos estados no incluyen la provisión.  ";
+    let body = json!({ "item": "item-2", "person": "NIT-800100200", "text": text });
+    let recorded = api.ok(Method::POST, "/api/v1/statements", "secretary", Some(body.clone())).await;
+    let seq = recorded["seq"].as_u64().unwrap();
+    let listed = api.ok(Method::GET, "/api/v1/statements", "auditor", None).await;
+    let statement = &listed["statements"][0];
+    assert_eq!(
+        statement["text"],
+        "Dejo constancia de mi voto en contra:\nlos estados no incluyen la provisión."
+    );
+    assert_eq!(
+        (statement["item"].as_str(), statement["person"].as_str()),
+        (Some("item-2"), Some("NIT-800100200"))
+    );
+    assert!(statement["title"].as_str().unwrap().starts_with("Estados financieros"), "{statement}");
+    assert!(!statement["name"].as_str().unwrap().is_empty());
+    // Refused, saying why, and nothing recorded: someone absent, an item
+    // not on the agenda, no words, a tab; and the auditor signs nothing.
+    let absent = api.ok(Method::GET, "/api/v1/holders?q=cc-", "operator", None).await;
+    let absent =
+        absent["holders"].as_array().unwrap().iter().find(|h| h["present"] == false).unwrap()["id"].clone();
+    for (body, status, code) in [
+        (
+            json!({ "item": "item-2", "person": absent, "text": "x" }),
+            StatusCode::UNPROCESSABLE_ENTITY,
+            "not-an-attendee",
+        ),
+        (
+            json!({ "item": "item-99", "person": "NIT-800100200", "text": "x" }),
+            StatusCode::UNPROCESSABLE_ENTITY,
+            "not-on-agenda",
+        ),
+        (
+            json!({ "item": "item-2", "person": "NIT-800100200", "text": "   " }),
+            StatusCode::BAD_REQUEST,
+            "bad-request",
+        ),
+        (
+            json!({ "item": "item-2", "person": "NIT-800100200", "text": "a\tb" }),
+            StatusCode::BAD_REQUEST,
+            "bad-request",
+        ),
+        (
+            json!({ "item": "item-2", "person": "NIT-800100200", "text": "x".repeat(4_001) }),
+            StatusCode::BAD_REQUEST,
+            "bad-request",
+        ),
+    ] {
+        let (got, value) =
+            api.call(Method::POST, "/api/v1/statements", "secretary", Some(body.clone())).await;
+        assert_eq!((got, value["error"]["code"].as_str()), (status, Some(code)), "{body}: {value}");
+        assert!(value["error"]["message"].as_str().is_some_and(|m| !m.is_empty()));
+    }
+    let (got, _) = api.call(Method::POST, "/api/v1/statements", "auditor", Some(body)).await;
+    assert_eq!(got, StatusCode::FORBIDDEN);
+    let listed = api.ok(Method::GET, "/api/v1/statements", "secretary", None).await;
+    assert_eq!(listed["statements"].as_array().unwrap().len(), 1, "the refusals recorded nothing");
+    // In the exported bundle, signed by the secretary's key, and verified.
+    let bundle = asamblea_venue::service::MeetingFiles::export(&api.dir).expect("the bundle");
+    let record = asamblea_wire::EventRecord::decode(&bundle.records[seq as usize - 1].0).unwrap();
+    assert!(matches!(record.event.body, asamblea_wire::EventBody::StatementRecorded { .. }));
+    let options = asamblea_ledger::VerifyOptions::bundle_alone(&asamblea::commands::load_profile);
+    let (_, state) =
+        asamblea_ledger::verify_bundle_state(std::io::Cursor::new(bundle.encode()), &options, &mut |_, _| {})
+            .expect("the bundle verifies");
+    assert_eq!(state.statements().len(), 1);
+    assert_eq!(
+        state.staff_member(&record.signer).map(|(role, _)| role),
+        Some(asamblea_wire::StaffRole::Secretary)
+    );
+}

@@ -450,6 +450,14 @@ fn a_meeting_run_from_the_consoles_in_a_real_browser_reaches_the_board_at_once()
     // The register's administrators and employees, and the closed item's
     // impeded shares.
     browser.wait_for_text("Acciones impedidas / impeded shares: 0", Duration::from_secs(10));
+    // A written statement handed in by the holder who arrived, about the
+    // first item: recorded as a signed event, listed for the acta.
+    browser.type_into("#constancia-persona", &id);
+    browser.type_into("#constancia-texto", "Dejo constancia de que voté a favor\ny pido copia del acta.");
+    browser.click("#constancia-registrar");
+    browser.wait_for_text("Constancia registrada", Duration::from_secs(10));
+    browser.wait_for_text("y pido copia del acta.", Duration::from_secs(10));
+    browser.screenshot(&shots.join("secretaria-constancia-1280x720.png"));
     // The quorum series: the first item's open and close.
     assert_eq!(browser.eval("return document.querySelectorAll('#serie-tabla tr').length;"), 2);
     assert!(

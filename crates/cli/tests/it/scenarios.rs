@@ -99,13 +99,7 @@ fn every_scenario_recorded_as_the_daemon_would_verifies_with_its_outcomes() {
             entries.flatten().map(|e| e.path()).filter(|p| p.extension().is_some_and(|e| e == "toml")),
         );
     }
-    let options = asamblea_ledger::VerifyOptions {
-        daemon_key: None,
-        checkpoints: Vec::new(),
-        witnesses: Vec::new(),
-        receipts: Vec::new(),
-        load_profile: &asamblea::commands::load_profile,
-    };
+    let options = asamblea_ledger::VerifyOptions::bundle_alone(&asamblea::commands::load_profile);
     let mut compared = 0;
     for file in &files {
         let name = file.display().to_string();

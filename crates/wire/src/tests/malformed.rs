@@ -47,7 +47,7 @@ const BALLOT: u8 = 0x0B;
 fn header_problems() {
     check(&[], "tag", 0, Problem::Truncated { needed: 1, available: 0 });
     check(&event(0x00, &s("I")), "tag", 0, Problem::UnknownCode(0x00));
-    check(&event(0x0F, &s("I")), "tag", 0, Problem::UnknownCode(0x0F));
+    check(&event(0x10, &s("I")), "tag", 0, Problem::UnknownCode(0x10));
     check(&event(0x40, &s("I")), "tag", 0, Problem::UnexpectedKind(MessageKind::Receipt));
     for old_or_new in [1, 3] {
         let mut other = event(ITEM_CLOSED, &s("I"));
@@ -478,5 +478,35 @@ fn values_without_a_canonical_encoding_are_not_encoded() {
     assert_eq!(
         published(&election).encode(),
         invalid("result.lot_between", Problem::OutOfRange { value: 1, limit: 1 })
+    );
+}
+
+#[test]
+fn a_statements_words_are_bounded_trimmed_and_free_of_control_characters_but_line_breaks() {
+    const STATEMENT: u8 = 0x0F;
+    let statement = |text: &[u8]| event(STATEMENT, &cat(&[&s("item-1"), &s("CC-1"), &raw(text)]));
+    let at = 2 + 16 + (4 + 6) + (4 + 4);
+    assert!(
+        Event::decode(&statement("Dejo constancia:\nvoto en contra, señor presidente.".as_bytes())).is_ok()
+    );
+    assert!(Event::decode(&statement(&[b'a'; 4_000])).is_ok());
+    check(&statement(b""), "statement-recorded.text", at, Problem::TooShort { len: 0, min: 1 });
+    check(
+        &statement(&[b'a'; 4_001]),
+        "statement-recorded.text",
+        at,
+        Problem::TooLong { len: 4_001, limit: 4_000 },
+    );
+    check(&statement(b" dejo constancia"), "statement-recorded.text", at, Problem::Untrimmed);
+    check(&statement(b"dejo constancia\n"), "statement-recorded.text", at, Problem::Untrimmed);
+    check(
+        &statement(b"dejo\tconstancia"),
+        "statement-recorded.text",
+        at,
+        Problem::ControlCharacter { position: 4 },
+    );
+    assert_eq!(
+        crate::Prose::new("  ").unwrap_err(),
+        WireError::Invalid { field: "text", problem: Problem::Untrimmed }
     );
 }

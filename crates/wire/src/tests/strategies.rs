@@ -289,7 +289,17 @@ fn arb_body() -> impl Strategy<Value = EventBody> {
             .prop_map(|(item, round, seed, winner)| EventBody::LotDrawn { item, round, seed, winner }),
         (arb_id(), prop_oneof![arb_decision(), arb_election()])
             .prop_map(|(item, result)| EventBody::ResultPublished { item, result }),
+        (arb_id(), arb_id(), arb_prose()).prop_map(|(item, person, text)| EventBody::StatementRecorded {
+            item,
+            person,
+            text
+        }),
     ]
+}
+
+/// A statement's words: accents, line breaks inside, trimmed.
+fn arb_prose() -> impl Strategy<Value = crate::Prose> {
+    "[a-zñáé][ -~ñáé\n]{0,200}[a-z.]".prop_map(|s| crate::Prose::new(&s).expect("test statements are valid"))
 }
 
 pub(crate) fn arb_event() -> impl Strategy<Value = Event> {
