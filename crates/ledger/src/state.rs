@@ -162,6 +162,9 @@ pub struct State {
     badges_revoked: u32,
     /// The written statements recorded, in order.
     statements: Vec<RecordedStatement>,
+    /// Every lot drawn: the item, the round, the seed and the list that
+    /// took the seat, in order.
+    lots: Vec<(Id, u32, Digest, Id)>,
 }
 
 impl State {
@@ -197,6 +200,7 @@ impl State {
             refused_proxies: Vec::new(),
             badges_revoked: 0,
             statements: Vec::new(),
+            lots: Vec::new(),
         }
     }
 
@@ -240,6 +244,12 @@ impl State {
     /// number is one more.
     pub fn badges_issued(&self) -> u32 {
         self.badges.len() as u32
+    }
+
+    /// Every lot drawn so far, in order: the item, the round, the seed (the
+    /// head after the item's close) and the list that took the seat.
+    pub fn lots(&self) -> &[(Id, u32, Digest, Id)] {
+        &self.lots
     }
 
     /// The written statements recorded so far, in order.
@@ -546,6 +556,7 @@ impl State {
                 }
                 self.meeting_mut()?.draw(item.as_str(), winner.as_str()).map_err(Rejection::Rules)?;
                 *self.rounds.entry(item.as_str().to_string()).or_insert(0) += 1;
+                self.lots.push((item.clone(), *round, *seed, winner.clone()));
             }
             EventBody::StatementRecorded { item, person, text } => {
                 if !self.agenda.iter().any(|entry| entry.item == *item) {

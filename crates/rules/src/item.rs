@@ -352,6 +352,12 @@ impl Item {
         self.result.as_ref()
     }
 
+    /// The shares voted so far on every option together: the turnout a
+    /// chair sees while the poll is open (never a tally of the choices).
+    pub fn shares_voted(&self) -> Shares {
+        self.totals.iter().copied().sum()
+    }
+
     /// Ballots accepted so far: the turnout a live screen may show.
     pub fn ballots(&self) -> u32 {
         self.ballots

@@ -157,6 +157,14 @@ impl Meeting {
         &self.items[at.get()]
     }
 
+    /// The shares `holder` votes with on `item`: ordinary always, preferred
+    /// on the matters listed for them or under full vote (R13). What a
+    /// ballot for that holder weighs.
+    pub fn shares_on(&self, item: ItemIndex, holder: HolderIndex) -> Shares {
+        let rules = self.profile.matter(self.items[item.get()].spec.matter);
+        item_shares(self.register.holder(holder).holdings(), rules, self.profile.settings()).total()
+    }
+
     /// The quorum at every poll's open and close so far, in order.
     pub fn quorum_series(&self) -> &[QuorumPoint] {
         &self.quorum_series

@@ -380,7 +380,10 @@ function agendaRow(item, chair) {
     // The rule that decides it, before the poll opens.
     title.append(el("div", "Regla: " + item.rule_es + " (" + item.rule_source + ")", "rule"));
   }
-  row.append(title, el("td", item.matter_es), el("td", state, item.state === "closed" ? "decided" : ""));
+  const stateCell = el("td", state, item.state === "closed" ? "decided" : "");
+  // While open, the shares voted so far (never how they voted).
+  if (chair && item.state === "open") stateCell.append(el("div", n(item.shares_voted) + " acciones votadas / shares voted", "rule"));
+  row.append(title, el("td", item.matter_es), stateCell);
   if (chair) {
     row.append(labelled(el("td", item.state === "open" ? n(item.ballots) : "", "num"), "Papeletas"));
     const cell = el("td");

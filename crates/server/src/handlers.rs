@@ -265,7 +265,9 @@ pub(crate) fn status_json(state: &AppState) -> Value {
                     None => out["state"] = json!("pending"),
                     Some(item) if !item.is_closed() => {
                         out["state"] = json!("open");
-                        out["ballots"] = json!(turnout.get(id).copied().unwrap_or(0));
+                        let (ballots, shares) = turnout.get(id).copied().unwrap_or((0, 0));
+                        out["ballots"] = json!(ballots);
+                        out["shares_voted"] = json!(shares);
                     }
                     Some(item) => {
                         out["state"] = json!("closed");
@@ -277,6 +279,20 @@ pub(crate) fn status_json(state: &AppState) -> Value {
                         }
                         if let Some(asamblea_rules::ItemResult::Election(e)) = item.result() {
                             out["lists"] = asamblea_documents::explain::lists_json(item, e);
+                            // The lots drawn at the close, each with the seed
+                            // anyone can draw it again from (ledger-format §7.3).
+                            let lots: Vec<Value> = service
+                                .state()
+                                .lots()
+                                .iter()
+                                .filter(|(lot_item, ..)| lot_item.as_str() == id)
+                                .map(|(_, round, seed, winner)| {
+                                    json!({ "round": round, "seed": seed.to_string(), "winner": winner.as_str() })
+                                })
+                                .collect();
+                            if !lots.is_empty() {
+                                out["lots"] = json!(lots);
+                            }
                         }
                     }
                 }
@@ -856,6 +872,36 @@ pub(crate) async fn badge_layout(
     Ok(([(header::CONTENT_TYPE, "image/svg+xml; charset=utf-8")], svg).into_response())
 }
 
+/// A poll refused for want of quorum, with the figures and the threshold,
+/// and what to do.
+fn no_quorum(meeting: &asamblea_rules::Meeting) -> ApiError {
+    use asamblea_documents::numfmt::{percent, thousands};
+    let reading = meeting.quorum();
+    let rule = asamblea_documents::quorum::quorum_rule_text(meeting);
+    let (present, voting) = (reading.present.get(), reading.voting_outstanding.get());
+    ApiError::new(
+        StatusCode::UNPROCESSABLE_ENTITY,
+        Refusal::NoQuorum.code(),
+        format!(
+            "No hay quórum para abrir la votación: están presentes {} de {} acciones con derecho a voto ({}) y {} accionistas; \
+             se necesita {} ({}). Registre más llegadas y vuelva a intentarlo.",
+            thousands(present),
+            thousands(voting),
+            percent(present, voting),
+            thousands(u64::from(reading.holders)),
+            rule.es,
+            rule.source
+        ),
+        format!(
+            "No quorum to open the poll: {} of {} voting shares and {} holders present; it needs {}.",
+            thousands(present),
+            thousands(voting),
+            reading.holders,
+            rule.en
+        ),
+    )
+}
+
 /// A badge's public key as the desk sends it (64 hex digits).
 fn badge_key(hex: &str) -> Result<PublicKey, ApiError> {
     PublicKey::from_hex(hex).map_err(|e| {
@@ -1191,7 +1237,11 @@ pub(crate) async fn open_item(
     let state2 = state.clone();
     let seq = blocking(&state, move |service| {
         let body = service.item_opened(&item).map_err(|e| ApiError::not_found(format!("{e:#}")))?;
-        let seq = service.staff_event_as(&key, body).map(|a| a.seq).map_err(|e| action_error(&state2, e))?;
+        let seq = service.staff_event_as(&key, body).map(|a| a.seq).map_err(|e| match e {
+            // Refused for want of quorum: say how far it is, with the figures.
+            ActionError::Rejected(Rejection::Rules(Refusal::NoQuorum)) => no_quorum(service.meeting()),
+            e => action_error(&state2, e),
+        })?;
         let quorum = service.meeting().quorum();
         tracing::info!(
             event.seq = seq,
@@ -1510,16 +1560,26 @@ pub(crate) async fn submit_ballot(
     let EventBody::Ballot(ballot) = &event.body else { unreachable!("checked above") };
     let item = ballot.item.as_str().to_string();
     let (done, acknowledged) = tokio::sync::oneshot::channel();
+    let holders: Vec<String> = ballot.votes.iter().map(|vote| vote.holder.as_str().to_string()).collect();
     let queued = state.with_service(|service| {
         service.queue_ballot(
             Signed { event, bytes, signer, signature },
             Box::new(move |result| {
                 let _ = done.send(result);
             }),
-        )
+        )?;
+        // What the ballot weighs: the shares its holders vote with on the
+        // item (admitted, so every one is known and may vote).
+        let meeting = service.meeting();
+        let at = meeting.item_index(&item).ok_or(Rejection::Rules(Refusal::UnknownItem))?;
+        Ok(holders
+            .iter()
+            .filter_map(|holder| meeting.register().lookup(holder))
+            .map(|holder| meeting.shares_on(at, holder).get())
+            .sum::<u64>())
     });
-    match queued {
-        Ok(()) => {}
+    let weight = match queued {
+        Ok(weight) => weight,
         Err(Rejection::RepeatedNonce) => {
             // The same ballot, sent again while the first is being saved:
             // answer with the first one's receipt.
@@ -1532,7 +1592,7 @@ pub(crate) async fn submit_ballot(
             return Err(ApiError::rejected(&Rejection::RepeatedNonce));
         }
         Err(rejection) => return Err(ApiError::rejected(&rejection)),
-    }
+    };
     // What follows the commit runs in a task of its own: if the kiosk goes
     // away while its ballot is being saved, the handler is dropped, but the
     // durable ballot still gets its receipt kept (for the retry) and its
@@ -1550,13 +1610,10 @@ pub(crate) async fn submit_ballot(
                 return Err(ledger_error(&state, &stopped));
             }
         };
-        *state
-            .0
-            .turnout
-            .lock()
-            .unwrap_or_else(std::sync::PoisonError::into_inner)
-            .entry(item)
-            .or_insert(0) += 1;
+        let mut turnout = state.0.turnout.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+        let entry = turnout.entry(item).or_insert((0, 0));
+        *entry = (entry.0 + 1, entry.1 + weight);
+        drop(turnout);
         let receipt = Receipt { seq: appended.seq, head: appended.head, event: appended.event_digest };
         let signature = receipt.sign(&state.0.meeting_id, &state.0.daemon);
         state

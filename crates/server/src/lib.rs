@@ -157,7 +157,8 @@ pub(crate) struct Inner {
     /// Durable ballots per open item: counted once the ballot's commit
     /// returned, so the turnout shown never includes one still on its way
     /// to the disk (or lost with a failed commit).
-    pub(crate) turnout: Mutex<HashMap<String, u32>>,
+    /// Ballots and the shares they weigh, per item.
+    pub(crate) turnout: Mutex<HashMap<String, (u32, u64)>>,
     /// The ballots counted on each closed item whose list was asked for,
     /// read once from the file (`counted`).
     pub(crate) counted: Mutex<HashMap<String, counted::Counted>>,
@@ -184,8 +185,12 @@ impl AppState {
         let (feed, _) = broadcast::channel(256);
         let tip = service.tip_handle();
         // Every ballot in the state at start was read back from the file.
-        let turnout =
-            service.meeting().items().iter().map(|item| (item.id().to_string(), item.ballots())).collect();
+        let turnout = service
+            .meeting()
+            .items()
+            .iter()
+            .map(|item| (item.id().to_string(), (item.ballots(), item.shares_voted().get())))
+            .collect();
         Ok(AppState(Arc::new(Inner {
             service: Mutex::new(service),
             meeting_id,

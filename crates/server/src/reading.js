@@ -42,6 +42,11 @@ function readingOf(item, head) {
     table.append(row(["En blanco / blank", readingNumber(r.blank), "", "", "", ""]));
     nodes.push(table);
     if (r.lot_between) nodes.push(readingText("p", "Sorteo pendiente entre " + r.lot_between.join(", ") + ": la presidencia lo realiza y queda en el registro. / A lot is pending.", "lot"));
+    // Each lot drawn at the close, with the seed anyone can draw it again from.
+    for (const lot of item.lots || []) {
+      nodes.push(readingText("p", "Sorteo " + (lot.round + 1) + ": el puesto fue para " + lot.winner
+        + " (semilla: la cabeza de la cadena tras el cierre, " + lot.seed.slice(0, 16) + "…). / Lot drawn.", "lot"));
+    }
   } else {
     table.append(row(["", "Acciones / shares", "% de la base"], true));
     for (const [label, value] of [["Sí / for", r.for], ["No / against", r.against], ["En blanco / blank", r.blank], ["Abstención / abstained", r.abstain]]) {

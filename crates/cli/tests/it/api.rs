@@ -1042,6 +1042,19 @@ async fn the_desk_figures_count_arrivals_refusals_and_badges_as_the_ledger_recor
 #[tokio::test]
 async fn the_status_says_the_quorum_threshold_and_records_it_at_every_poll_open_and_close() {
     let api = Api::demo("series");
+    // Without a quorum the chair is told how far it is, with the figures.
+    let (status, refused) = api.call(Method::POST, "/api/v1/items/item-1/open", "chair", None).await;
+    assert_eq!(
+        (status, refused["error"]["code"].as_str()),
+        (StatusCode::UNPROCESSABLE_ENTITY, Some("no-quorum"))
+    );
+    let said = refused["error"]["message"].as_str().unwrap();
+    assert!(
+        said.starts_with("No hay quórum para abrir la votación: están presentes 0 de 98.000.000 acciones")
+            && said.contains("al menos 49.000.001 de 98.000.000")
+            && said.contains("Registre más llegadas"),
+        "{said}"
+    );
     api.check_in_a_quorum().await;
     let status = api.ok(Method::GET, "/api/v1/status", "public", None).await;
     let quorum = &status["quorum"];
@@ -1090,6 +1103,10 @@ async fn a_closed_items_counted_ballots_are_listed_by_their_receipts_hashes_and_
             .await;
         receipts.push(asamblea_server::receipts::from_json(&answer).unwrap().0);
     }
+    // The turnout while open: the ballots and the shares they weigh.
+    let status = api.ok(Method::GET, "/api/v1/status", "public", None).await;
+    assert_eq!(status["items"][0]["ballots"], 2);
+    assert_eq!(status["items"][0]["shares_voted"], 18_000_000 + 6_000_000, "{}", status["items"][0]);
     // While the poll is open there is no list (and nothing about choices ever).
     let (status, value) = api.call(Method::GET, "/api/v1/results/item-1/ballots", "public", None).await;
     assert_eq!((status, value["error"]["code"].as_str()), (StatusCode::CONFLICT, Some("item-not-closed")));

@@ -189,6 +189,20 @@ fn the_documents_whole_bundle_is_built_from_its_vectors_and_verifies() {
         })
     );
 
+    // What the replay keeps for the documents: the refused proxy (record
+    // 7) and the lot (record 17, seeded by the head after record 15).
+    let (_, state) =
+        asamblea_ledger::verify_bundle_state(std::io::Cursor::new(&bytes), &options, &mut |_, _| {}).unwrap();
+    assert_eq!(state.refused_proxies().len(), 1);
+    assert_eq!(state.refused_proxies()[0].0.agent.as_str(), "E-9");
+    let lots: Vec<(&str, u32, asamblea_wire::Digest, &str)> = state
+        .lots()
+        .iter()
+        .map(|(item, round, seed, winner)| (item.as_str(), *round, *seed, winner.as_str()))
+        .collect();
+    assert_eq!(lots, vec![("item-2", 0, bundle.records[14].1, "Lista A")]);
+    assert_eq!(state.badges_revoked(), 1);
+
     // And the same bytes cut before the last record are refused: the end
     // checkpoint is missing (§11, step 7).
     let mut cut = bundle.clone();
