@@ -157,6 +157,8 @@ function desk() {
       // Whoever votes these shares (the holder, or its agent) gets a badge
       // printed at once, or a lost one replaced.
       if (h.present) cell.append(" ", badgeButton(person, h.badge, () => search()));
+      // An absent holder may be added to the agent's form as a principal.
+      else cell.append(" ", principalButton(h));
       row.append(cell);
       rows.append(row);
     }
@@ -167,6 +169,22 @@ function desk() {
   input.addEventListener("input", () => { clearTimeout(timer); timer = setTimeout(search, 120); });
   input.focus();
   search();
+}
+
+// Adds an absent holder to the principals of the agent being checked in.
+function principalButton(h) {
+  const button = el("button", "+ Representado", "leave principal");
+  button.type = "button";
+  button.setAttribute("aria-label", "Añadir a " + h.name + " (" + h.id + ") como representado del apoderado / add as a principal");
+  button.addEventListener("click", () => {
+    const field = document.getElementById("representados");
+    const ids = field.value.split(",").map((x) => x.trim()).filter(Boolean);
+    if (!ids.includes(h.id)) ids.push(h.id);
+    field.value = ids.join(", ");
+    field.dispatchEvent(new Event("input", { bubbles: true }));
+    say("Representado añadido al formulario del apoderado: " + h.id + ". / Added as a principal.", true);
+  });
+  return button;
 }
 
 // ----- registro: a badge printed at once, its seed drawn in this browser -----
@@ -334,6 +352,7 @@ function agentDesk() {
     refusedByRules = r.status === 422 && recorded.includes(r.data && r.data.error && r.data.error.code);
     refuse.disabled = !(r.ok || refusedByRules);
     refuse.firstChild.textContent = refusedByRules ? "Registrar el rechazo " : "Rechazar el poder (art. 184) ";
+    refuse.querySelector(".en").textContent = refusedByRules ? "record the refusal" : "refuse the power";
   });
   refuse.addEventListener("click", async () => {
     refuse.disabled = true;

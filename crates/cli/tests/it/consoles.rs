@@ -292,7 +292,17 @@ fn a_meeting_run_from_the_consoles_in_a_real_browser_reaches_the_board_at_once()
         absent.as_array().unwrap().iter().map(|v| v.as_str().unwrap().to_string()).collect();
     assert!(absent.len() >= 2, "two absent holders to represent: {absent:?}");
     browser.type_into("#agente", "CC-99999999");
-    browser.type_into("#representados", &format!("{}, {}", absent[0], absent[1]));
+    // The principals are picked from the search: each absent holder's
+    // "+ Representado" adds it to the form.
+    for holder in &absent[..2] {
+        browser.eval(&format!(
+            "[...document.querySelectorAll('#resultados tr')].find((tr) => tr.cells[0].textContent === '{holder}').querySelector('button.principal').click();"
+        ));
+    }
+    assert_eq!(
+        browser.eval("return document.getElementById('representados').value;"),
+        format!("{}, {}", absent[0], absent[1])
+    );
     browser.type_into("#poder", "Poder escrito 17");
     browser.eval("document.getElementById('cargo').value = 'administrator'; document.getElementById('cargo').dispatchEvent(new Event('input', { bubbles: true }));");
     browser.click("#verificar");
