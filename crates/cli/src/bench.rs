@@ -120,7 +120,17 @@ pub struct BenchOptions {
     /// Rounds of (ceiling, HTTPS) runs, taken in turn; the figures judged
     /// pool every round.
     pub rounds: usize,
+    /// Live-feed subscribers to hold open for the watchers' phase (0: no
+    /// such phase).
+    pub subscribers: usize,
 }
+
+/// HTTPS runs with the watchers connected.
+const WATCHED_ROUNDS: usize = 2;
+
+/// The target of issue 11 point 7: this many subscribers held while the
+/// ballots keep their p99.
+const TARGET_SUBSCRIBERS: usize = 5_000;
 
 /// Shares of each generated holder.
 const SHARES: u64 = 1_000;
@@ -208,11 +218,13 @@ pub fn bench(options: &BenchOptions, out: &mut dyn Write) -> Result<()> {
     if options.rounds == 0 {
         bail!("--rounds must be at least 1");
     }
-    // Two agenda items a round, and an agenda holds at most 256.
-    if options.rounds > asamblea_wire::limits::MAX_AGENDA_ITEMS / 2 {
+    // Two agenda items a round (and the watchers' rounds), and an agenda
+    // holds at most 256.
+    let watched = if options.subscribers > 0 { WATCHED_ROUNDS } else { 0 };
+    if options.rounds + watched > asamblea_wire::limits::MAX_AGENDA_ITEMS / 2 {
         bail!(
             "--rounds must be at most {} (two agenda items a round)",
-            asamblea_wire::limits::MAX_AGENDA_ITEMS / 2
+            asamblea_wire::limits::MAX_AGENDA_ITEMS / 2 - watched
         );
     }
     let (dir, temporary) = match &options.dir {
@@ -239,6 +251,8 @@ pub fn bench(options: &BenchOptions, out: &mut dyn Write) -> Result<()> {
 fn run(options: &BenchOptions, dir: &Path, out: &mut dyn Write) -> Result<()> {
     let holders = options.ballots;
     let rounds = options.rounds;
+    // The watchers' phase votes on items of its own, after the rounds'.
+    let agenda_rounds = rounds + if options.subscribers > 0 { WATCHED_ROUNDS } else { 0 };
     let cores = std::thread::available_parallelism().map_or(1, std::num::NonZeroUsize::get);
     writeln!(
         out,
@@ -256,7 +270,7 @@ fn run(options: &BenchOptions, dir: &Path, out: &mut dyn Write) -> Result<()> {
     let ids: Vec<String> = (1..=holders).map(|i| format!("ACC-{i:06}")).collect();
     let new = NewMeeting::check(
         "meeting.toml (bench, generated)",
-        &meeting_toml(holders as u64, rounds),
+        &meeting_toml(holders as u64, agenda_rounds),
         "register.csv (bench, generated)",
         register_csv(&ids).as_bytes(),
         |_| {},
@@ -281,10 +295,16 @@ fn run(options: &BenchOptions, dir: &Path, out: &mut dyn Write) -> Result<()> {
         Ok(EventBody::BadgeIssued { credential: c.id(), key: c.public_key(), person: Id::new(id)? })
     });
     queue_all(&mut service, &operator, badges.collect::<Result<Vec<_>>>()?)?;
-    for round in 0..rounds {
+    for round in 0..agenda_rounds {
         service.open_item(&pipeline_item(round))?;
         service.open_item(&https_item(round))?;
     }
+    let chair_token = service
+        .take_tokens()
+        .into_iter()
+        .find(|(_, role, _)| *role == Role::Chair)
+        .map(|(_, _, token)| token)
+        .context("a chair's token")?;
     let kiosks: Vec<Arc<rustls::ClientConfig>> = (0..options.kiosks)
         .map(|k| {
             let kiosk = asamblea_pki::enroll_kiosk(dir, &format!("bench-{k:04}"))?;
@@ -302,8 +322,30 @@ fn run(options: &BenchOptions, dir: &Path, out: &mut dyn Write) -> Result<()> {
     // 2. The daemon, in process.
     let server = tokio::runtime::Builder::new_multi_thread().enable_all().thread_name("daemon").build()?;
     let registry = asamblea_pki::KioskRegistry::load(dir)?;
-    let state =
-        AppState::new(service, accounts, registry.clone())?.with_kiosk_rate(u32::MAX / 1000, u32::MAX / 1000);
+    // With watchers, the daemon's caps are those `serve` would take from
+    // this machine's open-file limit (raised as `serve` raises it), so the
+    // feed's own cap and the public's room are the real ones.
+    let mut limits = one_address_limits(options.kiosks);
+    let mut service_limits = asamblea_server::ServiceLimits::default();
+    if options.subscribers > 0 {
+        let open_files = crate::commands::raise_open_files();
+        let sized = asamblea_server::tls::Limits::for_open_files(open_files);
+        limits.max_public = sized.max_public;
+        limits.max_per_address = sized.max_public;
+        limits.max_handshakes = sized.max_handshakes.max(limits.max_handshakes);
+        limits.max_handshakes_per_address = limits.max_handshakes;
+        service_limits = asamblea_server::ServiceLimits::for_public_connections(sized.max_public);
+        writeln!(
+            out,
+            "  Límite de archivos abiertos / open-file limit {}: {} conexiones del público / public connections, {} suscriptores en vivo / live subscribers",
+            thousands(open_files.min(u64::from(u32::MAX))),
+            thousands(sized.max_public as u64),
+            thousands(service_limits.max_feeds as u64)
+        )?;
+    }
+    let state = AppState::new(service, accounts, registry.clone())?
+        .with_kiosk_rate(u32::MAX / 1000, u32::MAX / 1000)
+        .with_service_limits(service_limits);
     let daemon_key = state.daemon_key();
     let tls = asamblea_pki::server_config(dir)?;
     let listener = server
@@ -319,7 +361,7 @@ fn run(options: &BenchOptions, dir: &Path, out: &mut dyn Write) -> Result<()> {
         async move {
             let _ = stopped.await;
         },
-        one_address_limits(options.kiosks),
+        limits,
     ));
     let ticker = {
         let _entered = server.enter();
@@ -371,6 +413,34 @@ fn run(options: &BenchOptions, dir: &Path, out: &mut dyn Write) -> Result<()> {
         httpses.push(https);
         echo_bodies.get_or_insert(bodies);
     }
+
+    // 3b. The watchers: the live feed held open by many subscribers while
+    // the kiosks vote, then an item closed under their eyes.
+    let watched = if options.subscribers > 0 {
+        let close = https_item(0);
+        let watched_items: Vec<String> = (rounds..agenda_rounds).map(https_item).collect();
+        Some(server.block_on(watch(
+            WatchSetup {
+                addr,
+                dir,
+                subscribers: options.subscribers,
+                chair_token: &chair_token,
+                close: &close,
+            },
+            |item| {
+                let https = sign_all(&credentials, &ids, item, cores)?;
+                let digests: Vec<Digest> = https.iter().map(SignedBallot::digest).collect();
+                let bodies: Vec<String> = https.iter().map(SignedBallot::body).collect();
+                Ok((digests, render_requests(addr, &bodies)))
+            },
+            &watched_items,
+            &kiosks,
+            (&meeting, &daemon_key),
+            out,
+        ))?)
+    } else {
+        None
+    };
 
     // 4. The same requests at a hello-world server.
     let echo_listener = server.block_on(tokio::net::TcpListener::bind("127.0.0.1:0"))?;
@@ -485,12 +555,250 @@ fn run(options: &BenchOptions, dir: &Path, out: &mut dyn Write) -> Result<()> {
         mark(http_rate >= TARGET_RATE)
     )?;
     writeln!(out, "  p99 < {}: {}", millis(TARGET_P99), mark(p99 < TARGET_P99))?;
+    if let Some(watched) = &watched {
+        let with = Run::pooled(&watched.runs);
+        let p99_with = quantile(&with.latencies, 990);
+        writeln!(out)?;
+        writeln!(
+            out,
+            "Con {} suscriptores en vivo / with {} live subscribers: HTTPS {} papeletas/s, p50 {} · p99 {} (sin ellos / without: {} papeletas/s, p50 {} · p99 {})",
+            thousands(watched.held as u64),
+            thousands(watched.held as u64),
+            thousands(with.rate()),
+            millis(quantile(&with.latencies, 500)),
+            millis(p99_with),
+            thousands(http_rate),
+            millis(quantile(&https.latencies, 500)),
+            millis(p99),
+        )?;
+        writeln!(
+            out,
+            "  De la orden de cierre al último suscriptor / from the chair's close to the last subscriber: {} (mediana / median {}); {} de {} lo recibieron / received it",
+            millis(watched.last),
+            millis(watched.median),
+            thousands(watched.reached as u64),
+            thousands(watched.held as u64)
+        )?;
+        writeln!(
+            out,
+            "  Memoria por suscriptor / memory per subscriber: {} kB (residente del proceso, que también aloja a los suscriptores simulados: una cota superior del daemon / this process's resident memory, which also holds the simulated subscribers: an upper bound for the daemon)",
+            thousands(watched.kb_per_subscriber)
+        )?;
+        writeln!(
+            out,
+            "  Objetivo / target: {} suscriptores / subscribers con p99 < {}: {}",
+            thousands(TARGET_SUBSCRIBERS as u64),
+            millis(TARGET_P99),
+            mark(
+                watched.held >= TARGET_SUBSCRIBERS.min(options.subscribers)
+                    && watched.reached == watched.held
+                    && p99_with < TARGET_P99
+            )
+        )?;
+    }
     let failures = ceiling.failures + https.failures + echo.failures;
     if failures > 0 {
         let first = [&https, &ceiling, &echo].into_iter().find_map(|r| r.first_failure.as_deref());
         bail!("{failures} ballots were not acknowledged (first: {})", first.unwrap_or("?"));
     }
     Ok(())
+}
+
+/// What the watchers' phase is given.
+struct WatchSetup<'a> {
+    addr: SocketAddr,
+    dir: &'a Path,
+    subscribers: usize,
+    chair_token: &'a str,
+    /// The item closed under the watchers' eyes.
+    close: &'a str,
+}
+
+/// What the watchers' phase measured.
+struct Watched {
+    /// Subscribers held open.
+    held: usize,
+    /// The HTTPS runs made with them connected.
+    runs: Vec<Run>,
+    /// From the chair's close request to the last subscriber that saw the
+    /// result.
+    last: Duration,
+    /// The median of the same.
+    median: Duration,
+    /// Subscribers that saw the result.
+    reached: usize,
+    /// Resident memory added per subscriber, in kB.
+    kb_per_subscriber: u64,
+}
+
+/// This process's resident memory, in kB (0 without `/proc`).
+fn resident_kb() -> u64 {
+    std::fs::read_to_string("/proc/self/status")
+        .ok()
+        .and_then(|status| {
+            let line = status.lines().find(|l| l.starts_with("VmRSS:"))?.to_string();
+            line.trim_start_matches("VmRSS:").trim().trim_end_matches("kB").trim().parse().ok()
+        })
+        .unwrap_or(0)
+}
+
+/// One live-feed subscriber: connects from its own loopback address (a
+/// phone in the room has its own), asks for `/api/v1/feed`, says when the
+/// first status arrived, then reads everything and says when it first
+/// sees a closed item's reading (`"why_es"`: no item of the bench meeting
+/// is closed before).
+async fn subscriber(
+    addr: SocketAddr,
+    source: std::net::IpAddr,
+    tls: Arc<rustls::ClientConfig>,
+    connected: tokio::sync::mpsc::UnboundedSender<bool>,
+    seen: tokio::sync::mpsc::UnboundedSender<Instant>,
+) {
+    use tokio::io::{AsyncReadExt, AsyncWriteExt};
+    let stream = async {
+        let socket = tokio::net::TcpSocket::new_v4()?;
+        socket.bind(SocketAddr::new(source, 0))?;
+        let tcp = socket.connect(addr).await?;
+        let name = rustls::pki_types::ServerName::from(addr.ip());
+        let mut tls = tokio_rustls::TlsConnector::from(tls).connect(name, tcp).await?;
+        tls.write_all(
+            format!("GET /api/v1/feed HTTP/1.1\r\nhost: {addr}\r\naccept: text/event-stream\r\n\r\n")
+                .as_bytes(),
+        )
+        .await?;
+        Ok::<_, std::io::Error>(tls)
+    };
+    let Ok(mut stream) = stream.await else {
+        let _ = connected.send(false);
+        return;
+    };
+    const MARK: &[u8] = b"\"why_es\"";
+    let mut buffer = Vec::with_capacity(16 * 1024);
+    let mut first = true;
+    loop {
+        let keep = buffer.len().min(MARK.len());
+        buffer.drain(..buffer.len() - keep);
+        match stream.read_buf(&mut buffer).await {
+            Ok(0) | Err(_) => {
+                if first {
+                    let _ = connected.send(false);
+                }
+                return;
+            }
+            Ok(_) => {}
+        }
+        if first {
+            // The answer's head, then the first status: held.
+            let ok = buffer.starts_with(b"HTTP/1.1 200");
+            let _ = connected.send(ok);
+            first = false;
+            if !ok {
+                return;
+            }
+        }
+        if buffer.windows(MARK.len()).any(|w| w == MARK) {
+            let _ = seen.send(Instant::now());
+            // Keep reading (and discarding), as a phone would, until the
+            // bench ends.
+            let mut sink = vec![0u8; 16 * 1024];
+            while matches!(stream.read(&mut sink).await, Ok(n) if n > 0) {}
+            return;
+        }
+    }
+}
+
+/// The watchers' phase: `setup.subscribers` subscribers connected (a few
+/// hundred handshakes at a time), the resident memory they add, the HTTPS
+/// runs of `items` with them connected, then `setup.close` closed by the
+/// chair over HTTPS and the time until each subscriber saw the result.
+async fn watch(
+    setup: WatchSetup<'_>,
+    prepare: impl Fn(&str) -> Result<(Vec<Digest>, Vec<Vec<u8>>)>,
+    items: &[String],
+    kiosks: &[Arc<rustls::ClientConfig>],
+    (meeting, daemon_key): (&asamblea_wire::MeetingId, &asamblea_wire::PublicKey),
+    out: &mut dyn Write,
+) -> Result<Watched> {
+    let before = resident_kb();
+    let tls = asamblea_kiosk::staff_tls(setup.dir)?;
+    let (connected_tx, mut connected_rx) = tokio::sync::mpsc::unbounded_channel();
+    let (seen_tx, mut seen_rx) = tokio::sync::mpsc::unbounded_channel();
+    let mut tasks = tokio::task::JoinSet::new();
+    let started = Instant::now();
+    let mut held = 0;
+    for batch in (0..setup.subscribers).collect::<Vec<_>>().chunks(200) {
+        for &k in batch {
+            // 50 to an address, as phones on a venue's network: under the
+            // daemon's per-address cap.
+            let source = std::net::IpAddr::V4(std::net::Ipv4Addr::new(
+                127,
+                1,
+                (k / 50 / 250) as u8,
+                (k / 50 % 250 + 1) as u8,
+            ));
+            tasks.spawn(subscriber(setup.addr, source, tls.clone(), connected_tx.clone(), seen_tx.clone()));
+        }
+        for _ in batch {
+            if connected_rx.recv().await == Some(true) {
+                held += 1;
+            }
+        }
+    }
+    let after = resident_kb();
+    writeln!(
+        out,
+        "\nSuscriptores en vivo / live subscribers: {} de {} conectados en {} / connected",
+        thousands(held as u64),
+        thousands(setup.subscribers as u64),
+        seconds(started.elapsed())
+    )?;
+    out.flush()?;
+    let mut runs = Vec::new();
+    for item in items {
+        let (digests, requests) = prepare(item)?;
+        let (run, answers) = https_run(setup.addr, kiosks, requests).await?;
+        report(out, &format!("HTTPS con suscriptores / with subscribers ({item})"), &run)?;
+        check_receipts(&answers, &digests, meeting, daemon_key)?;
+        runs.push(run);
+    }
+    // The close, by the chair, over HTTPS like any console's.
+    let mut chair = asamblea_kiosk::HttpsClient::connect(setup.addr, tls).await?;
+    // From the chair's request: the subscribers may see the result before
+    // the chair's console does.
+    let closed = Instant::now();
+    let (status, answer) = chair
+        .post_json(
+            &format!("/api/v1/items/{}/close", setup.close),
+            &serde_json::json!({}),
+            Some(setup.chair_token),
+        )
+        .await?;
+    if !status.is_success() {
+        bail!("the close of {} was refused: {status} {answer}", setup.close);
+    }
+    let mut delays = Vec::with_capacity(held);
+    let deadline = tokio::time::sleep(Duration::from_secs(30));
+    tokio::pin!(deadline);
+    while delays.len() < held {
+        tokio::select! {
+            at = seen_rx.recv() => match at {
+                Some(at) => delays.push(at.saturating_duration_since(closed)),
+                None => break,
+            },
+            () = &mut deadline => break,
+        }
+    }
+    delays.sort_unstable();
+    tasks.abort_all();
+    while tasks.join_next().await.is_some() {}
+    Ok(Watched {
+        held,
+        runs,
+        last: delays.last().copied().unwrap_or_default(),
+        median: quantile(&delays, 500),
+        reached: delays.len(),
+        kb_per_subscriber: after.saturating_sub(before) / (held as u64).max(1),
+    })
 }
 
 /// The item of the HTTPS run of `round` (from 0).

@@ -259,6 +259,11 @@ enum Command {
         /// runs, taken in turn.
         #[arg(long, default_value_t = 10, value_parser = clap::value_parser!(u16).range(1..=100))]
         rounds: u16,
+        /// Suscriptores del tablero en vivo durante una fase aparte (0: sin
+        /// ella) / live-board subscribers held during a phase of their own
+        /// (0: none).
+        #[arg(long, default_value_t = 0, value_parser = clap::value_parser!(u32).range(0..=20_000))]
+        subscribers: u32,
     },
     /// Mide una reunión grande (cien mil accionistas, un millón de
     /// papeletas): reinicio tras kill -9, verify y export, con su memoria /
@@ -438,9 +443,16 @@ pub fn run(cli: Cli, out: &mut dyn Write, err: &mut dyn Write) -> u8 {
         Command::Simulate { dir, seed, attendance } => {
             finish(crate::commands::simulate(&dir, seed, attendance, out), err)
         }
-        Command::Bench { kiosks, ballots, dir, listen, rounds } => finish(
+        Command::Bench { kiosks, ballots, dir, listen, rounds, subscribers } => finish(
             crate::bench::bench(
-                &crate::bench::BenchOptions { kiosks, ballots, dir, listen, rounds: usize::from(rounds) },
+                &crate::bench::BenchOptions {
+                    kiosks,
+                    ballots,
+                    dir,
+                    listen,
+                    rounds: usize::from(rounds),
+                    subscribers: subscribers as usize,
+                },
                 out,
             ),
             err,

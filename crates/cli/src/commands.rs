@@ -811,7 +811,7 @@ impl LimitOverrides {
 /// Raises this process's open-file limit to the most the system allows,
 /// and returns it: every connection is a descriptor, and a board watched
 /// on thousands of phones needs thousands.
-fn raise_open_files() -> u64 {
+pub(crate) fn raise_open_files() -> u64 {
     #[cfg(unix)]
     {
         use rustix::process::{getrlimit, setrlimit, Resource, Rlimit};

@@ -480,35 +480,18 @@ pub(crate) async fn feed(State(state): State<AppState>) -> Result<Response, ApiE
         ));
     };
     let first = json!({ "type": "status", "status": status_json(&state) }).to_string();
-    let receiver = state.0.feed.subscribe();
-    let closing = state.0.closing.subscribe();
-    let expiry = Box::pin(tokio::time::sleep(state.0.bounds.feed_max_age()));
+    let subscription = crate::feed::Subscription::new(
+        &state.0.feed,
+        state.0.closing.subscribe(),
+        state.0.bounds.feed_max_age(),
+        slot,
+    );
     let initial =
         stream::once(async move { Ok::<_, std::convert::Infallible>(SseEvent::default().data(first)) });
-    let updates = stream::unfold(
-        (receiver, closing, expiry, slot),
-        |(mut receiver, mut closing, mut expiry, slot)| async move {
-            loop {
-                if *closing.borrow() {
-                    return None;
-                }
-                tokio::select! {
-                    message = receiver.recv() => match message {
-                        Ok(message) => {
-                            let event = Ok(SseEvent::default().data(message));
-                            return Some((event, (receiver, closing, expiry, slot)));
-                        }
-                        Err(tokio::sync::broadcast::error::RecvError::Lagged(_)) => continue,
-                        Err(tokio::sync::broadcast::error::RecvError::Closed) => return None,
-                    },
-                    changed = closing.changed() => if changed.is_err() || *closing.borrow() {
-                        return None;
-                    },
-                    () = &mut expiry => return None,
-                }
-            }
-        },
-    );
+    let updates = stream::unfold(subscription, |mut subscription| async move {
+        let text = subscription.next().await?;
+        Some((Ok(SseEvent::default().data(&*text)), subscription))
+    });
     Ok(Sse::new(futures_util::StreamExt::chain(initial, updates))
         .keep_alive(KeepAlive::default())
         .into_response())
@@ -1288,7 +1271,10 @@ pub(crate) async fn close_item(
         }))
     })
     .await?;
-    let _ = state.0.feed.send(json!({ "type": "result", "item": item, "result": out["result"] }).to_string());
+    let _ = state.0.feed.send(crate::FeedMessage::now(
+        "result",
+        json!({ "type": "result", "item": item, "result": out["result"] }).to_string(),
+    ));
     state.publish_status();
     Ok(Json(out))
 }

@@ -52,6 +52,7 @@
 mod console;
 mod counted;
 mod error;
+mod feed;
 mod handlers;
 mod limits;
 mod receipt_page;
@@ -59,6 +60,8 @@ pub mod receipts;
 mod sessions;
 pub mod tls;
 
+pub use feed::FEED_MESSAGES_PER_SECOND;
+pub(crate) use feed::{feed_period, FeedMessage};
 pub use limits::{ServiceLimits, BODY_TIMEOUT, FEED_MAX_AGE, HEAD_INTERVAL};
 
 use std::collections::HashMap;
@@ -127,7 +130,7 @@ pub(crate) struct Inner {
     /// each receipt: a million ballots keep the daemon small.
     pub(crate) receipts: Mutex<asamblea_ledger::BallotIndex>,
     /// The live feed (SSE): JSON documents.
-    pub(crate) feed: broadcast::Sender<String>,
+    pub(crate) feed: broadcast::Sender<FeedMessage>,
     /// The service's own limits (bodies, feeds) and the feed count.
     pub(crate) bounds: Arc<limits::Bounds>,
     /// The register as the desk searches it, with the holders' names from
@@ -267,7 +270,10 @@ impl AppState {
     /// Publishes the live status on the feed now.
     pub fn publish_status(&self) {
         let status = handlers::status_json(self);
-        let _ = self.0.feed.send(serde_json::json!({ "type": "status", "status": status }).to_string());
+        let _ = self.0.feed.send(FeedMessage::now(
+            "status",
+            serde_json::json!({ "type": "status", "status": status }).to_string(),
+        ));
     }
 
     /// Stops the ledger writer after the queued appends (graceful
@@ -501,6 +507,7 @@ pub const ROUTES: &[(&str, &str, &[&str])] = &[
 pub fn spawn_feed_ticker(state: AppState) -> tokio::task::JoinHandle<()> {
     tokio::spawn(async move {
         let mut last = String::new();
+        let mut last_status: Option<Instant> = None;
         let mut last_head: Option<(Instant, u64)> = None;
         let mut tick = tokio::time::interval(Duration::from_millis(500));
         loop {
@@ -511,18 +518,23 @@ pub fn spawn_feed_ticker(state: AppState) -> tokio::task::JoinHandle<()> {
                 if let Ok(Some(head)) = tokio::task::spawn_blocking(move || signer.sign_head()).await {
                     let seq = head["seq"].as_u64().unwrap_or(0);
                     if last_head.is_none_or(|(_, before)| before != seq) {
-                        let _ = state.0.feed.send(head.to_string());
+                        let _ = state.0.feed.send(FeedMessage::paced("head", head.to_string()));
                     }
                     last_head = Some((Instant::now(), seq));
                 }
             }
-            if state.0.feed.receiver_count() == 0 {
+            let watchers = state.0.feed.receiver_count();
+            if watchers == 0 || last_status.is_some_and(|at: Instant| at.elapsed() < feed_period(watchers)) {
                 continue;
             }
             let status = handlers::status_json(&state).to_string();
             if status != last {
-                let _ = state.0.feed.send(format!("{{\"type\":\"status\",\"status\":{status}}}"));
+                let _ = state.0.feed.send(FeedMessage::paced(
+                    "status",
+                    format!("{{\"type\":\"status\",\"status\":{status}}}"),
+                ));
                 last = status;
+                last_status = Some(Instant::now());
             }
         }
     })
