@@ -395,14 +395,22 @@ function agendaRow(item, chair) {
   const row = document.createElement("tr");
   const state = { pending: "pendiente", open: "en votación", closed: item.outcome_es || "cerrado" }[item.state];
   const title = el("td", item.title);
-  if (chair && item.rule_es) {
+  if (item.rule_es) {
     // The rule that decides it, before the poll opens.
     title.append(el("div", "Regla: " + item.rule_es + " (" + item.rule_source + ")", "rule"));
   }
   const stateCell = el("td", state, item.state === "closed" ? "decided" : "");
+  // Why it came out so, with what was needed (the secretary's record).
+  if (!chair && item.why_es) stateCell.append(el("div", item.why_es, "rule"));
   // While open, the shares voted so far (never how they voted).
   if (chair && item.state === "open") stateCell.append(el("div", n(item.shares_voted) + " acciones votadas / shares voted", "rule"));
-  row.append(title, el("td", item.matter_es), stateCell);
+  // The chair's table has room for the matter; the secretary's, with
+  // every figure, gives it under the title.
+  if (chair) row.append(title, el("td", item.matter_es), stateCell);
+  else {
+    title.insertBefore(el("div", item.matter_es, "rule"), title.childNodes[1] || null);
+    row.append(title, stateCell);
+  }
   if (chair) {
     row.append(labelled(el("td", item.state === "open" ? n(item.ballots) : "", "num"), "Papeletas"));
     const cell = el("td");
@@ -423,7 +431,7 @@ function agendaRow(item, chair) {
     row.append(cell);
   } else {
     const r = item.result || {};
-    const figures = [[r.for, "Sí"], [r.against, "No"], [r.blank, "En blanco"], [r.base, "Base"]];
+    const figures = [[r.for, "Sí"], [r.against, "No"], [r.blank, "En blanco"], [r.abstain, "Abstención"], [r.impeded, "Impedidas"], [r.base, "Base"]];
     for (const [figure, label] of figures) row.append(labelled(el("td", n(figure), "num"), label));
   }
   return row;

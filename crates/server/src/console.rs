@@ -398,7 +398,7 @@ pub(crate) async fn secretary(State(state): State<AppState>, headers: HeaderMap)
 <section aria-labelledby="results-title">
 <h2 id="results-title">Resultados <span class="en">results</span></h2>
 <div class="table-wrap"><table>
-<thead><tr><th>Punto <span class="en">item</span></th><th>Asunto <span class="en">matter</span></th><th>Decisión <span class="en">decision</span></th><th class="num">Sí <span class="en">for</span></th><th class="num">No <span class="en">against</span></th><th class="num">En blanco <span class="en">blank</span></th><th class="num">Base</th></tr></thead>
+<thead><tr><th>Punto y regla <span class="en">item and rule</span></th><th>Decisión <span class="en">decision</span></th><th class="num">Sí <span class="en">for</span></th><th class="num">No <span class="en">against</span></th><th class="num">En blanco <span class="en">blank</span></th><th class="num">Abstención <span class="en">abstained</span></th><th class="num">Impedidas <span class="en">impeded</span></th><th class="num">Base</th></tr></thead>
 <tbody id="agenda"></tbody>
 </table></div>
 </section>

@@ -1302,3 +1302,60 @@ async fn a_written_statement_is_a_signed_ledger_event_of_a_present_attendee_abou
         Some(asamblea_wire::StaffRole::Secretary)
     );
 }
+
+#[tokio::test]
+async fn the_secretary_reads_who_may_withdraw_with_names_and_shares_after_a_merger() {
+    let meeting = r#"
+company = "Fusiones de Prueba S.A."
+nit = "900.000.001-2"
+kind = "extraordinary"
+call = "second"
+date = "2027-05-10"
+time = "09:00"
+place = "Cali"
+convened_by = "Aviso en la página web"
+convened_on = "2027-04-20"
+profile = "legal-default"
+
+[capital]
+ORD = { subscribed = 1_000 }
+
+[[agenda]]
+id = "fusion"
+title = "Fusión por absorción de Filial S.A.S."
+matter = "merger"
+"#;
+    let register = "holder_id,name,class,shares,role,split\nA-1,Ana Pérez,ORD,500,,\nB-2,Bernardo Ruiz,ORD,300,,\nC-3,Carmen Díaz,ORD,200,,\n";
+    let api = Api::new("withdrawal", meeting, register);
+    for holder in ["A-1", "B-2"] {
+        api.ok(Method::POST, "/api/v1/checkins", "operator", Some(json!({ "holder": holder }))).await;
+    }
+    api.ok(Method::POST, "/api/v1/items/fusion/open", "chair", None).await;
+    for (holder, option) in [("A-1", OptionIndex::FOR), ("B-2", OptionIndex::AGAINST)] {
+        let credential = api.badge(holder).await;
+        let vote = HolderVote { holder: Id::new(holder).unwrap(), choice: Choice::Whole(option) };
+        api.ok(Method::POST, "/api/v1/ballots", "kiosk", Some(api.ballot(&credential, "fusion", vec![vote])))
+            .await;
+    }
+    api.ok(Method::POST, "/api/v1/items/fusion/close", "chair", None).await;
+    let minutes = api.ok(Method::GET, "/api/v1/minutes", "secretary", None).await;
+    let item = &minutes["items"][0];
+    assert_eq!(item["id"], "fusion");
+    // The dissenter and the absent holder, with their names and shares; not the holder who voted for.
+    let may: Vec<(String, String, u64)> = item["withdrawal"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|h| {
+            (
+                h["id"].as_str().unwrap().into(),
+                h["name"].as_str().unwrap().into(),
+                h["ordinary"].as_u64().unwrap(),
+            )
+        })
+        .collect();
+    assert_eq!(
+        may,
+        vec![("B-2".into(), "Bernardo Ruiz".into(), 300), ("C-3".into(), "Carmen Díaz".into(), 200)]
+    );
+}

@@ -208,6 +208,21 @@ fn decode_qr(png: &[u8]) -> String {
     grids[0].decode().expect("the QR code decodes").1
 }
 
+/// The form controls and buttons of the page a screen reader could not
+/// name: a control without a label (`<label for>`, around it, or
+/// `aria-label`), a button without words. Empty when every one is named.
+fn unlabelled(browser: &Browser) -> Vec<String> {
+    let found = browser.eval(
+        "return [...document.querySelectorAll('input:not([type=hidden]), select, textarea, button')]
+           .filter((c) => c.closest('[hidden]') === null)
+           .filter((c) => c.tagName === 'BUTTON'
+             ? !(c.getAttribute('aria-label') || c.textContent.trim())
+             : !(c.getAttribute('aria-label') || c.closest('label') || (c.id && document.querySelector('label[for=\"' + c.id + '\"]'))))
+           .map((c) => c.outerHTML.slice(0, 120));",
+    );
+    found.as_array().unwrap().iter().map(|v| v.as_str().unwrap().to_string()).collect()
+}
+
 /// Where the test run writes its screenshots (named in the README).
 fn screenshots() -> PathBuf {
     PathBuf::from(env!("CARGO_TARGET_TMPDIR")).parent().expect("target/tmp is in target").join("screenshots")
@@ -245,6 +260,13 @@ fn a_meeting_run_from_the_consoles_in_a_real_browser_reaches_the_board_at_once()
     assert!(browser.page_text().contains("215 accionistas"), "{}", browser.page_text());
     let board = browser.window();
     browser.screenshot(&shots.join("tablero-1280x720.png"));
+    assert_eq!(unlabelled(&browser), Vec::<String>::new(), "every control of the board is named");
+    // The check sees a control nobody named.
+    browser.eval(
+        "const probe = document.createElement('input'); probe.id = 'sonda'; document.body.append(probe);",
+    );
+    assert_eq!(unlabelled(&browser).len(), 1);
+    browser.eval("document.getElementById('sonda').remove();");
 
     // The registration desk, in a second window: sign in, find an absent
     // holder, check them in; the quorum counts them.
@@ -257,6 +279,7 @@ fn a_meeting_run_from_the_consoles_in_a_real_browser_reaches_the_board_at_once()
     browser.type_into("#buscar", "a");
     browser.find("#resultados button:not(.leave)");
     browser.screenshot(&shots.join("registro-1280x720.png"));
+    assert_eq!(unlabelled(&browser), Vec::<String>::new(), "every control of the desk is named");
     let who = browser.eval(
         "return document.querySelector('#resultados button:not(.leave)').closest('tr').cells[0].textContent;",
     );
@@ -380,6 +403,7 @@ fn a_meeting_run_from_the_consoles_in_a_real_browser_reaches_the_board_at_once()
     browser.wait_for_text("Regla: mayoría de las acciones presentes", Duration::from_secs(10));
     assert!(browser.page_text().contains("los administradores y empleados no votan"), "item 2's rule");
     browser.screenshot(&shots.join("presidencia-1280x720.png"));
+    assert_eq!(unlabelled(&browser), Vec::<String>::new(), "every control of the chair's console is named");
     browser.click("#agenda button");
     browser.wait_for_text("Votación abierta: Aprobación del orden del día", Duration::from_secs(10));
     browser.wait_for_text("Cerrar la votación", Duration::from_secs(10));
@@ -475,7 +499,13 @@ fn a_meeting_run_from_the_consoles_in_a_real_browser_reaches_the_board_at_once()
     );
     let administrators = browser.eval("return document.querySelectorAll('#administradores tr').length;");
     assert!(administrators.as_u64().unwrap() >= 1, "the demo's register has administrators");
+    browser.eval("window.scrollTo(0, 0);");
     browser.screenshot(&shots.join("secretaria-1280x720.png"));
+    assert_eq!(
+        unlabelled(&browser),
+        Vec::<String>::new(),
+        "every control of the secretary's console is named"
+    );
     // The figures on the pages are the verifier's: `asamblea verify` of
     // the meeting's ledger re-derives the item from its signed events alone.
     let verified = Command::new(env!("CARGO_BIN_EXE_asamblea"))
