@@ -50,9 +50,31 @@ enum Outcome {
     NotCounted,
 }
 
-/// `GET /recibo`: the empty form.
-pub(crate) async fn form() -> Response {
-    page(StatusCode::OK, &Outcome::Ask, "")
+/// The query of `GET /recibo`: a ballot's hash, as the QR code on a
+/// kiosk's receipt carries it (`/recibo?resumen=HASH`), so that a phone's
+/// camera opens the check at once.
+#[derive(Deserialize, Default)]
+pub(crate) struct ReceiptQuery {
+    #[serde(default)]
+    resumen: String,
+}
+
+/// `GET /recibo`: the empty form, or (`?resumen=HASH`, a receipt's QR
+/// scanned with a phone) where that ballot was counted.
+pub(crate) async fn form(
+    State(state): State<AppState>,
+    query: Result<axum::extract::Query<ReceiptQuery>, axum::extract::rejection::QueryRejection>,
+) -> Response {
+    let wanted = query.map(|axum::extract::Query(q)| q.resumen).unwrap_or_default();
+    if wanted.trim().is_empty() {
+        return page(StatusCode::OK, &Outcome::Ask, "");
+    }
+    let Some(digest) = bare_hash(&wanted) else {
+        let why = "el código leído no es el resumen de una papeleta (64 caracteres 0–9, a–f); pegue el recibo completo / \
+                   the scanned code is not a ballot's hash; paste the whole receipt";
+        return page(StatusCode::UNPROCESSABLE_ENTITY, &Outcome::NotAReceipt(why.into()), &wanted);
+    };
+    hash_check(&state, digest, &wanted).await
 }
 
 /// `POST /recibo`: the check, and the form again with what was pasted.
@@ -69,17 +91,7 @@ pub(crate) async fn check(
         return page(StatusCode::UNPROCESSABLE_ENTITY, &Outcome::NotAReceipt(why.into()), &recibo);
     }
     if let Some(digest) = bare_hash(&recibo) {
-        let outcome = match counted_at(&state, digest).await {
-            Ok(Some(found)) => found,
-            Ok(None) => Outcome::NotCounted,
-            Err(error) => Outcome::Unreadable(error),
-        };
-        let status = if matches!(outcome, Outcome::Counted { .. }) {
-            StatusCode::OK
-        } else {
-            StatusCode::UNPROCESSABLE_ENTITY
-        };
-        return page(status, &outcome, &recibo);
+        return hash_check(&state, digest, &recibo).await;
     }
     let (receipt, signature) = match crate::receipts::parse(&recibo) {
         Ok(parsed) => parsed,
@@ -106,6 +118,22 @@ pub(crate) async fn check(
 fn bare_hash(text: &str) -> Option<asamblea_wire::Digest> {
     let text = text.trim();
     (text.len() == 64).then(|| asamblea_wire::Digest::from_hex(text).ok()).flatten()
+}
+
+/// The page for a ballot's hash alone: where it was counted, or that no
+/// ballot has it.
+async fn hash_check(state: &AppState, digest: asamblea_wire::Digest, shown: &str) -> Response {
+    let outcome = match counted_at(state, digest).await {
+        Ok(Some(found)) => found,
+        Ok(None) => Outcome::NotCounted,
+        Err(error) => Outcome::Unreadable(error),
+    };
+    let status = if matches!(outcome, Outcome::Counted { .. }) {
+        StatusCode::OK
+    } else {
+        StatusCode::UNPROCESSABLE_ENTITY
+    };
+    page(status, &outcome, shown)
 }
 
 /// Where the ledger counted the ballot whose event has `digest`.

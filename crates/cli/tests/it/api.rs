@@ -1164,6 +1164,13 @@ async fn a_closed_items_counted_ballots_are_listed_by_their_receipts_hashes_and_
             && page.contains(&asamblea_wire::hex::encode(&receipts[0].head.0)),
         "{page}"
     );
+    // The same from a receipt's QR scanned with a phone: a link to the page.
+    let (status, page) = api.page(Method::GET, &format!("/recibo?resumen={}", expected[1].1), None).await;
+    assert_eq!(status, StatusCode::OK, "{page}");
+    assert!(page.contains(&format!("posición {}", expected[1].0)), "{page}");
+    let (status, page) = api.page(Method::GET, "/recibo?resumen=%3Cscript%3E", None).await;
+    assert_eq!(status, StatusCode::UNPROCESSABLE_ENTITY);
+    assert!(page.contains("no es el resumen de una papeleta") && !page.contains("<script>"), "{page}");
     let (status, page) =
         api.page(Method::POST, "/recibo", Some(&format!("recibo={}", "ab".repeat(32)))).await;
     assert_eq!(status, StatusCode::UNPROCESSABLE_ENTITY);
