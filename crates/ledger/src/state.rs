@@ -165,6 +165,10 @@ pub struct State {
     /// Every lot drawn: the item, the round, the seed and the list that
     /// took the seat, in order.
     lots: Vec<(Id, u32, Digest, Id)>,
+    /// The holders' names, in the register's order, as far as recorded.
+    names: Vec<asamblea_wire::Text>,
+    /// The meeting file, once described.
+    description: Option<asamblea_wire::FileText>,
 }
 
 impl State {
@@ -201,6 +205,8 @@ impl State {
             badges_revoked: 0,
             statements: Vec::new(),
             lots: Vec::new(),
+            names: Vec::new(),
+            description: None,
         }
     }
 
@@ -244,6 +250,18 @@ impl State {
     /// number is one more.
     pub fn badges_issued(&self) -> u32 {
         self.badges.len() as u32
+    }
+
+    /// The holders' names in the register's order (`register-named`); as
+    /// many as recorded (none in a ledger written before names were).
+    pub fn names(&self) -> &[asamblea_wire::Text] {
+        &self.names
+    }
+
+    /// The meeting file the meeting was created from (`meeting-described`),
+    /// if recorded.
+    pub fn description(&self) -> Option<&str> {
+        self.description.as_ref().map(asamblea_wire::FileText::as_str)
     }
 
     /// Every lot drawn so far, in order: the item, the round, the seed (the
@@ -557,6 +575,27 @@ impl State {
                 self.meeting_mut()?.draw(item.as_str(), winner.as_str()).map_err(Rejection::Rules)?;
                 *self.rounds.entry(item.as_str().to_string()).or_insert(0) += 1;
                 self.lots.push((item.clone(), *round, *seed, winner.clone()));
+            }
+            EventBody::RegisterNamed { first, names } => {
+                let meeting = self
+                    .meeting
+                    .as_ref()
+                    .ok_or(Rejection::OutOfPlace("names follow the register's import"))?;
+                if *first as usize != self.names.len() {
+                    return Err(Rejection::OutOfPlace(
+                        "names are recorded in the register's order, without gaps",
+                    ));
+                }
+                if self.names.len() + names.len() > meeting.register().len() {
+                    return Err(Rejection::OutOfPlace("more names than the register has holders"));
+                }
+                self.names.extend(names.iter().cloned());
+            }
+            EventBody::MeetingDescribed { file } => {
+                if self.convened.is_none() || self.description.is_some() {
+                    return Err(Rejection::OutOfPlace("the meeting is described once, after it is convened"));
+                }
+                self.description = Some(file.clone());
             }
             EventBody::StatementRecorded { item, person, text } => {
                 if !self.agenda.iter().any(|entry| entry.item == *item) {

@@ -285,7 +285,7 @@ pub fn import(
         if field(1).is_empty() {
             return Err(bad("name", "is empty: every row needs the holder's name".into()));
         }
-        let name = crate::text::name(field(1), false).map_err(|e| bad("name", e))?;
+        let name = crate::text::holder_name(field(1)).map_err(|e| bad("name", e))?;
         let name = name.as_str();
         let class = ShareClass::from_code(field(2))
             .ok_or_else(|| bad("class", format!("`{}` is not ORD or PREF", field(2))))?;

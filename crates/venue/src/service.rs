@@ -309,7 +309,8 @@ fn clock() -> asamblea_ledger::Clock {
 impl Service {
     /// Creates a meeting in the (empty, locked) folder `dir`: settings,
     /// register, keys, and the first events of the ledger (meeting
-    /// convened, staff enrolled, register imported). Every file is
+    /// convened, staff enrolled, register imported, the holders' names,
+    /// the meeting file). Every file is
     /// owner-only. See [`crate::staging::Staging`] for making it whole or
     /// not at all.
     pub fn init(dir: &Path, lock: MeetingLock, new: NewMeeting) -> Result<Service> {
@@ -364,7 +365,51 @@ impl Service {
             holders: register.len() as u32,
             capital: *register.capital(),
         })?;
+        // The holders' names and the meeting file, in the ledger: every
+        // document (the acta, the exports) is then a function of the audit
+        // bundle alone.
+        let names = service.holder_names()?;
+        let ordered = register
+            .iter()
+            .map(|(_, holder)| Text::new(names.get(holder.id()).map_or("", String::as_str)))
+            .collect::<Result<Vec<_>, _>>()?;
+        service.record_names(ordered)?;
+        service.daemon_event(EventBody::MeetingDescribed {
+            file: asamblea_wire::FileText::new(&meeting_text)?,
+        })?;
         Ok(service)
+    }
+
+    /// The holders' names as `register-named` events signed by the desk,
+    /// as many to an event as fit, all in one transaction.
+    fn record_names(&mut self, names: Vec<Text>) -> Result<()> {
+        const BYTES: usize = 60_000;
+        let key = self.signer_for(asamblea_wire::MessageKind::RegisterNamed)?;
+        let mut events = Vec::new();
+        let (mut first, mut chunk, mut bytes) = (0u32, Vec::new(), 0usize);
+        for name in names {
+            if chunk.len() == asamblea_wire::limits::MAX_NAMES || bytes + 4 + name.as_str().len() > BYTES {
+                let taken = std::mem::take(&mut chunk);
+                let count = taken.len() as u32;
+                events.push(EventBody::RegisterNamed { first, names: taken });
+                first += count;
+                bytes = 0;
+            }
+            bytes += 4 + name.as_str().len();
+            chunk.push(name);
+        }
+        if !chunk.is_empty() {
+            events.push(EventBody::RegisterNamed { first, names: chunk });
+        }
+        let meeting_id = self.meeting_id;
+        let signed =
+            events.into_iter().map(|body| sign_event(&meeting_id, &key, body)).collect::<Result<Vec<_>>>()?;
+        let mut group = self.journal.begin_group()?;
+        for event in signed {
+            group.push(event)?;
+        }
+        group.commit()?;
+        Ok(())
     }
 
     /// Opens a meeting directory for writing and replays its ledger. Fails,

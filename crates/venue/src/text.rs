@@ -90,6 +90,16 @@ pub fn name(raw: &str, may_be_empty: bool) -> Result<String, String> {
     Ok(name)
 }
 
+/// A holder's name in the register: a [`name`] that fits the ledger's
+/// texts (it is recorded, for the acta, at most 256 bytes).
+pub fn holder_name(raw: &str) -> Result<String, String> {
+    let name = name(raw, false)?;
+    asamblea_wire::Text::new(&name).map_err(|e| {
+        format!("no cabe en el registro (a lo sumo 256 bytes) / does not fit the ledger: {e}")
+    })?;
+    Ok(name)
+}
+
 /// A list's name on a ballot: a [`name`] that also fits the ledger's ids
 /// (it is recorded as one).
 pub fn list_name(raw: &str) -> Result<String, String> {

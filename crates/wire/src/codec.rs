@@ -236,18 +236,36 @@ impl<'a> Reader<'a> {
         self.string(field, 0, MAX_TEXT_LEN).map(Text::new_unchecked)
     }
 
-    /// A [`Prose`](crate::Prose): read as a string of 1 to
+    /// A [`Prose`](crate::Prose): 1 to
     /// [`MAX_PROSE_LEN`](crate::limits::MAX_PROSE_LEN) bytes whose only
     /// control character is the line feed, trimmed.
     pub(crate) fn prose(&mut self, field: &'static str) -> Result<crate::Prose, WireError> {
+        self.checked(field, 1, crate::limits::MAX_PROSE_LEN, crate::values::check_prose)
+            .map(crate::Prose::new_unchecked)
+    }
+
+    /// A [`FileText`](crate::FileText).
+    pub(crate) fn file_text(&mut self, field: &'static str) -> Result<crate::FileText, WireError> {
+        self.checked(field, 0, crate::limits::MAX_FILE_TEXT_LEN, crate::values::check_file_text)
+            .map(crate::FileText::new_unchecked)
+    }
+
+    /// A string of `min..=max` bytes (the length checked before any of it
+    /// is read) that `check` accepts.
+    fn checked(
+        &mut self,
+        field: &'static str,
+        min: usize,
+        max: usize,
+        check: fn(&str) -> Result<(), Problem>,
+    ) -> Result<&'a str, WireError> {
         let at = self.at();
         let len = usize::try_from(self.u32(field)?).unwrap_or(usize::MAX);
-        check_count(len, 1, crate::limits::MAX_PROSE_LEN)
-            .map_err(|problem| self.malformed(field, at, problem))?;
+        check_count(len, min, max).map_err(|problem| self.malformed(field, at, problem))?;
         let bytes = self.take(field, len)?;
         let s = std::str::from_utf8(bytes).map_err(|_| self.malformed(field, at, Problem::NotUtf8))?;
-        crate::values::check_prose(s).map_err(|problem| self.malformed(field, at, problem))?;
-        Ok(crate::Prose::new_unchecked(s))
+        check(s).map_err(|problem| self.malformed(field, at, problem))?;
+        Ok(s)
     }
 
     /// Nothing may follow the end of the message.

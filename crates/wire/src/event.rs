@@ -136,6 +136,23 @@ pub enum EventBody {
         /// Its figures.
         result: PublishedResult,
     },
+    /// Holders' names, in the register's order from position `first`:
+    /// what the acta and the exports print (the register's digest covers
+    /// ids and shares, not names). Recorded at creation, after
+    /// `register-imported`, by the registration desk.
+    RegisterNamed {
+        /// The position in the register of the first name.
+        first: u32,
+        /// 1 to [`crate::limits::MAX_NAMES`] names.
+        names: Vec<Text>,
+    },
+    /// The meeting file the meeting was created from (`meeting.toml`),
+    /// byte for byte: the company, the place, the call and its notice, for
+    /// the acta. Signed by the daemon, once, at creation.
+    MeetingDescribed {
+        /// The file's text.
+        file: crate::FileText,
+    },
     /// A written statement (constancia) an attendee handed in about an
     /// item, for the acta (C.Co Art. 189: the minutes record the
     /// statements made). Signed by the secretary who received it.
@@ -361,6 +378,8 @@ impl EventBody {
             EventBody::LotDrawn { .. } => MessageKind::LotDrawn,
             EventBody::ResultPublished { .. } => MessageKind::ResultPublished,
             EventBody::StatementRecorded { .. } => MessageKind::StatementRecorded,
+            EventBody::RegisterNamed { .. } => MessageKind::RegisterNamed,
+            EventBody::MeetingDescribed { .. } => MessageKind::MeetingDescribed,
         }
     }
 
@@ -441,6 +460,14 @@ impl EventBody {
                 w.str(person.as_str());
                 w.str(text.as_str());
             }
+            EventBody::RegisterNamed { first, names } => {
+                w.u32(*first);
+                w.count("register-named.names", names.len(), 1, crate::limits::MAX_NAMES)?;
+                for name in names {
+                    w.str(name.as_str());
+                }
+            }
+            EventBody::MeetingDescribed { file } => w.str(file.as_str()),
         }
         Ok(())
     }
@@ -526,6 +553,18 @@ impl EventBody {
                 person: r.id("statement-recorded.person")?,
                 text: r.prose("statement-recorded.text")?,
             },
+            MessageKind::RegisterNamed => {
+                let first = r.u32("register-named.first")?;
+                let count = r.count("register-named.names", 1, crate::limits::MAX_NAMES)?;
+                let mut names = Vec::with_capacity(count);
+                for _ in 0..count {
+                    names.push(r.text("register-named.names")?);
+                }
+                EventBody::RegisterNamed { first, names }
+            }
+            MessageKind::MeetingDescribed => {
+                EventBody::MeetingDescribed { file: r.file_text("meeting-described.file")? }
+            }
             // `Reader::header` let event kinds only through.
             MessageKind::Receipt | MessageKind::Checkpoint => {
                 return Err(r.malformed("tag", 0, Problem::UnexpectedKind(kind)))

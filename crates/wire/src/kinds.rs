@@ -91,6 +91,8 @@ message_kinds! {
     LotDrawn = 0x0D, "lot-drawn", CHAIR;
     ResultPublished = 0x0E, "result-published", DAEMON;
     StatementRecorded = 0x0F, "statement-recorded", SECRETARY;
+    RegisterNamed = 0x10, "register-named", OPERATOR;
+    MeetingDescribed = 0x11, "meeting-described", DAEMON;
     Receipt = 0x40, "receipt", DAEMON;
     Checkpoint = 0x41, "checkpoint", DAEMON;
 }

@@ -78,7 +78,7 @@ pub use kinds::{MessageKind, SignerRole, StaffRole, FORMAT_VERSION};
 pub use record::{genesis_head, Chain, EventRecord};
 pub use result::{DecisionFigures, ElectionFigures, PublishedResult, Withdrawal};
 pub use statement::{Checkpoint, Receipt};
-pub use values::{CredentialId, Digest, Id, MeetingId, Nonce, Prose, Text};
+pub use values::{CredentialId, Digest, FileText, Id, MeetingId, Nonce, Prose, Text};
 
 #[cfg(test)]
 mod tests;

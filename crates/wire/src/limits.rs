@@ -10,6 +10,10 @@ pub const MAX_ID_LEN: usize = 64;
 pub const MAX_TEXT_LEN: usize = 256;
 /// Bytes in a [`Prose`](crate::Prose): a written statement for the acta.
 pub const MAX_PROSE_LEN: usize = 4_000;
+/// Bytes of the meeting file one `meeting-described` carries.
+pub const MAX_FILE_TEXT_LEN: usize = 60_000;
+/// Names one `register-named` event carries.
+pub const MAX_NAMES: usize = 1_000;
 /// Principals one agent's check-in may name.
 pub const MAX_PRINCIPALS: usize = 1_000;
 /// Holders one ballot may vote for (an agent votes for each principal).

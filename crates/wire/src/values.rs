@@ -6,7 +6,7 @@ use std::fmt;
 use sha2::{Digest as _, Sha256};
 
 use crate::error::{Problem, WireError};
-use crate::limits::{MAX_ID_LEN, MAX_PROSE_LEN, MAX_TEXT_LEN};
+use crate::limits::{MAX_FILE_TEXT_LEN, MAX_ID_LEN, MAX_PROSE_LEN, MAX_TEXT_LEN};
 
 /// A meeting's id: 32 bytes the daemon draws at random when the meeting is
 /// created. It is bound into every signature and into the first head of the
@@ -174,6 +174,41 @@ impl Prose {
     pub(crate) fn new_unchecked(text: &str) -> Prose {
         debug_assert!(check_prose(text).is_ok());
         Prose(text.into())
+    }
+}
+
+/// A text file as written (the `meeting.toml` a meeting was created
+/// from): 0 to [`MAX_FILE_TEXT_LEN`] bytes of UTF-8 whose only control
+/// characters are the tab, the line feed and the carriage return.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct FileText(Box<str>);
+
+impl FileText {
+    /// Validates a file's text.
+    pub fn new(text: &str) -> Result<FileText, WireError> {
+        check_file_text(text).map_err(|problem| WireError::Invalid { field: "file", problem })?;
+        Ok(FileText(text.into()))
+    }
+
+    /// The text.
+    pub fn as_str(&self) -> &str {
+        &self.0
+    }
+
+    pub(crate) fn new_unchecked(text: &str) -> FileText {
+        debug_assert!(check_file_text(text).is_ok());
+        FileText(text.into())
+    }
+}
+
+/// [`FileText`]'s rule.
+pub(crate) fn check_file_text(s: &str) -> Result<(), Problem> {
+    if s.len() > MAX_FILE_TEXT_LEN {
+        return Err(Problem::TooLong { len: s.len(), limit: MAX_FILE_TEXT_LEN });
+    }
+    match s.char_indices().find(|(_, c)| c.is_control() && !matches!(c, '\n' | '\t' | '\r')) {
+        Some((position, _)) => Err(Problem::ControlCharacter { position }),
+        None => Ok(()),
     }
 }
 

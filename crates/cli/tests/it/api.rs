@@ -1366,3 +1366,23 @@ matter = "merger"
         vec![("B-2".into(), "Bernardo Ruiz".into(), 300), ("C-3".into(), "Carmen Díaz".into(), 200)]
     );
 }
+
+#[tokio::test]
+async fn a_new_meeting_records_its_holders_names_and_its_meeting_file_in_the_ledger() {
+    let api = Api::demo("described");
+    let bundle = asamblea_venue::service::MeetingFiles::export(&api.dir).expect("the bundle");
+    let options = asamblea_ledger::VerifyOptions::bundle_alone(&asamblea::commands::load_profile);
+    let (_, state) =
+        asamblea_ledger::verify_bundle_state(std::io::Cursor::new(bundle.encode()), &options, &mut |_, _| {})
+            .expect("the bundle verifies");
+    assert_eq!(
+        state.description(),
+        Some(asamblea::commands::DEMO_MEETING),
+        "the meeting file, byte for byte"
+    );
+    let meeting = state.meeting().unwrap();
+    assert_eq!(state.names().len(), meeting.register().len(), "a name for every holder");
+    let (_, first) = meeting.register().iter().next().unwrap();
+    assert_eq!(first.id(), "NIT-800100200");
+    assert_eq!(state.names()[0].as_str(), "Fondo de Pensiones Porvenir del Sur S.A.");
+}

@@ -330,8 +330,10 @@ async fn a_failed_commit_freezes_every_figure_and_names_its_cause() {
     let dir = temp("failed");
     let printed: Vec<String> = ok(&["init", s(&dir)]).lines().map(str::to_string).collect();
     let operator = token(&printed, "operator");
-    // `init` writes six events; the seventh commit fails.
-    let (daemon, _) = Daemon::start_with(&["serve", s(&dir)], &[("ASAMBLEA_TEST_FAIL_COMMIT_AT", "7")]);
+    // `init` writes eight events (convened, four staff, the register, its
+    // names in one event, the meeting file) in eight commits; the ninth
+    // fails.
+    let (daemon, _) = Daemon::start_with(&["serve", s(&dir)], &[("ASAMBLEA_TEST_FAIL_COMMIT_AT", "9")]);
     let mut desk = HttpsClient::connect(daemon.addr, staff_tls(&dir).unwrap()).await.unwrap();
     let (_, before) = get(&mut desk, "/api/v1/status", None).await;
     let (code, answer) =

@@ -171,10 +171,10 @@ fn refused_check_ins_say_why_in_spanish_and_change_nothing() {
     ok(&["checkin", s(&dir), "CC-10000000"]);
     let out = asamblea(&["checkin", s(&dir), "CC-10000000"]);
     assert!(text(&out.stderr).contains("already-present"), "{}", text(&out.stderr));
-    // Six events from init (convened, four staff enrolled, register) and
-    // one check-in: the refusals left no trace.
+    // Eight events from init (convened, four staff enrolled, register, its
+    // names, the meeting file) and one check-in: the refusals left no trace.
     let out = ok(&["verify", s(&dir)]);
-    assert!(out.contains("VERIFIED: 7 eventos"), "{out}");
+    assert!(out.contains("VERIFIED: 9 eventos"), "{out}");
     crate::support::remove_meeting(&dir);
 }
 

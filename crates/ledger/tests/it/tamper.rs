@@ -537,3 +537,56 @@ fn a_second_live_badge_for_one_person_and_a_late_staff_key_are_refused() {
     let expected = Rejection::OutOfPlace("staff are enrolled before the register is imported");
     check(&f.rechained(records), None, rejected(last + 1, expected));
 }
+
+#[test]
+fn names_come_in_the_registers_order_without_gaps_and_the_meeting_is_described_once() {
+    let f = fixture();
+    let last = f.last();
+    let text = |s: &str| asamblea_wire::Text::new(s).unwrap();
+    let named = |first: u32, names: &[&str]| EventBody::RegisterNamed {
+        first,
+        names: names.iter().map(|n| text(n)).collect(),
+    };
+    let described =
+        || EventBody::MeetingDescribed { file: asamblea_wire::FileText::new("company = \"X\"\n").unwrap() };
+    // In order, signed by the desk and the daemon: admitted, and kept.
+    let mut records = f.records();
+    records.push(f.forged(&staff(), 11, last, named(0, &["Ana Pérez", "Bernardo Ruiz"])));
+    records.push(f.forged(&staff(), 12, last, named(2, &["Carmen Díaz"])));
+    records.push(f.forged(&daemon(), 13, last, described()));
+    // Ended, as the daemon ends a bundle, by a checkpoint at its last record.
+    let mut bundle = asamblea_ledger::Bundle::decode(&f.rechained(records.clone())).unwrap();
+    let (last_seq, last_head) = (bundle.records.len() as u64, bundle.records.last().unwrap().1);
+    let end = asamblea_wire::Checkpoint { seq: last_seq, head: last_head };
+    bundle.checkpoints.push((end, end.sign(&MEETING, &daemon())));
+    let bytes = bundle.encode();
+    let options = asamblea_ledger::VerifyOptions::bundle_alone(&crate::fixture::load_profile);
+    let (_, state) =
+        asamblea_ledger::verify_bundle_state(std::io::Cursor::new(&bytes), &options, &mut |_, _| {})
+            .expect("the names and the description verify");
+    let names: Vec<&str> = state.names().iter().map(asamblea_wire::Text::as_str).collect();
+    assert_eq!(names, ["Ana Pérez", "Bernardo Ruiz", "Carmen Díaz"]);
+    assert_eq!(state.description(), Some("company = \"X\"\n"));
+    // A gap, a repeat, the wrong signer, a second description: refused.
+    let gap = Rejection::OutOfPlace("names are recorded in the register's order, without gaps");
+    for (n, body, key, expected) in [
+        (14, named(4, &["Diego"]), staff(), gap.clone()),
+        (15, named(0, &["Ana Pérez"]), staff(), gap),
+        (
+            16,
+            named(3, &["Diego"]),
+            daemon(),
+            Rejection::SignerNotAllowed { kind: "register-named", role: "a staff key enrolled as operator" },
+        ),
+        (
+            17,
+            described(),
+            daemon(),
+            Rejection::OutOfPlace("the meeting is described once, after it is convened"),
+        ),
+    ] {
+        let mut bad = records.clone();
+        bad.push(f.forged(&key, n, last, body));
+        check(&f.rechained(bad), None, rejected(last + 4, expected));
+    }
+}

@@ -47,7 +47,7 @@ const BALLOT: u8 = 0x0B;
 fn header_problems() {
     check(&[], "tag", 0, Problem::Truncated { needed: 1, available: 0 });
     check(&event(0x00, &s("I")), "tag", 0, Problem::UnknownCode(0x00));
-    check(&event(0x10, &s("I")), "tag", 0, Problem::UnknownCode(0x10));
+    check(&event(0x12, &s("I")), "tag", 0, Problem::UnknownCode(0x12));
     check(&event(0x40, &s("I")), "tag", 0, Problem::UnexpectedKind(MessageKind::Receipt));
     for old_or_new in [1, 3] {
         let mut other = event(ITEM_CLOSED, &s("I"));
@@ -508,5 +508,36 @@ fn a_statements_words_are_bounded_trimmed_and_free_of_control_characters_but_lin
     assert_eq!(
         crate::Prose::new("  ").unwrap_err(),
         WireError::Invalid { field: "text", problem: Problem::Untrimmed }
+    );
+}
+
+#[test]
+fn names_and_the_meeting_file_are_bounded_and_clean() {
+    const NAMED: u8 = 0x10;
+    const DESCRIBED: u8 = 0x11;
+    let at = 2 + 16;
+    let names = |count: u32| {
+        let mut body = 0u32.to_be_bytes().to_vec();
+        body.extend_from_slice(&count.to_be_bytes());
+        for _ in 0..count {
+            body.extend_from_slice(&s("Ana"));
+        }
+        event(NAMED, &body)
+    };
+    assert!(Event::decode(&names(1)).is_ok());
+    check(&names(0), "register-named.names", at + 4, Problem::TooShort { len: 0, min: 1 });
+    check(&names(1_001), "register-named.names", at + 4, Problem::TooLong { len: 1_001, limit: 1_000 });
+    assert!(Event::decode(&event(DESCRIBED, &raw(b"company = \"X\"\r\n\tnit = \"1\"\n"))).is_ok());
+    check(
+        &event(DESCRIBED, &raw(b"a\0b")),
+        "meeting-described.file",
+        at,
+        Problem::ControlCharacter { position: 1 },
+    );
+    check(
+        &event(DESCRIBED, &raw(&[b' '; 60_001])),
+        "meeting-described.file",
+        at,
+        Problem::TooLong { len: 60_001, limit: 60_000 },
     );
 }

@@ -289,6 +289,11 @@ fn arb_body() -> impl Strategy<Value = EventBody> {
             .prop_map(|(item, round, seed, winner)| EventBody::LotDrawn { item, round, seed, winner }),
         (arb_id(), prop_oneof![arb_decision(), arb_election()])
             .prop_map(|(item, result)| EventBody::ResultPublished { item, result }),
+        (any::<u32>(), vec(arb_text(), 1..20))
+            .prop_map(|(first, names)| EventBody::RegisterNamed { first, names }),
+        "[ -~ñ\t\r\n]{0,300}".prop_map(|s| EventBody::MeetingDescribed {
+            file: crate::FileText::new(&s).expect("test files are valid")
+        }),
         (arb_id(), arb_id(), arb_prose()).prop_map(|(item, person, text)| EventBody::StatementRecorded {
             item,
             person,
