@@ -306,6 +306,40 @@ enum Command {
         #[command(flatten)]
         inputs: crate::commands::VerifyInputs,
     },
+    /// Escribe los resultados de un paquete verificado: puntos, accionistas
+    /// con su voto, asistencia y derecho de retiro / write a verified
+    /// bundle's tallies: items, holders with their votes, attendance,
+    /// withdrawal.
+    #[command(
+        name = "export-results",
+        after_help = "CSV: por defecto para Excel en Colombia (UTF-8 con BOM y `;`, porque allí la coma es el separador decimal); --csv-plain da RFC 4180 (`,`) para programas. Una tabla por archivo (--table). / CSV defaults to Excel in Colombia (UTF-8 with a BOM, `;`); --csv-plain gives RFC 4180.
+
+Ejemplos / examples:
+  asamblea export-results paquete.bundle --format xlsx -o resultados.xlsx
+  asamblea export-results paquete.bundle --format csv --table accionistas -o accionistas.csv
+  asamblea export-results paquete.bundle --format json
+
+Códigos de salida / exit codes: 0 escrito / written · 1 el paquete no verifica: no se escribe nada / the bundle does not verify: nothing is written · 2 entrada no válida / invalid input."
+    )]
+    ExportResults {
+        /// El paquete de auditoría / the audit bundle.
+        #[arg(value_name = "PAQUETE")]
+        bundle: PathBuf,
+        /// Formato / format.
+        #[arg(long, default_value = "xlsx", value_parser = ["xlsx", "csv", "json"])]
+        format: String,
+        /// La tabla, en CSV / the table, for CSV.
+        #[arg(long, default_value = "puntos", value_parser = ["puntos", "accionistas", "asistencia", "retiro"])]
+        table: String,
+        /// CSV RFC 4180 (`,`) en lugar del de Excel en Colombia / RFC 4180 CSV instead of Excel's.
+        #[arg(long)]
+        csv_plain: bool,
+        /// Archivo de salida (por defecto la salida estándar; obligatorio
+        /// para xlsx) / output file (standard output by default; needed for
+        /// xlsx).
+        #[arg(short = 'o', long = "out", value_name = "ARCHIVO")]
+        out: Option<PathBuf>,
+    },
 }
 
 /// The command line with its help in Spanish first: the headings, the
@@ -471,6 +505,13 @@ pub fn run(cli: Cli, out: &mut dyn Write, err: &mut dyn Write) -> u8 {
             err,
         ),
         Command::Export { dir, out: file } => finish(crate::commands::export(&dir, &file, out), err),
+        Command::ExportResults { bundle, format, table, csv_plain, out: file } => {
+            match crate::commands::export_results(&bundle, &format, &table, csv_plain, file.as_deref(), out) {
+                Ok(true) => 0,
+                Ok(false) => 1,
+                Err(e) => finish(Err(e), err),
+            }
+        }
         Command::Verify { path, inputs } => match crate::commands::verify(&path, &inputs, out) {
             Ok(true) => 0,
             Ok(false) => 1,

@@ -336,21 +336,7 @@ fn figures_line(item: &asamblea_rules::Item) -> Option<String> {
             thousands(d.base.get())
         )),
         ItemResult::Election(e) => {
-            let seats = e.seats.clone().unwrap_or_default();
-            let lists: Vec<String> = e
-                .votes
-                .iter()
-                .enumerate()
-                .map(|(i, votes)| {
-                    let name = item.option_name(asamblea_rules::OptionIndex::list(i));
-                    let won = seats.get(i).copied().unwrap_or(0);
-                    format!(
-                        "{name} {} votos, {won} {}",
-                        thousands(votes.get()),
-                        if won == 1 { "puesto" } else { "puestos" }
-                    )
-                })
-                .collect();
+            let lists = asamblea_documents::explain::lists_in_words(item, e);
             Some(format!("{} · En blanco {}", lists.join(" · "), thousands(e.blank.get())))
         }
     }
@@ -978,13 +964,7 @@ pub fn demo(
 /// file parsed as a profile (`docs/profile-format.md`) whose `name` must
 /// be the one the bundle gives.
 pub fn load_profile(name: &str, bytes: &[u8]) -> Result<asamblea_rules::Profile, String> {
-    let text = std::str::from_utf8(bytes).map_err(|_| "the profile is not UTF-8 text".to_string())?;
-    let profile = asamblea_venue::profiles::parse_profile(&format!("profile `{name}`"), text)
-        .map_err(|e| e.to_string())?;
-    if profile.name() != name {
-        return Err(format!("the profile file is named `{}`, not `{name}`", profile.name()));
-    }
-    Ok(profile)
+    asamblea_venue::profiles::load_profile(name, bytes)
 }
 
 /// Verifies a bundle's bytes with nothing from outside (no daemon key,
@@ -1039,4 +1019,71 @@ pub fn sign_ballot(dir: &Path, badge: &str, item: &str, votes: &[String], out: &
     let ballot = asamblea_kiosk::SignedBallot::sign(&credential, item, parsed)?;
     writeln!(out, "{}", ballot.body())?;
     Ok(())
+}
+
+/// `asamblea export-results`: the tallies of a bundle that verifies, as
+/// an Excel workbook, one table as CSV, or everything as JSON. `Ok(false)`
+/// (exit 1) when the bundle does not verify: nothing is written.
+pub fn export_results(
+    bundle: &Path,
+    format: &str,
+    table: &str,
+    csv_plain: bool,
+    file: Option<&Path>,
+    out: &mut dyn Write,
+) -> Result<bool> {
+    use asamblea_documents::tables;
+    if format == "xlsx" && file.is_none() {
+        bail!(
+            "un libro de Excel va a un archivo: añada -o resultados.xlsx / an Excel workbook needs -o FILE"
+        );
+    }
+    let mut bar = None;
+    let mut progress = |done, total| {
+        bar.get_or_insert_with(|| progress_bar(total, "Verificando / verifying")).set_position(done);
+    };
+    let report = match asamblea_server::reports::from_bundle(bundle, &mut progress) {
+        Ok(report) => report,
+        Err(asamblea_server::reports::ReportError::NotVerified(why)) => {
+            writeln!(
+                out,
+                "FALLA / FAILED: el paquete no verifica; no se escribe ningún resultado / the bundle does not verify, nothing is written: {why}"
+            )?;
+            return Ok(false);
+        }
+        Err(e) => bail!("{}: {e}", bundle.display()),
+    };
+    if let Some(bar) = bar {
+        bar.finish_and_clear();
+    }
+    for what in &report.missing {
+        writeln!(std::io::stderr(), "aviso / note: {what}")?;
+    }
+    let bytes = match format {
+        "xlsx" => tables::xlsx(&report.tables, &report.title, report.date).map_err(anyhow::Error::msg)?,
+        "json" => {
+            let mut text =
+                serde_json::to_string_pretty(&tables::json(&report.tables, report.meeting, report.verified))?;
+            text.push('\n');
+            text.into_bytes()
+        }
+        _ => {
+            let chosen = report.tables.iter().find(|t| t.name == table).context("no such table")?;
+            let flavour = if csv_plain { tables::CsvFlavour::Plain } else { tables::CsvFlavour::Excel };
+            tables::csv(chosen, flavour).into_bytes()
+        }
+    };
+    match file {
+        Some(file) => {
+            std::fs::write(file, &bytes).with_context(|| format!("{}: cannot write it", file.display()))?;
+            writeln!(
+                out,
+                "Resultados escritos / tallies written: {} ({} bytes)",
+                file.display(),
+                thousands(bytes.len() as u64)
+            )?;
+        }
+        None => out.write_all(&bytes)?,
+    }
+    Ok(true)
 }

@@ -157,6 +157,25 @@ fn election(item: &Item, e: &ElectionResult) -> (String, String) {
     (out.0, out.1)
 }
 
+/// An election's lists in words, in ballot order: `Lista 1 47.143.561
+/// votos, 3 puestos`.
+pub fn lists_in_words(item: &Item, e: &ElectionResult) -> Vec<String> {
+    let seats = e.seats.clone().unwrap_or_default();
+    e.votes
+        .iter()
+        .enumerate()
+        .map(|(i, votes)| {
+            let won = seats.get(i).copied().unwrap_or(0);
+            format!(
+                "{} {} votos, {won} {}",
+                item.option_name(OptionIndex::list(i)),
+                thousands(votes.get()),
+                if won == 1 { "puesto" } else { "puestos" }
+            )
+        })
+        .collect()
+}
+
 /// The seats an election fills.
 fn seats_on_offer(item: &Item) -> u32 {
     match item.options() {

@@ -6,7 +6,9 @@
 //! # Invariants
 //!
 //! - Pure: no files, sockets, clock or randomness. A date or a seed comes
-//!   in as an argument, so the same input gives the same bytes.
+//!   in as an argument, so the same input gives the same bytes (the
+//!   workbook writer's zip library links `getrandom` without using it for
+//!   what we write; the exports test checks the bytes).
 //! - Each format is written once here and used by every caller (the
 //!   command line, the daemon's pages and API, the conformance runner).
 //!
@@ -14,7 +16,7 @@
 //!
 //! The ledger, SQLite, HTTP, TLS, async. A test of the `asamblea` package
 //! reads `cargo metadata` and fails if this crate depends on tokio,
-//! rusqlite, axum, hyper, rustls or getrandom.
+//! rusqlite, axum, hyper or rustls.
 //!
 //! # Layout
 //!
@@ -25,6 +27,8 @@
 //!   an election's seats per list (quotient and remainders).
 //! - `quorum`: the quorum's threshold in words, presence by class, and the
 //!   quorum series (every poll's open and close) as JSON.
+//! - `tables`: the tallies (items, holders with their choices, attendance,
+//!   withdrawal) as CSV, JSON and an Excel workbook.
 //! - `numfmt`: Colombian number format (1.234.567; 12,34 %).
 //! - `markup`: text escaped for HTML, SVG and XML.
 
@@ -35,3 +39,4 @@ pub mod numfmt;
 pub mod quorum;
 pub mod results;
 pub mod rule_text;
+pub mod tables;

@@ -415,6 +415,25 @@ impl<'a> VerifyOptions<'a> {
     }
 }
 
+/// Each event of the bundle read from `source`, in order, given to
+/// `each`: for documents made from a bundle that verified (each ballot's
+/// choice on the tallies' holder sheet). Reads one record at a time; a
+/// record that does not decode is named by its number.
+pub fn for_each_event<R: std::io::Read>(
+    source: R,
+    mut each: impl FnMut(&asamblea_wire::Event),
+) -> Result<(), BundleError> {
+    let mut reader = BundleReader::new(std::io::BufReader::with_capacity(1 << 16, source));
+    let (_, count) = reader.head()?;
+    for seq in 1..=count {
+        let (bytes, _) = reader.record()?;
+        let record = EventRecord::decode(&bytes)
+            .map_err(|e| BundleError::Field { field: "record", message: format!("record {seq}: {e}") })?;
+        each(&record.event);
+    }
+    Ok(())
+}
+
 /// A bundle that verified.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Verified {

@@ -45,9 +45,10 @@ use asamblea_wire::{Chain, Digest, Event, EventRecord, MeetingId, PublicKey, Sig
 
 pub use ballots::{ballot_item_at, ballots_on_item, find_ballot, BallotIndex};
 pub use bundle::{
-    check_receipt, export_bundle, export_raw_bundle, register_bytes, register_from_bytes, verify_bundle,
-    verify_bundle_from, verify_bundle_state, verify_bundle_with_progress, Bundle, BundleError, BundleHead,
-    Exported, ProfileLoader, ReceiptProblem, Verified, VerifyError, VerifyOptions, PROGRESS_EVERY,
+    check_receipt, export_bundle, export_raw_bundle, for_each_event, register_bytes, register_from_bytes,
+    verify_bundle, verify_bundle_from, verify_bundle_state, verify_bundle_with_progress, Bundle, BundleError,
+    BundleHead, Exported, ProfileLoader, ReceiptProblem, Verified, VerifyError, VerifyOptions,
+    PROGRESS_EVERY,
 };
 pub use cause::Cause;
 pub use journal::{Group, Journal, OpenError, SubmitError};

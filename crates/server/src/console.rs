@@ -437,6 +437,16 @@ pub(crate) async fn secretary(State(state): State<AppState>, headers: HeaderMap)
 </form>
 <div id="constancias"></div>
 </section>
+<section aria-labelledby="exports-title">
+<h2 id="exports-title">Resultados para descargar <span class="en">tallies to download</span></h2>
+<p class="hint">Hechos del paquete de auditoría, verificado primero: las mismas cifras que da <code>asamblea verify</code>. <span class="en">Made from the audit bundle, verified first.</span></p>
+<p><a class="button" href="/api/v1/exports/resultados.xlsx" download>Excel (.xlsx)</a>
+<a class="button" href="/api/v1/exports/resultados.csv?tabla=puntos" download="puntos.csv">Puntos (CSV)</a>
+<a class="button" href="/api/v1/exports/resultados.csv?tabla=accionistas" download="accionistas.csv">Accionistas y votos (CSV)</a>
+<a class="button" href="/api/v1/exports/resultados.csv?tabla=asistencia" download="asistencia.csv">Asistencia (CSV)</a>
+<a class="button" href="/api/v1/exports/resultados.csv?tabla=retiro" download="retiro.csv">Derecho de retiro (CSV)</a>
+<a class="button" href="/api/v1/exports/resultados.json" download>JSON</a></p>
+</section>
 <section aria-labelledby="bundle-title">
 <h2 id="bundle-title">Paquete de auditoría <span class="en">audit bundle</span></h2>
 <p>Todo el registro firmado, para verificarlo con <code>asamblea verify</code> sin confiar en este servidor. <span class="en">The whole signed ledger, to check with asamblea verify.</span></p>

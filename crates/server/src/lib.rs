@@ -45,6 +45,8 @@
 //! - [`receipts`]: a voter's receipt as JSON and as one line of text,
 //!   written and read back in one place; `receipt_page`: the board's
 //!   receipt check (`/recibo`), server-rendered, no script.
+//! - [`reports`]: the tallies made from an audit bundle (verified first),
+//!   for `asamblea export-results` and the secretary's downloads.
 //! - `counted`: the ballots counted on a closed item, by the hash each
 //!   receipt names (`/api/v1/results/{item}/ballots`, and the board's page
 //!   `/papeletas`).
@@ -57,6 +59,7 @@ mod handlers;
 mod limits;
 mod receipt_page;
 pub mod receipts;
+pub mod reports;
 mod sessions;
 pub mod tls;
 
@@ -444,6 +447,7 @@ pub fn router(state: AppState) -> Router {
         .route("/api/v1/items/{item}/open", post(handlers::open_item))
         .route("/api/v1/items/{item}/close", post(handlers::close_item))
         .route("/api/v1/export", get(handlers::export))
+        .route("/api/v1/exports/{file}", get(reports::download))
         .route("/api/v1/minutes", get(handlers::minutes))
         .route("/api/v1/statements", get(handlers::statements).post(handlers::record_statement))
         .fallback(handlers::not_found)
@@ -491,6 +495,7 @@ pub const ROUTES: &[(&str, &str, &[&str])] = &[
     ("POST", "/api/v1/items/{item}/open", &["chair"]),
     ("POST", "/api/v1/items/{item}/close", &["chair"]),
     ("GET", "/api/v1/export", &["secretary", "auditor"]),
+    ("GET", "/api/v1/exports/{file}", &["secretary", "auditor"]),
     ("GET", "/api/v1/minutes", &["secretary", "auditor"]),
     ("GET", "/api/v1/statements", &["secretary", "auditor"]),
     ("POST", "/api/v1/statements", &["secretary"]),

@@ -184,6 +184,17 @@ fn read_majority(value: &toml::Value, path: &str) -> Result<Majority, FieldError
     }
 }
 
+/// The profile a bundle names, from the file the bundle carries: what
+/// every verifier of a bundle loads (`asamblea_ledger::ProfileLoader`).
+pub fn load_profile(name: &str, bytes: &[u8]) -> Result<Profile, String> {
+    let text = std::str::from_utf8(bytes).map_err(|_| "the profile is not UTF-8 text".to_string())?;
+    let profile = parse_profile(&format!("profile `{name}`"), text).map_err(|e| e.to_string())?;
+    if profile.name() != name {
+        return Err(format!("the profile file is named `{}`, not `{name}`", profile.name()));
+    }
+    Ok(profile)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -1386,3 +1386,31 @@ async fn a_new_meeting_records_its_holders_names_and_its_meeting_file_in_the_led
     assert_eq!(first.id(), "NIT-800100200");
     assert_eq!(state.names()[0].as_str(), "Fondo de Pensiones Porvenir del Sur S.A.");
 }
+
+#[tokio::test]
+async fn the_secretary_downloads_the_tallies_made_from_the_verified_bundle() {
+    let api = Api::demo("downloads");
+    api.check_in_a_quorum().await;
+    api.ok(Method::POST, "/api/v1/items/item-1/open", "chair", None).await;
+    api.ok(Method::POST, "/api/v1/items/item-1/close", "chair", None).await;
+    let (status, json) = api.text_as("/api/v1/exports/resultados.json", Role::Secretary).await;
+    assert_eq!(status, StatusCode::OK, "{json}");
+    let json: Value = serde_json::from_str(&json).unwrap();
+    assert_eq!(json["schema"], "asamblea-resultados/1");
+    assert_eq!(json["tables"]["puntos"][0]["item"], "item-1");
+    assert_eq!(json["tables"]["puntos"][0]["decision"], "NO APROBADO");
+    let (status, csv) = api.text_as("/api/v1/exports/resultados.csv?tabla=asistencia", Role::Auditor).await;
+    assert_eq!(status, StatusCode::OK);
+    assert!(csv.starts_with("\u{feff}documento (id);nombre (name);"), "{csv}");
+    assert!(
+        csv.contains("NIT-800100200;Fondo de Pensiones Porvenir del Sur S.A.;18000000;en persona"),
+        "{csv}"
+    );
+    for (path, expected) in [
+        ("/api/v1/exports/resultados.pdf", StatusCode::NOT_FOUND),
+        ("/api/v1/exports/resultados.csv?tabla=nada", StatusCode::BAD_REQUEST),
+    ] {
+        assert_eq!(api.text_as(path, Role::Secretary).await.0, expected, "{path}");
+    }
+    assert_eq!(api.text_as("/api/v1/exports/resultados.json", Role::Chair).await.0, StatusCode::FORBIDDEN);
+}

@@ -7,6 +7,7 @@ mod architecture;
 mod board;
 mod cli;
 mod consoles;
+mod exports;
 mod invalid_scenarios;
 mod kill;
 mod meeting_day;

@@ -1,0 +1,147 @@
+//! The tallies made from an audit bundle (`asamblea export-results`),
+//! through the real binary: every figure the verifier's, read back by an
+//! independent reader (`calamine` for the workbook), the same bytes from
+//! the same bundle, and nothing from a bundle that does not verify.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+use calamine::{Data, Reader};
+
+fn asamblea(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_asamblea")).args(args).output().expect("the binary runs")
+}
+
+fn ok(args: &[&str]) -> Vec<u8> {
+    let out = asamblea(args);
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{args:?}\n{}{}",
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    );
+    out.stdout
+}
+
+fn s(p: &Path) -> &str {
+    p.to_str().expect("utf-8 path")
+}
+
+/// The demo meeting, simulated with a fixed seed and exported.
+fn bundle(name: &str) -> (PathBuf, PathBuf) {
+    let dir = std::env::temp_dir().join(format!("asamblea-exports-{name}-{}", std::process::id()));
+    crate::support::remove_meeting(&dir);
+    ok(&["init", s(&dir)]);
+    ok(&["simulate", s(&dir), "--attendance", "80", "--seed", "11"]);
+    let bundle = dir.with_extension("bundle");
+    ok(&["export", s(&dir), s(&bundle)]);
+    (dir, bundle)
+}
+
+#[test]
+fn the_workbook_holds_the_verifiers_figures_as_numbers_and_the_same_bundle_gives_the_same_bytes() {
+    let (dir, bundle) = bundle("xlsx");
+    let verified: serde_json::Value = serde_json::from_slice(&ok(&["verify", s(&bundle), "--json"])).unwrap();
+    let book = dir.with_extension("xlsx");
+    ok(&["export-results", s(&bundle), "--format", "xlsx", "-o", s(&book)]);
+    let first = std::fs::read(&book).unwrap();
+    ok(&["export-results", s(&bundle), "--format", "xlsx", "-o", s(&book)]);
+    assert_eq!(first, std::fs::read(&book).unwrap(), "the same bundle, the same workbook, byte for byte");
+
+    let mut workbook: calamine::Xlsx<_> = calamine::open_workbook(&book).expect("an Excel workbook");
+    assert_eq!(workbook.sheet_names(), ["puntos", "accionistas", "asistencia", "retiro"]);
+    let items = workbook.worksheet_range("puntos").unwrap();
+    let headings: Vec<String> = items.rows().next().unwrap().iter().map(|c| c.to_string()).collect();
+    let column = |name: &str| headings.iter().position(|h| h.starts_with(name)).unwrap();
+    let mut decisions = 0;
+    for (row, item) in items.rows().skip(1).zip(verified["items"].as_array().unwrap()) {
+        assert_eq!(row[column("punto")].to_string(), item["id"].as_str().unwrap());
+        let result = &item["result"];
+        if result.get("for").is_none() {
+            continue; // an election: its lists, in words
+        }
+        decisions += 1;
+        for (key, heading) in [
+            ("for", "sí"),
+            ("against", "no"),
+            ("blank", "en blanco"),
+            ("abstain", "abstención"),
+            ("impeded", "impedidas"),
+            ("present", "presentes"),
+            ("base", "base"),
+        ] {
+            assert_eq!(
+                row[column(heading)],
+                Data::Float(result[key].as_u64().unwrap() as f64),
+                "{key} of {}",
+                item["id"]
+            );
+        }
+        // Every share present at the close is accounted for once.
+        let sum: u64 = ["for", "against", "blank", "abstain", "impeded"]
+            .iter()
+            .map(|k| result[k].as_u64().unwrap())
+            .sum();
+        assert_eq!(sum, result["present"].as_u64().unwrap(), "{}", item["id"]);
+    }
+    assert!(decisions >= 4, "the demo's decisions were compared");
+    // One row per holder, each closed item's vote in words.
+    let holders = workbook.worksheet_range("accionistas").unwrap();
+    assert_eq!(holders.height(), 1 + 300, "a row per holder of the demo's register");
+    let nit = holders
+        .rows()
+        .find(|r| matches!(&r[0], Data::String(id) if id == "NIT-800100200"))
+        .expect("the largest holder");
+    assert_eq!(nit[1].to_string(), "Fondo de Pensiones Porvenir del Sur S.A.");
+    assert_eq!(nit[2], Data::Float(18_000_000.0));
+    crate::support::remove_meeting(&dir);
+    let _ = std::fs::remove_file(book);
+    let _ = std::fs::remove_file(bundle);
+}
+
+#[test]
+fn csv_comes_for_excel_in_colombia_by_default_and_plain_on_request_and_json_is_keyed() {
+    let (dir, bundle) = bundle("csv");
+    let excel = String::from_utf8(ok(&["export-results", s(&bundle), "--format", "csv"])).unwrap();
+    assert!(excel.starts_with("\u{feff}punto (item);título (title);"), "{excel}");
+    assert!(excel.contains("\r\nitem-1;Aprobación del orden del día;"));
+    let plain = String::from_utf8(ok(&[
+        "export-results",
+        s(&bundle),
+        "--format",
+        "csv",
+        "--csv-plain",
+        "--table",
+        "accionistas",
+    ]))
+    .unwrap();
+    assert!(plain.starts_with("documento (id),nombre (name),ordinarias (ordinary),"), "{plain}");
+    // A name with a comma is quoted.
+    assert!(plain.contains("\"Inversiones Alfa, S.A.S.\""), "{plain}");
+    let json: serde_json::Value =
+        serde_json::from_slice(&ok(&["export-results", s(&bundle), "--format", "json"])).unwrap();
+    assert_eq!(json["schema"], "asamblea-resultados/1");
+    assert_eq!(json["meeting"]["company"], "Inversiones Andinas S.A.");
+    assert_eq!(json["tables"]["puntos"][0]["item"], "item-1");
+    assert!(json["tables"]["puntos"][0]["for"].is_u64());
+    assert_eq!(json["tables"]["accionistas"].as_array().unwrap().len(), 300);
+    crate::support::remove_meeting(&dir);
+    let _ = std::fs::remove_file(bundle);
+}
+
+#[test]
+fn a_bundle_that_does_not_verify_gives_no_tallies() {
+    let (dir, bundle) = bundle("tampered");
+    let mut bytes = std::fs::read(&bundle).unwrap();
+    let at = bytes.len() / 2;
+    bytes[at] ^= 1;
+    std::fs::write(&bundle, &bytes).unwrap();
+    let book = dir.with_extension("xlsx");
+    let out = asamblea(&["export-results", s(&bundle), "--format", "xlsx", "-o", s(&book)]);
+    assert_eq!(out.status.code(), Some(1), "{}", String::from_utf8_lossy(&out.stdout));
+    assert!(String::from_utf8_lossy(&out.stdout).contains("no se escribe ningún resultado"));
+    assert!(!book.exists(), "nothing written");
+    crate::support::remove_meeting(&dir);
+    let _ = std::fs::remove_file(bundle);
+}

@@ -1,0 +1,391 @@
+//! The tallies as tables — one row per item, one per holder with each
+//! closed item's choice, the attendance list, the derecho de retiro list —
+//! and those tables as CSV, JSON and an Excel workbook. Built from a
+//! meeting the rules engine folded (from an audit bundle that verified:
+//! `asamblea export-results`), the holders' names and each ballot's choice,
+//! so every figure is the verifier's.
+//!
+//! Written once here: the command line and the secretary's console use the
+//! same tables in the same three formats.
+
+use asamblea_rules::{Capacity, Channel, HolderIndex, ItemResult, Meeting};
+use serde_json::{json, Map, Value};
+
+use crate::numfmt::percent;
+
+/// The JSON export's schema name and version: `tables`, `meeting` and
+/// `verified` as documented in `docs/exports.md`.
+pub const SCHEMA: &str = "asamblea-resultados/1";
+
+/// A cell: text, or a whole number (shares, counts).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Cell {
+    /// Words.
+    Text(String),
+    /// A whole number.
+    Number(u64),
+}
+
+impl From<&str> for Cell {
+    fn from(text: &str) -> Cell {
+        Cell::Text(text.to_string())
+    }
+}
+
+impl From<String> for Cell {
+    fn from(text: String) -> Cell {
+        Cell::Text(text)
+    }
+}
+
+impl From<u64> for Cell {
+    fn from(n: u64) -> Cell {
+        Cell::Number(n)
+    }
+}
+
+/// A table: a name (the sheet's), its columns, its rows.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Table {
+    /// Its name: `puntos`, `accionistas`, `asistencia`, `retiro`.
+    pub name: &'static str,
+    /// Each column's key (the JSON's, stable: `docs/exports.md`) and its
+    /// heading, Spanish (English).
+    pub columns: Vec<(String, String)>,
+    /// The rows, each as long as `columns`.
+    pub rows: Vec<Vec<Cell>>,
+}
+
+/// Columns from `(key, heading)` pairs.
+fn columns(pairs: &[(&str, &str)]) -> Vec<(String, String)> {
+    pairs.iter().map(|(key, heading)| (key.to_string(), heading.to_string())).collect()
+}
+
+/// What the tables are made from.
+pub struct Source<'a> {
+    /// The meeting, every event of the bundle folded in.
+    pub meeting: &'a Meeting,
+    /// The agenda as convened: each item's id and title, in order.
+    pub agenda: &'a [(String, String)],
+    /// Each holder's name, in the register's order (empty where unknown).
+    pub names: &'a [String],
+    /// Each ballot's choice in words, by the item's position in
+    /// `meeting.items()` and the holder's in the register.
+    pub choices: &'a [Vec<Option<String>>],
+}
+
+/// Every table, in order: items, holders, attendance, withdrawal.
+pub fn tables(source: &Source<'_>) -> Vec<Table> {
+    vec![items(source), holders(source), attendance(source), withdrawal(source)]
+}
+
+fn name_of(source: &Source<'_>, at: HolderIndex) -> String {
+    source.names.get(at.get()).cloned().unwrap_or_default()
+}
+
+fn title_of<'a>(source: &'a Source<'_>, id: &'a str) -> &'a str {
+    source.agenda.iter().find(|(item, _)| item == id).map_or(id, |(_, title)| title.as_str())
+}
+
+/// One row per closed item, with every figure and the rule applied.
+fn items(source: &Source<'_>) -> Table {
+    let columns = columns(&[
+        ("item", "punto (item)"),
+        ("title", "título (title)"),
+        ("matter", "asunto (matter)"),
+        ("rule", "regla (rule)"),
+        ("source", "fuente (source)"),
+        ("decision", "decisión (decision)"),
+        ("for", "sí (for)"),
+        ("against", "no (against)"),
+        ("blank", "en blanco (blank)"),
+        ("abstain", "abstención (abstained)"),
+        ("impeded", "impedidas (impeded)"),
+        ("present", "presentes (present)"),
+        ("base", "base"),
+        ("for_percent", "% sí de la base (% for of the base)"),
+        ("holders_for", "accionistas a favor (holders for)"),
+        ("lists", "listas: votos y puestos (lists: votes and seats)"),
+        ("why", "por qué (why)"),
+    ]);
+    let meeting = source.meeting;
+    let rows = meeting
+        .items()
+        .iter()
+        .filter(|item| item.is_closed())
+        .map(|item| {
+            let rule = crate::rule_text::rule_text(meeting.profile(), item.matter(), meeting.kind());
+            let why = crate::explain::why(meeting, item).map(|(es, _)| es).unwrap_or_default();
+            let mut row: Vec<Cell> = vec![
+                item.id().into(),
+                title_of(source, item.id()).into(),
+                item.matter().spanish().into(),
+                rule.es.into(),
+                rule.source.into(),
+                item.outcome().spanish().to_uppercase().into(),
+            ];
+            match item.result() {
+                Some(ItemResult::Decision(d)) => {
+                    for shares in [d.for_votes, d.against, d.blank, d.abstain, d.impeded, d.present, d.base] {
+                        row.push(shares.get().into());
+                    }
+                    row.push(percent(d.for_votes.get(), d.base.get()).into());
+                    row.push(u64::from(d.holders_for).into());
+                    row.push("".into());
+                }
+                Some(ItemResult::Election(e)) => {
+                    let lists = crate::explain::lists_in_words(item, e);
+                    // for, against: none; blank; abstained, impeded,
+                    // present: none; the base is V, the valid votes.
+                    row.extend(["", ""].map(Cell::from));
+                    row.push(e.blank.get().into());
+                    row.extend(["", "", ""].map(Cell::from));
+                    row.push(e.valid.get().into());
+                    row.extend(["", ""].map(Cell::from));
+                    row.push(lists.join("; ").into());
+                }
+                None => row.extend(std::iter::repeat_n(Cell::from(""), 10)),
+            }
+            row.push(why.into());
+            row
+        })
+        .collect();
+    Table { name: "puntos", columns, rows }
+}
+
+/// How a holder was present at the end: in person, through whom, or not.
+fn channel(meeting: &Meeting, at: HolderIndex) -> String {
+    match meeting.presence().channel(at) {
+        Channel::Absent => "ausente".to_string(),
+        Channel::InPerson => "en persona".to_string(),
+        Channel::Agent { agent, capacity, .. } => {
+            let who = meeting.presence().agent_id(agent);
+            match capacity {
+                Capacity::Proxy => format!("apoderado {who}"),
+                Capacity::LegalRepresentative => format!("representante legal {who}"),
+            }
+        }
+    }
+}
+
+/// One row per holder: shares, how present at the end, and each closed
+/// item's choice ("no votó" where the holder cast no ballot: absent, or
+/// present and abstaining).
+fn holders(source: &Source<'_>) -> Table {
+    let meeting = source.meeting;
+    let closed: Vec<usize> = (0..meeting.items().len()).filter(|&i| meeting.items()[i].is_closed()).collect();
+    let mut columns = columns(&[
+        ("holder", "documento (id)"),
+        ("name", "nombre (name)"),
+        ("ordinary", "ordinarias (ordinary)"),
+        ("preferred", "preferenciales (preferred)"),
+        ("presence", "asistencia al cierre (presence at the end)"),
+    ]);
+    columns.extend(closed.iter().map(|&i| {
+        let id = meeting.items()[i].id();
+        (format!("vote:{id}"), format!("{id} (voto / vote)"))
+    }));
+    let rows = meeting
+        .register()
+        .iter()
+        .map(|(at, holder)| {
+            let mut row: Vec<Cell> = vec![
+                holder.id().into(),
+                name_of(source, at).into(),
+                holder.holdings().ordinary.get().into(),
+                holder.holdings().preferred.get().into(),
+                channel(meeting, at).into(),
+            ];
+            for &i in &closed {
+                let choice = source.choices.get(i).and_then(|c| c.get(at.get())).cloned().flatten();
+                row.push(choice.unwrap_or_else(|| "no votó".to_string()).into());
+            }
+            row
+        })
+        .collect();
+    Table { name: "accionistas", columns, rows }
+}
+
+/// Everyone present at the end, in the register's order.
+fn attendance(source: &Source<'_>) -> Table {
+    let meeting = source.meeting;
+    let columns = columns(&[
+        ("holder", "documento (id)"),
+        ("name", "nombre (name)"),
+        ("shares", "acciones (shares)"),
+        ("presence", "asistencia (presence)"),
+    ]);
+    let rows = meeting
+        .register()
+        .iter()
+        .filter(|(at, _)| meeting.presence().is_present(*at))
+        .map(|(at, holder)| {
+            vec![
+                holder.id().into(),
+                name_of(source, at).into(),
+                holder.holdings().total().get().into(),
+                channel(meeting, at).into(),
+            ]
+        })
+        .collect();
+    Table { name: "asistencia", columns, rows }
+}
+
+/// Who may withdraw, per item that gives the right (R18): the absent and
+/// the dissenting, with their shares.
+fn withdrawal(source: &Source<'_>) -> Table {
+    let meeting = source.meeting;
+    let columns = columns(&[
+        ("item", "punto (item)"),
+        ("holder", "documento (id)"),
+        ("name", "nombre (name)"),
+        ("shares", "acciones (shares)"),
+        ("why", "por qué (why)"),
+    ]);
+    let mut rows = Vec::new();
+    for (i, item) in meeting.items().iter().enumerate() {
+        let Some(ItemResult::Decision(d)) = item.result() else { continue };
+        for &at in d.withdrawal.iter().flatten() {
+            let holder = meeting.register().holder(at);
+            let voted = source.choices.get(i).and_then(|c| c.get(at.get())).is_some_and(Option::is_some);
+            rows.push(vec![
+                item.id().into(),
+                holder.id().into(),
+                name_of(source, at).into(),
+                holder.holdings().total().get().into(),
+                if voted { "votó en contra" } else { "ausente" }.into(),
+            ]);
+        }
+    }
+    Table { name: "retiro", columns, rows }
+}
+
+/// CSV's two flavours.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum CsvFlavour {
+    /// For Excel in Colombia (the default): UTF-8 with a byte-order mark,
+    /// `;` between fields (the decimal separator is the comma there).
+    Excel,
+    /// RFC 4180: UTF-8, `,` between fields, for programs.
+    Plain,
+}
+
+/// One table as CSV: a heading row, then the rows; numbers as plain
+/// digits; every field quoted when it holds the separator, a quote or a
+/// line break. Lines end in CRLF (RFC 4180).
+pub fn csv(table: &Table, flavour: CsvFlavour) -> String {
+    let separator = if flavour == CsvFlavour::Excel { ';' } else { ',' };
+    let field = |text: &str| {
+        if text.contains([separator, '"', '\n', '\r']) {
+            format!("\"{}\"", text.replace('"', "\"\""))
+        } else {
+            text.to_string()
+        }
+    };
+    let mut out = String::new();
+    if flavour == CsvFlavour::Excel {
+        out.push('\u{feff}');
+    }
+    let line = |cells: Vec<String>| cells.join(&separator.to_string()) + "\r\n";
+    out.push_str(&line(table.columns.iter().map(|(_, heading)| field(heading)).collect()));
+    for row in &table.rows {
+        out.push_str(&line(
+            row.iter()
+                .map(|cell| match cell {
+                    Cell::Text(text) => field(text),
+                    Cell::Number(n) => n.to_string(),
+                })
+                .collect(),
+        ));
+    }
+    out
+}
+
+/// Every table as the JSON export ([`SCHEMA`]): each table's rows as
+/// objects keyed by column, numbers as numbers, with `meeting` and
+/// `verified` as given.
+pub fn json(tables: &[Table], meeting: Value, verified: Value) -> Value {
+    let mut out = Map::new();
+    out.insert("schema".into(), SCHEMA.into());
+    out.insert("meeting".into(), meeting);
+    out.insert("verified".into(), verified);
+    let mut all = Map::new();
+    for table in tables {
+        let rows: Vec<Value> = table
+            .rows
+            .iter()
+            .map(|row| {
+                let object: Map<String, Value> = table
+                    .columns
+                    .iter()
+                    .zip(row)
+                    .map(|((key, _), cell)| {
+                        let value = match cell {
+                            Cell::Text(text) => json!(text),
+                            Cell::Number(n) => json!(n),
+                        };
+                        (key.clone(), value)
+                    })
+                    .collect();
+                Value::Object(object)
+            })
+            .collect();
+        all.insert(table.name.into(), Value::Array(rows));
+    }
+    out.insert("tables".into(), Value::Object(all));
+    Value::Object(out)
+}
+
+/// Shares above this are written as text in a workbook: a spreadsheet's
+/// numbers are doubles, exact only up to 2^53.
+const EXACT_IN_A_SPREADSHEET: u64 = 1 << 53;
+
+/// Every table as an Excel workbook, a sheet each: real numbers, the
+/// heading row frozen and bold, columns as wide as their contents (within
+/// bounds). `created` (year, month, day) is the workbook's date, taken from
+/// the meeting so that the same bundle gives the same bytes.
+pub fn xlsx(tables: &[Table], title: &str, created: (u16, u8, u8)) -> Result<Vec<u8>, String> {
+    use rust_xlsxwriter::{DocProperties, ExcelDateTime, Format, Workbook};
+    let fail = |e: rust_xlsxwriter::XlsxError| e.to_string();
+    let mut workbook = Workbook::new();
+    let date = ExcelDateTime::from_ymd(created.0, created.1, created.2).map_err(fail)?;
+    workbook.set_properties(
+        &DocProperties::new().set_title(title).set_author("asamblea").set_creation_datetime(&date),
+    );
+    let bold = Format::new().set_bold().set_text_wrap();
+    let thousands = Format::new().set_num_format("#,##0");
+    for table in tables {
+        let sheet = workbook.add_worksheet();
+        sheet.set_name(table.name).map_err(fail)?;
+        let mut widths: Vec<usize> = table.columns.iter().map(|(_, h)| h.chars().count().min(30)).collect();
+        for (col, (_, heading)) in table.columns.iter().enumerate() {
+            sheet.write_string_with_format(0, col as u16, heading, &bold).map_err(fail)?;
+        }
+        for (r, row) in table.rows.iter().enumerate() {
+            let r = u32::try_from(r + 1).map_err(|_| "too many rows for a sheet".to_string())?;
+            for (col, cell) in row.iter().enumerate() {
+                let width = match cell {
+                    Cell::Number(n) if *n <= EXACT_IN_A_SPREADSHEET => {
+                        sheet.write_number_with_format(r, col as u16, *n as f64, &thousands).map_err(fail)?;
+                        n.to_string().len() + n.to_string().len() / 3
+                    }
+                    Cell::Number(n) => {
+                        sheet.write_string(r, col as u16, n.to_string()).map_err(fail)?;
+                        n.to_string().len()
+                    }
+                    Cell::Text(text) => {
+                        sheet.write_string(r, col as u16, text).map_err(fail)?;
+                        text.chars().count()
+                    }
+                };
+                widths[col] = widths[col].max(width);
+            }
+        }
+        for (col, width) in widths.iter().enumerate() {
+            let width = u32::try_from((*width).clamp(8, 60) + 2).unwrap_or(62);
+            sheet.set_column_width(col as u16, f64::from(width)).map_err(fail)?;
+        }
+        sheet.set_freeze_panes(1, 0).map_err(fail)?;
+    }
+    workbook.save_to_buffer().map_err(fail)
+}

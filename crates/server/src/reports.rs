@@ -1,0 +1,224 @@
+//! The tallies made from an audit bundle: the bundle verified with nothing
+//! from outside, then its events read once more for each ballot's choice,
+//! and `asamblea_documents::tables` over the meeting they fold into. No
+//! figure comes from anywhere but the bundle, and a bundle that does not
+//! verify gives no tables. The command line (`asamblea export-results`)
+//! and the secretary's console (`GET /api/v1/exports/…`) both call this.
+
+use std::path::Path;
+
+use asamblea_documents::tables::{self, Table};
+use asamblea_rules::OptionIndex;
+use asamblea_wire::{Choice, EventBody};
+use serde_json::{json, Value};
+
+/// Tables made from a bundle, with what the exports say beside them.
+pub struct Report {
+    /// Items, holders, attendance, withdrawal.
+    pub tables: Vec<Table>,
+    /// The meeting as its file describes it (`null` for a ledger written
+    /// before the file was recorded).
+    pub meeting: Value,
+    /// What was verified: records, the last head.
+    pub verified: Value,
+    /// The company and date, for a workbook's title.
+    pub title: String,
+    /// The meeting's date (year, month, day), a workbook's date.
+    pub date: (u16, u8, u8),
+    /// What the bundle lacks for the documents, in words (names, the
+    /// meeting file); empty when nothing.
+    pub missing: Vec<String>,
+}
+
+/// Why no tables were made.
+#[derive(Debug, thiserror::Error)]
+pub enum ReportError {
+    /// The bundle does not verify: no document is made from it.
+    #[error("el paquete no verifica; no se hace ningún documento con él / the bundle does not verify, so no document is made from it: {0}")]
+    NotVerified(String),
+    /// The bundle could not be read.
+    #[error("{0}")]
+    Unreadable(String),
+}
+
+/// A choice in words: `sí`, `no`, `en blanco`, a list's name, or a split
+/// (`sí 100 · no 50`).
+fn words(item: &asamblea_rules::Item, choice: &Choice) -> String {
+    let name = |option: OptionIndex| match item.option_name(option) {
+        "for" => "sí".to_string(),
+        "against" => "no".to_string(),
+        "blank" => "en blanco".to_string(),
+        list => list.to_string(),
+    };
+    match choice {
+        Choice::Whole(option) => name(*option),
+        Choice::Split(parts) => parts
+            .iter()
+            .map(|p| format!("{} {}", name(p.option), p.shares.get()))
+            .collect::<Vec<_>>()
+            .join(" · "),
+    }
+}
+
+/// The tables of the bundle at `path`; `progress` hears `(done, total)`
+/// records while it is verified.
+pub fn from_bundle(path: &Path, progress: &mut dyn FnMut(u64, u64)) -> Result<Report, ReportError> {
+    let open =
+        || std::fs::File::open(path).map_err(|e| ReportError::Unreadable(format!("{}: {e}", path.display())));
+    let options = asamblea_ledger::VerifyOptions::bundle_alone(&asamblea_venue::profiles::load_profile);
+    let (verified, state) = asamblea_ledger::verify_bundle_state(open()?, &options, progress)
+        .map_err(|e| ReportError::NotVerified(e.to_string()))?;
+    let meeting =
+        state.meeting().ok_or_else(|| ReportError::NotVerified("the register was never imported".into()))?;
+    // Each ballot's choice, by item and holder.
+    let mut choices: Vec<Vec<Option<String>>> =
+        vec![vec![None; meeting.register().len()]; meeting.items().len()];
+    asamblea_ledger::for_each_event(open()?, |event| {
+        let EventBody::Ballot(ballot) = &event.body else { return };
+        let Some(at) = meeting.item_index(ballot.item.as_str()) else { return };
+        for vote in &ballot.votes {
+            if let Some(holder) = meeting.register().lookup(vote.holder.as_str()) {
+                choices[at.get()][holder.get()] = Some(words(meeting.item(at), &vote.choice));
+            }
+        }
+    })
+    .map_err(|e| ReportError::Unreadable(e.to_string()))?;
+    let mut missing = Vec::new();
+    let mut names: Vec<String> = state.names().iter().map(|n| n.as_str().to_string()).collect();
+    if names.len() < meeting.register().len() {
+        missing.push(
+            "el paquete no trae los nombres de los accionistas (un registro anterior a que se guardaran) / \
+             the bundle holds no holders' names"
+                .to_string(),
+        );
+        names.resize(meeting.register().len(), String::new());
+    }
+    let config = state.description().map(|text| asamblea_venue::meeting_config::parse("meeting.toml", text));
+    let (meeting_json, title, date) = match config {
+        Some(Ok(config)) => {
+            let date = parse_date(&config.date).unwrap_or((2000, 1, 1));
+            (
+                json!({
+                    "company": config.company,
+                    "nit": config.nit,
+                    "kind": config.kind.code(),
+                    "call": config.call.code(),
+                    "date": config.date,
+                    "time": config.time,
+                    "place": config.place,
+                    "convened_by": config.convened_by,
+                    "convened_on": config.convened_on,
+                }),
+                format!("{} · {}", config.company, config.date),
+                date,
+            )
+        }
+        Some(Err(e)) => {
+            missing.push(format!(
+                "el archivo de la reunión no se puede leer / the meeting file cannot be read: {e}"
+            ));
+            (Value::Null, "Asamblea".to_string(), (2000, 1, 1))
+        }
+        None => {
+            missing.push(
+                "el paquete no trae el archivo de la reunión (un registro anterior a que se guardara) / \
+                 the bundle holds no meeting file"
+                    .to_string(),
+            );
+            (Value::Null, "Asamblea".to_string(), (2000, 1, 1))
+        }
+    };
+    let agenda: Vec<(String, String)> =
+        state.agenda().iter().map(|e| (e.item.as_str().to_string(), e.title.as_str().to_string())).collect();
+    let source = tables::Source { meeting, agenda: &agenda, names: &names, choices: &choices };
+    Ok(Report {
+        tables: tables::tables(&source),
+        meeting: meeting_json,
+        verified: json!({ "records": verified.records, "head": verified.head.to_string() }),
+        title,
+        date,
+        missing,
+    })
+}
+
+/// `YYYY-MM-DD`.
+fn parse_date(text: &str) -> Option<(u16, u8, u8)> {
+    let mut parts = text.split('-');
+    let year = parts.next()?.parse().ok()?;
+    let month = parts.next()?.parse().ok()?;
+    let day = parts.next()?.parse().ok()?;
+    Some((year, month, day))
+}
+
+/// The query of the secretary's downloads.
+#[derive(serde::Deserialize, Default)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct ExportQuery {
+    /// For CSV: the table (`puntos` by default).
+    #[serde(default)]
+    tabla: Option<String>,
+}
+
+/// `GET /api/v1/exports/{file}` (secretary, auditor): `resultados.xlsx`,
+/// `resultados.json` or `resultados.csv` (`?tabla=`), made as
+/// `export-results` makes them, from the meeting's audit bundle written
+/// beside the ledger to a temporary file and verified first.
+pub(crate) async fn download(
+    axum::extract::State(state): axum::extract::State<crate::AppState>,
+    _staff: crate::handlers::StaffMember<crate::handlers::SecretaryOrAuditor>,
+    axum::extract::Path(file): axum::extract::Path<String>,
+    query: Result<axum::extract::Query<ExportQuery>, axum::extract::rejection::QueryRejection>,
+) -> Result<axum::response::Response, crate::ApiError> {
+    use axum::http::header;
+    use axum::response::IntoResponse;
+    let axum::extract::Query(query) =
+        query.map_err(|_| crate::ApiError::bad_request("the query takes `tabla` only"))?;
+    let (format, content_type) = match file.as_str() {
+        "resultados.xlsx" => ("xlsx", "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"),
+        "resultados.json" => ("json", "application/json"),
+        "resultados.csv" => ("csv", "text/csv; charset=utf-8"),
+        _ => return Err(crate::ApiError::not_found(format!("export {file}"))),
+    };
+    let table = query.tabla.unwrap_or_else(|| "puntos".to_string());
+    let dir = state.0.ledger_path.parent().map(Path::to_path_buf).ok_or_else(crate::ApiError::internal)?;
+    let made = tokio::task::spawn_blocking(move || -> Result<Vec<u8>, crate::ApiError> {
+        let temporary = std::env::temp_dir().join(format!(
+            "asamblea-export-{}-{}.bundle",
+            std::process::id(),
+            next_suffix()
+        ));
+        let written = std::fs::File::create(&temporary)
+            .map_err(|e| crate::ApiError::bad_request(format!("{e}")))
+            .and_then(|file| {
+                asamblea_venue::service::MeetingFiles::export_to(&dir, file)
+                    .map_err(|e| crate::ApiError::bad_request(format!("{e:#}")))
+            });
+        let report = written.and_then(|_| {
+            from_bundle(&temporary, &mut |_, _| {}).map_err(|e| crate::ApiError::bad_request(e.to_string()))
+        });
+        let _ = std::fs::remove_file(&temporary);
+        let report = report?;
+        Ok(match format {
+            "xlsx" => tables::xlsx(&report.tables, &report.title, report.date)
+                .map_err(crate::ApiError::bad_request)?,
+            "json" => tables::json(&report.tables, report.meeting, report.verified).to_string().into_bytes(),
+            _ => {
+                let chosen = report.tables.iter().find(|t| t.name == table).ok_or_else(|| {
+                    crate::ApiError::bad_request("`tabla`: puntos, accionistas, asistencia or retiro")
+                })?;
+                tables::csv(chosen, tables::CsvFlavour::Excel).into_bytes()
+            }
+        })
+    })
+    .await
+    .map_err(|_| crate::ApiError::internal())??;
+    let disposition = format!("attachment; filename=\"{file}\"");
+    Ok(([(header::CONTENT_TYPE, content_type.to_string()), (header::CONTENT_DISPOSITION, disposition)], made)
+        .into_response())
+}
+
+/// A name part no other export running at once has.
+fn next_suffix() -> u64 {
+    static NEXT: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
+    NEXT.fetch_add(1, std::sync::atomic::Ordering::Relaxed)
+}
