@@ -263,7 +263,15 @@ function badgeButton(person, badge, done) {
       return;
     }
     button.disabled = true;
-    const { seed, key } = await drawBadgeKey();
+    let drawn;
+    try {
+      drawn = await drawBadgeKey();
+    } catch (_) {
+      button.disabled = false;
+      say("Este navegador no puede crear la clave de la credencial (Ed25519 en WebCrypto): use un Chromium o Firefox reciente, o imprima con «asamblea badges». / This browser cannot make the badge's key.", false);
+      return;
+    }
+    const { seed, key } = drawn;
     const r = badge
       ? await api("POST", "/api/v1/badges/" + badge + "/reissue", { key })
       : await api("POST", "/api/v1/badges", { person, key });
