@@ -55,6 +55,49 @@ impl Demo {
 }
 
 impl Demo {
+    /// A meeting made with `asamblea init` from the given files, served by
+    /// `asamblea serve` on a free port, once it serves.
+    pub(crate) fn serve(name: &str, meeting: &str, register: &str) -> Demo {
+        let dir = std::env::temp_dir().join(format!("asamblea-{name}-{}", std::process::id()));
+        crate::support::remove_meeting(&dir);
+        let files = dir.with_extension("files");
+        std::fs::create_dir_all(&files).unwrap();
+        std::fs::write(files.join("meeting.toml"), meeting).unwrap();
+        std::fs::write(files.join("register.csv"), register).unwrap();
+        let init = Command::new(env!("CARGO_BIN_EXE_asamblea"))
+            .args(["init", dir.to_str().unwrap(), "--meeting"])
+            .arg(files.join("meeting.toml"))
+            .arg("--register")
+            .arg(files.join("register.csv"))
+            .output()
+            .unwrap();
+        assert!(init.status.success(), "{}", String::from_utf8_lossy(&init.stderr));
+        let _ = std::fs::remove_dir_all(&files);
+        let mut tokens = std::collections::HashMap::new();
+        for line in String::from_utf8_lossy(&init.stdout).lines() {
+            let words: Vec<&str> = line.split_whitespace().collect();
+            if words.len() == 3 && ["operator", "chair", "secretary", "auditor"].contains(&words[1]) {
+                tokens.insert(words[1].to_string(), words[2].to_string());
+            }
+        }
+        assert_eq!(tokens.len(), 4, "init prints a token per role");
+        let port = std::net::TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port();
+        let mut daemon = Command::new(env!("CARGO_BIN_EXE_asamblea"))
+            .args(["serve", dir.to_str().unwrap(), "--listen", &format!("127.0.0.1:{port}")])
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null())
+            .spawn()
+            .expect("the daemon starts");
+        let mut lines = BufReader::new(daemon.stdout.take().unwrap()).lines();
+        for line in lines.by_ref() {
+            if line.unwrap().starts_with("Ctrl-C") {
+                break;
+            }
+        }
+        std::thread::spawn(move || for _ in lines {});
+        Demo { daemon, dir, base: format!("https://127.0.0.1:{port}"), tokens }
+    }
+
     /// Kills the daemon as a crash would (SIGKILL).
     fn crash(&mut self) {
         self.daemon.kill().unwrap();
@@ -88,6 +131,11 @@ impl Demo {
     /// ballot over mutual TLS, `for` until more than half the shares
     /// present are for, then `against`. Returns how many were cast.
     pub(crate) fn cast(&self, item: &str) -> usize {
+        self.cast_among(item, &["nit", "cc-1", "cc-5", "cc-7"])
+    }
+
+    /// [`Demo::cast`] by the holders the desk's searches for `queries` find.
+    pub(crate) fn cast_among(&self, item: &str, queries: &[&str]) -> usize {
         self.enrol_kiosk();
         let meeting = self.meeting();
         let addr: std::net::SocketAddr = self.base.trim_start_matches("https://").parse().unwrap();
@@ -103,7 +151,7 @@ impl Demo {
             // The desk's search answers 20 at a time: a few searches give
             // the companies (the largest holders) and enough people.
             let mut holders: Vec<(String, u64)> = Vec::new();
-            for q in ["nit", "cc-1", "cc-5", "cc-7"] {
+            for q in queries {
                 let (_, found) =
                     desk.get_json_as(&format!("/api/v1/holders?q={q}"), &operator).await.unwrap();
                 for h in found["holders"].as_array().unwrap() {
@@ -587,4 +635,69 @@ fn the_board_says_at_once_when_its_feed_drops_and_recovers_by_itself() {
         std::thread::sleep(Duration::from_millis(100));
     }
     browser.wait_for_text("HAY QUÓRUM", Duration::from_secs(10));
+}
+
+#[test]
+fn the_secretary_reads_in_the_browser_who_may_withdraw_after_a_merger() {
+    if let Some(why) = webdriver::missing() {
+        webdriver::not_run("consoles::the_secretary_reads_who_may_withdraw", why);
+        return;
+    }
+    let meeting = r#"
+company = "Fusiones de Prueba S.A."
+nit = "900.000.001-2"
+kind = "extraordinary"
+call = "second"
+date = "2027-05-10"
+time = "09:00"
+place = "Cali, sede principal"
+convened_by = "Aviso en la página web"
+convened_on = "2027-04-20"
+profile = "legal-default"
+
+[capital]
+ORD = { subscribed = 1_000 }
+
+[[agenda]]
+id = "fusion"
+title = "Fusión por absorción de Filial S.A.S."
+matter = "merger"
+"#;
+    let register = "holder_id,name,class,shares,role,split\nA-1,Ana Pérez,ORD,500,,\nB-2,Bernardo Ruiz,ORD,300,,\nC-3,Carmen Díaz,ORD,200,,\n";
+    let demo = Demo::serve("withdrawal", meeting, register);
+    let browser = Browser::start();
+    browser.size(1280, 720);
+    // The desk checks two holders in; the chair opens the merger; they vote
+    // (A for, B against) through an enrolled kiosk; the chair closes it.
+    sign_in(&browser, &demo, "operator", "Registro de asistentes");
+    for holder in ["A-1", "B-2"] {
+        browser.eval("document.getElementById('buscar').value = '';");
+        browser.type_into("#buscar", holder);
+        browser.wait_for_text("1 coincide.", Duration::from_secs(10));
+        browser.click("#resultados button:not(.leave)");
+        browser.wait_for_text("Llegada registrada", Duration::from_secs(10));
+    }
+    sign_out(&browser);
+    sign_in(&browser, &demo, "chair", "Presidencia");
+    browser.wait_for_text("Abrir la votación", Duration::from_secs(10));
+    browser.click("#agenda button");
+    browser.wait_for_text("Cerrar la votación", Duration::from_secs(10));
+    // A-1 (500 shares) for, then B-2 against: more than half is for.
+    assert_eq!(demo.cast_among("fusion", &["a-1", "b-2"]), 2);
+    browser.click("#agenda button");
+    browser.wait_for_text("Resultado para leer en voz alta", Duration::from_secs(10));
+    sign_out(&browser);
+    // The secretary reads who may withdraw: the dissenter and the absent
+    // holder, by name and shares.
+    sign_in(&browser, &demo, "secretary", "Secretaría");
+    browser.wait_for_text("Pueden retirarse", Duration::from_secs(10));
+    let list = browser.eval("return document.getElementById('retiro').textContent;");
+    let list = list.as_str().unwrap();
+    assert!(
+        list.contains("B-2 · Bernardo Ruiz · 300 ORD") && list.contains("C-3 · Carmen Díaz · 200 ORD"),
+        "{list}"
+    );
+    assert!(!list.contains("A-1"), "who voted for may not withdraw: {list}");
+    browser.eval("document.getElementById('retiro').scrollIntoView();");
+    browser.screenshot(&screenshots().join("secretaria-retiro-1280x720.png"));
 }
