@@ -155,3 +155,67 @@ fn a_bundle_that_does_not_verify_gives_no_tallies() {
     crate::support::remove_meeting(&dir);
     let _ = std::fs::remove_file(bundle);
 }
+
+/// For every meeting of the conformance scenarios — every rule path:
+/// impeded administrators, preferred shares, both bases, elections,
+/// withdrawal — recorded as the daemon records one: the items table of its
+/// tallies carries, for each decision, exactly the figures the ledger
+/// published (and the verifier recomputed), and every share present at
+/// the close is accounted for once (for + against + blank + abstained +
+/// impeded = present).
+#[test]
+fn every_scenarios_tallies_are_the_published_figures_and_add_up() {
+    use asamblea::scenario;
+    use asamblea_documents::tables::Cell;
+    let mut compared = 0;
+    for file in crate::scenarios::scenario_files() {
+        let name = file.display().to_string();
+        let parsed =
+            scenario::parse(&name, &std::fs::read_to_string(&file).unwrap()).expect("valid scenario");
+        let work = std::env::temp_dir().join(format!(
+            "asamblea-exports-scenario-{}-{}",
+            std::process::id(),
+            file.file_stem().unwrap().to_string_lossy()
+        ));
+        crate::support::remove_meeting(&work);
+        let bundle = scenario::record(&parsed, &work).unwrap_or_else(|e| panic!("{name}: {e:#}"));
+        crate::support::remove_meeting(&work);
+        let path = work.with_extension("bundle");
+        std::fs::write(&path, bundle.encode()).unwrap();
+        let report = asamblea_server::reports::from_bundle(&path, &mut |_, _| {})
+            .unwrap_or_else(|e| panic!("{name}: {e}"));
+        let _ = std::fs::remove_file(&path);
+        let mut published = std::collections::HashMap::new();
+        for (bytes, _) in &bundle.records {
+            let record = asamblea_wire::EventRecord::decode(bytes).unwrap();
+            if let asamblea_wire::EventBody::ResultPublished { item, result } = record.event.body {
+                published.insert(item.as_str().to_string(), result);
+            }
+        }
+        let items = &report.tables[0];
+        let at = |key: &str| items.columns.iter().position(|(k, _)| k == key).unwrap();
+        for row in &items.rows {
+            let Cell::Text(item) = &row[at("item")] else { panic!("an item id") };
+            let Some(asamblea_wire::PublishedResult::Decision(d)) = published.get(item) else { continue };
+            let figure = |key: &str| match &row[at(key)] {
+                Cell::Number(n) => *n,
+                other => panic!("{name} `{item}` {key}: {other:?}"),
+            };
+            for (key, expected) in [
+                ("for", d.for_votes),
+                ("against", d.against),
+                ("blank", d.blank),
+                ("abstain", d.abstain),
+                ("impeded", d.impeded),
+                ("present", d.present),
+                ("base", d.base),
+            ] {
+                assert_eq!(figure(key), expected.get(), "{name} `{item}` {key}");
+            }
+            let sum: u64 = ["for", "against", "blank", "abstain", "impeded"].iter().map(|k| figure(k)).sum();
+            assert_eq!(sum, figure("present"), "{name} `{item}`: every share present once");
+            compared += 1;
+        }
+    }
+    assert!(compared >= 40, "only {compared} decisions compared");
+}

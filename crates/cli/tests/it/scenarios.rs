@@ -5,7 +5,7 @@ use asamblea::scenario;
 
 use crate::workspace_root;
 
-fn scenario_files() -> Vec<std::path::PathBuf> {
+pub(crate) fn scenario_files() -> Vec<std::path::PathBuf> {
     let dir = workspace_root().join("tests/scenarios");
     let mut files: Vec<_> = std::fs::read_dir(&dir)
         .unwrap_or_else(|e| panic!("cannot read {}: {e}", dir.display()))
