@@ -1038,9 +1038,23 @@ pub fn export_results(
             "un libro de Excel va a un archivo: añada -o resultados.xlsx / an Excel workbook needs -o FILE"
         );
     }
-    let mut bar = None;
-    let mut progress = |done, total| {
-        bar.get_or_insert_with(|| progress_bar(total, "Verificando / verifying")).set_position(done);
+    // Two passes: the verification, then the ballots' choices.
+    let mut bars: Vec<indicatif::ProgressBar> = Vec::new();
+    let mut progress = |done: u64, total: u64| {
+        if bars.last().is_none_or(|bar| bar.position() > done) {
+            if let Some(bar) = bars.last() {
+                bar.finish_and_clear();
+            }
+            let message = if bars.is_empty() {
+                "Verificando / verifying"
+            } else {
+                "Leyendo los votos / reading the votes"
+            };
+            bars.push(progress_bar(total, message));
+        }
+        if let Some(bar) = bars.last() {
+            bar.set_position(done);
+        }
     };
     let report = match asamblea_server::reports::from_bundle(bundle, &mut progress) {
         Ok(report) => report,
@@ -1053,7 +1067,7 @@ pub fn export_results(
         }
         Err(e) => bail!("{}: {e}", bundle.display()),
     };
-    if let Some(bar) = bar {
+    if let Some(bar) = bars.last() {
         bar.finish_and_clear();
     }
     for what in &report.missing {

@@ -419,8 +419,11 @@ impl<'a> VerifyOptions<'a> {
 /// `each`: for documents made from a bundle that verified (each ballot's
 /// choice on the tallies' holder sheet). Reads one record at a time; a
 /// record that does not decode is named by its number.
+/// `progress` hears `(records read, records in the bundle)` every
+/// [`PROGRESS_EVERY`] records and at the end.
 pub fn for_each_event<R: std::io::Read>(
     source: R,
+    progress: &mut dyn FnMut(u64, u64),
     mut each: impl FnMut(&asamblea_wire::Event),
 ) -> Result<(), BundleError> {
     let mut reader = BundleReader::new(std::io::BufReader::with_capacity(1 << 16, source));
@@ -430,6 +433,9 @@ pub fn for_each_event<R: std::io::Read>(
         let record = EventRecord::decode(&bytes)
             .map_err(|e| BundleError::Field { field: "record", message: format!("record {seq}: {e}") })?;
         each(&record.event);
+        if seq % PROGRESS_EVERY == 0 || seq == count {
+            progress(seq, count);
+        }
     }
     Ok(())
 }

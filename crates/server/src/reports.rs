@@ -61,7 +61,7 @@ fn words(item: &asamblea_rules::Item, choice: &Choice) -> String {
 }
 
 /// The tables of the bundle at `path`; `progress` hears `(done, total)`
-/// records while it is verified.
+/// records while it is verified, then again while its ballots are read.
 pub fn from_bundle(path: &Path, progress: &mut dyn FnMut(u64, u64)) -> Result<Report, ReportError> {
     let open =
         || std::fs::File::open(path).map_err(|e| ReportError::Unreadable(format!("{}: {e}", path.display())));
@@ -73,7 +73,7 @@ pub fn from_bundle(path: &Path, progress: &mut dyn FnMut(u64, u64)) -> Result<Re
     // Each ballot's choice, by item and holder.
     let mut choices: Vec<Vec<Option<String>>> =
         vec![vec![None; meeting.register().len()]; meeting.items().len()];
-    asamblea_ledger::for_each_event(open()?, |event| {
+    asamblea_ledger::for_each_event(open()?, progress, |event| {
         let EventBody::Ballot(ballot) = &event.body else { return };
         let Some(at) = meeting.item_index(ballot.item.as_str()) else { return };
         for vote in &ballot.votes {
