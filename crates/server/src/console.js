@@ -52,7 +52,9 @@ function showQuorum(q) {
     + n(c.outstanding) + " (" + c.percent.replace(" %", "\u00a0%") + "), " + n(c.holders) + " accionistas").join(" · "), "classes");
   box.append(classes);
   const threshold = document.getElementById("umbral");
-  if (threshold && q.threshold_es) threshold.textContent = "Umbral de esta convocatoria: " + q.threshold_es + " (" + q.threshold_source + "). / " + q.threshold_en + ".";
+  if (threshold && q.threshold_es) {
+    threshold.replaceChildren("Umbral de esta convocatoria: " + q.threshold_es + " (" + q.threshold_source + "). ", el("span", q.threshold_en + ".", "en"));
+  }
   plot(q);
 }
 

@@ -587,6 +587,10 @@ fn a_meeting_run_from_the_consoles_in_a_real_browser_reaches_the_board_at_once()
     browser.size(390, 844);
     browser.goto(&format!("{}/secretaria", demo.base));
     browser.wait_for_text("APROBADO", Duration::from_secs(10));
+    let wide = browser.eval("return document.documentElement.scrollWidth;").as_i64().unwrap();
+    assert!(wide <= 390, "secretaria on a phone is {wide} px wide");
+    let first = browser.eval("return document.querySelector('#agenda td').getBoundingClientRect().width;");
+    assert!(first.as_f64().unwrap() > 300.0, "on a phone each result is a card as wide as the screen: {first}");
     browser.screenshot(&shots.join("secretaria-390x844.png"));
     sign_out(&browser);
     browser.screenshot(&shots.join("personal-390x844.png"));
