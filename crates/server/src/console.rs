@@ -91,33 +91,19 @@ fn frame(title: (&str, &str), kind: &str, who: Option<(&str, Role, &str)>, body:
         ),
         None => (String::new(), String::new()),
     };
-    format!(
-        r#"<!doctype html>
-<html lang="es">
-<head>
-<meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-{meta}
-<title>{es} — Asamblea</title>
-<link rel="stylesheet" href="/assets/board.css">
-<script src="/assets/reading.js" defer></script>
-<script src="/assets/console.js" defer></script>
-</head>
-<body data-console="{kind}">
-<header>
-<h1>{es}</h1>
-<p>{en}</p>
-{signed_in}
-</header>
-<main>
-{body}
-</main>
-</body>
-</html>
-"#,
-        es = escape(es),
-        en = escape(en),
-    )
+    let head = format!(
+        "{meta}\n<script src=\"/assets/reading.js\" defer></script>\n<script src=\"/assets/console.js\" defer></script>\n"
+    );
+    let header = if signed_in.is_empty() { String::new() } else { format!("{signed_in}\n") };
+    crate::receipt_page::page_html(&crate::receipt_page::Page {
+        title: es,
+        head: &head,
+        body_attributes: &format!(" data-console=\"{kind}\""),
+        heading: (&escape(es), &escape(en)),
+        header: &header,
+        main_class: "",
+        main: body,
+    })
 }
 
 /// `GET /personal`: the sign-in form, or who is signed in here.

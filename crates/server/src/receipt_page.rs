@@ -259,28 +259,58 @@ fn page(status: StatusCode, outcome: &Outcome, pasted: &str) -> Response {
 /// `title` (escaped here), a heading in Spanish and English (markup), and
 /// `body` (markup) in a `<main>` of class `main_class`.
 pub(crate) fn public_page(title: &str, heading: (&str, &str), main_class: &str, body: &str) -> String {
+    page_html(&Page { title, head: "", body_attributes: "", heading, header: "", main_class, main: body })
+}
+
+/// The parts of a page of the daemon's (the board's server-rendered pages
+/// and the staff consoles share one frame).
+pub(crate) struct Page<'a> {
+    /// The title, before "— Asamblea" (escaped here).
+    pub(crate) title: &'a str,
+    /// Markup for `<head>`: metas, scripts.
+    pub(crate) head: &'a str,
+    /// Attributes of `<body>` (markup, with a leading space).
+    pub(crate) body_attributes: &'a str,
+    /// The heading in Spanish and English (markup).
+    pub(crate) heading: (&'a str, &'a str),
+    /// More of the header (markup): who is signed in.
+    pub(crate) header: &'a str,
+    /// The class of `<main>`.
+    pub(crate) main_class: &'a str,
+    /// The page's body (markup).
+    pub(crate) main: &'a str,
+}
+
+/// A whole page: Spanish, the board's style sheet, no inline script or
+/// style (the CSP forbids both).
+pub(crate) fn page_html(page: &Page<'_>) -> String {
     format!(
         r#"<!doctype html>
 <html lang="es">
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
-<title>{title} — Asamblea</title>
+{head}<title>{title} — Asamblea</title>
 <link rel="stylesheet" href="/assets/board.css">
 </head>
-<body>
+<body{body_attributes}>
 <header>
-  <h1>{es}</h1>
-  <p>{en}</p>
-</header>
+<h1>{es}</h1>
+<p>{en}</p>
+{header}</header>
 <main class="{main_class}">
-{body}
+{main}
 </main>
 </body>
 </html>
 "#,
-        title = escape(title),
-        es = heading.0,
-        en = heading.1,
+        head = page.head,
+        title = escape(page.title),
+        body_attributes = page.body_attributes,
+        es = page.heading.0,
+        en = page.heading.1,
+        header = page.header,
+        main_class = page.main_class,
+        main = page.main,
     )
 }

@@ -1312,28 +1312,7 @@ async fn a_written_statement_is_a_signed_ledger_event_of_a_present_attendee_abou
 
 #[tokio::test]
 async fn the_secretary_reads_who_may_withdraw_with_names_and_shares_after_a_merger() {
-    let meeting = r#"
-company = "Fusiones de Prueba S.A."
-nit = "900.000.001-2"
-kind = "extraordinary"
-call = "second"
-date = "2027-05-10"
-time = "09:00"
-place = "Cali"
-convened_by = "Aviso en la página web"
-convened_on = "2027-04-20"
-profile = "legal-default"
-
-[capital]
-ORD = { subscribed = 1_000 }
-
-[[agenda]]
-id = "fusion"
-title = "Fusión por absorción de Filial S.A.S."
-matter = "merger"
-"#;
-    let register = "holder_id,name,class,shares,role,split\nA-1,Ana Pérez,ORD,500,,\nB-2,Bernardo Ruiz,ORD,300,,\nC-3,Carmen Díaz,ORD,200,,\n";
-    let api = Api::new("withdrawal", meeting, register);
+    let api = Api::new("withdrawal", crate::support::MERGER_MEETING, crate::support::MERGER_REGISTER);
     for holder in ["A-1", "B-2"] {
         api.ok(Method::POST, "/api/v1/checkins", "operator", Some(json!({ "holder": holder }))).await;
     }

@@ -590,7 +590,10 @@ fn a_meeting_run_from_the_consoles_in_a_real_browser_reaches_the_board_at_once()
     let wide = browser.eval("return document.documentElement.scrollWidth;").as_i64().unwrap();
     assert!(wide <= 390, "secretaria on a phone is {wide} px wide");
     let first = browser.eval("return document.querySelector('#agenda td').getBoundingClientRect().width;");
-    assert!(first.as_f64().unwrap() > 300.0, "on a phone each result is a card as wide as the screen: {first}");
+    assert!(
+        first.as_f64().unwrap() > 300.0,
+        "on a phone each result is a card as wide as the screen: {first}"
+    );
     browser.screenshot(&shots.join("secretaria-390x844.png"));
     sign_out(&browser);
     browser.screenshot(&shots.join("personal-390x844.png"));
@@ -647,28 +650,7 @@ fn the_secretary_reads_in_the_browser_who_may_withdraw_after_a_merger() {
         webdriver::not_run("consoles::the_secretary_reads_who_may_withdraw", why);
         return;
     }
-    let meeting = r#"
-company = "Fusiones de Prueba S.A."
-nit = "900.000.001-2"
-kind = "extraordinary"
-call = "second"
-date = "2027-05-10"
-time = "09:00"
-place = "Cali, sede principal"
-convened_by = "Aviso en la página web"
-convened_on = "2027-04-20"
-profile = "legal-default"
-
-[capital]
-ORD = { subscribed = 1_000 }
-
-[[agenda]]
-id = "fusion"
-title = "Fusión por absorción de Filial S.A.S."
-matter = "merger"
-"#;
-    let register = "holder_id,name,class,shares,role,split\nA-1,Ana Pérez,ORD,500,,\nB-2,Bernardo Ruiz,ORD,300,,\nC-3,Carmen Díaz,ORD,200,,\n";
-    let demo = Demo::serve("withdrawal", meeting, register);
+    let demo = Demo::serve("withdrawal", crate::support::MERGER_MEETING, crate::support::MERGER_REGISTER);
     let browser = Browser::start();
     browser.size(1280, 720);
     // The desk checks two holders in; the chair opens the merger; they vote
