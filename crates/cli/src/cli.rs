@@ -306,6 +306,25 @@ enum Command {
         #[command(flatten)]
         inputs: crate::commands::VerifyInputs,
     },
+    /// Escribe el borrador del acta de un paquete verificado (Word) / write
+    /// the acta (minutes) draft of a verified bundle (Word).
+    #[command(
+        after_help = "El acta es función del paquete: el mismo paquete da el mismo archivo, byte por byte, y --check dice si un archivo es el acta de ese paquete. / The acta is a function of the bundle: the same bundle gives the same file, and --check says whether a file is that bundle's acta.\n\nEjemplos / examples:\n  asamblea acta paquete.bundle -o acta.docx\n  asamblea acta paquete.bundle --check acta.docx\n\nCódigos de salida / exit codes: 0 escrita, o es el acta / written, or it is the acta · 1 el paquete no verifica, o no es el acta / the bundle does not verify, or it is not the acta · 2 entrada no válida / invalid input."
+    )]
+    Acta {
+        /// El paquete de auditoría / the audit bundle.
+        #[arg(value_name = "PAQUETE")]
+        bundle: PathBuf,
+        /// Formato: docx (Word); el PDF llega después / format: docx (Word); PDF comes later.
+        #[arg(long, default_value = "docx", value_parser = ["docx"])]
+        format: String,
+        /// Archivo de salida / output file.
+        #[arg(short = 'o', long = "out", value_name = "ARCHIVO", required_unless_present = "check")]
+        out: Option<PathBuf>,
+        /// Comprueba si este archivo es el acta del paquete / check whether this file is the bundle's acta.
+        #[arg(long, value_name = "ARCHIVO", conflicts_with = "out")]
+        check: Option<PathBuf>,
+    },
     /// Escribe los resultados de un paquete verificado: puntos, accionistas
     /// con su voto, asistencia y derecho de retiro / write a verified
     /// bundle's tallies: items, holders with their votes, attendance,
@@ -505,6 +524,13 @@ pub fn run(cli: Cli, out: &mut dyn Write, err: &mut dyn Write) -> u8 {
             err,
         ),
         Command::Export { dir, out: file } => finish(crate::commands::export(&dir, &file, out), err),
+        Command::Acta { bundle, format: _, out: file, check } => {
+            match crate::commands::acta(&bundle, file.as_deref(), check.as_deref(), out) {
+                Ok(true) => 0,
+                Ok(false) => 1,
+                Err(e) => finish(Err(e), err),
+            }
+        }
         Command::ExportResults { bundle, format, table, csv_plain, out: file } => {
             match crate::commands::export_results(&bundle, &format, &table, csv_plain, file.as_deref(), out) {
                 Ok(true) => 0,

@@ -1101,3 +1101,41 @@ pub fn export_results(
     }
     Ok(true)
 }
+
+/// `asamblea acta`: the acta draft of a bundle that verifies, written to
+/// `file`, or (`check`) compared byte for byte with a file that claims to
+/// be it. `Ok(false)` (exit 1) when the bundle does not verify, or the
+/// file is not its acta.
+pub fn acta(bundle: &Path, file: Option<&Path>, check: Option<&Path>, out: &mut dyn Write) -> Result<bool> {
+    let made = match asamblea_server::reports::acta(bundle, &mut |_, _| {}) {
+        Ok(bytes) => bytes,
+        Err(asamblea_server::reports::ReportError::NotVerified(why)) => {
+            writeln!(out, "FALLA / FAILED: el paquete no verifica; no hay acta / the bundle does not verify, so there is no acta: {why}")?;
+            return Ok(false);
+        }
+        Err(e) => bail!("{}: {e}", bundle.display()),
+    };
+    if let Some(claimed) = check {
+        let bytes =
+            std::fs::read(claimed).with_context(|| format!("{}: cannot read it", claimed.display()))?;
+        if bytes == made {
+            writeln!(out, "ES EL ACTA / IT IS THE ACTA: {} es el acta de este paquete, byte por byte / is this bundle's acta, byte for byte", claimed.display())?;
+            return Ok(true);
+        }
+        writeln!(
+            out,
+            "NO ES EL ACTA / NOT THE ACTA: {} difiere del acta de este paquete (¿otro paquete, o el archivo se editó?) / differs from this bundle's acta",
+            claimed.display()
+        )?;
+        return Ok(false);
+    }
+    let file = file.context("-o FILE")?;
+    std::fs::write(file, &made).with_context(|| format!("{}: cannot write it", file.display()))?;
+    writeln!(
+        out,
+        "Acta escrita / acta written: {} ({} bytes)",
+        file.display(),
+        thousands(made.len() as u64)
+    )?;
+    Ok(true)
+}

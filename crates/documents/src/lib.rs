@@ -32,6 +32,7 @@
 //! - `numfmt`: Colombian number format (1.234.567; 12,34 %).
 //! - `markup`: text escaped for HTML, SVG and XML.
 
+pub mod acta;
 pub mod badges;
 pub mod explain;
 pub mod markup;

@@ -25,6 +25,34 @@ pub fn percent(part: u64, whole: u64) -> String {
     format!("{},{:02} %", thousands((basis_points / 100) as u64), basis_points % 100)
 }
 
+/// A date `YYYY-MM-DD` in words, as a Colombian document writes it:
+/// `25 de marzo de 2027`. Anything else is given back as it is.
+pub fn date_es(date: &str) -> String {
+    const MONTHS: [&str; 12] = [
+        "enero",
+        "febrero",
+        "marzo",
+        "abril",
+        "mayo",
+        "junio",
+        "julio",
+        "agosto",
+        "septiembre",
+        "octubre",
+        "noviembre",
+        "diciembre",
+    ];
+    let parts: Vec<&str> = date.split('-').collect();
+    let parsed = match parts.as_slice() {
+        [y, m, d] => y.parse::<u16>().ok().zip(m.parse::<usize>().ok()).zip(d.parse::<u8>().ok()),
+        _ => None,
+    };
+    match parsed {
+        Some(((year, month @ 1..=12), day @ 1..=31)) => format!("{day} de {} de {year}", MONTHS[month - 1]),
+        _ => date.to_string(),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -40,6 +68,14 @@ mod tests {
         ] {
             assert_eq!(thousands(n), s);
         }
+    }
+
+    #[test]
+    fn dates_read_in_words() {
+        assert_eq!(date_es("2027-03-25"), "25 de marzo de 2027");
+        assert_eq!(date_es("2027-12-01"), "1 de diciembre de 2027");
+        assert_eq!(date_es("2027-13-01"), "2027-13-01");
+        assert_eq!(date_es("mañana"), "mañana");
     }
 
     #[test]

@@ -60,9 +60,21 @@ fn words(item: &asamblea_rules::Item, choice: &Choice) -> String {
     }
 }
 
-/// The tables of the bundle at `path`; `progress` hears `(done, total)`
-/// records while it is verified, then again while its ballots are read.
-pub fn from_bundle(path: &Path, progress: &mut dyn FnMut(u64, u64)) -> Result<Report, ReportError> {
+/// What a verified bundle holds for the documents.
+struct Gathered {
+    verified: asamblea_ledger::Verified,
+    state: asamblea_ledger::State,
+    /// Each ballot's choice in words, by item and holder.
+    choices: Vec<Vec<Option<String>>>,
+    /// The agents admitted, in order.
+    agents: Vec<asamblea_documents::acta::AgentLine>,
+    /// The bundle's SHA-256.
+    sha256: asamblea_wire::Digest,
+}
+
+/// The bundle at `path`, verified with nothing from outside, then read
+/// once more for each ballot's choice and each agent's power.
+fn gather(path: &Path, progress: &mut dyn FnMut(u64, u64)) -> Result<Gathered, ReportError> {
     let open =
         || std::fs::File::open(path).map_err(|e| ReportError::Unreadable(format!("{}: {e}", path.display())));
     let options = asamblea_ledger::VerifyOptions::bundle_alone(&asamblea_venue::profiles::load_profile);
@@ -70,75 +82,200 @@ pub fn from_bundle(path: &Path, progress: &mut dyn FnMut(u64, u64)) -> Result<Re
         .map_err(|e| ReportError::NotVerified(e.to_string()))?;
     let meeting =
         state.meeting().ok_or_else(|| ReportError::NotVerified("the register was never imported".into()))?;
-    // Each ballot's choice, by item and holder.
     let mut choices: Vec<Vec<Option<String>>> =
         vec![vec![None; meeting.register().len()]; meeting.items().len()];
-    asamblea_ledger::for_each_event(open()?, progress, |event| {
-        let EventBody::Ballot(ballot) = &event.body else { return };
-        let Some(at) = meeting.item_index(ballot.item.as_str()) else { return };
-        for vote in &ballot.votes {
-            if let Some(holder) = meeting.register().lookup(vote.holder.as_str()) {
-                choices[at.get()][holder.get()] = Some(words(meeting.item(at), &vote.choice));
+    let mut agents = Vec::new();
+    asamblea_ledger::for_each_event(open()?, progress, |event| match &event.body {
+        EventBody::Ballot(ballot) => {
+            let Some(at) = meeting.item_index(ballot.item.as_str()) else { return };
+            for vote in &ballot.votes {
+                if let Some(holder) = meeting.register().lookup(vote.holder.as_str()) {
+                    choices[at.get()][holder.get()] = Some(words(meeting.item(at), &vote.choice));
+                }
             }
         }
+        EventBody::CheckedInAgent(arrival) => agents.push(asamblea_documents::acta::AgentLine {
+            agent: arrival.agent.as_str().to_string(),
+            capacity_es: match arrival.capacity {
+                asamblea_rules::Capacity::Proxy => "apoderado".to_string(),
+                asamblea_rules::Capacity::LegalRepresentative => "representante legal".to_string(),
+            },
+            principals: arrival.principals.iter().map(|p| p.as_str().to_string()).collect(),
+            power: arrival.power_document.as_str().to_string(),
+        }),
+        _ => {}
     })
     .map_err(|e| ReportError::Unreadable(e.to_string()))?;
-    let mut missing = Vec::new();
+    let sha256 = sha256_of(path).map_err(|e| ReportError::Unreadable(format!("{}: {e}", path.display())))?;
+    Ok(Gathered { verified, state, choices, agents, sha256 })
+}
+
+/// The SHA-256 of a file, read a slice at a time.
+fn sha256_of(path: &Path) -> std::io::Result<asamblea_wire::Digest> {
+    use std::io::Read;
+    let mut file = std::io::BufReader::new(std::fs::File::open(path)?);
+    use sha2::Digest as _;
+    let mut hasher = sha2::Sha256::new();
+    let mut buffer = vec![0u8; 1 << 16];
+    loop {
+        let n = file.read(&mut buffer)?;
+        if n == 0 {
+            return Ok(asamblea_wire::Digest(hasher.finalize().into()));
+        }
+        hasher.update(&buffer[..n]);
+    }
+}
+
+/// The holders' names in register order (empty where the bundle has none),
+/// and the meeting file's facts, with what is missing said in words.
+fn described(
+    state: &asamblea_ledger::State,
+    missing: &mut Vec<String>,
+) -> (Vec<String>, Option<asamblea_venue::meeting_config::MeetingConfig>) {
+    let holders = state.meeting().map_or(0, |m| m.register().len());
     let mut names: Vec<String> = state.names().iter().map(|n| n.as_str().to_string()).collect();
-    if names.len() < meeting.register().len() {
+    if names.len() < holders {
         missing.push(
             "el paquete no trae los nombres de los accionistas (un registro anterior a que se guardaran) / \
              the bundle holds no holders' names"
                 .to_string(),
         );
-        names.resize(meeting.register().len(), String::new());
+        names.resize(holders, String::new());
     }
-    let config = state.description().map(|text| asamblea_venue::meeting_config::parse("meeting.toml", text));
-    let (meeting_json, title, date) = match config {
-        Some(Ok(config)) => {
-            let date = parse_date(&config.date).unwrap_or((2000, 1, 1));
-            (
-                json!({
-                    "company": config.company,
-                    "nit": config.nit,
-                    "kind": config.kind.code(),
-                    "call": config.call.code(),
-                    "date": config.date,
-                    "time": config.time,
-                    "place": config.place,
-                    "convened_by": config.convened_by,
-                    "convened_on": config.convened_on,
-                }),
-                format!("{} · {}", config.company, config.date),
-                date,
-            )
-        }
-        Some(Err(e)) => {
-            missing.push(format!(
-                "el archivo de la reunión no se puede leer / the meeting file cannot be read: {e}"
-            ));
-            (Value::Null, "Asamblea".to_string(), (2000, 1, 1))
-        }
-        None => {
-            missing.push(
-                "el paquete no trae el archivo de la reunión (un registro anterior a que se guardara) / \
+    let config =
+        match state.description().map(|text| asamblea_venue::meeting_config::parse("meeting.toml", text)) {
+            Some(Ok(config)) => Some(config),
+            Some(Err(e)) => {
+                missing.push(format!(
+                    "el archivo de la reunión no se puede leer / the meeting file cannot be read: {e}"
+                ));
+                None
+            }
+            None => {
+                missing.push(
+                    "el paquete no trae el archivo de la reunión (un registro anterior a que se guardara) / \
                  the bundle holds no meeting file"
-                    .to_string(),
-            );
-            (Value::Null, "Asamblea".to_string(), (2000, 1, 1))
-        }
+                        .to_string(),
+                );
+                None
+            }
+        };
+    (names, config)
+}
+
+/// The tables of the bundle at `path`; `progress` hears `(done, total)`
+/// records while it is verified, then again while its ballots are read.
+pub fn from_bundle(path: &Path, progress: &mut dyn FnMut(u64, u64)) -> Result<Report, ReportError> {
+    let gathered = gather(path, progress)?;
+    let state = &gathered.state;
+    let meeting = state.meeting().expect("gather checks the register was imported");
+    let mut missing = Vec::new();
+    let (names, config) = described(state, &mut missing);
+    let (meeting_json, title, date) = match &config {
+        Some(config) => (
+            json!({
+                "company": config.company,
+                "nit": config.nit,
+                "kind": config.kind.code(),
+                "call": config.call.code(),
+                "date": config.date,
+                "time": config.time,
+                "place": config.place,
+                "convened_by": config.convened_by,
+                "convened_on": config.convened_on,
+            }),
+            format!("{} · {}", config.company, config.date),
+            parse_date(&config.date).unwrap_or((2000, 1, 1)),
+        ),
+        None => (Value::Null, "Asamblea".to_string(), (2000, 1, 1)),
     };
     let agenda: Vec<(String, String)> =
         state.agenda().iter().map(|e| (e.item.as_str().to_string(), e.title.as_str().to_string())).collect();
-    let source = tables::Source { meeting, agenda: &agenda, names: &names, choices: &choices };
+    let source = tables::Source { meeting, agenda: &agenda, names: &names, choices: &gathered.choices };
     Ok(Report {
         tables: tables::tables(&source),
         meeting: meeting_json,
-        verified: json!({ "records": verified.records, "head": verified.head.to_string() }),
+        verified: json!({ "records": gathered.verified.records, "head": gathered.verified.head.to_string() }),
         title,
         date,
         missing,
     })
+}
+
+/// The acta draft of the bundle at `path`, as DOCX; `Err` when the bundle
+/// does not verify or lacks the meeting file (a ledger written before it
+/// was recorded).
+pub fn acta(path: &Path, progress: &mut dyn FnMut(u64, u64)) -> Result<Vec<u8>, ReportError> {
+    use asamblea_documents::acta;
+    let gathered = gather(path, progress)?;
+    let state = &gathered.state;
+    let meeting = state.meeting().expect("gather checks the register was imported");
+    let mut missing = Vec::new();
+    let (names, config) = described(state, &mut missing);
+    let config = config.ok_or_else(|| ReportError::Unreadable(missing.join("; ")))?;
+    let described = acta::Described {
+        company: config.company.clone(),
+        nit: config.nit.clone(),
+        kind_es: match config.kind {
+            asamblea_rules::MeetingKind::Ordinary => "ordinaria",
+            asamblea_rules::MeetingKind::Extraordinary => "extraordinaria",
+        }
+        .to_string(),
+        call_es: match config.call {
+            asamblea_rules::Call::First => "en primera convocatoria",
+            asamblea_rules::Call::Second => "en segunda convocatoria (C.Co. art. 429)",
+            asamblea_rules::Call::OwnRight => "por derecho propio (C.Co. art. 422)",
+        }
+        .to_string(),
+        date: config.date.clone(),
+        time: config.time.clone(),
+        place: config.place.clone(),
+        convened_by: config.convened_by.clone(),
+        convened_on: config.convened_on.clone(),
+    };
+    let agenda: Vec<(String, String)> =
+        state.agenda().iter().map(|e| (e.item.as_str().to_string(), e.title.as_str().to_string())).collect();
+    let refused: Vec<(String, Vec<String>, String, String)> = state
+        .refused_proxies()
+        .iter()
+        .map(|(arrival, reason)| {
+            let why = reason
+                .rules_refusal()
+                .map_or("el poder no cumple los requisitos (art. 184 C.Co.)", |r| r.spanish());
+            (
+                arrival.agent.as_str().to_string(),
+                arrival.principals.iter().map(|p| p.as_str().to_string()).collect(),
+                why.to_string(),
+                arrival.power_document.as_str().to_string(),
+            )
+        })
+        .collect();
+    let statements: Vec<(String, String, String)> = state
+        .statements()
+        .iter()
+        .map(|s| (s.item.as_str().to_string(), s.person.as_str().to_string(), s.text.as_str().to_string()))
+        .collect();
+    let lots: Vec<(String, u32, String, String)> = state
+        .lots()
+        .iter()
+        .map(|(item, round, seed, winner)| {
+            (item.as_str().to_string(), *round, seed.to_string(), winner.as_str().to_string())
+        })
+        .collect();
+    let source = acta::ActaSource {
+        meeting,
+        described: &described,
+        agenda: &agenda,
+        names: &names,
+        agents: &gathered.agents,
+        refused: &refused,
+        statements: &statements,
+        lots: &lots,
+        last: (gathered.verified.records, gathered.verified.head.to_string()),
+        bundle_sha256: gathered.sha256.to_string(),
+        daemon_key: state.daemon_key().map(|k| k.to_string()).unwrap_or_default(),
+    };
+    acta::docx(&source).map_err(ReportError::Unreadable)
 }
 
 /// `YYYY-MM-DD`.
@@ -161,7 +298,7 @@ pub(crate) struct ExportQuery {
 
 /// `GET /api/v1/exports/{file}` (secretary, auditor): `resultados.xlsx`,
 /// `resultados.json` or `resultados.csv` (`?tabla=`), made as
-/// `export-results` makes them, from the meeting's audit bundle written
+/// `export-results` makes them, or `acta.docx`, as `asamblea acta` does, from the meeting's audit bundle written
 /// beside the ledger to a temporary file and verified first.
 pub(crate) async fn download(
     axum::extract::State(state): axum::extract::State<crate::AppState>,
@@ -177,6 +314,7 @@ pub(crate) async fn download(
         "resultados.xlsx" => ("xlsx", "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"),
         "resultados.json" => ("json", "application/json"),
         "resultados.csv" => ("csv", "text/csv; charset=utf-8"),
+        "acta.docx" => ("docx", "application/vnd.openxmlformats-officedocument.wordprocessingml.document"),
         _ => return Err(crate::ApiError::not_found(format!("export {file}"))),
     };
     let table = query.tabla.unwrap_or_else(|| "puntos".to_string());
@@ -193,6 +331,13 @@ pub(crate) async fn download(
                 asamblea_venue::service::MeetingFiles::export_to(&dir, file)
                     .map_err(|e| crate::ApiError::bad_request(format!("{e:#}")))
             });
+        if format == "docx" {
+            let made = written.and_then(|_| {
+                acta(&temporary, &mut |_, _| {}).map_err(|e| crate::ApiError::bad_request(e.to_string()))
+            });
+            let _ = std::fs::remove_file(&temporary);
+            return made;
+        }
         let report = written.and_then(|_| {
             from_bundle(&temporary, &mut |_, _| {}).map_err(|e| crate::ApiError::bad_request(e.to_string()))
         });

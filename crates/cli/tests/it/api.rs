@@ -1392,4 +1392,14 @@ async fn the_secretary_downloads_the_tallies_made_from_the_verified_bundle() {
         assert_eq!(api.text_as(path, Role::Secretary).await.0, expected, "{path}");
     }
     assert_eq!(api.text_as("/api/v1/exports/resultados.json", Role::Chair).await.0, StatusCode::FORBIDDEN);
+    // The acta draft, as `asamblea acta` makes it: a Word document (a zip).
+    let request = Request::builder()
+        .uri("/api/v1/exports/acta.docx")
+        .header("authorization", format!("Bearer {}", api.tokens[&Role::Secretary]))
+        .body(Body::empty())
+        .unwrap();
+    let response = router(api.state.clone()).oneshot(request).await.unwrap();
+    assert_eq!(response.status(), StatusCode::OK);
+    let bytes = response.into_body().collect().await.unwrap().to_bytes();
+    assert!(bytes.starts_with(b"PK\x03\x04"), "a zip archive");
 }

@@ -219,3 +219,127 @@ fn every_scenarios_tallies_are_the_published_figures_and_add_up() {
     }
     assert!(compared >= 40, "only {compared} decisions compared");
 }
+
+/// The text of a DOCX's body (`word/document.xml`), its tags dropped.
+fn docx_text(path: &Path) -> String {
+    use std::io::Read;
+    let mut archive = zip::ZipArchive::new(std::fs::File::open(path).unwrap()).expect("a zip archive");
+    let mut xml = String::new();
+    archive.by_name("word/document.xml").expect("a Word document").read_to_string(&mut xml).unwrap();
+    let mut text = String::new();
+    let mut in_tag = false;
+    for c in xml.chars() {
+        match c {
+            '<' => in_tag = true,
+            '>' => {
+                in_tag = false;
+                text.push(' ');
+            }
+            c if !in_tag => text.push(c),
+            _ => {}
+        }
+    }
+    text.split_whitespace().collect::<Vec<_>>().join(" ")
+}
+
+#[test]
+fn the_acta_carries_what_the_law_asks_from_the_bundle_alone_and_is_the_same_for_the_same_bundle() {
+    let (dir, bundle) = bundle("acta");
+    let verified: serde_json::Value = serde_json::from_slice(&ok(&["verify", s(&bundle), "--json"])).unwrap();
+    let acta = dir.with_extension("docx");
+    ok(&["acta", s(&bundle), "-o", s(&acta)]);
+    let first = std::fs::read(&acta).unwrap();
+    ok(&["acta", s(&bundle), "-o", s(&acta)]);
+    assert_eq!(first, std::fs::read(&acta).unwrap(), "the same bundle, the same acta, byte for byte");
+    let said = String::from_utf8(ok(&["acta", s(&bundle), "--check", s(&acta)])).unwrap();
+    assert!(said.contains("ES EL ACTA"), "{said}");
+
+    let text = docx_text(&acta);
+    let sha = asamblea_wire::Digest::sha256(&std::fs::read(&bundle).unwrap()).to_string();
+    for expected in [
+        // The meeting, its place, date and call, and its notice (R19, Decreto 398).
+        "ACTA DE LA ASAMBLEA GENERAL ORDINARIA DE ACCIONISTAS",
+        "Inversiones Andinas S.A. — NIT 900.123.456-7",
+        "25 de marzo de 2027 a las 10:00 en Bogotá D.C., Carrera 7 # 71-21",
+        "en primera convocatoria",
+        "Fue convocada por Aviso publicado en El Tiempo y en la página web de la sociedad, el 2 de marzo de 2027",
+        // The capital per class, the quorum and its continuity.
+        "Ordinarias 100.000.000 2.000.000 98.000.000",
+        "Quórum de esta convocatoria: más de la mitad de las acciones con derecho a voto",
+        "apertura",
+        "cierre",
+        // Who attended, and how; who carried whom.
+        "Fondo de Pensiones Porvenir del Sur S.A.",
+        "Apoderados y representantes legales",
+        // The rule, the decision and its figures, an election's lists.
+        "Regla: mayoría de las acciones presentes",
+        "Decisión: APROBADO.",
+        "Por cuociente",
+        // Closing, signatures, and the annex that lets anyone check it.
+        "Presidente",
+        "Secretario",
+        "Comisión aprobatoria",
+        "asamblea verify paquete.bundle --daemon-key",
+    ] {
+        assert!(text.contains(expected), "the acta lacks «{expected}»");
+    }
+    assert!(text.contains(&sha), "the annex names the bundle's SHA-256");
+    for item in verified["items"].as_array().unwrap() {
+        assert!(text.contains(item["title"].as_str().unwrap()), "{}", item["title"]);
+        if let Some(votes) = item["result"]["for"].as_u64() {
+            let figure = asamblea_documents::numfmt::thousands(votes);
+            assert!(text.contains(&format!("Sí {figure}")), "{}: for {figure}", item["id"]);
+        }
+    }
+
+    // A real word processor opens it: LibreOffice turns it into a PDF whose
+    // text (pdftotext) says the same.
+    match which_office() {
+        None => crate::webdriver::not_run(
+            "exports::the_acta_opens_in_libreoffice",
+            "no LibreOffice or pdftotext (apt-get install libreoffice-writer-nogui poppler-utils)",
+        ),
+        Some(office) => {
+            let out = dir.with_extension("pdf-out");
+            std::fs::create_dir_all(&out).unwrap();
+            let converted = Command::new(office)
+                .args(["--headless", "--convert-to", "pdf", "--outdir"])
+                .arg(&out)
+                .arg(&acta)
+                .output()
+                .unwrap();
+            assert!(converted.status.success(), "{}", String::from_utf8_lossy(&converted.stderr));
+            let pdf = out.join(acta.with_extension("pdf").file_name().unwrap());
+            let text = Command::new("pdftotext").arg(&pdf).arg("-").output().unwrap();
+            let text = String::from_utf8_lossy(&text.stdout).split_whitespace().collect::<Vec<_>>().join(" ");
+            assert!(text.contains("ACTA DE LA ASAMBLEA GENERAL ORDINARIA") && text.contains(&sha), "{text}");
+            let pages = Command::new("pdfinfo").arg(&pdf).output().unwrap();
+            assert!(String::from_utf8_lossy(&pages.stdout).contains("(letter)"), "laid out on Carta");
+            let _ = std::fs::remove_dir_all(out);
+        }
+    }
+
+    // Another file is not the acta; a bundle that does not verify has none.
+    std::fs::write(&acta, b"otra cosa").unwrap();
+    let out = asamblea(&["acta", s(&bundle), "--check", s(&acta)]);
+    assert_eq!(out.status.code(), Some(1));
+    let mut bytes = std::fs::read(&bundle).unwrap();
+    let at = bytes.len() / 2;
+    bytes[at] ^= 1;
+    std::fs::write(&bundle, &bytes).unwrap();
+    let _ = std::fs::remove_file(&acta);
+    let out = asamblea(&["acta", s(&bundle), "-o", s(&acta)]);
+    assert_eq!(out.status.code(), Some(1), "{}", String::from_utf8_lossy(&out.stdout));
+    assert!(!acta.exists(), "no acta from a bundle that does not verify");
+    crate::support::remove_meeting(&dir);
+    let _ = std::fs::remove_file(bundle);
+}
+
+/// LibreOffice's command and pdftotext, if both are here.
+fn which_office() -> Option<&'static str> {
+    let runs = |program: &str, flag: &str| {
+        Command::new(program).arg(flag).output().is_ok_and(|o| o.status.success())
+    };
+    (runs("pdftotext", "-v") && runs("pdfinfo", "-v")).then_some(())?;
+    ["soffice", "libreoffice"].into_iter().find(|office| runs(office, "--version"))
+}

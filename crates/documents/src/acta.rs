@@ -1,0 +1,377 @@
+//! The acta (minutes) draft as a Word document the secretary edits and
+//! the chair, the secretary and the approval commission sign (C.Co Arts.
+//! 189 and 431; `rules.md` R19). A pure function of what a verified audit
+//! bundle holds: the meeting the rules folded, the meeting file and the
+//! holders' names the ledger recorded, the agents and their powers, the
+//! refused proxies, the written statements, the lots, and the bundle's own
+//! fingerprint for the annex. The same bundle gives the same bytes (the
+//! document's dates are the meeting's, the archive's times fixed).
+//!
+//! Headings, tables and page numbers are the word processor's own
+//! (`docx-rs`), so the secretary edits a document, not a picture of one.
+
+use asamblea_rules::{Channel, ItemResult, Meeting, PollMoment};
+use docx_rs::{
+    AlignmentType, Docx, Footer, PageMargin, PageNum, Paragraph, Run, RunFonts, Style, StyleType, Table,
+    TableCell, TableRow,
+};
+
+use crate::numfmt::{percent, thousands};
+
+/// The meeting as its file describes it.
+pub struct Described {
+    /// The company.
+    pub company: String,
+    /// Its tax id (NIT).
+    pub nit: String,
+    /// `ordinaria` or `extraordinaria`.
+    pub kind_es: String,
+    /// How it was called, in words.
+    pub call_es: String,
+    /// `YYYY-MM-DD`.
+    pub date: String,
+    /// `HH:MM`.
+    pub time: String,
+    /// Where.
+    pub place: String,
+    /// The notice: by what medium.
+    pub convened_by: String,
+    /// The notice's date.
+    pub convened_on: String,
+}
+
+/// An agent as checked in: who, in what capacity, for whom, with what
+/// power.
+pub struct AgentLine {
+    /// The agent.
+    pub agent: String,
+    /// `apoderado` or `representante legal`.
+    pub capacity_es: String,
+    /// The holders represented.
+    pub principals: Vec<String>,
+    /// The power's reference.
+    pub power: String,
+}
+
+/// What the acta is made of.
+pub struct ActaSource<'a> {
+    /// The meeting, every event folded in.
+    pub meeting: &'a Meeting,
+    /// The meeting file's facts.
+    pub described: &'a Described,
+    /// The agenda as convened: id and title, in order.
+    pub agenda: &'a [(String, String)],
+    /// The holders' names in the register's order.
+    pub names: &'a [String],
+    /// The agents admitted, in order.
+    pub agents: &'a [AgentLine],
+    /// Proxies refused: agent, principals, reason in words, power.
+    pub refused: &'a [(String, Vec<String>, String, String)],
+    /// Written statements: item, author, words.
+    pub statements: &'a [(String, String, String)],
+    /// Lots drawn: item, round, seed (hex), winner.
+    pub lots: &'a [(String, u32, String, String)],
+    /// The ledger's last record and head.
+    pub last: (u64, String),
+    /// The bundle's SHA-256, in hex.
+    pub bundle_sha256: String,
+    /// The daemon's public key, in hex.
+    pub daemon_key: String,
+}
+
+fn paragraph(text: &str) -> Paragraph {
+    Paragraph::new().add_run(Run::new().add_text(text))
+}
+
+fn heading(text: &str, level: usize) -> Paragraph {
+    paragraph(text).style(if level == 1 { "Heading1" } else { "Heading2" })
+}
+
+fn table(header: &[&str], rows: Vec<Vec<String>>) -> Table {
+    let cell = |text: &str, bold: bool| {
+        let run = Run::new().add_text(text);
+        TableCell::new().add_paragraph(Paragraph::new().add_run(if bold { run.bold() } else { run }))
+    };
+    let mut all = vec![TableRow::new(header.iter().map(|h| cell(h, true)).collect())];
+    all.extend(rows.iter().map(|row| TableRow::new(row.iter().map(|c| cell(c, false)).collect())));
+    Table::new(all)
+}
+
+/// The acta draft as a DOCX document, laid out on Carta (letter) paper.
+pub fn docx(source: &ActaSource<'_>) -> Result<Vec<u8>, String> {
+    let m = source.meeting;
+    let d = source.described;
+    let name_of = |id: &str| {
+        m.register().lookup(id).and_then(|at| source.names.get(at.get())).cloned().unwrap_or_default()
+    };
+    let title_of = |id: &str| {
+        source.agenda.iter().find(|(item, _)| item == id).map_or(id.to_string(), |(_, t)| t.clone())
+    };
+    let mut doc = Docx::new()
+        .page_size(12_240, 15_840)
+        .page_margin(PageMargin::new().top(1_440).bottom(1_440).left(1_440).right(1_440))
+        .default_fonts(RunFonts::new().ascii("Liberation Serif").hi_ansi("Liberation Serif"))
+        .default_size(22)
+        .add_style(
+            Style::new("Heading1", StyleType::Paragraph).name("Heading 1").bold().size(28).outline_lvl(0),
+        )
+        .add_style(
+            Style::new("Heading2", StyleType::Paragraph).name("Heading 2").bold().size(24).outline_lvl(1),
+        )
+        .add_style(
+            Style::new("Title", StyleType::Paragraph)
+                .name("Title")
+                .bold()
+                .size(32)
+                .align(AlignmentType::Center),
+        )
+        .footer(
+            Footer::new().add_paragraph(
+                Paragraph::new()
+                    .align(AlignmentType::Center)
+                    .add_run(Run::new().add_text("Página "))
+                    .add_page_num(PageNum::new()),
+            ),
+        )
+        .created_at(&format!("{}T00:00:00Z", d.date))
+        .updated_at(&format!("{}T00:00:00Z", d.date));
+
+    doc = doc
+        .add_paragraph(
+            paragraph(&format!("ACTA DE LA ASAMBLEA GENERAL {} DE ACCIONISTAS", d.kind_es.to_uppercase()))
+                .style("Title"),
+        )
+        .add_paragraph(paragraph(&format!("{} — NIT {}", d.company, d.nit)).align(AlignmentType::Center))
+        .add_paragraph(
+            paragraph("Acta n.º ______ (borrador generado del paquete de auditoría)")
+                .align(AlignmentType::Center),
+        );
+
+    doc = doc.add_paragraph(heading("1. Fecha, hora, lugar y convocatoria", 1)).add_paragraph(paragraph(&format!(
+        "La asamblea {kind} se reunió el {date} a las {time} en {place}, {call}. Fue convocada por {by}, el {on}.",
+        kind = d.kind_es,
+        date = crate::numfmt::date_es(&d.date),
+        time = d.time,
+        place = d.place,
+        call = d.call_es,
+        by = d.convened_by,
+        on = crate::numfmt::date_es(&d.convened_on),
+    )));
+
+    let capital = m.register().capital();
+    let class_row = |name: &str, c: asamblea_rules::ClassCapital| {
+        vec![
+            name.to_string(),
+            thousands(c.subscribed().get()),
+            thousands(c.treasury().get()),
+            thousands(c.outstanding().get()),
+        ]
+    };
+    doc = doc.add_paragraph(heading("2. Capital", 1)).add_table(table(
+        &["Clase", "Suscritas", "Readquiridas", "En circulación"],
+        vec![class_row("Ordinarias", capital.ordinary), class_row("Preferenciales", capital.preferred)],
+    ));
+
+    // The quorum at each poll's open and close (Decreto 398/2020).
+    let rule = crate::quorum::quorum_rule_text(m);
+    let series: Vec<Vec<String>> = m
+        .quorum_series()
+        .iter()
+        .map(|p| {
+            vec![
+                title_of(m.item(p.item).id()),
+                if p.moment == PollMoment::Opened { "apertura" } else { "cierre" }.to_string(),
+                thousands(p.quorum.present.get()),
+                percent(p.quorum.present.get(), p.quorum.voting_outstanding.get()),
+                thousands(u64::from(p.quorum.holders)),
+                if p.quorum.this_call { "sí" } else { "NO" }.to_string(),
+            ]
+        })
+        .collect();
+    doc = doc
+        .add_paragraph(heading("3. Quórum", 1))
+        .add_paragraph(paragraph(&format!("Quórum de esta convocatoria: {} ({}).", rule.es, rule.source)))
+        .add_table(table(
+            &["Punto", "Momento", "Acciones presentes", "% con voto", "Accionistas", "Quórum"],
+            series,
+        ));
+
+    // Attendance: holders present at the end, in person or represented.
+    let attending: Vec<Vec<String>> = m
+        .register()
+        .iter()
+        .filter(|(at, _)| m.presence().is_present(*at))
+        .map(|(at, holder)| {
+            let how = match m.presence().channel(at) {
+                Channel::InPerson => "en persona".to_string(),
+                Channel::Agent { agent, .. } => format!("representado por {}", m.presence().agent_id(agent)),
+                Channel::Absent => String::new(),
+            };
+            let ae = match holder.role() {
+                Some(asamblea_rules::Role::Administrator) => " (administrador)",
+                Some(asamblea_rules::Role::Employee) => " (empleado)",
+                None => "",
+            };
+            vec![
+                holder.id().to_string(),
+                format!("{}{ae}", name_of(holder.id())),
+                thousands(holder.holdings().total().get()),
+                how,
+            ]
+        })
+        .collect();
+    doc = doc
+        .add_paragraph(heading("4. Asistentes", 1))
+        .add_table(table(&["Documento", "Nombre", "Acciones", "Asistencia"], attending));
+    if !source.agents.is_empty() {
+        let rows = source
+            .agents
+            .iter()
+            .map(|a| vec![a.agent.clone(), a.capacity_es.clone(), a.principals.join(", "), a.power.clone()])
+            .collect();
+        doc = doc
+            .add_paragraph(heading("Apoderados y representantes legales", 2))
+            .add_table(table(&["Persona", "Calidad", "Representa a", "Poder o certificado"], rows));
+    }
+    if !source.refused.is_empty() {
+        let rows = source
+            .refused
+            .iter()
+            .map(|(agent, principals, why, power)| {
+                vec![agent.clone(), principals.join(", "), why.clone(), power.clone()]
+            })
+            .collect();
+        doc = doc
+            .add_paragraph(heading("Poderes rechazados (art. 185 C.Co.)", 2))
+            .add_table(table(&["Apoderado", "Representados", "Motivo", "Poder"], rows));
+    }
+
+    // Each item, in the order it was voted.
+    doc = doc.add_paragraph(heading("5. Desarrollo del orden del día", 1));
+    for item in m.items() {
+        let rule = crate::rule_text::rule_text(m.profile(), item.matter(), m.kind());
+        doc = doc.add_paragraph(heading(&title_of(item.id()), 2)).add_paragraph(paragraph(&format!(
+            "Asunto: {}. Regla: {} ({}).",
+            item.matter().spanish(),
+            rule.es,
+            rule.source
+        )));
+        match item.result() {
+            Some(ItemResult::Decision(r)) => {
+                let row = |label: &str, shares: asamblea_rules::Shares| {
+                    vec![label.to_string(), thousands(shares.get()), percent(shares.get(), r.base.get())]
+                };
+                doc = doc.add_table(table(
+                    &["", "Acciones", "% de la base"],
+                    vec![
+                        row("Sí", r.for_votes),
+                        row("No", r.against),
+                        row("En blanco", r.blank),
+                        row("Abstención", r.abstain),
+                        row("Base de la decisión", r.base),
+                        vec![
+                            "Impedidas (fuera de la base)".into(),
+                            thousands(r.impeded.get()),
+                            String::new(),
+                        ],
+                    ],
+                ));
+            }
+            Some(ItemResult::Election(e)) => {
+                let rows = crate::explain::lists_json(item, e)
+                    .as_array()
+                    .map(|lists| {
+                        lists
+                            .iter()
+                            .map(|l| {
+                                let n = |k: &str| thousands(l[k].as_u64().unwrap_or(0));
+                                vec![
+                                    l["list"].as_str().unwrap_or("").to_string(),
+                                    n("votes"),
+                                    n("by_quotient"),
+                                    l["remainder"].as_str().unwrap_or("").to_string(),
+                                    n("by_remainder"),
+                                    n("seats"),
+                                ]
+                            })
+                            .collect()
+                    })
+                    .unwrap_or_default();
+                doc = doc.add_table(table(
+                    &["Lista", "Votos", "Por cuociente", "Residuo", "Por residuo", "Puestos"],
+                    rows,
+                ));
+                for (_, round, seed, winner) in source.lots.iter().filter(|(lot, ..)| lot == item.id()) {
+                    doc = doc.add_paragraph(paragraph(&format!(
+                        "Sorteo {}: el puesto fue para {winner}; semilla, la cabeza de la cadena tras el cierre: {seed}.",
+                        round + 1
+                    )));
+                }
+            }
+            None => {}
+        }
+        let decision = item.outcome().spanish().to_uppercase();
+        // The decision is said first; the why, without repeating it.
+        let why = crate::explain::why(m, item).map(|(es, _)| es).unwrap_or_default();
+        let why = ["aprobado: ", "no aprobado: "]
+            .iter()
+            .find_map(|p| why.strip_prefix(p))
+            .unwrap_or(&why)
+            .to_string();
+        doc = doc.add_paragraph(
+            Paragraph::new()
+                .add_run(Run::new().add_text(format!("Decisión: {decision}. ")).bold())
+                .add_run(Run::new().add_text(format!("{why}."))),
+        );
+        if let Some(ItemResult::Decision(r)) = item.result() {
+            if let Some(list) = &r.withdrawal {
+                let rows: Vec<Vec<String>> = list
+                    .iter()
+                    .map(|&at| {
+                        let h = m.register().holder(at);
+                        vec![h.id().to_string(), name_of(h.id()), thousands(h.holdings().total().get())]
+                    })
+                    .collect();
+                doc = doc
+                    .add_paragraph(paragraph("Pueden ejercer el derecho de retiro (ausentes y disidentes):"))
+                    .add_table(table(&["Documento", "Nombre", "Acciones"], rows));
+            }
+        }
+    }
+
+    if !source.statements.is_empty() {
+        doc = doc.add_paragraph(heading("6. Constancias escritas", 1));
+        for (item, person, text) in source.statements {
+            doc = doc.add_paragraph(paragraph(&format!(
+                "{} — {} ({person}):",
+                title_of(item),
+                name_of(person)
+            )));
+            for line in text.lines() {
+                doc = doc.add_paragraph(paragraph(line));
+            }
+        }
+    }
+
+    doc = doc
+        .add_paragraph(heading("7. Cierre y firmas", 1))
+        .add_paragraph(paragraph("Agotado el orden del día, se levantó la sesión. Hora de cierre: ______."))
+        .add_table(table(
+            &["Presidente", "Secretario", "Comisión aprobatoria", "Comisión aprobatoria"],
+            vec![vec!["\n\n______________________".into(); 4], vec!["Nombre:".into(); 4]],
+        ));
+
+    doc = doc
+        .add_paragraph(heading("Anexo: verificación del registro", 1))
+        .add_paragraph(paragraph(&format!("Último evento del registro: {}; cabeza de la cadena: {}.", source.last.0, source.last.1)))
+        .add_paragraph(paragraph(&format!("SHA-256 del paquete de auditoría: {}.", source.bundle_sha256)))
+        .add_paragraph(paragraph(&format!("Clave pública del servicio: {}.", source.daemon_key)))
+        .add_paragraph(paragraph(&format!(
+            "Cualquier accionista con el paquete lo verifica sin confiar en este documento: asamblea verify paquete.bundle --daemon-key {} --checkpoint {}:{}",
+            source.daemon_key, source.last.0, source.last.1
+        )));
+
+    let mut bytes = std::io::Cursor::new(Vec::new());
+    doc.build().pack(&mut bytes).map_err(|e| e.to_string())?;
+    Ok(bytes.into_inner())
+}
