@@ -38,6 +38,16 @@ pub struct Described {
     pub convened_by: String,
     /// The notice's date.
     pub convened_on: String,
+    /// The acta's number in the minute book, if the file gives it.
+    pub number: Option<String>,
+    /// Who chaired.
+    pub chair: Option<String>,
+    /// Who acted as secretary.
+    pub secretary: Option<String>,
+    /// How they were designated.
+    pub designated: Option<String>,
+    /// The approval commission.
+    pub commission: Vec<String>,
 }
 
 /// An agent as checked in: who, in what capacity, for whom, with what
@@ -143,8 +153,11 @@ pub fn docx(source: &ActaSource<'_>) -> Result<Vec<u8>, String> {
         )
         .add_paragraph(paragraph(&format!("{} — NIT {}", d.company, d.nit)).align(AlignmentType::Center))
         .add_paragraph(
-            paragraph("Acta n.º ______ (borrador generado del paquete de auditoría)")
-                .align(AlignmentType::Center),
+            paragraph(&format!(
+                "Acta n.º {} (borrador generado del paquete de auditoría)",
+                d.number.as_deref().unwrap_or("______")
+            ))
+            .align(AlignmentType::Center),
         );
 
     doc = doc.add_paragraph(heading("1. Fecha, hora, lugar y convocatoria", 1)).add_paragraph(paragraph(&format!(
@@ -156,6 +169,14 @@ pub fn docx(source: &ActaSource<'_>) -> Result<Vec<u8>, String> {
         call = d.call_es,
         by = d.convened_by,
         on = crate::numfmt::date_es(&d.convened_on),
+    )));
+
+    let blank = "______________________";
+    doc = doc.add_paragraph(paragraph(&format!(
+        "Presidió la reunión {} y actuó como secretario {}; {}.",
+        d.chair.as_deref().unwrap_or(blank),
+        d.secretary.as_deref().unwrap_or(blank),
+        d.designated.as_deref().unwrap_or("designados por ______________________")
     )));
 
     let capital = m.register().capital();
@@ -358,7 +379,12 @@ pub fn docx(source: &ActaSource<'_>) -> Result<Vec<u8>, String> {
         .add_paragraph(paragraph("Agotado el orden del día, se levantó la sesión. Hora de cierre: ______."))
         .add_table(table(
             &["Presidente", "Secretario", "Comisión aprobatoria", "Comisión aprobatoria"],
-            vec![vec!["\n\n______________________".into(); 4], vec!["Nombre:".into(); 4]],
+            vec![
+                vec![blank.to_string(); 4],
+                [d.chair.as_ref(), d.secretary.as_ref(), d.commission.first(), d.commission.get(1)]
+                    .map(|name| name.cloned().unwrap_or_else(|| "Nombre:".to_string()))
+                    .to_vec(),
+            ],
         ));
 
     doc = doc

@@ -232,6 +232,11 @@ pub fn acta(path: &Path, progress: &mut dyn FnMut(u64, u64)) -> Result<Vec<u8>, 
         place: config.place.clone(),
         convened_by: config.convened_by.clone(),
         convened_on: config.convened_on.clone(),
+        number: config.acta.number.clone(),
+        chair: config.acta.chair.clone(),
+        secretary: config.acta.secretary.clone(),
+        designated: config.acta.designated.clone(),
+        commission: config.acta.commission.clone(),
     };
     let agenda: Vec<(String, String)> =
         state.agenda().iter().map(|e| (e.item.as_str().to_string(), e.title.as_str().to_string())).collect();

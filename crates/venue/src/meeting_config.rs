@@ -66,6 +66,25 @@ pub struct MeetingConfig {
     pub capital: Capital,
     /// The agenda in order.
     pub agenda: Vec<AgendaItem>,
+    /// What the acta names beyond the notice (`[acta]`, optional).
+    pub acta: ActaFields,
+}
+
+/// The `[acta]` table: the acta's number, who chaired and who took the
+/// minutes and how they were designated, and the approval commission.
+/// Every field may be left out: the acta draft then leaves a line to fill.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct ActaFields {
+    /// The acta's number in the minute book.
+    pub number: Option<String>,
+    /// Who chaired the meeting.
+    pub chair: Option<String>,
+    /// Who acted as secretary.
+    pub secretary: Option<String>,
+    /// How they were designated (the bylaws' article, or the assembly).
+    pub designated: Option<String>,
+    /// The commission that approves the acta.
+    pub commission: Vec<String>,
 }
 
 impl MeetingConfig {
@@ -159,6 +178,10 @@ fn read(table: &toml::Table) -> Result<MeetingConfig, FieldError> {
     if agenda.is_empty() {
         return Err(f.error("agenda", "the meeting needs at least one agenda item"));
     }
+    let acta = match f.table("acta")? {
+        Some(t) => read_acta(t)?,
+        None => ActaFields::default(),
+    };
     f.finish()?;
     Ok(MeetingConfig {
         company,
@@ -173,7 +196,33 @@ fn read(table: &toml::Table) -> Result<MeetingConfig, FieldError> {
         profile,
         capital,
         agenda,
+        acta,
     })
+}
+
+/// The `[acta]` table.
+fn read_acta(table: &toml::Table) -> Result<ActaFields, FieldError> {
+    let mut f = Fields::new(table, "acta");
+    let mut text = |key: &'static str| -> Result<Option<String>, FieldError> {
+        match f.string(key)? {
+            None => Ok(None),
+            Some(raw) => crate::text::name(raw, false).map(Some).map_err(|e| f.error(key, e)),
+        }
+    };
+    let number = text("number")?;
+    let chair = text("chair")?;
+    let secretary = text("secretary")?;
+    let designated = text("designated")?;
+    let mut commission = Vec::new();
+    for (i, value) in f.array("commission")?.unwrap_or_default().iter().enumerate() {
+        let name = value
+            .as_str()
+            .ok_or_else(|| f.error("commission", format!("[{i}] must be a name, in quotes")))?;
+        commission
+            .push(crate::text::name(name, false).map_err(|e| f.error("commission", format!("[{i}]: {e}")))?);
+    }
+    f.finish()?;
+    Ok(ActaFields { number, chair, secretary, designated, commission })
 }
 
 /// A real calendar date written `YYYY-MM-DD` (the Gregorian calendar,
@@ -308,6 +357,22 @@ mod tests {
         assert_eq!(e, "m.toml: key `agenda[3].seats`: a board election needs `seats`");
         let e = error_of(|t| t.replace("place = ", "venue = "));
         assert_eq!(e, "m.toml: key `place`: is required");
+        // The acta's table: names are names, and nothing unknown.
+        let e = error_of(|t| t.replace("commission = [\"Luisa Martínez Ortiz\"", "commission = [7"));
+        assert!(e.starts_with("m.toml: key `acta.commission`: [0] must be a name"), "{e}");
+        let e = error_of(|t| t.replace("number = \"045\"", "numero = \"045\""));
+        assert!(e.contains("acta.numero"), "{e}");
+    }
+
+    #[test]
+    fn the_actas_table_is_read_and_may_be_left_out() {
+        let config = parse("m.toml", DEMO_MEETING).unwrap();
+        assert_eq!(config.acta.number.as_deref(), Some("045"));
+        assert_eq!(config.acta.commission.len(), 2);
+        let start = DEMO_MEETING.find("[acta]").unwrap();
+        let end = DEMO_MEETING.find("[capital]").unwrap();
+        let without = format!("{}{}", &DEMO_MEETING[..start], &DEMO_MEETING[end..]);
+        assert_eq!(parse("m.toml", &without).unwrap().acta, ActaFields::default());
     }
 
     #[test]

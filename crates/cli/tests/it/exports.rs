@@ -263,6 +263,9 @@ fn the_acta_carries_what_the_law_asks_from_the_bundle_alone_and_is_the_same_for_
         "25 de marzo de 2027 a las 10:00 en Bogotá D.C., Carrera 7 # 71-21",
         "en primera convocatoria",
         "Fue convocada por Aviso publicado en El Tiempo y en la página web de la sociedad, el 2 de marzo de 2027",
+        // Its number, who chaired and took the minutes and how designated.
+        "Acta n.º 045",
+        "Presidió la reunión María Fernanda Gómez Rueda y actuó como secretario Carlos Andrés Restrepo Vélez; designados por unanimidad",
         // The capital per class, the quorum and its continuity.
         "Ordinarias 100.000.000 2.000.000 98.000.000",
         "Quórum de esta convocatoria: más de la mitad de las acciones con derecho a voto",
@@ -279,6 +282,7 @@ fn the_acta_carries_what_the_law_asks_from_the_bundle_alone_and_is_the_same_for_
         "Presidente",
         "Secretario",
         "Comisión aprobatoria",
+        "Luisa Martínez Ortiz",
         "asamblea verify paquete.bundle --daemon-key",
     ] {
         assert!(text.contains(expected), "the acta lacks «{expected}»");
