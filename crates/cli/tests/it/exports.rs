@@ -30,10 +30,16 @@ fn s(p: &Path) -> &str {
 
 /// The demo meeting, simulated with a fixed seed and exported.
 fn bundle(name: &str) -> (PathBuf, PathBuf) {
+    simulated(name, 80, 11)
+}
+
+/// The demo meeting simulated with `attendance` % present and the
+/// choices of `seed`, exported.
+fn simulated(name: &str, attendance: u32, seed: u64) -> (PathBuf, PathBuf) {
     let dir = std::env::temp_dir().join(format!("asamblea-exports-{name}-{}", std::process::id()));
     crate::support::remove_meeting(&dir);
     ok(&["init", s(&dir)]);
-    ok(&["simulate", s(&dir), "--attendance", "80", "--seed", "11"]);
+    ok(&["simulate", s(&dir), "--attendance", &attendance.to_string(), "--seed", &seed.to_string()]);
     let bundle = dir.with_extension("bundle");
     ok(&["export", s(&dir), s(&bundle)]);
     (dir, bundle)
@@ -346,4 +352,45 @@ fn which_office() -> Option<&'static str> {
     };
     (runs("pdftotext", "-v") && runs("pdfinfo", "-v")).then_some(())?;
     ["soffice", "libreoffice"].into_iter().find(|office| runs(office, "--version"))
+}
+
+/// Meetings drawn at random (the seed of each run of this test, printed so
+/// a failure can be replayed with `ASAMBLEA_EXPORTS_SEED`): attendance and
+/// every ballot's choice vary; the JSON export's items carry the figures
+/// `verify --json` re-derives, and every share present at a decision's
+/// close is accounted for once.
+#[test]
+fn random_meetings_tallies_add_up_and_are_the_verifiers() {
+    let base: u64 =
+        std::env::var("ASAMBLEA_EXPORTS_SEED").ok().and_then(|s| s.parse().ok()).unwrap_or_else(|| {
+            std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).unwrap().as_secs()
+        });
+    eprintln!("ASAMBLEA_EXPORTS_SEED={base}");
+    for run in 0..3u64 {
+        let seed = base.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(run);
+        let attendance = 40 + (seed % 61) as u32;
+        let (dir, bundle) = simulated(&format!("random-{run}"), attendance, seed % 1_000_000);
+        let verified: serde_json::Value =
+            serde_json::from_slice(&ok(&["verify", s(&bundle), "--json"])).unwrap();
+        let json: serde_json::Value =
+            serde_json::from_slice(&ok(&["export-results", s(&bundle), "--format", "json"])).unwrap();
+        let rows = json["tables"]["puntos"].as_array().unwrap();
+        let items = verified["items"].as_array().unwrap();
+        assert_eq!(rows.len(), items.len(), "seed {base}, run {run}: an item row per closed item");
+        for (row, item) in rows.iter().zip(items) {
+            assert_eq!(row["item"], item["id"]);
+            let result = &item["result"];
+            let Some(present) = result["present"].as_u64() else { continue };
+            for key in ["for", "against", "blank", "abstain", "impeded", "present", "base"] {
+                assert_eq!(row[key], result[key], "seed {base}, run {run}, {}: {key}", item["id"]);
+            }
+            let sum: u64 = ["for", "against", "blank", "abstain", "impeded"]
+                .iter()
+                .map(|k| row[k].as_u64().unwrap())
+                .sum();
+            assert_eq!(sum, present, "seed {base}, run {run}, {}: every share present once", item["id"]);
+        }
+        crate::support::remove_meeting(&dir);
+        let _ = std::fs::remove_file(bundle);
+    }
 }
