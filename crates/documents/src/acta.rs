@@ -7,8 +7,12 @@
 //! fingerprint for the annex. The same bundle gives the same bytes (the
 //! document's dates are the meeting's, the archive's times fixed).
 //!
-//! Headings, tables and page numbers are the word processor's own
-//! (`docx-rs`), so the secretary edits a document, not a picture of one.
+//! The acta's content is written once, as [`Block`]s ([`blocks`]); each
+//! format renders them. As DOCX ([`docx`]) its headings, tables and page
+//! numbers are the word processor's own (`docx-rs`), so the secretary edits
+//! a document, not a picture of one. (The PDF renderer comes next: a cold
+//! release build of `typst` with `typst-pdf` took 452 s here, more than
+//! three times this whole workspace, so a lighter one is to be chosen.)
 
 use asamblea_rules::{Channel, ItemResult, Meeting, PollMoment};
 use docx_rs::{
@@ -89,26 +93,38 @@ pub struct ActaSource<'a> {
     pub daemon_key: String,
 }
 
-fn paragraph(text: &str) -> Paragraph {
-    Paragraph::new().add_run(Run::new().add_text(text))
+/// One block of the acta, as every format lays it out: written once here
+/// ([`blocks`]), rendered as DOCX ([`docx`]).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Block {
+    /// The document's title.
+    Title(String),
+    /// A centred line under the title.
+    Centered(String),
+    /// A heading of level 1 or 2.
+    Heading(u8, String),
+    /// A paragraph.
+    Text(String),
+    /// A paragraph opening with words in bold.
+    Lead(String, String),
+    /// A table: its heading row, then its rows.
+    Table(Vec<String>, Vec<Vec<String>>),
 }
 
-fn heading(text: &str, level: usize) -> Paragraph {
-    paragraph(text).style(if level == 1 { "Heading1" } else { "Heading2" })
+fn heading(level: u8, text: &str) -> Block {
+    Block::Heading(level, text.to_string())
 }
 
-fn table(header: &[&str], rows: Vec<Vec<String>>) -> Table {
-    let cell = |text: &str, bold: bool| {
-        let run = Run::new().add_text(text);
-        TableCell::new().add_paragraph(Paragraph::new().add_run(if bold { run.bold() } else { run }))
-    };
-    let mut all = vec![TableRow::new(header.iter().map(|h| cell(h, true)).collect())];
-    all.extend(rows.iter().map(|row| TableRow::new(row.iter().map(|c| cell(c, false)).collect())));
-    Table::new(all)
+fn text(words: String) -> Block {
+    Block::Text(words)
 }
 
-/// The acta draft as a DOCX document, laid out on Carta (letter) paper.
-pub fn docx(source: &ActaSource<'_>) -> Result<Vec<u8>, String> {
+fn table(header: &[&str], rows: Vec<Vec<String>>) -> Block {
+    Block::Table(header.iter().map(|h| h.to_string()).collect(), rows)
+}
+
+/// The acta, block by block, in order.
+pub fn blocks(source: &ActaSource<'_>) -> Vec<Block> {
     let m = source.meeting;
     let d = source.described;
     let name_of = |id: &str| {
@@ -117,67 +133,32 @@ pub fn docx(source: &ActaSource<'_>) -> Result<Vec<u8>, String> {
     let title_of = |id: &str| {
         source.agenda.iter().find(|(item, _)| item == id).map_or(id.to_string(), |(_, t)| t.clone())
     };
-    let mut doc = Docx::new()
-        .page_size(12_240, 15_840)
-        .page_margin(PageMargin::new().top(1_440).bottom(1_440).left(1_440).right(1_440))
-        .default_fonts(RunFonts::new().ascii("Liberation Serif").hi_ansi("Liberation Serif"))
-        .default_size(22)
-        .add_style(
-            Style::new("Heading1", StyleType::Paragraph).name("Heading 1").bold().size(28).outline_lvl(0),
-        )
-        .add_style(
-            Style::new("Heading2", StyleType::Paragraph).name("Heading 2").bold().size(24).outline_lvl(1),
-        )
-        .add_style(
-            Style::new("Title", StyleType::Paragraph)
-                .name("Title")
-                .bold()
-                .size(32)
-                .align(AlignmentType::Center),
-        )
-        .footer(
-            Footer::new().add_paragraph(
-                Paragraph::new()
-                    .align(AlignmentType::Center)
-                    .add_run(Run::new().add_text("Página "))
-                    .add_page_num(PageNum::new()),
-            ),
-        )
-        .created_at(&format!("{}T00:00:00Z", d.date))
-        .updated_at(&format!("{}T00:00:00Z", d.date));
-
-    doc = doc
-        .add_paragraph(
-            paragraph(&format!("ACTA DE LA ASAMBLEA GENERAL {} DE ACCIONISTAS", d.kind_es.to_uppercase()))
-                .style("Title"),
-        )
-        .add_paragraph(paragraph(&format!("{} — NIT {}", d.company, d.nit)).align(AlignmentType::Center))
-        .add_paragraph(
-            paragraph(&format!(
-                "Acta n.º {} (borrador generado del paquete de auditoría)",
-                d.number.as_deref().unwrap_or("______")
-            ))
-            .align(AlignmentType::Center),
-        );
-
-    doc = doc.add_paragraph(heading("1. Fecha, hora, lugar y convocatoria", 1)).add_paragraph(paragraph(&format!(
-        "La asamblea {kind} se reunió el {date} a las {time} en {place}, {call}. Fue convocada por {by}, el {on}.",
-        kind = d.kind_es,
-        date = crate::numfmt::date_es(&d.date),
-        time = d.time,
-        place = d.place,
-        call = d.call_es,
-        by = d.convened_by,
-        on = crate::numfmt::date_es(&d.convened_on),
-    )));
-
     let blank = "______________________";
-    doc = doc.add_paragraph(paragraph(&format!(
-        "Presidió la reunión {} y actuó como secretario {}; {}.",
-        d.chair.as_deref().unwrap_or(blank),
-        d.secretary.as_deref().unwrap_or(blank),
-        d.designated.as_deref().unwrap_or("designados por ______________________")
-    )));
+    let mut out = vec![
+        Block::Title(format!("ACTA DE LA ASAMBLEA GENERAL {} DE ACCIONISTAS", d.kind_es.to_uppercase())),
+        Block::Centered(format!("{} — NIT {}", d.company, d.nit)),
+        Block::Centered(format!(
+            "Acta n.º {} (borrador generado del paquete de auditoría)",
+            d.number.as_deref().unwrap_or("______")
+        )),
+        heading(1, "1. Fecha, hora, lugar y convocatoria"),
+        text(format!(
+            "La asamblea {kind} se reunió el {date} a las {time} en {place}, {call}. Fue convocada por {by}, el {on}.",
+            kind = d.kind_es,
+            date = crate::numfmt::date_es(&d.date),
+            time = d.time,
+            place = d.place,
+            call = d.call_es,
+            by = d.convened_by,
+            on = crate::numfmt::date_es(&d.convened_on),
+        )),
+        text(format!(
+            "Presidió la reunión {} y actuó como secretario {}; {}.",
+            d.chair.as_deref().unwrap_or(blank),
+            d.secretary.as_deref().unwrap_or(blank),
+            d.designated.as_deref().unwrap_or("designados por ______________________")
+        )),
+    ];
 
     let capital = m.register().capital();
     let class_row = |name: &str, c: asamblea_rules::ClassCapital| {
@@ -188,7 +169,8 @@ pub fn docx(source: &ActaSource<'_>) -> Result<Vec<u8>, String> {
             thousands(c.outstanding().get()),
         ]
     };
-    doc = doc.add_paragraph(heading("2. Capital", 1)).add_table(table(
+    out.push(heading(1, "2. Capital"));
+    out.push(table(
         &["Clase", "Suscritas", "Readquiridas", "En circulación"],
         vec![class_row("Ordinarias", capital.ordinary), class_row("Preferenciales", capital.preferred)],
     ));
@@ -209,13 +191,12 @@ pub fn docx(source: &ActaSource<'_>) -> Result<Vec<u8>, String> {
             ]
         })
         .collect();
-    doc = doc
-        .add_paragraph(heading("3. Quórum", 1))
-        .add_paragraph(paragraph(&format!("Quórum de esta convocatoria: {} ({}).", rule.es, rule.source)))
-        .add_table(table(
-            &["Punto", "Momento", "Acciones presentes", "% con voto", "Accionistas", "Quórum"],
-            series,
-        ));
+    out.push(heading(1, "3. Quórum"));
+    out.push(text(format!("Quórum de esta convocatoria: {} ({}).", rule.es, rule.source)));
+    out.push(table(
+        &["Punto", "Momento", "Acciones presentes", "% con voto", "Accionistas", "Quórum"],
+        series,
+    ));
 
     // Attendance: holders present at the end, in person or represented.
     let attending: Vec<Vec<String>> = m
@@ -241,18 +222,16 @@ pub fn docx(source: &ActaSource<'_>) -> Result<Vec<u8>, String> {
             ]
         })
         .collect();
-    doc = doc
-        .add_paragraph(heading("4. Asistentes", 1))
-        .add_table(table(&["Documento", "Nombre", "Acciones", "Asistencia"], attending));
+    out.push(heading(1, "4. Asistentes"));
+    out.push(table(&["Documento", "Nombre", "Acciones", "Asistencia"], attending));
     if !source.agents.is_empty() {
         let rows = source
             .agents
             .iter()
             .map(|a| vec![a.agent.clone(), a.capacity_es.clone(), a.principals.join(", "), a.power.clone()])
             .collect();
-        doc = doc
-            .add_paragraph(heading("Apoderados y representantes legales", 2))
-            .add_table(table(&["Persona", "Calidad", "Representa a", "Poder o certificado"], rows));
+        out.push(heading(2, "Apoderados y representantes legales"));
+        out.push(table(&["Persona", "Calidad", "Representa a", "Poder o certificado"], rows));
     }
     if !source.refused.is_empty() {
         let rows = source
@@ -262,27 +241,22 @@ pub fn docx(source: &ActaSource<'_>) -> Result<Vec<u8>, String> {
                 vec![agent.clone(), principals.join(", "), why.clone(), power.clone()]
             })
             .collect();
-        doc = doc
-            .add_paragraph(heading("Poderes rechazados (art. 185 C.Co.)", 2))
-            .add_table(table(&["Apoderado", "Representados", "Motivo", "Poder"], rows));
+        out.push(heading(2, "Poderes rechazados (art. 185 C.Co.)"));
+        out.push(table(&["Apoderado", "Representados", "Motivo", "Poder"], rows));
     }
 
     // Each item, in the order it was voted.
-    doc = doc.add_paragraph(heading("5. Desarrollo del orden del día", 1));
+    out.push(heading(1, "5. Desarrollo del orden del día"));
     for item in m.items() {
         let rule = crate::rule_text::rule_text(m.profile(), item.matter(), m.kind());
-        doc = doc.add_paragraph(heading(&title_of(item.id()), 2)).add_paragraph(paragraph(&format!(
-            "Asunto: {}. Regla: {} ({}).",
-            item.matter().spanish(),
-            rule.es,
-            rule.source
-        )));
+        out.push(heading(2, &title_of(item.id())));
+        out.push(text(format!("Asunto: {}. Regla: {} ({}).", item.matter().spanish(), rule.es, rule.source)));
         match item.result() {
             Some(ItemResult::Decision(r)) => {
                 let row = |label: &str, shares: asamblea_rules::Shares| {
                     vec![label.to_string(), thousands(shares.get()), percent(shares.get(), r.base.get())]
                 };
-                doc = doc.add_table(table(
+                out.push(table(
                     &["", "Acciones", "% de la base"],
                     vec![
                         row("Sí", r.for_votes),
@@ -318,12 +292,12 @@ pub fn docx(source: &ActaSource<'_>) -> Result<Vec<u8>, String> {
                             .collect()
                     })
                     .unwrap_or_default();
-                doc = doc.add_table(table(
+                out.push(table(
                     &["Lista", "Votos", "Por cuociente", "Residuo", "Por residuo", "Puestos"],
                     rows,
                 ));
                 for (_, round, seed, winner) in source.lots.iter().filter(|(lot, ..)| lot == item.id()) {
-                    doc = doc.add_paragraph(paragraph(&format!(
+                    out.push(text(format!(
                         "Sorteo {}: el puesto fue para {winner}; semilla, la cabeza de la cadena tras el cierre: {seed}.",
                         round + 1
                     )));
@@ -339,11 +313,7 @@ pub fn docx(source: &ActaSource<'_>) -> Result<Vec<u8>, String> {
             .find_map(|p| why.strip_prefix(p))
             .unwrap_or(&why)
             .to_string();
-        doc = doc.add_paragraph(
-            Paragraph::new()
-                .add_run(Run::new().add_text(format!("Decisión: {decision}. ")).bold())
-                .add_run(Run::new().add_text(format!("{why}."))),
-        );
+        out.push(Block::Lead(format!("Decisión: {decision}."), format!("{why}.")));
         if let Some(ItemResult::Decision(r)) = item.result() {
             if let Some(list) = &r.withdrawal {
                 let rows: Vec<Vec<String>> = list
@@ -353,50 +323,111 @@ pub fn docx(source: &ActaSource<'_>) -> Result<Vec<u8>, String> {
                         vec![h.id().to_string(), name_of(h.id()), thousands(h.holdings().total().get())]
                     })
                     .collect();
-                doc = doc
-                    .add_paragraph(paragraph("Pueden ejercer el derecho de retiro (ausentes y disidentes):"))
-                    .add_table(table(&["Documento", "Nombre", "Acciones"], rows));
+                out.push(text("Pueden ejercer el derecho de retiro (ausentes y disidentes):".to_string()));
+                out.push(table(&["Documento", "Nombre", "Acciones"], rows));
             }
         }
     }
 
     if !source.statements.is_empty() {
-        doc = doc.add_paragraph(heading("6. Constancias escritas", 1));
-        for (item, person, text) in source.statements {
-            doc = doc.add_paragraph(paragraph(&format!(
-                "{} — {} ({person}):",
-                title_of(item),
-                name_of(person)
-            )));
-            for line in text.lines() {
-                doc = doc.add_paragraph(paragraph(line));
-            }
+        out.push(heading(1, "6. Constancias escritas"));
+        for (item, person, words) in source.statements {
+            out.push(text(format!("{} — {} ({person}):", title_of(item), name_of(person))));
+            out.extend(words.lines().map(|line| text(line.to_string())));
         }
     }
 
-    doc = doc
-        .add_paragraph(heading("7. Cierre y firmas", 1))
-        .add_paragraph(paragraph("Agotado el orden del día, se levantó la sesión. Hora de cierre: ______."))
-        .add_table(table(
-            &["Presidente", "Secretario", "Comisión aprobatoria", "Comisión aprobatoria"],
-            vec![
-                vec![blank.to_string(); 4],
-                [d.chair.as_ref(), d.secretary.as_ref(), d.commission.first(), d.commission.get(1)]
-                    .map(|name| name.cloned().unwrap_or_else(|| "Nombre:".to_string()))
-                    .to_vec(),
-            ],
-        ));
+    out.push(heading(1, "7. Cierre y firmas"));
+    out.push(text("Agotado el orden del día, se levantó la sesión. Hora de cierre: ______.".to_string()));
+    out.push(table(
+        &["Presidente", "Secretario", "Comisión aprobatoria", "Comisión aprobatoria"],
+        vec![
+            vec![blank.to_string(); 4],
+            [d.chair.as_ref(), d.secretary.as_ref(), d.commission.first(), d.commission.get(1)]
+                .map(|name| name.cloned().unwrap_or_else(|| "Nombre:".to_string()))
+                .to_vec(),
+        ],
+    ));
 
-    doc = doc
-        .add_paragraph(heading("Anexo: verificación del registro", 1))
-        .add_paragraph(paragraph(&format!("Último evento del registro: {}; cabeza de la cadena: {}.", source.last.0, source.last.1)))
-        .add_paragraph(paragraph(&format!("SHA-256 del paquete de auditoría: {}.", source.bundle_sha256)))
-        .add_paragraph(paragraph(&format!("Clave pública del servicio: {}.", source.daemon_key)))
-        .add_paragraph(paragraph(&format!(
-            "Cualquier accionista con el paquete lo verifica sin confiar en este documento: asamblea verify paquete.bundle --daemon-key {} --checkpoint {}:{}",
-            source.daemon_key, source.last.0, source.last.1
-        )));
+    out.push(heading(1, "Anexo: verificación del registro"));
+    out.push(text(format!(
+        "Último evento del registro: {}; cabeza de la cadena: {}.",
+        source.last.0, source.last.1
+    )));
+    out.push(text(format!("SHA-256 del paquete de auditoría: {}.", source.bundle_sha256)));
+    out.push(text(format!("Clave pública del servicio: {}.", source.daemon_key)));
+    out.push(text(format!(
+        "Cualquier accionista con el paquete lo verifica sin confiar en este documento: asamblea verify paquete.bundle --daemon-key {} --checkpoint {}:{}",
+        source.daemon_key, source.last.0, source.last.1
+    )));
+    out
+}
 
+/// The acta draft as a DOCX document, laid out on Carta (letter) paper.
+pub fn docx(source: &ActaSource<'_>) -> Result<Vec<u8>, String> {
+    let date = &source.described.date;
+    let run = |words: &str| Run::new().add_text(words);
+    let cell = |words: &str, bold: bool| {
+        TableCell::new().add_paragraph(Paragraph::new().add_run(if bold {
+            run(words).bold()
+        } else {
+            run(words)
+        }))
+    };
+    let mut doc = Docx::new()
+        .page_size(12_240, 15_840)
+        .page_margin(PageMargin::new().top(1_440).bottom(1_440).left(1_440).right(1_440))
+        .default_fonts(RunFonts::new().ascii("Liberation Serif").hi_ansi("Liberation Serif"))
+        .default_size(22)
+        .add_style(
+            Style::new("Heading1", StyleType::Paragraph).name("Heading 1").bold().size(28).outline_lvl(0),
+        )
+        .add_style(
+            Style::new("Heading2", StyleType::Paragraph).name("Heading 2").bold().size(24).outline_lvl(1),
+        )
+        .add_style(
+            Style::new("Title", StyleType::Paragraph)
+                .name("Title")
+                .bold()
+                .size(32)
+                .align(AlignmentType::Center),
+        )
+        .footer(
+            Footer::new().add_paragraph(
+                Paragraph::new()
+                    .align(AlignmentType::Center)
+                    .add_run(run("Página "))
+                    .add_page_num(PageNum::new()),
+            ),
+        )
+        .created_at(&format!("{date}T00:00:00Z"))
+        .updated_at(&format!("{date}T00:00:00Z"));
+    for block in blocks(source) {
+        doc = match block {
+            Block::Title(words) => doc.add_paragraph(Paragraph::new().add_run(run(&words)).style("Title")),
+            Block::Centered(words) => {
+                doc.add_paragraph(Paragraph::new().add_run(run(&words)).align(AlignmentType::Center))
+            }
+            Block::Heading(level, words) => {
+                doc.add_paragraph(Paragraph::new().add_run(run(&words)).style(if level == 1 {
+                    "Heading1"
+                } else {
+                    "Heading2"
+                }))
+            }
+            Block::Text(words) => doc.add_paragraph(Paragraph::new().add_run(run(&words))),
+            Block::Lead(bold, words) => doc.add_paragraph(
+                Paragraph::new().add_run(run(&format!("{bold} ")).bold()).add_run(run(&words)),
+            ),
+            Block::Table(header, rows) => {
+                let mut all = vec![TableRow::new(header.iter().map(|h| cell(h, true)).collect())];
+                all.extend(
+                    rows.iter().map(|row| TableRow::new(row.iter().map(|c| cell(c, false)).collect())),
+                );
+                doc.add_table(Table::new(all))
+            }
+        };
+    }
     let mut bytes = std::io::Cursor::new(Vec::new());
     doc.build().pack(&mut bytes).map_err(|e| e.to_string())?;
     Ok(bytes.into_inner())
