@@ -441,6 +441,7 @@ fn a_meeting_run_from_the_consoles_in_a_real_browser_reaches_the_board_at_once()
         "the threshold in words"
     );
     assert_eq!(browser.eval("return document.querySelectorAll('#serie svg rect').length;"), 1);
+    browser.eval("document.getElementById('figures-title').scrollIntoView();");
     browser.screenshot(&shots.join("registro-cifras-1280x720.png"));
     sign_out(&browser);
 
