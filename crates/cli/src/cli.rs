@@ -306,18 +306,21 @@ enum Command {
         #[command(flatten)]
         inputs: crate::commands::VerifyInputs,
     },
-    /// Escribe el borrador del acta de un paquete verificado (Word) / write
-    /// the acta (minutes) draft of a verified bundle (Word).
+    /// Escribe el borrador del acta de un paquete verificado (Word o PDF) /
+    /// write the acta (minutes) draft of a verified bundle (Word or PDF).
     #[command(
-        after_help = "El acta es función del paquete: el mismo paquete da el mismo archivo, byte por byte, y --check dice si un archivo es el acta de ese paquete. / The acta is a function of the bundle: the same bundle gives the same file, and --check says whether a file is that bundle's acta.\n\nEjemplos / examples:\n  asamblea acta paquete.bundle -o acta.docx\n  asamblea acta paquete.bundle --check acta.docx\n\nCódigos de salida / exit codes: 0 escrita, o es el acta / written, or it is the acta · 1 el paquete no verifica, o no es el acta / the bundle does not verify, or it is not the acta · 2 entrada no válida / invalid input."
+        after_help = "El acta es función del paquete: el mismo paquete da el mismo archivo, byte por byte, y --check dice si un archivo es el acta de ese paquete. / The acta is a function of the bundle: the same bundle gives the same file, and --check says whether a file is that bundle's acta.\n\nEjemplos / examples:\n  asamblea acta paquete.bundle -o acta.docx\n  asamblea acta paquete.bundle -o acta.pdf --paper a4\n  asamblea acta paquete.bundle --check acta.docx\n\nCódigos de salida / exit codes: 0 escrita, o es el acta / written, or it is the acta · 1 el paquete no verifica, o no es el acta / the bundle does not verify, or it is not the acta · 2 entrada no válida / invalid input."
     )]
     Acta {
         /// El paquete de auditoría / the audit bundle.
         #[arg(value_name = "PAQUETE")]
         bundle: PathBuf,
-        /// Formato: docx (Word); el PDF llega después / format: docx (Word); PDF comes later.
-        #[arg(long, default_value = "docx", value_parser = ["docx"])]
-        format: String,
+        /// Formato: docx (Word, para editar) o pdf; sin él, el de la extensión de -o (o del archivo de --check) / format: docx (Word, to edit) or pdf; without it, -o's extension's (or --check's file's).
+        #[arg(long, value_parser = ["docx", "pdf"])]
+        format: Option<String>,
+        /// Papel del PDF: carta (por defecto en Colombia) o a4; --check sin él prueba los dos / the PDF's paper: carta (letter, the default) or a4; --check without it tries both.
+        #[arg(long, value_parser = ["carta", "a4"])]
+        paper: Option<String>,
         /// Archivo de salida / output file.
         #[arg(short = 'o', long = "out", value_name = "ARCHIVO", required_unless_present = "check")]
         out: Option<PathBuf>,
@@ -524,8 +527,9 @@ pub fn run(cli: Cli, out: &mut dyn Write, err: &mut dyn Write) -> u8 {
             err,
         ),
         Command::Export { dir, out: file } => finish(crate::commands::export(&dir, &file, out), err),
-        Command::Acta { bundle, format: _, out: file, check } => {
-            match crate::commands::acta(&bundle, file.as_deref(), check.as_deref(), out) {
+        Command::Acta { bundle, format, paper, out: file, check } => {
+            let asked = crate::commands::ActaAsked { format: format.as_deref(), paper: paper.as_deref() };
+            match crate::commands::acta(&bundle, asked, file.as_deref(), check.as_deref(), out) {
                 Ok(true) => 0,
                 Ok(false) => 1,
                 Err(e) => finish(Err(e), err),

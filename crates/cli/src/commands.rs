@@ -1102,22 +1102,67 @@ pub fn export_results(
     Ok(true)
 }
 
+/// What `asamblea acta` was asked for: `--format` and `--paper`, each
+/// optional.
+pub struct ActaAsked<'a> {
+    /// `docx` or `pdf`.
+    pub format: Option<&'a str>,
+    /// `carta` or `a4`.
+    pub paper: Option<&'a str>,
+}
+
 /// `asamblea acta`: the acta draft of a bundle that verifies, written to
 /// `file`, or (`check`) compared byte for byte with a file that claims to
 /// be it. `Ok(false)` (exit 1) when the bundle does not verify, or the
 /// file is not its acta.
-pub fn acta(bundle: &Path, file: Option<&Path>, check: Option<&Path>, out: &mut dyn Write) -> Result<bool> {
-    let made = match asamblea_server::reports::acta(bundle, &mut |_, _| {}) {
-        Ok(bytes) => bytes,
-        Err(asamblea_server::reports::ReportError::NotVerified(why)) => {
-            writeln!(out, "FALLA / FAILED: el paquete no verifica; no hay acta / the bundle does not verify, so there is no acta: {why}")?;
-            return Ok(false);
+///
+/// Without `--format`, the format is the one `-o`'s extension names
+/// (`.pdf`; anything else is Word), or, with `--check`, the one the file
+/// is (a PDF begins `%PDF-`); without `--paper`, a PDF is on Carta, and
+/// `--check` tries Carta, then A4.
+pub fn acta(
+    bundle: &Path,
+    asked: ActaAsked<'_>,
+    file: Option<&Path>,
+    check: Option<&Path>,
+    out: &mut dyn Write,
+) -> Result<bool> {
+    use asamblea_documents::pdf::Paper;
+    use asamblea_server::reports::{self, ActaFormat, ReportError};
+    let claimed = match check {
+        Some(claimed) => {
+            Some(std::fs::read(claimed).with_context(|| format!("{}: cannot read it", claimed.display()))?)
         }
-        Err(e) => bail!("{}: {e}", bundle.display()),
+        None => None,
     };
-    if let Some(claimed) = check {
-        let bytes =
-            std::fs::read(claimed).with_context(|| format!("{}: cannot read it", claimed.display()))?;
+    let pdf = match (asked.format, &claimed, file) {
+        (Some(format), _, _) => format == "pdf",
+        (None, Some(bytes), _) => bytes.starts_with(b"%PDF-"),
+        (None, None, Some(file)) => file.extension().is_some_and(|e| e.eq_ignore_ascii_case("pdf")),
+        (None, None, None) => false,
+    };
+    let formats = match (pdf, asked.paper) {
+        (false, _) => vec![ActaFormat::Docx],
+        (true, Some("a4")) => vec![ActaFormat::Pdf(Paper::A4)],
+        (true, Some(_)) => vec![ActaFormat::Pdf(Paper::Carta)],
+        (true, None) if claimed.is_some() => vec![ActaFormat::Pdf(Paper::Carta), ActaFormat::Pdf(Paper::A4)],
+        (true, None) => vec![ActaFormat::Pdf(Paper::Carta)],
+    };
+    let mut made = Vec::new();
+    for format in formats {
+        made = match reports::acta(bundle, format, &mut |_, _| {}) {
+            Ok(bytes) => bytes,
+            Err(ReportError::NotVerified(why)) => {
+                writeln!(out, "FALLA / FAILED: el paquete no verifica; no hay acta / the bundle does not verify, so there is no acta: {why}")?;
+                return Ok(false);
+            }
+            Err(e) => bail!("{}: {e}", bundle.display()),
+        };
+        if claimed.as_ref() == Some(&made) {
+            break;
+        }
+    }
+    if let (Some(claimed), Some(bytes)) = (check, claimed) {
         if bytes == made {
             writeln!(out, "ES EL ACTA / IT IS THE ACTA: {} es el acta de este paquete, byte por byte / is this bundle's acta, byte for byte", claimed.display())?;
             return Ok(true);

@@ -10,9 +10,10 @@
 //! The acta's content is written once, as [`Block`]s ([`blocks`]); each
 //! format renders them. As DOCX ([`docx`]) its headings, tables and page
 //! numbers are the word processor's own (`docx-rs`), so the secretary edits
-//! a document, not a picture of one. (The PDF renderer comes next: a cold
-//! release build of `typst` with `typst-pdf` took 452 s here, more than
-//! three times this whole workspace, so a lighter one is to be chosen.)
+//! a document, not a picture of one; as PDF ([`crate::pdf::acta`]) it is
+//! text with its fonts embedded, on Carta or A4. (`typst` with `typst-pdf`
+//! was measured for the PDF: 452 s of cold release build here, more than
+//! three times this whole workspace; krilla, which it builds on, 105 s.)
 
 use asamblea_rules::{Channel, ItemResult, Meeting, PollMoment};
 use docx_rs::{

@@ -37,6 +37,7 @@ pub mod badges;
 pub mod explain;
 pub mod markup;
 pub mod numfmt;
+pub mod pdf;
 pub mod quorum;
 pub mod results;
 pub mod rule_text;

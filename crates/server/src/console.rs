@@ -426,7 +426,8 @@ pub(crate) async fn secretary(State(state): State<AppState>, headers: HeaderMap)
 <section aria-labelledby="exports-title">
 <h2 id="exports-title">Resultados para descargar <span class="en">tallies to download</span></h2>
 <p class="hint">Hechos del paquete de auditoría, verificado primero: las mismas cifras que da <code>asamblea verify</code>. <span class="en">Made from the audit bundle, verified first.</span></p>
-<p><a class="button" href="/api/v1/exports/acta.docx" download>Borrador del acta (Word) <span class="en">acta draft</span></a></p>
+<p><a class="button" href="/api/v1/exports/acta.docx" download>Borrador del acta (Word) <span class="en">acta draft</span></a>
+<a class="button" href="/api/v1/exports/acta.pdf" download>Acta (PDF)</a></p>
 <p><a class="button" href="/api/v1/exports/resultados.xlsx" download>Excel (.xlsx)</a>
 <a class="button" href="/api/v1/exports/resultados.csv?tabla=puntos" download="puntos.csv">Puntos (CSV)</a>
 <a class="button" href="/api/v1/exports/resultados.csv?tabla=accionistas" download="accionistas.csv">Accionistas y votos (CSV)</a>

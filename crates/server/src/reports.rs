@@ -7,6 +7,7 @@
 
 use std::path::Path;
 
+use asamblea_documents::pdf;
 use asamblea_documents::tables::{self, Table};
 use asamblea_rules::OptionIndex;
 use asamblea_wire::{Choice, EventBody};
@@ -202,10 +203,23 @@ pub fn from_bundle(path: &Path, progress: &mut dyn FnMut(u64, u64)) -> Result<Re
     })
 }
 
-/// The acta draft of the bundle at `path`, as DOCX; `Err` when the bundle
-/// does not verify or lacks the meeting file (a ledger written before it
-/// was recorded).
-pub fn acta(path: &Path, progress: &mut dyn FnMut(u64, u64)) -> Result<Vec<u8>, ReportError> {
+/// The acta's file formats.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ActaFormat {
+    /// A Word document the secretary edits.
+    Docx,
+    /// A PDF on this paper, its fonts embedded.
+    Pdf(pdf::Paper),
+}
+
+/// The acta draft of the bundle at `path`, as `format`; `Err` when the
+/// bundle does not verify or lacks the meeting file (a ledger written
+/// before it was recorded).
+pub fn acta(
+    path: &Path,
+    format: ActaFormat,
+    progress: &mut dyn FnMut(u64, u64),
+) -> Result<Vec<u8>, ReportError> {
     use asamblea_documents::acta;
     let gathered = gather(path, progress)?;
     let state = &gathered.state;
@@ -280,7 +294,11 @@ pub fn acta(path: &Path, progress: &mut dyn FnMut(u64, u64)) -> Result<Vec<u8>, 
         bundle_sha256: gathered.sha256.to_string(),
         daemon_key: state.daemon_key().map(|k| k.to_string()).unwrap_or_default(),
     };
-    acta::docx(&source).map_err(ReportError::Unreadable)
+    match format {
+        ActaFormat::Docx => acta::docx(&source),
+        ActaFormat::Pdf(paper) => pdf::acta(&source, paper),
+    }
+    .map_err(ReportError::Unreadable)
 }
 
 /// `YYYY-MM-DD`.
@@ -320,6 +338,7 @@ pub(crate) async fn download(
         "resultados.json" => ("json", "application/json"),
         "resultados.csv" => ("csv", "text/csv; charset=utf-8"),
         "acta.docx" => ("docx", "application/vnd.openxmlformats-officedocument.wordprocessingml.document"),
+        "acta.pdf" => ("pdf", "application/pdf"),
         _ => return Err(crate::ApiError::not_found(format!("export {file}"))),
     };
     let table = query.tabla.unwrap_or_else(|| "puntos".to_string());
@@ -336,9 +355,11 @@ pub(crate) async fn download(
                 asamblea_venue::service::MeetingFiles::export_to(&dir, file)
                     .map_err(|e| crate::ApiError::bad_request(format!("{e:#}")))
             });
-        if format == "docx" {
+        if format == "docx" || format == "pdf" {
+            let kind = if format == "docx" { ActaFormat::Docx } else { ActaFormat::Pdf(pdf::Paper::Carta) };
             let made = written.and_then(|_| {
-                acta(&temporary, &mut |_, _| {}).map_err(|e| crate::ApiError::bad_request(e.to_string()))
+                acta(&temporary, kind, &mut |_, _| {})
+                    .map_err(|e| crate::ApiError::bad_request(e.to_string()))
             });
             let _ = std::fs::remove_file(&temporary);
             return made;

@@ -347,11 +347,17 @@ fn the_acta_carries_what_the_law_asks_from_the_bundle_alone_and_is_the_same_for_
 
 /// LibreOffice's command and pdftotext, if both are here.
 fn which_office() -> Option<&'static str> {
-    let runs = |program: &str, flag: &str| {
-        Command::new(program).arg(flag).output().is_ok_and(|o| o.status.success())
-    };
-    (runs("pdftotext", "-v") && runs("pdfinfo", "-v")).then_some(())?;
+    poppler().then_some(())?;
     ["soffice", "libreoffice"].into_iter().find(|office| runs(office, "--version"))
+}
+
+/// Whether poppler's `pdftotext` and `pdfinfo` run here.
+fn poppler() -> bool {
+    runs("pdftotext", "-v") && runs("pdfinfo", "-v")
+}
+
+fn runs(program: &str, flag: &str) -> bool {
+    Command::new(program).arg(flag).output().is_ok_and(|o| o.status.success())
 }
 
 /// Meetings drawn at random (the seed of each run of this test, printed so
@@ -392,5 +398,67 @@ fn random_meetings_tallies_add_up_and_are_the_verifiers() {
         }
         crate::support::remove_meeting(&dir);
         let _ = std::fs::remove_file(bundle);
+    }
+}
+
+#[test]
+fn the_acta_as_pdf_is_text_with_its_fonts_embedded_on_carta_or_a4() {
+    let (dir, bundle) = bundle("acta-pdf");
+    let pdf = dir.with_extension("pdf");
+    ok(&["acta", s(&bundle), "--format", "pdf", "-o", s(&pdf)]);
+    let first = std::fs::read(&pdf).unwrap();
+    assert!(first.starts_with(b"%PDF-"), "a PDF");
+    ok(&["acta", s(&bundle), "--format", "pdf", "-o", s(&pdf)]);
+    assert_eq!(first, std::fs::read(&pdf).unwrap(), "the same bundle, the same PDF, byte for byte");
+    assert!(String::from_utf8(ok(&["acta", s(&bundle), "--format", "pdf", "--check", s(&pdf)]))
+        .unwrap()
+        .contains("ES EL ACTA"));
+    let a4 = dir.with_extension("a4.pdf");
+    // The format from -o's extension; --check finds the format and the paper.
+    ok(&["acta", s(&bundle), "--paper", "a4", "-o", s(&a4)]);
+    assert!(std::fs::read(&a4).unwrap().starts_with(b"%PDF-"), "-o FILE.pdf writes a PDF");
+    assert!(String::from_utf8(ok(&["acta", s(&bundle), "--check", s(&a4)])).unwrap().contains("ES EL ACTA"));
+    assert!(String::from_utf8(ok(&["acta", s(&bundle), "--check", s(&pdf)])).unwrap().contains("ES EL ACTA"));
+    match poppler() {
+        false => crate::webdriver::not_run(
+            "exports::the_acta_as_pdf_is_read_by_poppler",
+            "no pdftotext (apt-get install poppler-utils)",
+        ),
+        true => {
+            let info = |file: &Path| {
+                String::from_utf8(Command::new("pdfinfo").arg(file).output().unwrap().stdout).unwrap()
+            };
+            assert!(info(&pdf).contains("(letter)"), "{}", info(&pdf));
+            assert!(info(&a4).contains("(A4)"), "{}", info(&a4));
+            // Every font embedded: the accents and the ñ print the same anywhere.
+            let fonts =
+                String::from_utf8(Command::new("pdffonts").arg(&pdf).output().unwrap().stdout).unwrap();
+            let faces: Vec<&str> = fonts.lines().skip(2).collect();
+            assert!(
+                !faces.is_empty() && faces.iter().all(|l| l.split_whitespace().rev().nth(4) == Some("yes")),
+                "{fonts}"
+            );
+            // Text, not a picture of text: pdftotext reads what the acta says.
+            let text = Command::new("pdftotext").arg(&pdf).arg("-").output().unwrap();
+            let text = String::from_utf8_lossy(&text.stdout).split_whitespace().collect::<Vec<_>>().join(" ");
+            let sha = asamblea_wire::Digest::sha256(&std::fs::read(&bundle).unwrap()).to_string();
+            for expected in [
+                "ACTA DE LA ASAMBLEA GENERAL ORDINARIA DE ACCIONISTAS",
+                "Acta n.º 045",
+                "25 de marzo de 2027",
+                "Presidió la reunión María Fernanda Gómez Rueda",
+                "Quórum de esta convocatoria",
+                "Decisión: APROBADO.",
+                "Comisión aprobatoria",
+                sha.as_str(),
+                "Página 1 de",
+            ] {
+                assert!(text.contains(expected), "the PDF lacks «{expected}»");
+            }
+        }
+    }
+    crate::support::remove_meeting(&dir);
+    for file in [pdf, a4, bundle] {
+        let _ = std::fs::remove_file(file);
     }
 }

@@ -1,0 +1,355 @@
+//! The acta's blocks as a PDF: text, not pictures of text, with its fonts
+//! embedded (Liberation Serif, subset by krilla), on Carta or A4, a page
+//! number at the foot of every page. krilla writes the PDF; the layout is
+//! this module's: words broken into lines by their measured widths
+//! (skrifa), tables as ruled grids whose rows move whole to the next page
+//! (and a heading with the block that follows it).
+//!
+//! All measures are in PDF points (1/72 inch). Floating point stays here,
+//! on the page's geometry; no share or vote passes through it, hence the
+//! one module of the workspace that allows `clippy::float_arithmetic`.
+#![allow(clippy::float_arithmetic)]
+
+use krilla::geom::{PathBuilder, Point};
+use krilla::page::PageSettings;
+use krilla::paint::Stroke;
+use krilla::text::{Font, TextDirection};
+use krilla::Document;
+use skrifa::instance::{LocationRef, Size};
+use skrifa::MetadataProvider;
+
+use crate::acta::{blocks, ActaSource, Block};
+
+const REGULAR: &[u8] = include_bytes!("../fonts/LiberationSerif-Regular.ttf");
+const BOLD: &[u8] = include_bytes!("../fonts/LiberationSerif-Bold.ttf");
+
+/// The sheet the acta is printed on.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Paper {
+    /// Carta (US letter), the Colombian default: 612 × 792 pt.
+    Carta,
+    /// A4: 595 × 842 pt.
+    A4,
+}
+
+impl Paper {
+    fn size(self) -> (f32, f32) {
+        match self {
+            Paper::Carta => (612.0, 792.0),
+            Paper::A4 => (595.0, 842.0),
+        }
+    }
+}
+
+const MARGIN: f32 = 72.0;
+const TEXT: f32 = 11.0;
+const CELL: f32 = 9.5;
+const LEADING: f32 = 1.3;
+const PAD: f32 = 3.0;
+
+/// A font, for drawing (krilla) and for measuring (skrifa).
+struct Face {
+    font: Font,
+    data: &'static [u8],
+}
+
+impl Face {
+    fn new(data: &'static [u8]) -> Result<Face, String> {
+        let font = Font::new(data.to_vec().into(), 0).ok_or("an embedded font does not load")?;
+        Ok(Face { font, data })
+    }
+
+    /// The width of `text` at `size`.
+    fn width(&self, text: &str, size: f32) -> f32 {
+        let Ok(font) = skrifa::FontRef::new(self.data) else { return 0.0 };
+        let charmap = font.charmap();
+        let metrics = font.glyph_metrics(Size::new(size), LocationRef::default());
+        text.chars().filter_map(|c| charmap.map(c)).filter_map(|g| metrics.advance_width(g)).sum()
+    }
+}
+
+/// Words, each regular or bold, broken into lines no wider than `width`.
+fn lines(words: &[(String, bool)], width: f32, size: f32, faces: &[Face; 2]) -> Vec<Vec<(String, bool)>> {
+    let space = faces[0].width(" ", size);
+    let mut out: Vec<Vec<(String, bool)>> = vec![Vec::new()];
+    let mut used = 0.0;
+    for (word, bold) in words {
+        let w = faces[usize::from(*bold)].width(word, size);
+        let line = out.last_mut().expect("one line at least");
+        if !line.is_empty() && used + space + w > width {
+            out.push(vec![(word.clone(), *bold)]);
+            used = w;
+        } else {
+            used += if line.is_empty() { w } else { space + w };
+            line.push((word.clone(), *bold));
+        }
+    }
+    out
+}
+
+fn words(text: &str, bold: bool) -> Vec<(String, bool)> {
+    text.split_whitespace().map(|w| (w.to_string(), bold)).collect()
+}
+
+/// The pages being laid out: every page's drawing instructions, then drawn.
+struct Layout {
+    paper: (f32, f32),
+    pages: Vec<Vec<Draw>>,
+    y: f32,
+}
+
+enum Draw {
+    Text { x: f32, y: f32, size: f32, bold: bool, text: String },
+    Line { from: (f32, f32), to: (f32, f32) },
+}
+
+impl Layout {
+    fn bottom(&self) -> f32 {
+        self.paper.1 - MARGIN
+    }
+
+    fn width(&self) -> f32 {
+        self.paper.0 - 2.0 * MARGIN
+    }
+
+    /// Room for `height` more on this page, or a new page: whether one
+    /// was begun.
+    fn room(&mut self, height: f32) -> bool {
+        let full = self.y + height > self.bottom() && self.y > MARGIN;
+        if full {
+            self.pages.push(Vec::new());
+            self.y = MARGIN;
+        }
+        full
+    }
+
+    fn draw(&mut self, draw: Draw) {
+        self.pages.last_mut().expect("a page").push(draw);
+    }
+
+    /// A paragraph of words, at `size`, centred or not.
+    fn paragraph(&mut self, words: &[(String, bool)], size: f32, centred: bool, faces: &[Face; 2]) {
+        let width = self.width();
+        let space = faces[0].width(" ", size);
+        for line in lines(words, width, size, faces) {
+            let height = size * LEADING;
+            self.room(height);
+            let line_width: f32 =
+                line.iter().map(|(w, b)| faces[usize::from(*b)].width(w, size)).sum::<f32>()
+                    + space * line.len().saturating_sub(1) as f32;
+            let mut x = if centred { MARGIN + (width - line_width) / 2.0 } else { MARGIN };
+            let baseline = self.y + size;
+            for (word, bold) in line {
+                let w = faces[usize::from(bold)].width(&word, size);
+                self.draw(Draw::Text { x, y: baseline, size, bold, text: word });
+                x += w + space;
+            }
+            self.y += height;
+        }
+    }
+
+    /// A ruled table: each column as wide as its content asks, shared out
+    /// over the text width; the heading row bold and repeated on every
+    /// page the table reaches; every row kept whole on one page; figures
+    /// set flush right.
+    fn table(&mut self, header: &[String], rows: &[Vec<String>], faces: &[Face; 2]) {
+        let widths = columns(self.width(), header, rows, faces);
+        // A column of figures (every cell that is not empty) sets its
+        // heading flush right too.
+        let figures: Vec<bool> = (0..header.len())
+            .map(|c| {
+                let mut cells = rows.iter().filter_map(|r| r.get(c)).filter(|t| !t.is_empty()).peekable();
+                cells.peek().is_some() && cells.all(|t| is_figure(t))
+            })
+            .collect();
+        let heading = Row::new(header, true, &widths, &figures, faces);
+        // The heading and the first row together.
+        let first = rows.first().map(|r| Row::new(r, false, &widths, &figures, faces));
+        self.room(heading.height + first.as_ref().map_or(0.0, |r| r.height));
+        self.row(&heading, &widths);
+        for (i, row) in rows.iter().enumerate() {
+            let row = match (i, &first) {
+                (0, Some(_)) => first.clone().expect("the first row"),
+                _ => Row::new(row, false, &widths, &figures, faces),
+            };
+            if self.room(row.height) {
+                self.row(&heading, &widths);
+            }
+            self.row(&row, &widths);
+        }
+        self.y += TEXT * 0.5;
+    }
+
+    /// One table row drawn at the current height, ruled on every side.
+    fn row(&mut self, row: &Row, widths: &[f32]) {
+        let top = self.y;
+        let right = MARGIN + widths.iter().sum::<f32>();
+        self.draw(Draw::Line { from: (MARGIN, top), to: (right, top) });
+        self.draw(Draw::Line { from: (MARGIN, top + row.height), to: (right, top + row.height) });
+        let mut x = MARGIN;
+        self.draw(Draw::Line { from: (x, top), to: (x, top + row.height) });
+        for (cell, width) in row.cells.iter().zip(widths) {
+            for (l, (text, text_width)) in cell.lines.iter().enumerate() {
+                let baseline = top + PAD + CELL + l as f32 * CELL * LEADING;
+                let left = if cell.figure { x + width - PAD - text_width } else { x + PAD };
+                self.draw(Draw::Text {
+                    x: left,
+                    y: baseline,
+                    size: CELL,
+                    bold: row.bold,
+                    text: text.clone(),
+                });
+            }
+            x += width;
+            self.draw(Draw::Line { from: (x, top), to: (x, top + row.height) });
+        }
+        self.y += row.height;
+    }
+}
+
+/// A table row broken into lines, measured.
+#[derive(Clone)]
+struct Row {
+    bold: bool,
+    height: f32,
+    cells: Vec<Cell>,
+}
+
+#[derive(Clone)]
+struct Cell {
+    /// Each line and its width.
+    lines: Vec<(String, f32)>,
+    /// A figure ("1.234.567", "78,61 %") or a figures' heading: set
+    /// flush right.
+    figure: bool,
+}
+
+impl Row {
+    fn new(cells: &[String], bold: bool, widths: &[f32], figures: &[bool], faces: &[Face; 2]) -> Row {
+        let face = &faces[usize::from(bold)];
+        let cells: Vec<Cell> = cells
+            .iter()
+            .zip(widths)
+            .zip(figures)
+            .map(|((text, width), figure)| Cell {
+                lines: lines(&words(text, bold), width - 2.0 * PAD, CELL, faces)
+                    .into_iter()
+                    .map(|line| {
+                        let text = line.iter().map(|(w, _)| w.as_str()).collect::<Vec<_>>().join(" ");
+                        let width = face.width(&text, CELL);
+                        (text, width)
+                    })
+                    .collect(),
+                figure: *figure && (bold || is_figure(text)),
+            })
+            .collect();
+        let tallest = cells.iter().map(|c| c.lines.len()).max().unwrap_or(1).max(1);
+        Row { bold, height: tallest as f32 * CELL * LEADING + 2.0 * PAD, cells }
+    }
+}
+
+/// Whether a cell holds a figure: digits with Colombian separators, maybe
+/// a percentage.
+fn is_figure(text: &str) -> bool {
+    text.chars().any(|c| c.is_ascii_digit())
+        && text.chars().all(|c| c.is_ascii_digit() || matches!(c, '.' | ',' | '%' | ' ' | '\u{a0}' | '-'))
+}
+
+/// Column widths over `total`: each column's share follows the width its
+/// widest cell would take on one line (at most a third of the text width),
+/// and is never narrower than its longest word.
+fn columns(total: f32, header: &[String], rows: &[Vec<String>], faces: &[Face; 2]) -> Vec<f32> {
+    let n = header.len().max(1);
+    let mut natural = vec![0.0_f32; n];
+    let mut word = vec![0.0_f32; n];
+    let all = std::iter::once((true, header)).chain(rows.iter().map(|r| (false, r.as_slice())));
+    for (bold, row) in all {
+        let face = &faces[usize::from(bold)];
+        for (c, cell) in row.iter().enumerate().take(n) {
+            natural[c] = natural[c].max(face.width(cell, CELL) + 2.0 * PAD);
+            let longest = cell.split_whitespace().map(|w| face.width(w, CELL)).fold(0.0, f32::max);
+            word[c] = word[c].max(longest + 2.0 * PAD);
+        }
+    }
+    let wanted: Vec<f32> = natural.iter().zip(&word).map(|(n, w)| n.min(total / 3.0).max(*w)).collect();
+    let sum: f32 = wanted.iter().sum();
+    if sum <= 0.0 {
+        return vec![total / n as f32; n];
+    }
+    wanted.iter().map(|w| w / sum * total).collect()
+}
+
+/// The acta draft as a PDF on `paper` (Carta by default in Colombia): the
+/// same blocks as the DOCX ([`crate::acta::docx`]), its fonts embedded.
+pub fn acta(source: &ActaSource<'_>, paper: Paper) -> Result<Vec<u8>, String> {
+    render(&blocks(source), paper)
+}
+
+/// `blocks` as a PDF on `paper`.
+fn render(blocks: &[Block], paper: Paper) -> Result<Vec<u8>, String> {
+    let faces = [Face::new(REGULAR)?, Face::new(BOLD)?];
+    let mut layout = Layout { paper: paper.size(), pages: vec![Vec::new()], y: MARGIN };
+    for (i, block) in blocks.iter().enumerate() {
+        match block {
+            Block::Title(text) => layout.paragraph(&words(text, true), 15.0, true, &faces),
+            Block::Centered(text) => layout.paragraph(&words(text, false), TEXT, true, &faces),
+            Block::Heading(level, text) => {
+                let size = if *level == 1 { 13.0 } else { 11.5 };
+                // A heading keeps company: room for it and a few lines after.
+                let next_is_table = matches!(blocks.get(i + 1), Some(Block::Table(..)));
+                layout.y += size * 0.6;
+                layout.room(size * LEADING + if next_is_table { 3.0 } else { 2.0 } * TEXT * LEADING);
+                layout.paragraph(&words(text, true), size, false, &faces);
+            }
+            Block::Text(text) => layout.paragraph(&words(text, false), TEXT, false, &faces),
+            Block::Lead(bold, text) => {
+                let mut all = words(bold, true);
+                all.extend(words(text, false));
+                layout.paragraph(&all, TEXT, false, &faces);
+            }
+            Block::Table(header, rows) => layout.table(header, rows, &faces),
+        }
+    }
+    let mut document = Document::new();
+    let total = layout.pages.len();
+    for (n, page_draws) in layout.pages.into_iter().enumerate() {
+        let settings = PageSettings::from_wh(layout.paper.0, layout.paper.1).ok_or("a page size")?;
+        let mut page = document.start_page_with(settings);
+        let mut surface = page.surface();
+        for draw in page_draws {
+            match draw {
+                Draw::Text { x, y, size, bold, text } => surface.draw_text(
+                    Point::from_xy(x, y),
+                    faces[usize::from(bold)].font.clone(),
+                    size,
+                    &text,
+                    false,
+                    TextDirection::Auto,
+                ),
+                Draw::Line { from, to } => {
+                    let mut path = PathBuilder::new();
+                    path.move_to(from.0, from.1);
+                    path.line_to(to.0, to.1);
+                    if let Some(path) = path.finish() {
+                        surface.set_stroke(Some(Stroke { width: 0.5, ..Stroke::default() }));
+                        surface.draw_path(&path);
+                        surface.set_stroke(None);
+                    }
+                }
+            }
+        }
+        let footer = format!("Página {} de {total}", n + 1);
+        let width = faces[0].width(&footer, 9.0);
+        surface.draw_text(
+            Point::from_xy((layout.paper.0 - width) / 2.0, layout.paper.1 - MARGIN / 2.0),
+            faces[0].font.clone(),
+            9.0,
+            &footer,
+            false,
+            TextDirection::Auto,
+        );
+        surface.finish();
+        page.finish();
+    }
+    document.finish().map_err(|e| format!("{e:?}"))
+}
