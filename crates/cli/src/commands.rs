@@ -35,6 +35,39 @@ pub(crate) fn progress_bar(total: u64, message: &'static str) -> indicatif::Prog
     bar
 }
 
+/// The bars of a document made from a bundle in two passes: the
+/// verification, then a reading of the records (each ballot's choice).
+/// A pass is seen to begin when the count goes back.
+#[derive(Default)]
+struct PassBars {
+    bars: Vec<indicatif::ProgressBar>,
+}
+
+impl PassBars {
+    fn report(&mut self, done: u64, total: u64) {
+        if self.bars.last().is_none_or(|bar| bar.position() > done) {
+            if let Some(bar) = self.bars.last() {
+                bar.finish_and_clear();
+            }
+            let message = if self.bars.is_empty() {
+                "Verificando / verifying"
+            } else {
+                "Leyendo los votos / reading the votes"
+            };
+            self.bars.push(progress_bar(total, message));
+        }
+        if let Some(bar) = self.bars.last() {
+            bar.set_position(done);
+        }
+    }
+
+    fn finish(&self) {
+        if let Some(bar) = self.bars.last() {
+            bar.finish_and_clear();
+        }
+    }
+}
+
 /// `asamblea init DIR`.
 pub fn init(
     dir: &Path,
@@ -1038,24 +1071,8 @@ pub fn export_results(
             "un libro de Excel va a un archivo: añada -o resultados.xlsx / an Excel workbook needs -o FILE"
         );
     }
-    // Two passes: the verification, then the ballots' choices.
-    let mut bars: Vec<indicatif::ProgressBar> = Vec::new();
-    let mut progress = |done: u64, total: u64| {
-        if bars.last().is_none_or(|bar| bar.position() > done) {
-            if let Some(bar) = bars.last() {
-                bar.finish_and_clear();
-            }
-            let message = if bars.is_empty() {
-                "Verificando / verifying"
-            } else {
-                "Leyendo los votos / reading the votes"
-            };
-            bars.push(progress_bar(total, message));
-        }
-        if let Some(bar) = bars.last() {
-            bar.set_position(done);
-        }
-    };
+    let mut bars = PassBars::default();
+    let mut progress = |done, total| bars.report(done, total);
     let report = match asamblea_server::reports::from_bundle(bundle, &mut progress) {
         Ok(report) => report,
         Err(asamblea_server::reports::ReportError::NotVerified(why)) => {
@@ -1067,9 +1084,7 @@ pub fn export_results(
         }
         Err(e) => bail!("{}: {e}", bundle.display()),
     };
-    if let Some(bar) = bars.last() {
-        bar.finish_and_clear();
-    }
+    bars.finish();
     for what in &report.missing {
         writeln!(std::io::stderr(), "aviso / note: {what}")?;
     }
@@ -1150,7 +1165,10 @@ pub fn acta(
     };
     let mut made = Vec::new();
     for format in formats {
-        made = match reports::acta(bundle, format, &mut |_, _| {}) {
+        let mut bars = PassBars::default();
+        let made_now = reports::acta(bundle, format, &mut |done, total| bars.report(done, total));
+        bars.finish();
+        made = match made_now {
             Ok(bytes) => bytes,
             Err(ReportError::NotVerified(why)) => {
                 writeln!(out, "FALLA / FAILED: el paquete no verifica; no hay acta / the bundle does not verify, so there is no acta: {why}")?;

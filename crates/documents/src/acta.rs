@@ -21,7 +21,7 @@ use docx_rs::{
     TableCell, TableRow,
 };
 
-use crate::numfmt::{percent, thousands};
+use crate::numfmt::{colombia_time, date_es, percent, thousands};
 
 /// The meeting as its file describes it.
 pub struct Described {
@@ -88,6 +88,11 @@ pub struct ActaSource<'a> {
     pub lots: &'a [(String, u32, String, String)],
     /// The ledger's last record and head.
     pub last: (u64, String),
+    /// The ledger time (ms since the epoch) of each poll's opening and
+    /// closing, in the order of the meeting's quorum series.
+    pub poll_times: &'a [u64],
+    /// The ledger time of the last record: the acta's closing time.
+    pub last_ms: u64,
     /// The bundle's SHA-256, in hex.
     pub bundle_sha256: String,
     /// The daemon's public key, in hex.
@@ -178,13 +183,23 @@ pub fn blocks(source: &ActaSource<'_>) -> Vec<Block> {
 
     // The quorum at each poll's open and close (Decreto 398/2020).
     let rule = crate::quorum::quorum_rule_text(m);
+    // The ledger's times as `HH:MM`, Colombia's time; the days they fell
+    // on are said once when any is not the day convened (a rehearsal, a
+    // simulation, a meeting past midnight).
+    let clock = |ms: u64| colombia_time(ms).1;
+    let mut days: Vec<String> =
+        source.poll_times.iter().chain([&source.last_ms]).map(|&ms| colombia_time(ms).0).collect();
+    days.dedup();
+    let other_days = days.iter().any(|day| *day != d.date);
     let series: Vec<Vec<String>> = m
         .quorum_series()
         .iter()
-        .map(|p| {
+        .enumerate()
+        .map(|(n, p)| {
             vec![
                 title_of(m.item(p.item).id()),
                 if p.moment == PollMoment::Opened { "apertura" } else { "cierre" }.to_string(),
+                source.poll_times.get(n).map_or_else(String::new, |&ms| clock(ms)),
                 thousands(p.quorum.present.get()),
                 percent(p.quorum.present.get(), p.quorum.voting_outstanding.get()),
                 thousands(u64::from(p.quorum.holders)),
@@ -195,9 +210,41 @@ pub fn blocks(source: &ActaSource<'_>) -> Vec<Block> {
     out.push(heading(1, "3. Quórum"));
     out.push(text(format!("Quórum de esta convocatoria: {} ({}).", rule.es, rule.source)));
     out.push(table(
-        &["Punto", "Momento", "Acciones presentes", "% con voto", "Accionistas", "Quórum"],
+        &["Punto", "Momento", "Hora", "Acciones presentes", "% con voto", "Accionistas", "Quórum"],
         series,
     ));
+    if other_days {
+        let named: Vec<String> = days.iter().map(|day| date_es(day)).collect();
+        out.push(text(format!(
+            "Las horas son las del libro electrónico, hora de Colombia, escritas el {}.",
+            named.join(" y el ")
+        )));
+    }
+    // Its continuity in words: at the installation and at the close.
+    let reading = |p: &asamblea_rules::QuorumPoint| {
+        format!(
+            "{} acciones con voto de {} accionistas, el {} de las acciones con derecho a voto, {}",
+            thousands(p.quorum.present.get()),
+            thousands(u64::from(p.quorum.holders)),
+            percent(p.quorum.present.get(), p.quorum.voting_outstanding.get()),
+            if p.quorum.this_call { "con quórum" } else { "SIN quórum" }
+        )
+    };
+    let points = m.quorum_series();
+    if let (Some(first), Some(last)) = (points.first(), points.last()) {
+        let at = |n: usize| {
+            source.poll_times.get(n).map_or_else(String::new, |&ms| format!(", a las {}", clock(ms)))
+        };
+        out.push(text(format!(
+            "Al instalarse la reunión{} (apertura de «{}»), había {}. Al cierre{} (cierre de «{}»), había {}.",
+            at(0),
+            title_of(m.item(first.item).id()),
+            reading(first),
+            at(points.len() - 1),
+            title_of(m.item(last.item).id()),
+            reading(last),
+        )));
+    }
 
     // Attendance: holders present at the end, in person or represented.
     let attending: Vec<Vec<String>> = m
@@ -339,7 +386,11 @@ pub fn blocks(source: &ActaSource<'_>) -> Vec<Block> {
     }
 
     out.push(heading(1, "7. Cierre y firmas"));
-    out.push(text("Agotado el orden del día, se levantó la sesión. Hora de cierre: ______.".to_string()));
+    out.push(text(format!(
+        "Agotado el orden del día, se levantó la sesión. Hora de cierre: {}, hora de Colombia, la del último registro del libro electrónico (n.º {}).",
+        clock(source.last_ms),
+        thousands(source.last.0)
+    )));
     out.push(table(
         &["Presidente", "Secretario", "Comisión aprobatoria", "Comisión aprobatoria"],
         vec![

@@ -53,6 +53,25 @@ pub fn date_es(date: &str) -> String {
     }
 }
 
+/// A ledger time (milliseconds since the Unix epoch) as Colombia's civil
+/// date `YYYY-MM-DD` and time `HH:MM`: UTC−5 all year (Colombia keeps no
+/// summer time). Days to a date by Howard Hinnant's `civil_from_days`.
+pub fn colombia_time(time_ms: u64) -> (String, String) {
+    const OFFSET_S: i64 = 5 * 3600;
+    let seconds = i64::try_from(time_ms / 1000).unwrap_or(i64::MAX) - OFFSET_S;
+    let (days, of_day) = (seconds.div_euclid(86_400), seconds.rem_euclid(86_400));
+    let z = days + 719_468;
+    let era = z.div_euclid(146_097);
+    let day_of_era = z.rem_euclid(146_097);
+    let year_of_era = (day_of_era - day_of_era / 1460 + day_of_era / 36_524 - day_of_era / 146_096) / 365;
+    let day_of_year = day_of_era - (365 * year_of_era + year_of_era / 4 - year_of_era / 100);
+    let mp = (5 * day_of_year + 2) / 153;
+    let day = day_of_year - (153 * mp + 2) / 5 + 1;
+    let month = if mp < 10 { mp + 3 } else { mp - 9 };
+    let year = year_of_era + era * 400 + i64::from(month <= 2);
+    (format!("{year:04}-{month:02}-{day:02}"), format!("{:02}:{:02}", of_day / 3600, of_day % 3600 / 60))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -68,6 +87,17 @@ mod tests {
         ] {
             assert_eq!(thousands(n), s);
         }
+    }
+
+    #[test]
+    fn ledger_times_read_in_colombia() {
+        // 2027-03-25T15:04:59Z is 10:04 in Bogotá.
+        assert_eq!(colombia_time(1_805_987_099_000), ("2027-03-25".into(), "10:04".into()));
+        // Before 05:00 UTC it is still the day before in Colombia.
+        assert_eq!(colombia_time(1_805_947_200_000), ("2027-03-24".into(), "23:00".into()));
+        // A leap day, and the epoch itself.
+        assert_eq!(colombia_time(1_709_226_000_000), ("2024-02-29".into(), "12:00".into()));
+        assert_eq!(colombia_time(0), ("1969-12-31".into(), "19:00".into()));
     }
 
     #[test]

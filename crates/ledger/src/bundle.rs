@@ -415,7 +415,7 @@ impl<'a> VerifyOptions<'a> {
     }
 }
 
-/// Each event of the bundle read from `source`, in order, given to
+/// Each record of the bundle read from `source`, in order, given to
 /// `each`: for documents made from a bundle that verified (each ballot's
 /// choice on the tallies' holder sheet). Reads one record at a time; a
 /// record that does not decode is named by its number.
@@ -424,7 +424,7 @@ impl<'a> VerifyOptions<'a> {
 pub fn for_each_event<R: std::io::Read>(
     source: R,
     progress: &mut dyn FnMut(u64, u64),
-    mut each: impl FnMut(&asamblea_wire::Event),
+    mut each: impl FnMut(&EventRecord),
 ) -> Result<(), BundleError> {
     let mut reader = BundleReader::new(std::io::BufReader::with_capacity(1 << 16, source));
     let (_, count) = reader.head()?;
@@ -432,7 +432,7 @@ pub fn for_each_event<R: std::io::Read>(
         let (bytes, _) = reader.record()?;
         let record = EventRecord::decode(&bytes)
             .map_err(|e| BundleError::Field { field: "record", message: format!("record {seq}: {e}") })?;
-        each(&record.event);
+        each(&record);
         if seq % PROGRESS_EVERY == 0 || seq == count {
             progress(seq, count);
         }

@@ -71,6 +71,11 @@ struct Gathered {
     agents: Vec<asamblea_documents::acta::AgentLine>,
     /// The bundle's SHA-256.
     sha256: asamblea_wire::Digest,
+    /// The ledger time of each poll's opening and closing, in the order of
+    /// the quorum series.
+    poll_times: Vec<u64>,
+    /// The last record's ledger time.
+    last_ms: u64,
 }
 
 /// The bundle at `path`, verified with nothing from outside, then read
@@ -86,7 +91,27 @@ fn gather(path: &Path, progress: &mut dyn FnMut(u64, u64)) -> Result<Gathered, R
     let mut choices: Vec<Vec<Option<String>>> =
         vec![vec![None; meeting.register().len()]; meeting.items().len()];
     let mut agents = Vec::new();
-    asamblea_ledger::for_each_event(open()?, progress, |event| match &event.body {
+    let mut poll_times = Vec::new();
+    let mut last_ms = 0;
+    asamblea_ledger::for_each_event(open()?, progress, |record| {
+        last_ms = record.time_ms;
+        gather_event(meeting, &record.event.body, record.time_ms, &mut choices, &mut agents, &mut poll_times);
+    })
+    .map_err(|e| ReportError::Unreadable(e.to_string()))?;
+    let sha256 = sha256_of(path).map_err(|e| ReportError::Unreadable(format!("{}: {e}", path.display())))?;
+    Ok(Gathered { verified, state, choices, agents, sha256, poll_times, last_ms })
+}
+
+/// What one event adds to the documents' gathering.
+fn gather_event(
+    meeting: &asamblea_rules::Meeting,
+    body: &EventBody,
+    time_ms: u64,
+    choices: &mut [Vec<Option<String>>],
+    agents: &mut Vec<asamblea_documents::acta::AgentLine>,
+    poll_times: &mut Vec<u64>,
+) {
+    match body {
         EventBody::Ballot(ballot) => {
             let Some(at) = meeting.item_index(ballot.item.as_str()) else { return };
             for vote in &ballot.votes {
@@ -104,11 +129,9 @@ fn gather(path: &Path, progress: &mut dyn FnMut(u64, u64)) -> Result<Gathered, R
             principals: arrival.principals.iter().map(|p| p.as_str().to_string()).collect(),
             power: arrival.power_document.as_str().to_string(),
         }),
+        EventBody::ItemOpened { .. } | EventBody::ItemClosed { .. } => poll_times.push(time_ms),
         _ => {}
-    })
-    .map_err(|e| ReportError::Unreadable(e.to_string()))?;
-    let sha256 = sha256_of(path).map_err(|e| ReportError::Unreadable(format!("{}: {e}", path.display())))?;
-    Ok(Gathered { verified, state, choices, agents, sha256 })
+    }
 }
 
 /// The SHA-256 of a file, read a slice at a time.
@@ -291,6 +314,8 @@ pub fn acta(
         statements: &statements,
         lots: &lots,
         last: (gathered.verified.records, gathered.verified.head.to_string()),
+        poll_times: &gathered.poll_times,
+        last_ms: gathered.last_ms,
         bundle_sha256: gathered.sha256.to_string(),
         daemon_key: state.daemon_key().map(|k| k.to_string()).unwrap_or_default(),
     };
