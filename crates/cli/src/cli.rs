@@ -182,7 +182,7 @@ enum Command {
     /// Emite e imprime las credenciales QR de quienes estén presentes sin una
     /// / issue and print QR badges for everyone present without one.
     #[command(
-        after_help = "Ejemplo / example:\n  asamblea badges reunion --out credenciales\n\nCada credencial contiene una clave secreta: los archivos son solo del dueño / each badge holds a secret key: the files are owner-only.\n\nCódigos de salida / exit codes: 0 bien / success · 2 entrada no válida / invalid input."
+        after_help = "Escribe, por credencial, credencial-NNNN.pdf (una por página, del tamaño de una tarjeta), .svg, .png (el QR) y .txt; y las hojas para imprimir: hoja-de-credenciales.pdf (con marcas de corte) y hoja-de-credenciales.html (A4, desde un navegador). / Writes, per badge, credencial-NNNN.pdf (card-sized), .svg, .png (the QR) and .txt; and the sheets to print: hoja-de-credenciales.pdf (with cut marks) and .html (A4, from a browser).\n\nEjemplo / example:\n  asamblea badges reunion --out credenciales --paper a4\n\nCada credencial contiene una clave secreta: los archivos son solo del dueño / each badge holds a secret key: the files are owner-only.\n\nCódigos de salida / exit codes: 0 bien / success · 2 entrada no válida / invalid input."
     )]
     Badges {
         /// La carpeta de la reunión / the meeting directory.
@@ -194,6 +194,9 @@ enum Command {
         /// voting keys).
         #[arg(long, value_name = "CARPETA")]
         out: Option<PathBuf>,
+        /// Papel de la hoja en PDF: carta (por defecto en Colombia, 8 por hoja) o a4 (10 por hoja) / the PDF sheet's paper: carta (letter, the default, 8 a page) or a4 (10 a page).
+        #[arg(long, default_value = "carta", value_parser = ["carta", "a4"])]
+        paper: String,
     },
     /// Revoca una credencial perdida / revoke a lost badge.
     #[command(
@@ -494,7 +497,14 @@ pub fn run(cli: Cli, out: &mut dyn Write, err: &mut dyn Write) -> u8 {
             crate::desk::checkin(&dir, &person, &represents, legal_representative, &power_document, out),
             err,
         ),
-        Command::Badges { dir, out: to } => finish(crate::desk::issue_badges(&dir, to.as_deref(), out), err),
+        Command::Badges { dir, out: to, paper } => {
+            let paper = if paper == "a4" {
+                asamblea_documents::pdf::Paper::A4
+            } else {
+                asamblea_documents::pdf::Paper::Carta
+            };
+            finish(crate::desk::issue_badges(&dir, to.as_deref(), paper, out), err)
+        }
         Command::Revoke { dir, credential } => finish(crate::desk::revoke(&dir, credential, out), err),
         Command::Simulate { dir, seed, attendance } => {
             finish(crate::commands::simulate(&dir, seed, attendance, out), err)

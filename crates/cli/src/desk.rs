@@ -194,7 +194,12 @@ fn attendees_from(answer: &Value) -> Result<Vec<Attendee>> {
 }
 
 /// `asamblea badges DIR`: a badge for every person present without one.
-pub fn issue_badges(dir: &Path, out_dir: Option<&Path>, out: &mut dyn Write) -> Result<()> {
+pub fn issue_badges(
+    dir: &Path,
+    out_dir: Option<&Path>,
+    paper: asamblea_documents::pdf::Paper,
+    out: &mut dyn Write,
+) -> Result<()> {
     let config = asamblea_venue::meeting_config::parse(
         "meeting.toml",
         &std::fs::read_to_string(dir.join("meeting.toml"))
@@ -254,6 +259,8 @@ pub fn issue_badges(dir: &Path, out_dir: Option<&Path>, out: &mut dyn Write) -> 
         write_private_replacing(&out_dir.join(format!("{stem}.svg")), badges::badge_svg(&badge)?.as_bytes())?;
         let png = badges::badge_png(&badge, badges::DEFAULT_PNG_SCALE)?;
         write_private_replacing(&out_dir.join(format!("{stem}.png")), &png)?;
+        let pdf = asamblea_documents::pdf::badges(&[badge], asamblea_documents::pdf::BadgePrint::One)?;
+        write_private_replacing(&out_dir.join(format!("{stem}.pdf")), &pdf)?;
         // The QR's text too, for a printer of its own or `asamblea ballot`.
         write_private_replacing(&out_dir.join(format!("{stem}.txt")), format!("{qr}\n").as_bytes())?;
         Ok(())
@@ -318,10 +325,13 @@ pub fn issue_badges(dir: &Path, out_dir: Option<&Path>, out: &mut dyn Write) -> 
     if !badges.is_empty() {
         let sheet = badges::badge_sheet_html(&badges)?;
         write_private_replacing(&out_dir.join("hoja-de-credenciales.html"), sheet.as_bytes())?;
+        let sheets =
+            asamblea_documents::pdf::badges(&badges, asamblea_documents::pdf::BadgePrint::Sheets(paper))?;
+        write_private_replacing(&out_dir.join("hoja-de-credenciales.pdf"), &sheets)?;
     }
     writeln!(
         out,
-        "Credenciales emitidas / badges issued: {} en {} (hoja para imprimir: hoja-de-credenciales.html)",
+        "Credenciales emitidas / badges issued: {} en {} (para imprimir: hoja-de-credenciales.pdf, o una por una: credencial-NNNN.pdf)",
         badges.len(),
         out_dir.display()
     )?;

@@ -89,6 +89,9 @@ pub enum BadgeError {
         /// The encoder's own words.
         reason: String,
     },
+    /// The PDF writer failed (a bug: its input is laid out here).
+    #[error("the badges' PDF could not be written: {0}")]
+    Pdf(String),
     /// The PNG scale is not between 1 and [`MAX_PNG_SCALE`] pixels per module.
     #[error("a PNG scale of {scale} pixels per module is outside 1..={MAX_PNG_SCALE}")]
     ScaleOutOfRange {
@@ -111,7 +114,7 @@ pub const DEFAULT_PNG_SCALE: u32 = 8;
 pub const MAX_PNG_SCALE: u32 = 32;
 
 /// How many badges an A4 sheet holds: two columns of five.
-pub const BADGES_PER_PAGE: usize = SHEET_COLUMNS * SHEET_ROWS;
+pub const BADGES_PER_PAGE: usize = A4_SHEET.per_page();
 
 /// The Spanish instruction printed on every badge, and its English gloss.
 const INSTRUCTION_ES: &str = "Presente este código en el quiosco de votación";
@@ -123,6 +126,8 @@ const QR_EC_LEVEL: EcLevel = EcLevel::Q;
 const QUIET_ZONE_MODULES: usize = 4;
 
 // Badge geometry, in tenths of a millimetre.
+/// A badge's width and height.
+pub(crate) const BADGE_SIZE: (u32, u32) = (BADGE_WIDTH, BADGE_HEIGHT);
 const BADGE_WIDTH: u32 = 856;
 const BADGE_HEIGHT: u32 = 540;
 const BAND_HEIGHT: u32 = 90;
@@ -137,20 +142,80 @@ const COLUMN_TOP: u32 = BAND_HEIGHT + 22;
 const COLUMN_BOTTOM: u32 = BADGE_HEIGHT - 22;
 const NAME_MAX_HEIGHT: u32 = 150;
 
-// Sheet geometry, in tenths of a millimetre. The badges touch, so one cut
-// separates two of them; the grid is centred on the page.
-const PAGE_WIDTH: u32 = 2100;
-const PAGE_HEIGHT: u32 = 2970;
-const SHEET_COLUMNS: usize = 2;
-const SHEET_ROWS: usize = 5;
-const GRID_X: u32 = (PAGE_WIDTH - SHEET_COLUMNS as u32 * BADGE_WIDTH) / 2;
-const GRID_Y: u32 = (PAGE_HEIGHT - SHEET_ROWS as u32 * BADGE_HEIGHT) / 2;
+/// A sheet of badges on one paper: its size (tenths of a millimetre) and
+/// a grid of badges that touch, so one cut separates two of them, centred
+/// on the page, with cut marks in the margins.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct Sheet {
+    pub(crate) width: u32,
+    pub(crate) height: u32,
+    pub(crate) columns: u32,
+    pub(crate) rows: u32,
+}
+
+/// A4, 210 × 297 mm: two columns of five.
+pub(crate) const A4_SHEET: Sheet = Sheet { width: 2100, height: 2970, columns: 2, rows: 5 };
+/// Carta (US letter), 215,9 × 279,4 mm: two columns of four (five rows
+/// would leave 4,7 mm margins, inside what most printers cannot print).
+pub(crate) const CARTA_SHEET: Sheet = Sheet { width: 2159, height: 2794, columns: 2, rows: 4 };
+
 /// Cut marks stop this far from the grid, so a slightly misaligned cut does
 /// not leave a black sliver on a badge.
 const CUT_MARK_GAP: u32 = 20;
 const CUT_MARK_LENGTH: u32 = 60;
 // The cut marks stay on the paper, in the margins around the grid.
-const _: () = assert!(GRID_X > CUT_MARK_GAP + CUT_MARK_LENGTH && GRID_Y > CUT_MARK_GAP + CUT_MARK_LENGTH);
+const _: () = assert!(A4_SHEET.fits() && CARTA_SHEET.fits());
+
+impl Sheet {
+    /// Badges on a page.
+    pub(crate) const fn per_page(self) -> usize {
+        (self.columns * self.rows) as usize
+    }
+
+    const fn grid_x(self) -> u32 {
+        (self.width - self.columns * BADGE_WIDTH) / 2
+    }
+
+    const fn grid_y(self) -> u32 {
+        (self.height - self.rows * BADGE_HEIGHT) / 2
+    }
+
+    const fn fits(self) -> bool {
+        self.columns * BADGE_WIDTH < self.width
+            && self.rows * BADGE_HEIGHT < self.height
+            && self.grid_x() > CUT_MARK_GAP + CUT_MARK_LENGTH
+            && self.grid_y() > CUT_MARK_GAP + CUT_MARK_LENGTH
+    }
+
+    /// The top-left corner of the badge in `slot` (from 0, row by row).
+    pub(crate) fn slot(self, slot: usize) -> (u32, u32) {
+        let (column, row) = (slot as u32 % self.columns, slot as u32 / self.columns);
+        (self.grid_x() + column * BADGE_WIDTH, self.grid_y() + row * BADGE_HEIGHT)
+    }
+
+    /// The cut marks as lines `(x1, y1, x2, y2)`: short marks in the page
+    /// margins on the line of every cut, outside the grid so they survive
+    /// the cutting and guide a guillotine or a ruler.
+    pub(crate) fn cut_marks(self) -> Vec<(u32, u32, u32, u32)> {
+        let (grid_x, grid_y) = (self.grid_x(), self.grid_y());
+        let grid_right = grid_x + self.columns * BADGE_WIDTH;
+        let grid_bottom = grid_y + self.rows * BADGE_HEIGHT;
+        let mut lines = Vec::new();
+        for column in 0..=self.columns {
+            let x = grid_x + column * BADGE_WIDTH;
+            let (top_end, bottom_start) = (grid_y - CUT_MARK_GAP, grid_bottom + CUT_MARK_GAP);
+            lines.push((x, top_end - CUT_MARK_LENGTH, x, top_end));
+            lines.push((x, bottom_start, x, bottom_start + CUT_MARK_LENGTH));
+        }
+        for row in 0..=self.rows {
+            let y = grid_y + row * BADGE_HEIGHT;
+            let (left_end, right_start) = (grid_x - CUT_MARK_GAP, grid_right + CUT_MARK_GAP);
+            lines.push((left_end - CUT_MARK_LENGTH, y, left_end, y));
+            lines.push((right_start, y, right_start + CUT_MARK_LENGTH, y));
+        }
+        lines
+    }
+}
 
 const FONT_FAMILY: &str = "Helvetica, Arial, 'Liberation Sans', 'DejaVu Sans', sans-serif";
 const BAND_FILL: &str = "#1f3a5f";
@@ -284,13 +349,13 @@ html, body {{ margin: 0; padding: 0; }}
 }
 
 /// A QR symbol's modules, without the quiet zone, row by row.
-struct QrModules {
+pub(crate) struct QrModules {
     width: usize,
     dark: Vec<bool>,
 }
 
 impl QrModules {
-    fn encode(info: &BadgeInfo<'_>) -> Result<QrModules, BadgeError> {
+    pub(crate) fn encode(info: &BadgeInfo<'_>) -> Result<QrModules, BadgeError> {
         let too_long = || BadgeError::PayloadTooLong {
             credential_id: info.credential_id,
             chars: info.qr_text.chars().count(),
@@ -313,13 +378,13 @@ impl QrModules {
     }
 
     /// Modules per side, quiet zone included.
-    fn side(&self) -> usize {
+    pub(crate) fn side(&self) -> usize {
         self.width + 2 * QUIET_ZONE_MODULES
     }
 
     /// Whether the module at (`x`, `y`) is dark, counting from the outer
     /// corner of the quiet zone.
-    fn is_dark(&self, x: usize, y: usize) -> bool {
+    pub(crate) fn is_dark(&self, x: usize, y: usize) -> bool {
         let (Some(x), Some(y)) = (x.checked_sub(QUIET_ZONE_MODULES), y.checked_sub(QUIET_ZONE_MODULES))
         else {
             return false;
@@ -365,55 +430,26 @@ fn write_page(
     page: usize,
     page_count: usize,
 ) {
+    let Sheet { width, height, .. } = A4_SHEET;
     let _ = writeln!(
         out,
-        r#"<svg xmlns="http://www.w3.org/2000/svg" width="210mm" height="297mm" viewBox="0 0 {PAGE_WIDTH} {PAGE_HEIGHT}" font-family="{FONT_FAMILY}">"#
+        r#"<svg xmlns="http://www.w3.org/2000/svg" width="210mm" height="297mm" viewBox="0 0 {width} {height}" font-family="{FONT_FAMILY}">"#
     );
     let _ = writeln!(out, "<title>Escarapelas, página {} de {page_count}</title>", page + 1);
-    let _ = writeln!(out, r##"<rect width="{PAGE_WIDTH}" height="{PAGE_HEIGHT}" fill="#fff"/>"##);
-    write_cut_marks(out);
+    let _ = writeln!(out, r##"<rect width="{width}" height="{height}" fill="#fff"/>"##);
+    out.push_str(r##"<g class="cut-marks" stroke="#000" stroke-width="2">"##);
+    out.push('\n');
+    for (x1, y1, x2, y2) in A4_SHEET.cut_marks() {
+        let _ = writeln!(out, r#"<line x1="{x1}" y1="{y1}" x2="{x2}" y2="{y2}"/>"#);
+    }
+    out.push_str("</g>\n");
     let first = page * BADGES_PER_PAGE;
     let last = (first + BADGES_PER_PAGE).min(badges.len());
     for (slot, index) in (first..last).enumerate() {
-        let column = (slot % SHEET_COLUMNS) as u32;
-        let row = (slot / SHEET_COLUMNS) as u32;
-        let x = GRID_X + column * BADGE_WIDTH;
-        let y = GRID_Y + row * BADGE_HEIGHT;
+        let (x, y) = A4_SHEET.slot(slot);
         write_badge(out, &badges[index], &codes[index], x, y);
     }
     out.push_str("</svg>\n");
-}
-
-/// Short marks in the page margins on the line of every cut, outside the
-/// grid so they survive the cutting and guide a guillotine or a ruler.
-fn write_cut_marks(out: &mut String) {
-    out.push_str(r##"<g class="cut-marks" stroke="#000" stroke-width="2">"##);
-    out.push('\n');
-    let grid_right = GRID_X + SHEET_COLUMNS as u32 * BADGE_WIDTH;
-    let grid_bottom = GRID_Y + SHEET_ROWS as u32 * BADGE_HEIGHT;
-    for column in 0..=SHEET_COLUMNS as u32 {
-        let x = GRID_X + column * BADGE_WIDTH;
-        let (top_end, bottom_start) = (GRID_Y - CUT_MARK_GAP, grid_bottom + CUT_MARK_GAP);
-        let _ =
-            writeln!(out, r#"<line x1="{x}" y1="{}" x2="{x}" y2="{top_end}"/>"#, top_end - CUT_MARK_LENGTH);
-        let _ = writeln!(
-            out,
-            r#"<line x1="{x}" y1="{bottom_start}" x2="{x}" y2="{}"/>"#,
-            bottom_start + CUT_MARK_LENGTH
-        );
-    }
-    for row in 0..=SHEET_ROWS as u32 {
-        let y = GRID_Y + row * BADGE_HEIGHT;
-        let (left_end, right_start) = (GRID_X - CUT_MARK_GAP, grid_right + CUT_MARK_GAP);
-        let _ =
-            writeln!(out, r#"<line x1="{}" y1="{y}" x2="{left_end}" y2="{y}"/>"#, left_end - CUT_MARK_LENGTH);
-        let _ = writeln!(
-            out,
-            r#"<line x1="{right_start}" y1="{y}" x2="{}" y2="{y}"/>"#,
-            right_start + CUT_MARK_LENGTH
-        );
-    }
-    out.push_str("</g>\n");
 }
 
 /// One badge as a nested `<svg>` at (`x`, `y`) of its parent, in badge units.
@@ -435,41 +471,110 @@ pub fn badge_svg_frame(info: &BadgeInfo<'_>) -> String {
 /// it around the symbol it writes into [`badge_svg_frame`]'s slot.
 pub const QR_QUIET_ZONE: usize = QUIET_ZONE_MODULES;
 
+/// One thing drawn on a badge, in badge units (tenths of a millimetre)
+/// from its top-left corner, in the order drawn: the badge's layout, which
+/// the SVG here and the PDF ([`crate::pdf::badges`]) both draw.
+pub(crate) enum Mark<'a> {
+    /// A filled rectangle.
+    Fill { x: u32, y: u32, width: u32, height: u32, colour: &'static str },
+    /// The QR code in a square of `side`, quiet zone included; `None`: the
+    /// square left white for the desk's browser to draw in.
+    Qr { x: u32, y: u32, side: u32, modules: Option<&'a QrModules> },
+    /// One line of text from the left end of its baseline. `squeeze_to`:
+    /// the estimate finds it wider than its box (one long word), so the
+    /// renderer fits it to this width.
+    Text {
+        x: u32,
+        baseline: u32,
+        size: u32,
+        bold: bool,
+        italic: bool,
+        colour: &'static str,
+        text: String,
+        squeeze_to: Option<u32>,
+    },
+    /// A rectangle's outline, `stroke` wide.
+    Outline { x: u32, y: u32, width: u32, height: u32, stroke: u32, colour: &'static str },
+}
+
+/// The light grey of the badge's outline.
+const OUTLINE: &str = "#b0b0b0";
+
+/// What a badge draws, in order: its layout.
+pub(crate) fn marks<'a>(info: &BadgeInfo<'_>, qr: Option<&'a QrModules>) -> Vec<Mark<'a>> {
+    let mut marks = vec![
+        Mark::Fill { x: 0, y: 0, width: BADGE_WIDTH, height: BADGE_HEIGHT, colour: "#fff" },
+        Mark::Fill { x: 0, y: 0, width: BADGE_WIDTH, height: BAND_HEIGHT, colour: BAND_FILL },
+        Mark::Qr { x: QR_X, y: QR_Y, side: QR_SIDE, modules: qr },
+    ];
+    for block in layout_texts(info) {
+        block.marks(&mut marks);
+    }
+    // A hairline just inside the edge: a guide for scissors, and the
+    // badge's outline when it is printed on its own.
+    marks.push(Mark::Outline {
+        x: 1,
+        y: 1,
+        width: BADGE_WIDTH - 2,
+        height: BADGE_HEIGHT - 2,
+        stroke: 2,
+        colour: OUTLINE,
+    });
+    marks
+}
+
 fn write_badge_with(out: &mut String, info: &BadgeInfo<'_>, qr: Option<&QrModules>, x: u32, y: u32) {
     let _ = writeln!(
         out,
         r#"<svg x="{x}" y="{y}" width="{BADGE_WIDTH}" height="{BADGE_HEIGHT}" viewBox="0 0 {BADGE_WIDTH} {BADGE_HEIGHT}" data-credential="{}">"#,
         info.credential_id
     );
-    let _ = writeln!(out, r##"<rect width="{BADGE_WIDTH}" height="{BADGE_HEIGHT}" fill="#fff"/>"##);
-    let _ = writeln!(out, r#"<rect width="{BADGE_WIDTH}" height="{BAND_HEIGHT}" fill="{BAND_FILL}"/>"#);
-    match qr {
-        Some(qr) => {
-            let side = qr.side();
-            let _ = writeln!(
-                out,
-                r##"<svg x="{QR_X}" y="{QR_Y}" width="{QR_SIDE}" height="{QR_SIDE}" viewBox="0 0 {side} {side}" shape-rendering="crispEdges"><rect width="{side}" height="{side}" fill="#fff"/><path class="qr-modules" fill="#000" d="{}"/></svg>"##,
-                qr.svg_path()
-            );
-        }
-        None => {
-            let _ = writeln!(
-                out,
-                r##"<svg id="qr-slot" x="{QR_X}" y="{QR_Y}" width="{QR_SIDE}" height="{QR_SIDE}" viewBox="0 0 1 1" shape-rendering="crispEdges"><rect width="100%" height="100%" fill="#fff"/><path class="qr-modules" fill="#000" d=""/></svg>"##
-            );
+    for mark in marks(info, qr) {
+        match mark {
+            Mark::Fill { x: 0, y: 0, width, height, colour } => {
+                let _ = writeln!(out, r#"<rect width="{width}" height="{height}" fill="{colour}"/>"#);
+            }
+            Mark::Fill { x, y, width, height, colour } => {
+                let _ = writeln!(
+                    out,
+                    r#"<rect x="{x}" y="{y}" width="{width}" height="{height}" fill="{colour}"/>"#
+                );
+            }
+            Mark::Qr { x, y, side, modules: Some(qr) } => {
+                let modules = qr.side();
+                let _ = writeln!(
+                    out,
+                    r##"<svg x="{x}" y="{y}" width="{side}" height="{side}" viewBox="0 0 {modules} {modules}" shape-rendering="crispEdges"><rect width="{modules}" height="{modules}" fill="#fff"/><path class="qr-modules" fill="#000" d="{}"/></svg>"##,
+                    qr.svg_path()
+                );
+            }
+            Mark::Qr { x, y, side, modules: None } => {
+                let _ = writeln!(
+                    out,
+                    r##"<svg id="qr-slot" x="{x}" y="{y}" width="{side}" height="{side}" viewBox="0 0 1 1" shape-rendering="crispEdges"><rect width="100%" height="100%" fill="#fff"/><path class="qr-modules" fill="#000" d=""/></svg>"##
+                );
+            }
+            Mark::Text { x, baseline, size, bold, italic, colour, text, squeeze_to } => {
+                let _ = write!(out, r#"<text x="{x}" y="{baseline}" font-size="{size}" fill="{colour}""#);
+                if bold {
+                    out.push_str(r#" font-weight="700""#);
+                }
+                if italic {
+                    out.push_str(r#" font-style="italic""#);
+                }
+                if let Some(width) = squeeze_to {
+                    let _ = write!(out, r#" textLength="{width}" lengthAdjust="spacingAndGlyphs""#);
+                }
+                let _ = writeln!(out, ">{}</text>", crate::markup::escape(&text));
+            }
+            Mark::Outline { x, y, width, height, stroke, colour } => {
+                let _ = writeln!(
+                    out,
+                    r##"<rect x="{x}" y="{y}" width="{width}" height="{height}" fill="none" stroke="{colour}" stroke-width="{stroke}"/>"##
+                );
+            }
         }
     }
-    for block in layout_texts(info) {
-        block.write(out);
-    }
-    // A hairline just inside the edge: a guide for scissors, and the
-    // badge's outline when it is printed on its own.
-    let _ = writeln!(
-        out,
-        r##"<rect x="1" y="1" width="{}" height="{}" fill="none" stroke="#b0b0b0" stroke-width="2"/>"##,
-        BADGE_WIDTH - 2,
-        BADGE_HEIGHT - 2
-    );
     out.push_str("</svg>\n");
 }
 
@@ -526,22 +631,20 @@ impl TextBlock {
         self.top + self.fitted.height()
     }
 
-    fn write(&self, out: &mut String) {
+    fn marks(&self, marks: &mut Vec<Mark<'_>>) {
         let TextBlock { x, top, width, style, ref fitted } = *self;
         let size = fitted.size;
         for (index, line) in fitted.lines.iter().enumerate() {
-            let baseline = top + size * 4 / 5 + index as u32 * line_height(size);
-            let _ = write!(out, r#"<text x="{x}" y="{baseline}" font-size="{size}" fill="{}""#, style.fill);
-            if style.bold {
-                out.push_str(r#" font-weight="700""#);
-            }
-            if style.italic {
-                out.push_str(r#" font-style="italic""#);
-            }
-            if estimated_width(line, size, style.bold) > width {
-                let _ = write!(out, r#" textLength="{width}" lengthAdjust="spacingAndGlyphs""#);
-            }
-            let _ = writeln!(out, ">{}</text>", crate::markup::escape(line));
+            marks.push(Mark::Text {
+                x,
+                baseline: top + size * 4 / 5 + index as u32 * line_height(size),
+                size,
+                bold: style.bold,
+                italic: style.italic,
+                colour: style.fill,
+                text: line.clone(),
+                squeeze_to: (estimated_width(line, size, style.bold) > width).then_some(width),
+            });
         }
     }
 }
@@ -675,7 +778,7 @@ fn balance(words: &[&str], line_count: usize, width: u32, size: u32, bold: bool)
 
 /// [`try_fit`], or else the text at the smallest size, cut with `…` after
 /// the last line that fits. A single word wider than the box stays whole:
-/// [`TextBlock::write`] squeezes it in with `textLength`.
+/// [`Mark::Text`] squeezes it in (`textLength` in the SVG).
 fn fit_or_truncate(text: &str, style: &TextStyle, width: u32, max_height: u32) -> Fitted {
     if let Some(fitted) = try_fit(text, style, width, max_height) {
         return fitted;
@@ -1158,17 +1261,35 @@ mod tests {
 
     #[test]
     fn only_a_word_wider_than_its_box_is_squeezed() {
-        let write = |width: u32, text: &str| {
-            let mut out = String::new();
-            TextBlock::new(0, 0, width, NAME_MAX_HEIGHT, &NAME_STYLE, text).write(&mut out);
-            out
+        // Each line's size and the width it is squeezed to, if any.
+        let lines = |width: u32, text: &str| {
+            let mut marks = Vec::new();
+            TextBlock::new(0, 0, width, NAME_MAX_HEIGHT, &NAME_STYLE, text).marks(&mut marks);
+            marks
+                .into_iter()
+                .map(|mark| match mark {
+                    Mark::Text { size, squeeze_to, .. } => (size, squeeze_to),
+                    _ => unreachable!("a text block marks only text"),
+                })
+                .collect::<Vec<_>>()
         };
-        let squeezed = write(200, "Supercalifragilisticoexpialidoso");
-        assert!(squeezed.contains(r#"textLength="200" lengthAdjust="spacingAndGlyphs""#), "{squeezed}");
+        assert!(lines(200, "Supercalifragilisticoexpialidoso").iter().all(|line| line.1 == Some(200)));
         // "Pérez Montoya" fills the column to within 2 units at size 44.
-        let full = write(COLUMN_WIDTH, "Jorge Ignacio Pérez Montoya");
-        assert!(full.contains(r#"font-size="44""#) && !full.contains("textLength"), "{full}");
-        assert!(!write(COLUMN_WIDTH, "Ana").contains("textLength"));
+        assert_eq!(lines(COLUMN_WIDTH, "Jorge Ignacio Pérez Montoya"), [(44, None), (44, None)]);
+        assert_eq!(lines(COLUMN_WIDTH, "Ana").iter().filter(|line| line.1.is_some()).count(), 0);
+        // The SVG squeezes with textLength.
+        let badge = standalone(
+            &BadgeInfo {
+                holder_id: "C.C. 1",
+                holder_name: "Supercalifragilisticoexpialidosamente",
+                credential_id: 1,
+                represents: &[],
+                meeting_title: "Asamblea",
+                qr_text: "",
+            },
+            None,
+        );
+        assert!(badge.contains(r#"lengthAdjust="spacingAndGlyphs""#), "{badge}");
     }
 
     #[test]
@@ -1210,10 +1331,25 @@ mod tests {
 
     #[test]
     fn the_grid_and_its_marks_fit_the_page() {
-        assert_eq!((GRID_X, GRID_Y), (194, 135));
+        assert_eq!((A4_SHEET.grid_x(), A4_SHEET.grid_y()), (194, 135));
+        assert_eq!((CARTA_SHEET.grid_x(), CARTA_SHEET.grid_y()), (223, 317));
         // The bottom marks end 5.5 mm above the paper's edge, inside the
         // printable area of common printers, and the clipped page box of
         // the HTML (296 mm) still shows them.
-        assert_eq!(PAGE_HEIGHT - (GRID_Y + 5 * BADGE_HEIGHT + CUT_MARK_GAP + CUT_MARK_LENGTH), 55);
+        let lowest = |sheet: Sheet| sheet.cut_marks().iter().map(|m| m.1.max(m.3)).max().unwrap();
+        assert_eq!(A4_SHEET.height - lowest(A4_SHEET), 55);
+        // Every mark on the paper, none over a badge.
+        for sheet in [A4_SHEET, CARTA_SHEET] {
+            let badges: Vec<(u32, u32)> = (0..sheet.per_page()).map(|slot| sheet.slot(slot)).collect();
+            for (x1, y1, x2, y2) in sheet.cut_marks() {
+                assert!(x1.max(x2) <= sheet.width && y1.max(y2) <= sheet.height);
+                let over = |x: u32, y: u32| {
+                    badges
+                        .iter()
+                        .any(|&(bx, by)| x > bx && x < bx + BADGE_WIDTH && y > by && y < by + BADGE_HEIGHT)
+                };
+                assert!(!over(x1, y1) && !over(x2, y2), "{sheet:?}: a mark over a badge");
+            }
+        }
     }
 }

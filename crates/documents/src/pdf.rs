@@ -5,6 +5,11 @@
 //! (skrifa), tables as ruled grids whose rows move whole to the next page
 //! (and a heading with the block that follows it).
 //!
+//! The badges' PDF ([`badges`]) draws the badges' own layout
+//! ([`crate::badges`]'s marks, in tenths of a millimetre) in Liberation
+//! Sans, metric-compatible with the Helvetica the layout measures by: one
+//! badge to a card-sized page, or sheets on A4 or Carta with cut marks.
+//!
 //! All measures are in PDF points (1/72 inch). Floating point stays here,
 //! on the page's geometry; no share or vote passes through it, hence the
 //! one module of the workspace that allows `clippy::float_arithmetic`.
@@ -19,9 +24,13 @@ use skrifa::instance::{LocationRef, Size};
 use skrifa::MetadataProvider;
 
 use crate::acta::{blocks, ActaSource, Block};
+use crate::badges::{self, BadgeError, BadgeInfo, Mark, QrModules, Sheet};
 
 const REGULAR: &[u8] = include_bytes!("../fonts/LiberationSerif-Regular.ttf");
 const BOLD: &[u8] = include_bytes!("../fonts/LiberationSerif-Bold.ttf");
+const SANS: &[u8] = include_bytes!("../fonts/LiberationSans-Regular.ttf");
+const SANS_BOLD: &[u8] = include_bytes!("../fonts/LiberationSans-Bold.ttf");
+const SANS_ITALIC: &[u8] = include_bytes!("../fonts/LiberationSans-Italic.ttf");
 
 /// The sheet the acta is printed on.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -352,4 +361,215 @@ fn render(blocks: &[Block], paper: Paper) -> Result<Vec<u8>, String> {
         page.finish();
     }
     document.finish().map_err(|e| format!("{e:?}"))
+}
+
+/// How the badges' PDF is laid out.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum BadgePrint {
+    /// Each badge on a page of its own size, 85,6 × 54 mm: for a card
+    /// printer, or the arriving attendee's badge at once.
+    One,
+    /// Sheets on this paper with cut marks: ten badges to an A4 page,
+    /// eight to a Carta one.
+    Sheets(Paper),
+}
+
+/// Points in a tenth of a millimetre, the badges' unit.
+const PT_PER_UNIT: f32 = 72.0 / 254.0;
+
+/// The badges as a PDF, laid out by `print`, from the same layout as the
+/// SVG and the HTML sheet. Each QR is drawn as vector squares, its quiet
+/// zone white.
+pub fn badges(badges: &[BadgeInfo<'_>], print: BadgePrint) -> Result<Vec<u8>, BadgeError> {
+    let codes: Vec<QrModules> = badges.iter().map(QrModules::encode).collect::<Result<_, _>>()?;
+    let pdf_error = |e: String| BadgeError::Pdf(e);
+    let faces = [
+        Face::new(SANS).map_err(pdf_error)?,
+        Face::new(SANS_BOLD).map_err(pdf_error)?,
+        Face::new(SANS_ITALIC).map_err(pdf_error)?,
+    ];
+    let mut document = Document::new();
+    let page_of = |width: u32, height: u32| {
+        PageSettings::from_wh(width as f32 * PT_PER_UNIT, height as f32 * PT_PER_UNIT)
+            .ok_or_else(|| BadgeError::Pdf("a page size".into()))
+    };
+    match print {
+        BadgePrint::One => {
+            for (info, qr) in badges.iter().zip(&codes) {
+                let (width, height) = badges::BADGE_SIZE;
+                let mut page = document.start_page_with(page_of(width, height)?);
+                let mut surface = page.surface();
+                draw_badge(&mut surface, info, qr, (0, 0), &faces);
+                surface.finish();
+                page.finish();
+            }
+        }
+        BadgePrint::Sheets(paper) => {
+            let sheet: Sheet = match paper {
+                Paper::A4 => badges::A4_SHEET,
+                Paper::Carta => badges::CARTA_SHEET,
+            };
+            for (chunk, codes) in badges.chunks(sheet.per_page()).zip(codes.chunks(sheet.per_page())) {
+                let mut page = document.start_page_with(page_of(sheet.width, sheet.height)?);
+                let mut surface = page.surface();
+                for (x1, y1, x2, y2) in sheet.cut_marks() {
+                    stroke_line(&mut surface, (x1, y1), (x2, y2), 2, "#000");
+                }
+                for (slot, (info, qr)) in chunk.iter().zip(codes).enumerate() {
+                    draw_badge(&mut surface, info, qr, sheet.slot(slot), &faces);
+                }
+                surface.finish();
+                page.finish();
+            }
+        }
+    }
+    document.finish().map_err(|e| BadgeError::Pdf(format!("{e:?}")))
+}
+
+/// A colour `#rgb` or `#rrggbb` as krilla's.
+fn colour(hex: &str) -> krilla::color::rgb::Color {
+    let digits: Vec<u8> =
+        hex.trim_start_matches('#').chars().filter_map(|c| c.to_digit(16)).map(|d| d as u8).collect();
+    match digits.as_slice() {
+        [r, g, b] => krilla::color::rgb::Color::new(r * 17, g * 17, b * 17),
+        [r1, r2, g1, g2, b1, b2] => krilla::color::rgb::Color::new(r1 * 16 + r2, g1 * 16 + g2, b1 * 16 + b2),
+        _ => krilla::color::rgb::Color::black(),
+    }
+}
+
+fn fill(colour_hex: &str) -> krilla::paint::Fill {
+    krilla::paint::Fill { paint: colour(colour_hex).into(), ..krilla::paint::Fill::default() }
+}
+
+fn pt(units: u32) -> f32 {
+    units as f32 * PT_PER_UNIT
+}
+
+/// A filled rectangle, in badge units.
+fn fill_rect(
+    surface: &mut krilla::surface::Surface<'_>,
+    (x, y, w, h): (u32, u32, u32, u32),
+    colour_hex: &str,
+) {
+    let mut path = PathBuilder::new();
+    if let Some(rect) = krilla::geom::Rect::from_xywh(pt(x), pt(y), pt(w), pt(h)) {
+        path.push_rect(rect);
+    }
+    if let Some(path) = path.finish() {
+        surface.set_fill(Some(fill(colour_hex)));
+        surface.draw_path(&path);
+    }
+}
+
+fn stroke_line(
+    surface: &mut krilla::surface::Surface<'_>,
+    from: (u32, u32),
+    to: (u32, u32),
+    width: u32,
+    colour_hex: &str,
+) {
+    let mut path = PathBuilder::new();
+    path.move_to(pt(from.0), pt(from.1));
+    path.line_to(pt(to.0), pt(to.1));
+    if let Some(path) = path.finish() {
+        surface.set_fill(None);
+        surface.set_stroke(Some(Stroke {
+            paint: colour(colour_hex).into(),
+            width: pt(width),
+            ..Stroke::default()
+        }));
+        surface.draw_path(&path);
+        surface.set_stroke(None);
+    }
+}
+
+/// One badge's marks at `at` (badge units from the page's corner).
+fn draw_badge(
+    surface: &mut krilla::surface::Surface<'_>,
+    info: &BadgeInfo<'_>,
+    qr: &QrModules,
+    at: (u32, u32),
+    faces: &[Face; 3],
+) {
+    let (ox, oy) = at;
+    for mark in badges::marks(info, Some(qr)) {
+        match mark {
+            Mark::Fill { x, y, width, height, colour } => {
+                fill_rect(surface, (ox + x, oy + y, width, height), colour)
+            }
+            Mark::Qr { x, y, side, modules } => {
+                fill_rect(surface, (ox + x, oy + y, side, side), "#fff");
+                let Some(qr) = modules else { continue };
+                let n = qr.side();
+                // Each run of dark modules in a row as one rectangle, at
+                // the module's exact fraction of the square.
+                let module = side as f32 / n as f32 * PT_PER_UNIT;
+                let mut path = PathBuilder::new();
+                for row in 0..n {
+                    let mut column = 0;
+                    while column < n {
+                        if !qr.is_dark(column, row) {
+                            column += 1;
+                            continue;
+                        }
+                        let start = column;
+                        while column < n && qr.is_dark(column, row) {
+                            column += 1;
+                        }
+                        if let Some(rect) = krilla::geom::Rect::from_xywh(
+                            pt(ox + x) + start as f32 * module,
+                            pt(oy + y) + row as f32 * module,
+                            (column - start) as f32 * module,
+                            module,
+                        ) {
+                            path.push_rect(rect);
+                        }
+                    }
+                }
+                if let Some(path) = path.finish() {
+                    surface.set_fill(Some(fill("#000")));
+                    surface.draw_path(&path);
+                }
+            }
+            Mark::Text { x, baseline, size, bold, italic, colour, text, squeeze_to } => {
+                let face = &faces[if bold {
+                    1
+                } else if italic {
+                    2
+                } else {
+                    0
+                }];
+                let mut size = pt(size);
+                // The estimate errs wide; the real font is measured, and a
+                // word still wider than its box is set smaller to fit.
+                if let Some(width) = squeeze_to {
+                    let real = face.width(&text, size);
+                    if real > pt(width) && real > 0.0 {
+                        size *= pt(width) / real;
+                    }
+                }
+                surface.set_fill(Some(fill(colour)));
+                surface.draw_text(
+                    Point::from_xy(pt(ox + x), pt(oy + baseline)),
+                    face.font.clone(),
+                    size,
+                    &text,
+                    false,
+                    TextDirection::Auto,
+                );
+            }
+            Mark::Outline { x, y, width, height, stroke, colour } => {
+                let (left, top, right, bottom) = (ox + x, oy + y, ox + x + width, oy + y + height);
+                for (from, to) in [
+                    ((left, top), (right, top)),
+                    ((right, top), (right, bottom)),
+                    ((right, bottom), (left, bottom)),
+                    ((left, bottom), (left, top)),
+                ] {
+                    stroke_line(surface, from, to, stroke, colour);
+                }
+            }
+        }
+    }
+    surface.set_fill(None);
 }

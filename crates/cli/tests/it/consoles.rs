@@ -241,7 +241,7 @@ impl Demo {
 
 /// The text of the one QR code in a PNG, read by an independent decoder
 /// (`rqrr`).
-fn decode_qr(png: &[u8]) -> String {
+pub(crate) fn decode_qr(png: &[u8]) -> String {
     let decoder = png::Decoder::new(std::io::Cursor::new(png));
     let mut reader = decoder.read_info().expect("a PNG");
     let mut buffer = vec![0; reader.output_buffer_size().expect("size")];

@@ -510,3 +510,88 @@ fn the_acta_as_pdf_is_text_with_its_fonts_embedded_on_carta_or_a4() {
         let _ = std::fs::remove_file(file);
     }
 }
+
+/// Badges as PDF: each badge on a card-sized page whose QR, rendered by
+/// poppler and read by an independent decoder, is the badge's credential;
+/// sheets of eight on Carta by default, ten on A4, with the fonts embedded
+/// and the names as text.
+#[test]
+fn badges_print_as_pdf_one_to_a_card_or_in_sheets_and_their_qr_reads_back() {
+    let dir = std::env::temp_dir().join(format!("asamblea-exports-badges-{}", std::process::id()));
+    crate::support::remove_meeting(&dir);
+    ok(&["init", s(&dir)]);
+    let people = ["CC-10000000", "CC-10007919", "CC-10015838", "CC-10023757", "CC-10031676", "CC-10055433"];
+    for person in people {
+        ok(&["checkin", s(&dir), person]);
+    }
+    ok(&[
+        "checkin",
+        s(&dir),
+        "APODERADO-1",
+        "--represents",
+        "NIT-800100200",
+        "--represents",
+        "CC-10253408",
+        "--power-document",
+        "Poder 17",
+    ]);
+    for person in ["CC-10063352", "CC-10071271"] {
+        ok(&["checkin", s(&dir), person]);
+    }
+    let out = dir.with_extension("badges");
+    let _ = std::fs::remove_dir_all(&out);
+    ok(&["badges", s(&dir), "--out", s(&out)]);
+    let sheet = out.join("hoja-de-credenciales.pdf");
+    assert!(std::fs::read(&sheet).unwrap().starts_with(b"%PDF-"));
+    let a4 = dir.with_extension("a4badges");
+    let _ = std::fs::remove_dir_all(&a4);
+    if !poppler() {
+        return crate::webdriver::not_run(
+            "exports::badges_print_as_pdf_one_to_a_card_or_in_sheets_and_their_qr_reads_back",
+            "no pdftoppm (apt-get install poppler-utils)",
+        );
+    }
+    let info =
+        |file: &Path| String::from_utf8(Command::new("pdfinfo").arg(file).output().unwrap().stdout).unwrap();
+    // Nine badges: two Carta pages of eight.
+    assert!(
+        info(&sheet).contains("(letter)") && info(&sheet).contains("Pages:           2"),
+        "{}",
+        info(&sheet)
+    );
+    let fonts = String::from_utf8(Command::new("pdffonts").arg(&sheet).output().unwrap().stdout).unwrap();
+    assert!(fonts.lines().skip(2).all(|l| l.split_whitespace().rev().nth(4) == Some("yes")), "{fonts}");
+    let text = Command::new("pdftotext").arg(&sheet).arg("-").output().unwrap();
+    let text = String::from_utf8_lossy(&text.stdout).split_whitespace().collect::<Vec<_>>().join(" ");
+    for expected in ["Ana Moreno", "Credencial N.º 9", "Presente este código", "En representación de"] {
+        assert!(text.contains(expected), "the sheet lacks «{expected}»: {text}");
+    }
+    for number in 1..=9 {
+        let card = out.join(format!("credencial-{number:04}.pdf"));
+        let size = info(&card);
+        // 85,6 × 54 mm is 242,6 × 153,1 pt.
+        assert!(size.contains("Page size:       242.646 x 153.071 pts"), "{size}");
+        let png = dir.with_extension(format!("card{number}"));
+        let rendered = Command::new("pdftoppm")
+            .args(["-r", "200", "-png", "-singlefile"])
+            .arg(&card)
+            .arg(&png)
+            .status()
+            .unwrap();
+        assert!(rendered.success());
+        let read = crate::consoles::decode_qr(
+            &std::fs::read(png.with_extension(format!("card{number}.png"))).unwrap(),
+        );
+        let printed = std::fs::read_to_string(out.join(format!("credencial-{number:04}.txt"))).unwrap();
+        assert_eq!(read, printed.trim(), "badge {number}: the printed QR is its credential");
+    }
+    // A4: ten to a page, one page.
+    crate::support::remove_meeting(&dir);
+    ok(&["init", s(&dir)]);
+    for person in people {
+        ok(&["checkin", s(&dir), person]);
+    }
+    ok(&["badges", s(&dir), "--out", s(&a4), "--paper", "a4"]);
+    let sheet = a4.join("hoja-de-credenciales.pdf");
+    assert!(info(&sheet).contains("(A4)") && info(&sheet).contains("Pages:           1"), "{}", info(&sheet));
+}
