@@ -320,6 +320,13 @@ fn render(blocks: &[Block], paper: Paper) -> Result<Vec<u8>, String> {
         }
     }
     let mut document = Document::new();
+    // The title and language a reader shows; no dates, so the same
+    // bundle gives the same bytes.
+    let title = blocks.iter().find_map(|b| match b {
+        Block::Title(text) => Some(text.clone()),
+        _ => None,
+    });
+    document.set_metadata(metadata(title.unwrap_or_else(|| "Acta".into())));
     let total = layout.pages.len();
     for (n, page_draws) in layout.pages.into_iter().enumerate() {
         let settings = PageSettings::from_wh(layout.paper.0, layout.paper.1).ok_or("a page size")?;
@@ -363,6 +370,15 @@ fn render(blocks: &[Block], paper: Paper) -> Result<Vec<u8>, String> {
     document.finish().map_err(|e| format!("{e:?}"))
 }
 
+/// A document's metadata: its title, Spanish of Colombia, and asamblea as
+/// its maker; no dates.
+fn metadata(title: String) -> krilla::metadata::Metadata {
+    krilla::metadata::Metadata::new()
+        .title(title)
+        .language("es-CO".into())
+        .creator(format!("asamblea {}", env!("CARGO_PKG_VERSION")))
+}
+
 /// How the badges' PDF is laid out.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum BadgePrint {
@@ -389,6 +405,10 @@ pub fn badges(badges: &[BadgeInfo<'_>], print: BadgePrint) -> Result<Vec<u8>, Ba
         Face::new(SANS_ITALIC).map_err(pdf_error)?,
     ];
     let mut document = Document::new();
+    document.set_metadata(metadata(match badges.first() {
+        Some(first) => format!("Escarapelas — {}", first.meeting_title),
+        None => "Escarapelas".into(),
+    }));
     let page_of = |width: u32, height: u32| {
         PageSettings::from_wh(width as f32 * PT_PER_UNIT, height as f32 * PT_PER_UNIT)
             .ok_or_else(|| BadgeError::Pdf("a page size".into()))

@@ -132,6 +132,11 @@ impl Api {
 
     /// `GET path` as a staff member: its status and body as text.
     async fn text_as(&self, path: &str, role: Role) -> (StatusCode, String) {
+        let (status, bytes) = self.bytes_as(path, role).await;
+        (status, String::from_utf8(bytes).expect("UTF-8"))
+    }
+
+    async fn bytes_as(&self, path: &str, role: Role) -> (StatusCode, Vec<u8>) {
         let request = Request::builder()
             .uri(path)
             .header("authorization", format!("Bearer {}", self.tokens[&role]))
@@ -139,8 +144,7 @@ impl Api {
             .expect("request");
         let response = router(self.state.clone()).oneshot(request).await.expect("infallible");
         let status = response.status();
-        let bytes = response.into_body().collect().await.expect("body").to_bytes();
-        (status, String::from_utf8(bytes.to_vec()).expect("UTF-8"))
+        (status, response.into_body().collect().await.expect("body").to_bytes().to_vec())
     }
 
     async fn ok(&self, method: Method, path: &str, caller: &str, body: Option<Value>) -> Value {
@@ -1344,6 +1348,36 @@ async fn the_secretary_reads_who_may_withdraw_with_names_and_shares_after_a_merg
         may,
         vec![("B-2".into(), "Bernardo Ruiz".into(), 300), ("C-3".into(), "Carmen Díaz".into(), 200)]
     );
+
+    // The acta carries them, with a refused power and a written statement,
+    // in the PDF the secretary downloads.
+    let wanting = json!({ "agent": "X-9", "represents": ["C-3"], "as": "proxy", "power_document": "sin firma", "power_rejected": true });
+    api.ok(Method::POST, "/api/v1/checkins", "operator", Some(wanting)).await;
+    let statement = json!({ "item": "fusion", "person": "B-2", "text": "Me opongo a la fusión y me reservo el derecho de retiro." });
+    api.ok(Method::POST, "/api/v1/statements", "secretary", Some(statement)).await;
+    let (status, bytes) = api.bytes_as("/api/v1/exports/acta.pdf", Role::Secretary).await;
+    assert_eq!(status, StatusCode::OK);
+    assert!(bytes.starts_with(b"%PDF-"), "a PDF");
+    let pdf = api.dir.with_extension("acta.pdf");
+    std::fs::write(&pdf, &bytes).unwrap();
+    let Ok(text) = std::process::Command::new("pdftotext").arg(&pdf).arg("-").output() else {
+        return crate::webdriver::not_run(
+            "api::the_secretary_reads_who_may_withdraw…: the acta's PDF read by poppler",
+            "no pdftotext (apt-get install poppler-utils)",
+        );
+    };
+    let text = String::from_utf8_lossy(&text.stdout).split_whitespace().collect::<Vec<_>>().join(" ");
+    for expected in [
+        "ASAMBLEA GENERAL EXTRAORDINARIA",
+        "en segunda convocatoria",
+        "Fusión por absorción de Filial S.A.S.",
+        "Pueden ejercer el derecho de retiro (ausentes y disidentes): Documento Nombre Acciones B-2 Bernardo Ruiz 300 C-3 Carmen Díaz 200",
+        "Poderes rechazados (art. 185 C.Co.)",
+        "sin firma",
+        "Me opongo a la fusión y me reservo el derecho de retiro.",
+    ] {
+        assert!(text.contains(expected), "the acta lacks «{expected}»: {text}");
+    }
 }
 
 #[tokio::test]
@@ -1393,13 +1427,7 @@ async fn the_secretary_downloads_the_tallies_made_from_the_verified_bundle() {
     }
     assert_eq!(api.text_as("/api/v1/exports/resultados.json", Role::Chair).await.0, StatusCode::FORBIDDEN);
     // The acta draft, as `asamblea acta` makes it: a Word document (a zip).
-    let request = Request::builder()
-        .uri("/api/v1/exports/acta.docx")
-        .header("authorization", format!("Bearer {}", api.tokens[&Role::Secretary]))
-        .body(Body::empty())
-        .unwrap();
-    let response = router(api.state.clone()).oneshot(request).await.unwrap();
-    assert_eq!(response.status(), StatusCode::OK);
-    let bytes = response.into_body().collect().await.unwrap().to_bytes();
+    let (status, bytes) = api.bytes_as("/api/v1/exports/acta.docx", Role::Secretary).await;
+    assert_eq!(status, StatusCode::OK);
     assert!(bytes.starts_with(b"PK\x03\x04"), "a zip archive");
 }

@@ -274,7 +274,10 @@ fn redacted(text: &str) -> String {
     let mut i = 0;
     while i < chars.len() {
         let hex = chars[i..].iter().take_while(|c| c.is_ascii_hexdigit()).count();
+        // HH:MM alone: not the tail of a longer number ("1918:52ab…").
         let clock = chars.len() >= i + 5
+            && (i == 0 || !chars[i - 1].is_ascii_alphanumeric())
+            && chars.get(i + 5).is_none_or(|c| !c.is_ascii_alphanumeric())
             && chars[i..i + 5]
                 .iter()
                 .enumerate()
