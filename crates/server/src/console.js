@@ -232,7 +232,7 @@ async function badgeText(number, seed) {
 
 async function showBadge(number, seed) {
   const layout = await fetch("/api/v1/badges/" + number + "/layout", { credentials: "same-origin" });
-  if (!layout.ok) { seed.fill(0); say("No se pudo preparar la credencial n.º " + number + ": búsquela y pulse «Reponer». / The badge could not be laid out.", false); return; }
+  if (!layout.ok) { seed.fill(0); say("No se pudo preparar la credencial n.º " + number + ": búsquela y pulse «Reponer». / The badge could not be laid out.", false); return false; }
   const svg = new DOMParser().parseFromString(await layout.text(), "image/svg+xml").documentElement;
   const qr = qrcode(0, "Q");
   qr.addData(await badgeText(number, seed), "Alphanumeric");
@@ -249,6 +249,7 @@ async function showBadge(number, seed) {
   area.hidden = false;
   area.scrollIntoView();
   document.getElementById("imprimir").focus();
+  return true;
 }
 
 // The badge button of a search result: issue one, or (two presses, so a
@@ -278,8 +279,8 @@ function badgeButton(person, badge, done) {
       ? await api("POST", "/api/v1/badges/" + badge + "/reissue", { key })
       : await api("POST", "/api/v1/badges", { person, key });
     if (!r.ok) { seed.fill(0); button.disabled = false; say(failure(r), false); return; }
-    say((badge ? "Credencial n.º " + badge + " revocada; nueva credencial n.º " : "Credencial n.º ") + r.data.credential + " para " + person + ": imprímala. / Badge issued.", true);
-    await showBadge(r.data.credential, seed);
+    // The badge first, then the words that say it is there.
+    if (await showBadge(r.data.credential, seed)) say((badge ? "Credencial n.º " + badge + " revocada; nueva credencial n.º " : "Credencial n.º ") + r.data.credential + " para " + person + ": imprímala. / Badge issued.", true);
     await deskFigures();
     done();
   });
