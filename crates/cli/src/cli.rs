@@ -115,7 +115,7 @@ enum Command {
     /// Inscribe (o revoca) el certificado de un quiosco / enrol (or revoke)
     /// a kiosk's client certificate.
     #[command(
-        after_help = "Ejemplos / examples:\n  asamblea kiosk reunion quiosco-2\n  asamblea kiosk reunion quiosco-2 --revoke\n\nCódigos de salida / exit codes: 0 bien / success · 2 entrada no válida / invalid input."
+        after_help = "Ejemplos / examples:\n  asamblea kiosk reunion K07 --csr solicitud.csr --daemon 10.20.0.10:8443   (la clave la hizo el quiosco / the kiosk made its key)\n  asamblea kiosk reunion K07 --out quiosco-7     (demostración: la clave se hace aquí / demo: the key is made here)\n  asamblea kiosk reunion K07 --revoke\n\nCódigos de salida / exit codes: 0 bien / success · 2 entrada no válida / invalid input."
     )]
     Kiosk {
         /// La carpeta de la reunión / the meeting directory.
@@ -126,9 +126,31 @@ enum Command {
         #[arg(value_name = "QUIOSCO")]
         id: String,
         /// Revocarlo / revoke it instead.
-        #[arg(long)]
+        #[arg(long, conflicts_with_all = ["csr", "out"])]
         revoke: bool,
+        /// Firma la solicitud que hizo el quiosco (asamblea-kiosk enroll) y
+        /// escribe junto a ella kiosk.crt, ca.crt y kiosk.toml; la clave no
+        /// sale del quiosco / sign the kiosk's own request and write the
+        /// certificate, the CA and the settings beside it.
+        #[arg(long, value_name = "ARCHIVO", conflicts_with = "out")]
+        csr: Option<PathBuf>,
+        /// Atajo de demostración: la clave se hace aquí y la carpeta entera
+        /// del quiosco se escribe en CARPETA / demo shortcut: the key is made
+        /// here and the kiosk's whole folder written to FOLDER.
+        #[arg(long, value_name = "CARPETA")]
+        out: Option<PathBuf>,
+        /// Dirección del servicio que usará el quiosco / the daemon's
+        /// address for the kiosk.
+        #[arg(long, default_value = "127.0.0.1:8443", value_name = "HOST:PUERTO")]
+        daemon: String,
     },
+    /// Inicia un quiosco en este equipo (el mismo programa que
+    /// asamblea-kiosk run) / run a kiosk on this machine (the same as
+    /// asamblea-kiosk run).
+    #[command(
+        after_help = "En un quiosco de verdad use el programa asamblea-kiosk, que no lleva el libro ni SQLite (firmware-notes/). / On a real kiosk use the asamblea-kiosk program, which holds no ledger.\n\nEjemplo / example:\n  asamblea kiosk-run quiosco-1\n\nCódigos de salida / exit codes: 0 detenido / stopped · 2 no pudo empezar / could not start."
+    )]
+    KioskRun(asamblea_kiosk::command_line::RunArgs),
     /// Crea la carpeta de una reunión: configuración, registro, claves,
     /// libro / create a meeting directory: settings, register, keys, ledger.
     #[command(
@@ -370,41 +392,8 @@ Códigos de salida / exit codes: 0 escrito / written · 1 el paquete no verifica
 /// The command line with its help in Spanish first: the headings, the
 /// help and version flags, and every command's usage line.
 pub fn command() -> clap::Command {
-    use clap::{Arg, ArgAction, CommandFactory};
-    let template = |c: &clap::Command| {
-        let mut t = String::from("{about-with-newline}\nUso / usage: {usage}\n");
-        if c.get_positionals().next().is_some() {
-            t.push_str("\nArgumentos / arguments:\n{positionals}\n");
-        }
-        t.push_str("\nOpciones / options:\n{options}");
-        if c.has_subcommands() {
-            t.push_str("\n\nComandos / commands:\n{subcommands}");
-        }
-        t.push_str("{after-help}");
-        t
-    };
-    let help = Arg::new("help")
-        .short('h')
-        .long("help")
-        .action(ArgAction::Help)
-        .global(true)
-        .help("Muestra esta ayuda / print this help");
-    let version = Arg::new("version")
-        .short('V')
-        .long("version")
-        .action(ArgAction::Version)
-        .help("Muestra la versión / print the version");
-    let cli = Cli::command()
-        .disable_help_flag(true)
-        .disable_version_flag(true)
-        .subcommand_value_name("COMANDO")
-        .arg(help)
-        .arg(version);
-    let top = template(&cli);
-    cli.help_template(top).mut_subcommands(|sub| {
-        let t = template(&sub);
-        sub.help_template(t)
-    })
+    use clap::CommandFactory;
+    asamblea_kiosk::help::spanish(Cli::command())
 }
 
 /// The demo meeting, embedded so that `asamblea demo` needs no files.
@@ -472,7 +461,15 @@ pub fn run(cli: Cli, out: &mut dyn Write, err: &mut dyn Write) -> u8 {
         Command::Ballot { dir, badge, item, votes } => {
             finish(crate::commands::sign_ballot(&dir, &badge, &item, &votes, out), err)
         }
-        Command::Kiosk { dir, id, revoke } => finish(crate::desk::kiosk(&dir, &id, revoke, out), err),
+        Command::Kiosk { dir, id, revoke, csr, out: folder, daemon } => {
+            let enrol = match (csr, folder) {
+                (Some(csr), _) => crate::desk::KioskEnrolment::Request(csr),
+                (None, Some(folder)) => crate::desk::KioskEnrolment::Shortcut(folder),
+                (None, None) => crate::desk::KioskEnrolment::InMeeting,
+            };
+            finish(crate::desk::kiosk(&dir, &id, revoke, enrol, &daemon, out), err)
+        }
+        Command::KioskRun(args) => args.run(),
         Command::Demo { replay: true, .. } => {
             match scenario::parse("config/demo-meeting.toml", DEMO_SCENARIO) {
                 Ok(s) => {

@@ -372,34 +372,133 @@ pub fn revoke(dir: &Path, credential: u32, out: &mut dyn Write) -> Result<()> {
     Ok(())
 }
 
-/// `asamblea kiosk DIR ID [--revoke]`.
-pub fn kiosk(dir: &Path, id: &str, revoke: bool, out: &mut dyn Write) -> Result<()> {
-    match (writer(dir)?, revoke) {
-        (Writer::Files(_lock), true) => {
-            asamblea_pki::revoke_kiosk(dir, id)?;
-            writeln!(out, "Quiosco {id} revocado / kiosk revoked.")?;
+/// How `asamblea kiosk` enrols a kiosk.
+pub enum KioskEnrolment {
+    /// Signs the request the kiosk made (`asamblea-kiosk enroll`): its key
+    /// never left it. The certificate, the CA and `kiosk.toml` are written
+    /// beside the request.
+    Request(std::path::PathBuf),
+    /// The demo's shortcut: the key is made here and the kiosk's whole
+    /// folder written.
+    Shortcut(std::path::PathBuf),
+    /// The certificate and key made here, left in the meeting directory
+    /// (`tls/kiosks/`), for `asamblea bench` and `asamblea ballot`.
+    InMeeting,
+}
+
+/// `asamblea kiosk`: enrols a kiosk (see [`KioskEnrolment`]) or revokes
+/// it; the daemon refuses a revoked kiosk from its next request on.
+pub fn kiosk(
+    dir: &Path,
+    id: &str,
+    revoke: bool,
+    enrolment: KioskEnrolment,
+    daemon: &str,
+    out: &mut dyn Write,
+) -> Result<()> {
+    if revoke {
+        match writer(dir)? {
+            Writer::Files(_lock) => {
+                asamblea_pki::revoke_kiosk(dir, id)?;
+                writeln!(out, "Quiosco {id} revocado / kiosk revoked.")?;
+            }
+            Writer::Daemon(mut daemon) => {
+                daemon.call(&format!("/api/v1/kiosks/{id}/revoke"), Some(json!({})))?;
+                writeln!(
+                    out,
+                    "Quiosco {id} revocado / kiosk revoked; el servicio lo rechaza desde ya / the daemon refuses it from now on."
+                )?;
+            }
         }
-        (Writer::Files(_lock), false) => {
-            asamblea_pki::enroll_kiosk(dir, id)?;
-        }
-        (Writer::Daemon(mut daemon), true) => {
-            daemon.call(&format!("/api/v1/kiosks/{id}/revoke"), Some(json!({})))?;
+        return Ok(());
+    }
+    let folder = match enrolment {
+        KioskEnrolment::Request(request) => {
+            let pem = std::fs::read_to_string(&request)
+                .with_context(|| format!("{}: cannot read the kiosk's request", request.display()))?;
+            let credentials = asamblea_pki::sign_kiosk_request(dir, id, &pem)
+                .with_context(|| format!("{}", request.display()))?;
+            let folder = request.parent().map_or_else(|| std::path::PathBuf::from("."), Path::to_path_buf);
+            let folder = if folder.as_os_str().is_empty() { std::path::PathBuf::from(".") } else { folder };
+            write_kiosk_folder(dir, id, daemon, &folder, &credentials)?;
             writeln!(
                 out,
-                "Quiosco {id} revocado / kiosk revoked; el servicio lo rechaza desde ya / the daemon refuses it from now on."
+                "Quiosco {id} inscrito por su solicitud (huella {}) / kiosk enrolled from its request.",
+                asamblea_wire::Digest::sha256(pem.as_bytes())
             )?;
+            folder
         }
-        (Writer::Daemon(mut daemon), false) => {
+        KioskEnrolment::Shortcut(folder) => {
+            let credentials = enrol_here(dir, id)?;
+            std::fs::create_dir_all(&folder)
+                .with_context(|| format!("{}: cannot create", folder.display()))?;
+            asamblea_kiosk::folder::write_private(
+                &folder.join(asamblea_kiosk::folder::KEY),
+                credentials.key_pem.as_bytes(),
+            )?;
+            write_kiosk_folder(dir, id, daemon, &folder, &credentials)?;
+            writeln!(out, "Quiosco {id} inscrito (atajo de demostración: la clave se hizo aquí) / kiosk enrolled (demo shortcut).")?;
+            folder
+        }
+        KioskEnrolment::InMeeting => {
+            enrol_here(dir, id)?;
+            writeln!(
+                out,
+                "Quiosco inscrito / kiosk enrolled: {} y {}",
+                dir.join(format!("tls/kiosks/{id}.crt")).display(),
+                dir.join(format!("tls/kiosks/{id}.key")).display()
+            )?;
+            return Ok(());
+        }
+    };
+    writeln!(
+        out,
+        "Carpeta del quiosco / kiosk folder: {} (kiosk.crt, ca.crt, kiosk.toml). Inícielo con / start it with: asamblea-kiosk run {}",
+        folder.display(),
+        folder.display()
+    )?;
+    Ok(())
+}
+
+/// A kiosk's certificate and key made on this side: through the daemon
+/// when it serves, else in the files.
+fn enrol_here(dir: &Path, id: &str) -> Result<asamblea_pki::KioskCredentials> {
+    match writer(dir)? {
+        Writer::Files(_lock) => {
+            asamblea_pki::enroll_kiosk(dir, id)?;
+        }
+        Writer::Daemon(mut daemon) => {
             daemon.call("/api/v1/kiosks", Some(json!({ "id": id })))?;
         }
     }
-    if !revoke {
-        writeln!(
-            out,
-            "Quiosco inscrito / kiosk enrolled: {} y {}",
-            dir.join(format!("tls/kiosks/{id}.crt")).display(),
-            dir.join(format!("tls/kiosks/{id}.key")).display()
-        )?;
+    asamblea_pki::read_kiosk_credentials(dir, id)
+}
+
+/// Writes what the desk gives a kiosk: its certificate, the venue CA and
+/// `kiosk.toml` (the daemon's address, the meeting, the daemon's key, the
+/// public board).
+fn write_kiosk_folder(
+    dir: &Path,
+    id: &str,
+    daemon: &str,
+    folder: &Path,
+    credentials: &asamblea_pki::KioskCredentials,
+) -> Result<()> {
+    use asamblea_kiosk::folder::{Settings, CA, CERT, SETTINGS};
+    let files = asamblea_venue::service::MeetingFiles::read(dir)?;
+    let settings = Settings {
+        kiosk: id.to_string(),
+        daemon: daemon.to_string(),
+        meeting: files.meeting_id.to_string(),
+        daemon_key: files.daemon.public_key().to_string(),
+        board: format!("https://{daemon}"),
+    };
+    let toml = settings.to_toml();
+    for (name, contents) in
+        [(CERT, credentials.cert_pem.as_str()), (CA, credentials.ca_pem.as_str()), (SETTINGS, toml.as_str())]
+    {
+        let path = folder.join(name);
+        std::fs::write(&path, contents).with_context(|| format!("{}: cannot write", path.display()))?;
     }
     Ok(())
 }

@@ -50,6 +50,12 @@
 //! configurations ([`kiosk_tls`], [`staff_tls`]) and the keep-alive client
 //! ([`HttpsClient`], [`tls_connect`]).
 
+pub mod app;
+pub mod command_line;
+pub mod folder;
+pub mod help;
+pub mod scan;
+
 use std::net::SocketAddr;
 use std::path::Path;
 use std::sync::Arc;

@@ -7,7 +7,10 @@
 //! DIR/tls/server.crt          the daemon's certificate for the venue's host names
 //! DIR/tls/server.key          its private key (mode 0600)
 //! DIR/tls/kiosks/<id>.crt     a kiosk's client certificate, CN = the kiosk id
-//! DIR/tls/kiosks/<id>.key     its private key (mode 0600), to be moved onto the kiosk
+//! DIR/tls/kiosks/<id>.key     its private key (mode 0600) when the daemon's side
+//!                             made it (the demo's shortcut); a kiosk enrolled by
+//!                             its certificate request keeps its key ([`kiosk_request`],
+//!                             [`sign_kiosk_request`])
 //! DIR/tls/revoked-kiosks      revoked kiosk ids, one a line, append-only
 //! ```
 //!
@@ -317,15 +320,36 @@ fn read_revoked(dir: &Path) -> Result<HashSet<String>> {
 /// revoked id (revocation is by id: enrol a replacement under a new one).
 pub fn enroll_kiosk(dir: &Path, kiosk_id: &str) -> Result<KioskCredentials> {
     check_kiosk_id(kiosk_id)?;
+    let cert_path = enrolment_free(dir, kiosk_id)?;
+    let key_path = kiosk_path(dir, kiosk_id, "key");
+    let issuer = venue_issuer(dir)?;
+    let key = KeyPair::generate().context("cannot generate the kiosk's key")?;
+    let cert =
+        leaf_params(kiosk_id).signed_by(&key, &issuer).context("cannot sign the kiosk's certificate")?;
+    let credentials =
+        KioskCredentials { cert_pem: cert.pem(), key_pem: key.serialize_pem(), ca_pem: ca_cert_pem(dir)? };
+    // The key first, created exclusively: of two enrolments of one id racing,
+    // exactly one gets past here.
+    write_new_file(&key_path, &credentials.key_pem, true)?;
+    write_new_file(&cert_path, &credentials.cert_pem, false)?;
+    Ok(credentials)
+}
+
+/// Where kiosk `kiosk_id`'s certificate goes, if the id may be enrolled:
+/// not revoked (revocation is by id), not enrolled already.
+fn enrolment_free(dir: &Path, kiosk_id: &str) -> Result<PathBuf> {
     if read_revoked(dir)?.contains(kiosk_id) {
         bail!("kiosk {kiosk_id} was revoked; enrol the replacement under a new kiosk id");
     }
     let cert_path = kiosk_path(dir, kiosk_id, "crt");
-    let key_path = kiosk_path(dir, kiosk_id, "key");
-    if cert_path.exists() || key_path.exists() {
+    if cert_path.exists() || kiosk_path(dir, kiosk_id, "key").exists() {
         bail!("kiosk {kiosk_id} is already enrolled ({}); revoke it and enrol a new id", cert_path.display());
     }
+    Ok(cert_path)
+}
 
+/// The venue CA as the issuer of kiosk certificates.
+fn venue_issuer(dir: &Path) -> Result<Issuer<'static, KeyPair>> {
     let ca_pem = ca_cert_pem(dir)?;
     let ca_der = CertificateDer::from_pem_slice(ca_pem.as_bytes())
         .with_context(|| format!("{}: not a PEM certificate", tls_dir(dir).join("ca.crt").display()))?;
@@ -335,23 +359,70 @@ pub fn enroll_kiosk(dir: &Path, kiosk_id: &str) -> Result<KioskCredentials> {
         .with_context(|| format!("{}: cannot read the venue CA's key", ca_key_path.display()))?;
     let ca_key = KeyPair::from_pem(&ca_key_pem)
         .with_context(|| format!("{}: not a PEM private key", ca_key_path.display()))?;
-    let issuer = Issuer::new(ca_issuer_params(&ca_name), ca_key);
+    Ok(Issuer::new(ca_issuer_params(&ca_name), ca_key))
+}
 
+/// What a kiosk's certificate says: its id, client authentication only.
+fn leaf_params(kiosk_id: &str) -> CertificateParams {
     let mut params = CertificateParams::default();
     params.distinguished_name = distinguished_name(kiosk_id);
     params.key_usages = vec![KeyUsagePurpose::DigitalSignature];
     params.extended_key_usages = vec![ExtendedKeyUsagePurpose::ClientAuth];
     params.use_authority_key_identifier_extension = true;
     validity(&mut params, LEAF_VALIDITY_DAYS);
-    let key = KeyPair::generate().context("cannot generate the kiosk's key")?;
-    let cert = params.signed_by(&key, &issuer).context("cannot sign the kiosk's certificate")?;
+    params
+}
 
-    let credentials = KioskCredentials { cert_pem: cert.pem(), key_pem: key.serialize_pem(), ca_pem };
-    // The key first, created exclusively: of two enrolments of one id racing,
-    // exactly one gets past here.
-    write_new_file(&key_path, &credentials.key_pem, true)?;
+/// A kiosk's own key and its certificate request, made on the kiosk: the
+/// key (PEM, to keep there, mode 0600) and the request (PKCS#10, PEM,
+/// CN = `kiosk_id`, signed by that key), the only thing that leaves.
+pub fn kiosk_request(kiosk_id: &str) -> Result<(String, String)> {
+    check_kiosk_id(kiosk_id)?;
+    let key = KeyPair::generate().context("cannot generate the kiosk's key")?;
+    let mut params = CertificateParams::default();
+    params.distinguished_name = distinguished_name(kiosk_id);
+    let request = params.serialize_request(&key).context("cannot write the certificate request")?;
+    let pem = request.pem().context("cannot write the certificate request as PEM")?;
+    Ok((key.serialize_pem(), pem))
+}
+
+/// Signs kiosk `kiosk_id`'s certificate request with the venue CA and
+/// writes the certificate to `DIR/tls/kiosks/<id>.crt` (there is no key
+/// here: it stayed on the kiosk). Refuses a request that does not parse or
+/// whose signature does not verify (a request altered on its way), one
+/// made for another id, an id already enrolled and a revoked one. The
+/// certificate is the one [`enroll_kiosk`] makes: only the CA chooses what
+/// it says; the request gives only its public key.
+pub fn sign_kiosk_request(dir: &Path, kiosk_id: &str, request_pem: &str) -> Result<KioskCredentials> {
+    check_kiosk_id(kiosk_id)?;
+    let request = rcgen::CertificateSigningRequestParams::from_pem(request_pem).map_err(|e| {
+        anyhow::anyhow!(
+            "not a valid certificate request (PKCS#10 PEM, signed by its key): {e}; make it again on the kiosk with `asamblea-kiosk enroll`"
+        )
+    })?;
+    let asked = request.params.distinguished_name.get(&DnType::CommonName).map(dn_text).unwrap_or_default();
+    if asked != kiosk_id {
+        bail!("the request is for kiosk «{asked}», not {kiosk_id}: enrol it under its own id, or make the request again on the kiosk");
+    }
+    let cert_path = enrolment_free(dir, kiosk_id)?;
+    let issuer = venue_issuer(dir)?;
+    let cert = leaf_params(kiosk_id)
+        .signed_by(&request.public_key, &issuer)
+        .context("cannot sign the kiosk's certificate")?;
+    let credentials =
+        KioskCredentials { cert_pem: cert.pem(), key_pem: String::new(), ca_pem: ca_cert_pem(dir)? };
     write_new_file(&cert_path, &credentials.cert_pem, false)?;
     Ok(credentials)
+}
+
+/// A distinguished name's value as text.
+fn dn_text(value: &rcgen::DnValue) -> String {
+    match value {
+        rcgen::DnValue::Utf8String(s) => s.clone(),
+        rcgen::DnValue::PrintableString(s) => s.as_str().to_string(),
+        rcgen::DnValue::Ia5String(s) => s.as_str().to_string(),
+        other => format!("{other:?}"),
+    }
 }
 
 /// Revokes the kiosk `kiosk_id`: appends it to `DIR/tls/revoked-kiosks`

@@ -1430,6 +1430,12 @@ pub(crate) async fn export(
 
 // ----- kiosk -------------------------------------------------------------
 
+/// `GET /api/v1/kiosk/badges/{credential}`: what a kiosk shows the
+/// attendee who scanned this badge: who they are, the holders they carry
+/// with their names and shares, and each open item with its title, its
+/// options in words and, for each holder, the shares that vote on it or
+/// why none do, in plain words (an administrator on the year-end
+/// statements, preferred shares on an ordinary matter, already voted).
 pub(crate) async fn ballot_sheet(
     State(state): State<AppState>,
     kiosk: Kiosk,
@@ -1437,49 +1443,100 @@ pub(crate) async fn ballot_sheet(
 ) -> Result<Json<Value>, ApiError> {
     tracing::debug!(kiosk.id = %kiosk.id(), "ballot sheet");
     let number = badge_number(&credential)?;
-    state.with_service(|service| {
-        healthy(&state)?;
-        let (_, person, revoked) = service
-            .state()
-            .badge(CredentialId(number))
-            .ok_or_else(|| ApiError::rejected(&Rejection::UnknownBadge(CredentialId(number))))?;
-        if revoked {
-            return Err(ApiError::rejected(&Rejection::RevokedBadge(CredentialId(number))));
-        }
-        let meeting = service.meeting();
-        let carried: Vec<_> = meeting
-            .register()
-            .iter()
-            .filter(|(at, holder)| match meeting.presence().channel(*at) {
-                Channel::InPerson => holder.id() == person,
-                Channel::Agent { agent, .. } => meeting.presence().agent_id(agent) == person,
-                Channel::Absent => false,
-            })
-            .collect();
-        let holders: Vec<Value> = carried
-            .iter()
-            .map(|(_, h)| json!({ "holder": h.id(), "ORD": h.holdings().ordinary.get(), "PREF": h.holdings().preferred.get() }))
-            .collect();
-        let items: Vec<Value> = meeting
-            .items()
-            .iter()
-            .filter(|item| !item.is_closed())
-            .map(|item| {
-                let at = meeting.item_index(item.id()).expect("listed");
-                let options: Vec<&str> =
-                    (0..item.option_count()).map(|o| item.option_name(asamblea_rules::OptionIndex::list(o))).collect();
-                let voters: Vec<Value> = carried
-                    .iter()
-                    .map(|(h, holder)| {
-                        let verdict = meeting.check_cast(at, *h, &asamblea_rules::Ballot::Whole(Some(asamblea_rules::OptionIndex::list(0))));
-                        json!({ "holder": holder.id(), "may_vote": verdict.is_ok(), "reason": verdict.err().map(|r| r.code()) })
-                    })
-                    .collect();
-                json!({ "id": item.id(), "matter": item.matter().code(), "matter_es": item.matter().spanish(), "options": options, "holders": voters })
-            })
-            .collect();
-        Ok(Json(json!({ "credential": number, "person": person, "holders": holders, "open_items": items })))
+    let sheet = unlocked(&state, move |state| {
+        let directory = Directory::of_state(state)?;
+        state.with_service(|service| ballot_sheet_of(service, directory, CredentialId(number)))
     })
+    .await?;
+    Ok(Json(sheet))
+}
+
+fn ballot_sheet_of(
+    service: &asamblea_venue::service::Service,
+    directory: &Directory,
+    credential: CredentialId,
+) -> Result<Value, ApiError> {
+    use asamblea_rules::{OptionIndex, Refusal};
+    let (_, person, revoked) = service
+        .state()
+        .badge(credential)
+        .ok_or_else(|| ApiError::rejected(&Rejection::UnknownBadge(credential)))?;
+    if revoked {
+        return Err(ApiError::rejected(&Rejection::RevokedBadge(credential)));
+    }
+    let meeting = service.meeting();
+    let carried: Vec<_> = meeting
+        .register()
+        .iter()
+        .filter(|(at, holder)| match meeting.presence().channel(*at) {
+            Channel::InPerson => holder.id() == person,
+            Channel::Agent { agent, .. } => meeting.presence().agent_id(agent) == person,
+            Channel::Absent => false,
+        })
+        .collect();
+    let person_name = meeting.register().lookup(person).map_or(person, |at| directory.name(at));
+    let holders: Vec<Value> = carried
+        .iter()
+        .map(|(at, h)| json!({ "holder": h.id(), "name": directory.name(*at), "ORD": h.holdings().ordinary.get(), "PREF": h.holdings().preferred.get() }))
+        .collect();
+    let items: Vec<Value> = meeting
+        .items()
+        .iter()
+        .filter(|item| !item.is_closed())
+        .map(|item| {
+            let at = meeting.item_index(item.id()).expect("listed");
+            let title = service.agenda().iter().find(|e| e.item.as_str() == item.id()).map_or(item.id(), |e| e.title.as_str());
+            let options: Vec<Value> = (0..item.option_count())
+                .map(|o| {
+                    let name = item.option_name(OptionIndex::list(o));
+                    let election = matches!(item.options(), asamblea_rules::BallotOptions::Election { .. });
+                    let (es, en) = match (election, name) {
+                        (false, "for") => ("Sí", "Yes"),
+                        (false, "against") => ("No", "No"),
+                        (_, "blank") => ("En blanco", "Blank"),
+                        (_, list) => (list, list),
+                    };
+                    json!({ "index": o, "es": es, "en": en })
+                })
+                .collect();
+            let voters: Vec<Value> = carried
+                .iter()
+                .map(|(h, holder)| {
+                    let verdict = meeting.check_cast(at, *h, &asamblea_rules::Ballot::Whole(Some(OptionIndex::list(0))));
+                    let shares = meeting.shares_on(at, *h).get();
+                    let (reason_es, reason_en) = match verdict {
+                        Ok(()) => (None, None),
+                        // Not eligible: either none of the holder's shares
+                        // vote on this matter (preferred shares on an
+                        // ordinary one), or an administrator or employee on
+                        // a matter that bars them.
+                        Err(Refusal::NotEligible) if shares == 0 => (
+                            Some("Estas acciones son preferenciales: no votan este punto, solo los asuntos que la ley o los estatutos les reservan (Ley 222 de 1995, art. 63)."),
+                            Some("These are preferred shares: they do not vote on this item, only on the matters the law or the bylaws reserve to them."),
+                        ),
+                        Err(Refusal::NotEligible) => (
+                            Some("Un administrador o empleado de la sociedad no vota este punto (art. 185 del Código de Comercio): sus acciones no cuentan en la decisión."),
+                            Some("An administrator or employee of the company does not vote on this item (Commercial Code, art. 185)."),
+                        ),
+                        Err(other) => (Some(other.spanish()), Some(other.english())),
+                    };
+                    json!({
+                        "holder": holder.id(),
+                        "name": directory.name(*h),
+                        "shares": shares,
+                        "may_vote": verdict.is_ok(),
+                        "reason": verdict.err().map(|r| r.code()),
+                        "reason_es": reason_es,
+                        "reason_en": reason_en,
+                    })
+                })
+                .collect();
+            json!({ "id": item.id(), "title": title, "matter": item.matter().code(), "matter_es": item.matter().spanish(), "options": options, "holders": voters })
+        })
+        .collect();
+    Ok(
+        json!({ "credential": credential.0, "person": person, "name": person_name, "holders": holders, "open_items": items }),
+    )
 }
 
 /// A ballot as a kiosk sends it. Its fields borrow from the request's

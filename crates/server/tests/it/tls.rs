@@ -253,6 +253,33 @@ async fn an_enrolled_kiosk_is_served_as_that_kiosk_over_tls_1_3_and_1_2() {
 }
 
 #[tokio::test]
+async fn a_kiosk_enrolled_by_its_request_keeps_its_key_and_is_served_as_itself() {
+    let venue = Venue::start("request").await;
+    // On the kiosk: its key and the request; only the request travels.
+    let (key_pem, request_pem) = asamblea_pki::kiosk_request("K9").expect("a request");
+    assert!(request_pem.starts_with("-----BEGIN CERTIFICATE REQUEST-----"), "{request_pem}");
+    // At the desk: refused for another id, or altered on its way.
+    let err = asamblea_pki::sign_kiosk_request(&venue.dir, "K8", &request_pem).unwrap_err();
+    assert!(err.to_string().contains("is for kiosk «K9», not K8"), "{err}");
+    let mut altered: Vec<char> = request_pem.chars().collect();
+    let at = request_pem.len() / 2;
+    altered[at] = if altered[at] == 'A' { 'B' } else { 'A' };
+    let altered: String = altered.into_iter().collect();
+    let err = asamblea_pki::sign_kiosk_request(&venue.dir, "K9", &altered).unwrap_err();
+    assert!(err.to_string().contains("not a valid certificate request"), "{err}");
+    assert!(!venue.dir.join("tls/kiosks/K9.crt").exists(), "nothing written for a refused request");
+    // Signed: the certificate is written, and no key beside it.
+    let signed = asamblea_pki::sign_kiosk_request(&venue.dir, "K9", &request_pem).expect("signed");
+    assert!(venue.dir.join("tls/kiosks/K9.crt").exists() && !venue.dir.join("tls/kiosks/K9.key").exists());
+    assert!(asamblea_pki::sign_kiosk_request(&venue.dir, "K9", &request_pem).is_err(), "enrolled once");
+    let kiosk = asamblea_pki::KioskCredentials { key_pem, ..signed };
+    let mut stream =
+        venue.connect(venue.client(Some(&kiosk))).await.expect("handshake with the kiosk's own key");
+    assert_eq!(get_on(&mut stream, "/whoami").await, (200, "kiosk K9".to_string()));
+    venue.stop().await;
+}
+
+#[tokio::test]
 async fn a_certificate_from_another_ca_is_refused() {
     let venue = Venue::start("foreign").await;
     let elsewhere = temp("foreign-other-venue");

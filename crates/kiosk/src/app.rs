@@ -1,0 +1,952 @@
+//! The kiosk program: the touch page served on the loopback address, the
+//! badge readers, and the link to the daemon over mutual TLS.
+//!
+//! # One attendee at a time
+//!
+//! ```text
+//! espera ──scan──▶ elección ──revisar──▶ revisión ──confirmar──▶ envío ──▶ recibo ──▶ espera
+//!    ▲                │  ▲                   │                    (retries the same
+//!    └──cancel/idle───┘  └──────volver───────┘                     signed ballots)
+//! ```
+//!
+//! - A scan (typed by a wedge scanner into the page, a line from a serial
+//!   scanner, or a camera frame decoded here) is parsed against this
+//!   meeting ([`crate::parse_badge`]); a partial, garbled or foreign scan
+//!   is refused with words and nothing is sent. The daemon then says whom
+//!   the badge carries and what is open (the ballot sheet); a revoked or
+//!   unknown badge is refused there.
+//! - The choices stay on this machine until "Confirmar". Then one ballot
+//!   per item is signed with the badge's key, the credential is dropped
+//!   (its key is wiped: ed25519-dalek zeroizes on drop) and the scanned
+//!   text was wiped already ([`zeroize::Zeroizing`]). The badge's secret
+//!   is never written to disk; the mark of a vote in progress
+//!   ([`crate::folder::IN_PROGRESS`]) holds item ids and ballot digests
+//!   only.
+//! - Sending retries the very same signed bytes until the daemon answers:
+//!   a lost answer or a restarted daemon gives back the same receipt, and
+//!   the ballot is counted once. A receipt is shown only once the daemon
+//!   has answered with it (after its commit) and its signature is the
+//!   daemon's.
+//! - A kiosk restarted mid-vote finds the mark: before confirming, nothing
+//!   was sent, and the screen says so ("vuelva a escanear su credencial");
+//!   after, it asks the public board which of the ballots were recorded
+//!   and says which were and which were not.
+//! - Inactivity clears the screen: 90 s while choosing, 30 s on the
+//!   receipt.
+//!
+//! The page's API takes only requests carrying `X-Quiosco: 1`, a header
+//! no other origin can send without a CORS preflight this server never
+//! answers, and listens on the loopback address only.
+
+use std::collections::BTreeMap;
+use std::net::SocketAddr;
+use std::path::{Path, PathBuf};
+use std::sync::{Arc, Mutex, PoisonError};
+use std::time::{Duration, Instant};
+
+use anyhow::{Context, Result};
+use asamblea_wire::{Choice, Credential, Digest, HolderVote, Id, WireError};
+use axum::body::Bytes;
+use axum::extract::{Query, State};
+use axum::http::{header, HeaderMap, StatusCode};
+use axum::response::{IntoResponse, Response};
+use axum::routing::{get, post};
+use axum::{Json, Router};
+use serde::Deserialize;
+use serde_json::{json, Value};
+use zeroize::Zeroizing;
+
+use crate::folder::{Folder, IN_PROGRESS};
+use crate::{HttpsClient, SignedBallot};
+
+/// How the kiosk runs.
+pub struct Options {
+    /// The kiosk's folder.
+    pub folder: PathBuf,
+    /// Where the page is served: a loopback address.
+    pub listen: SocketAddr,
+    /// A scanner in serial mode: a device (or pipe) that gives one badge a
+    /// line.
+    pub scanner: Option<PathBuf>,
+    /// How long a half-made choice waits for a touch.
+    pub idle_after: Duration,
+    /// How long the receipt stays on screen.
+    pub receipt_for: Duration,
+}
+
+impl Options {
+    /// The defaults for a folder.
+    pub fn new(folder: PathBuf) -> Options {
+        Options {
+            folder,
+            listen: SocketAddr::from(([127, 0, 0, 1], 8088)),
+            scanner: None,
+            idle_after: Duration::from_secs(90),
+            receipt_for: Duration::from_secs(30),
+        }
+    }
+}
+
+/// A message on screen, in Spanish and English.
+#[derive(Clone, Debug, PartialEq, Eq)]
+struct Notice {
+    es: String,
+    en: String,
+    error: bool,
+}
+
+impl Notice {
+    fn error(es: impl Into<String>, en: impl Into<String>) -> Notice {
+        Notice { es: es.into(), en: en.into(), error: true }
+    }
+
+    fn info(es: impl Into<String>, en: impl Into<String>) -> Notice {
+        Notice { es: es.into(), en: en.into(), error: false }
+    }
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Screen {
+    Idle,
+    Choose,
+    Review,
+    Sending,
+    Done,
+}
+
+impl Screen {
+    fn code(self) -> &'static str {
+        match self {
+            Screen::Idle => "espera",
+            Screen::Choose => "eleccion",
+            Screen::Review => "revision",
+            Screen::Sending => "envio",
+            Screen::Done => "recibo",
+        }
+    }
+}
+
+/// The attendee at the kiosk: the badge's credential (its key is wiped
+/// when this is dropped) and the daemon's ballot sheet.
+struct Voter {
+    credential: Credential,
+    sheet: Value,
+}
+
+/// One choice: an item, a holder, and an option or `None` for an
+/// abstention (nothing is sent for it).
+#[derive(Clone, Debug, Deserialize, PartialEq, Eq)]
+struct Pick {
+    item: String,
+    holder: String,
+    choice: Option<u16>,
+}
+
+#[derive(Clone, Debug)]
+enum Sent {
+    Waiting,
+    Counted { seq: u64, line: String },
+    Refused(Notice),
+}
+
+/// A signed ballot on its way, and what became of it.
+struct Outgoing {
+    item: String,
+    title: String,
+    body: String,
+    digest: Digest,
+    /// Each holder's name and choice in words, for the receipt screen.
+    votes: Vec<(String, String)>,
+    sent: Sent,
+}
+
+struct Kiosk {
+    screen: Screen,
+    generation: u64,
+    notice: Option<Notice>,
+    voter: Option<Voter>,
+    picks: Vec<Pick>,
+    outbox: Vec<Outgoing>,
+    touched: Instant,
+    /// Attempts to reach the daemon for the ballots on their way.
+    attempts: u32,
+}
+
+impl Kiosk {
+    fn changed(&mut self) {
+        self.generation += 1;
+        self.touched = Instant::now();
+    }
+
+    /// Back to the idle screen with `notice`, every trace of the attendee
+    /// dropped (the credential's key wiped with it).
+    fn reset(&mut self, notice: Option<Notice>) {
+        self.voter = None;
+        self.picks.clear();
+        self.outbox.clear();
+        self.attempts = 0;
+        self.screen = Screen::Idle;
+        self.notice = notice;
+        self.changed();
+    }
+}
+
+struct Shared {
+    folder: Folder,
+    options: Options,
+    kiosk: Mutex<Kiosk>,
+    changed: tokio::sync::Notify,
+}
+
+#[derive(Clone)]
+struct App(Arc<Shared>);
+
+impl App {
+    fn with<T>(&self, f: impl FnOnce(&mut Kiosk) -> T) -> T {
+        let mut kiosk = self.0.kiosk.lock().unwrap_or_else(PoisonError::into_inner);
+        let generation = kiosk.generation;
+        let out = f(&mut kiosk);
+        if kiosk.generation != generation {
+            self.0.changed.notify_waiters();
+        }
+        out
+    }
+
+    /// One exchange with the daemon on a fresh mutual-TLS connection: a
+    /// `POST` of `body`, or a `GET`.
+    async fn daemon(&self, path: &str, body: Option<String>) -> Result<(StatusCode, Value)> {
+        let folder = &self.0.folder;
+        let addr = folder.daemon_addr()?;
+        let name = rustls::pki_types::ServerName::try_from(folder.daemon_host())
+            .context("the daemon's name in kiosk.toml")?;
+        let mut client = tokio::time::timeout(
+            Duration::from_secs(5),
+            HttpsClient::connect_named(addr, name, folder.tls.clone()),
+        )
+        .await
+        .context("the daemon did not answer within 5 s")??;
+        let answer = async {
+            match body {
+                Some(body) => client.post_body(path, body, None).await,
+                None => client.get_json(path).await,
+            }
+        };
+        let (status, value) = tokio::time::timeout(Duration::from_secs(10), answer)
+            .await
+            .context("the daemon did not answer within 10 s")??;
+        Ok((StatusCode::from_u16(status.as_u16())?, value))
+    }
+
+    fn mark(&self, state: &Value) {
+        let path = self.0.folder.dir.join(IN_PROGRESS);
+        if let Err(error) = write_durably(&path, state.to_string().as_bytes()) {
+            tracing::warn!(%error, "cannot write the mark of a vote in progress");
+        }
+    }
+
+    fn unmark(&self) {
+        let _ = std::fs::remove_file(self.0.folder.dir.join(IN_PROGRESS));
+    }
+}
+
+/// Writes `bytes` to `path` through a new file renamed over it, synced.
+fn write_durably(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
+    use std::io::Write;
+    let temporary = path.with_extension("nuevo");
+    let mut file = std::fs::File::create(&temporary)?;
+    file.write_all(bytes)?;
+    file.sync_all()?;
+    std::fs::rename(&temporary, path)
+}
+
+/// Runs the kiosk until the process is stopped; `ready` hears the
+/// address it serves on.
+pub async fn run(options: Options, ready: impl FnOnce(SocketAddr)) -> Result<()> {
+    if !options.listen.ip().is_loopback() {
+        anyhow::bail!(
+            "--listen {}: el quiosco sirve su página solo en la dirección local (127.0.0.1) / the kiosk serves its page on loopback only",
+            options.listen
+        );
+    }
+    let folder = Folder::open(&options.folder)?;
+    let listener = tokio::net::TcpListener::bind(options.listen)
+        .await
+        .with_context(|| format!("{}: cannot listen", options.listen))?;
+    let addr = listener.local_addr()?;
+    let app = App(Arc::new(Shared {
+        folder,
+        options,
+        kiosk: Mutex::new(Kiosk {
+            screen: Screen::Idle,
+            generation: 1,
+            notice: None,
+            voter: None,
+            picks: Vec::new(),
+            outbox: Vec::new(),
+            touched: Instant::now(),
+            attempts: 0,
+        }),
+        changed: tokio::sync::Notify::new(),
+    }));
+    recover(&app).await;
+    if let Some(path) = app.0.options.scanner.clone() {
+        let runtime = tokio::runtime::Handle::current();
+        let (reading, troubled) = (app.clone(), app.clone());
+        crate::scan::serial(
+            path,
+            move |line| runtime.block_on(scan(&reading, line)),
+            move |es, en| {
+                troubled.with(|k| {
+                    k.notice = Some(Notice::error(es, en));
+                    k.changed();
+                })
+            },
+        );
+    }
+    tokio::spawn(watch_idle(app.clone()));
+    let router = Router::new()
+        .route("/", get(page))
+        .route("/kiosco.js", get(script))
+        .route("/kiosco.css", get(style))
+        .route("/api/estado", get(status))
+        .route("/api/escaneo", post(scan_text))
+        .route("/api/escaneo/imagen", post(scan_image))
+        .route("/api/revisar", post(review))
+        .route("/api/volver", post(back))
+        .route("/api/confirmar", post(confirm))
+        .route("/api/cancelar", post(cancel))
+        .route("/api/tocar", post(touch))
+        .with_state(app);
+    ready(addr);
+    axum::serve(listener, router).await.context("the kiosk page stopped")
+}
+
+/// A restart during a vote: say what became of it.
+async fn recover(app: &App) {
+    let path = app.0.folder.dir.join(IN_PROGRESS);
+    let Ok(text) = std::fs::read_to_string(&path) else { return };
+    let mark: Value = serde_json::from_str(&text).unwrap_or(Value::Null);
+    let notice = match mark["estado"].as_str() {
+        Some("enviando") => {
+            let mut said_es = Vec::new();
+            let mut said_en = Vec::new();
+            for ballot in mark["papeletas"].as_array().into_iter().flatten() {
+                let title = ballot["titulo"].as_str().unwrap_or("?");
+                let digest = ballot["resumen"].as_str().unwrap_or("");
+                match app.daemon(&format!("/api/v1/receipts/{digest}"), None).await {
+                    Ok((status, answer)) if status.is_success() => {
+                        let seq = answer["receipt"]["seq"].as_u64().unwrap_or(0);
+                        said_es.push(format!("«{title}»: registrado (n.º {seq})"));
+                        said_en.push(format!("“{title}”: recorded (no. {seq})"));
+                    }
+                    Ok(_) => {
+                        said_es.push(format!("«{title}»: NO se registró"));
+                        said_en.push(format!("“{title}”: NOT recorded"));
+                    }
+                    Err(_) => {
+                        said_es.push(format!("«{title}»: no se pudo comprobar; consúltelo en el tablero público"));
+                        said_en.push(format!("“{title}”: could not be checked; see the public board"));
+                    }
+                }
+            }
+            Notice::error(
+                format!(
+                    "El quiosco se reinició mientras enviaba su voto. {}. Si algún punto no se registró, vuelva a escanear su credencial.",
+                    said_es.join("; ")
+                ),
+                format!("The kiosk restarted while sending your vote. {}. If an item was not recorded, scan your badge again.", said_en.join("; ")),
+            )
+        }
+        _ => Notice::error(
+            "El quiosco se reinició antes de que confirmara su voto: no se envió nada. Vuelva a escanear su credencial.",
+            "The kiosk restarted before you confirmed: nothing was sent. Scan your badge again.",
+        ),
+    };
+    app.with(|k| {
+        k.notice = Some(notice);
+        k.changed();
+    });
+    app.unmark();
+}
+
+/// Clears a half-made vote after a while without a touch, and the
+/// receipt after its time on screen.
+async fn watch_idle(app: App) {
+    let (idle_after, receipt_for) = (app.0.options.idle_after, app.0.options.receipt_for);
+    loop {
+        tokio::time::sleep(Duration::from_millis(250)).await;
+        let cleared = app.with(|k| match k.screen {
+            Screen::Choose | Screen::Review if k.touched.elapsed() >= idle_after => {
+                k.reset(Some(Notice::info(
+                    "Se cerró por inactividad: no se envió ningún voto. Vuelva a escanear su credencial para votar.",
+                    "Closed after inactivity: no vote was sent. Scan your badge again to vote.",
+                )));
+                true
+            }
+            Screen::Done if k.touched.elapsed() >= receipt_for => {
+                k.reset(None);
+                false
+            }
+            _ => false,
+        });
+        if cleared {
+            app.unmark();
+        }
+    }
+}
+
+/// Words for a scan that is not a badge of this meeting.
+fn unreadable(error: &WireError) -> Notice {
+    match error {
+        WireError::CredentialOtherMeeting => Notice::error(
+            "Esta credencial es de otra reunión. Use la credencial que le entregaron hoy en el registro.",
+            "This badge belongs to another meeting. Use the badge the registration desk gave you today.",
+        ),
+        WireError::CredentialLength { .. } | WireError::CredentialCheck | WireError::CredentialCharacter { .. } => {
+            Notice::error(
+                "La lectura de la credencial quedó incompleta o con errores. Vuelva a acercarla al lector, despacio y sin doblarla.",
+                "The badge was read incompletely or with errors. Hold it to the reader again, slowly and flat.",
+            )
+        }
+        _ => Notice::error(
+            "Eso no es una credencial de votación. Acerque al lector el código QR de su credencial.",
+            "That is not a voting badge. Hold your badge's QR code to the reader.",
+        ),
+    }
+}
+
+fn unreachable_notice() -> Notice {
+    Notice::error(
+        "No hay conexión con el servicio de votación. Avise al personal de la mesa. No se ha contado nada.",
+        "The voting service cannot be reached. Tell the staff. Nothing has been counted.",
+    )
+}
+
+/// A scan, from any reader.
+async fn scan(app: &App, text: Zeroizing<String>) {
+    let busy = app.with(|k| matches!(k.screen, Screen::Choose | Screen::Review | Screen::Sending));
+    if busy {
+        app.with(|k| {
+            k.notice = Some(Notice::info(
+                "Termine o cancele la votación en curso antes de escanear otra credencial.",
+                "Finish or cancel the vote in progress before scanning another badge.",
+            ));
+            k.changed();
+        });
+        return;
+    }
+    let credential = match crate::parse_badge(&text, &app.0.folder.meeting) {
+        Ok(credential) => credential,
+        Err(error) => {
+            app.with(|k| k.reset(Some(unreadable(&error))));
+            return;
+        }
+    };
+    drop(text);
+    let number = credential.id().0;
+    let sheet = match app.daemon(&format!("/api/v1/kiosk/badges/{number}"), None).await {
+        Ok((status, sheet)) if status.is_success() => sheet,
+        Ok((_, answer)) => {
+            let error = &answer["error"];
+            let notice = match error["code"].as_str() {
+                Some("revoked-badge") => Notice::error(
+                    format!("La credencial n.º {number} fue anulada. Pida una nueva en la mesa de registro."),
+                    format!("Badge no. {number} was revoked. Ask the registration desk for a new one."),
+                ),
+                Some("unknown-badge") => Notice::error(
+                    format!("La credencial n.º {number} no fue emitida en esta reunión. Acuda a la mesa de registro."),
+                    format!("Badge no. {number} was not issued at this meeting. Go to the registration desk."),
+                ),
+                _ => Notice::error(
+                    error["message"].as_str().unwrap_or("El servicio rechazó la credencial.").to_string(),
+                    error["message_en"].as_str().unwrap_or("The service refused the badge.").to_string(),
+                ),
+            };
+            app.with(|k| k.reset(Some(notice)));
+            return;
+        }
+        Err(_) => {
+            app.with(|k| k.reset(Some(unreachable_notice())));
+            return;
+        }
+    };
+    let items = sheet["open_items"].as_array().map_or(0, Vec::len);
+    if items == 0 {
+        app.with(|k| {
+            k.reset(Some(Notice::info(
+                "No hay ningún punto abierto a votación en este momento. Espere a que la presidencia abra el siguiente.",
+                "No item is open for voting now. Wait for the chair to open the next one.",
+            )))
+        });
+        return;
+    }
+    app.mark(&json!({ "estado": "eligiendo" }));
+    app.with(|k| {
+        k.reset(None);
+        k.voter = Some(Voter { credential, sheet });
+        k.screen = Screen::Choose;
+        k.changed();
+    });
+}
+
+/// Every holder that may vote on an item has a pick, with an option on
+/// the item's ballot; nothing else is picked.
+fn check_picks(sheet: &Value, picks: &[Pick]) -> Result<(), Notice> {
+    let mut wanted: BTreeMap<(String, String), usize> = BTreeMap::new();
+    for item in sheet["open_items"].as_array().into_iter().flatten() {
+        let options = item["options"].as_array().map_or(0, Vec::len);
+        for holder in item["holders"].as_array().into_iter().flatten() {
+            if holder["may_vote"] == true {
+                let key = (
+                    item["id"].as_str().unwrap_or("").to_string(),
+                    holder["holder"].as_str().unwrap_or("").to_string(),
+                );
+                wanted.insert(key, options);
+            }
+        }
+    }
+    for pick in picks {
+        match wanted.remove(&(pick.item.clone(), pick.holder.clone())) {
+            Some(options) if pick.choice.is_none_or(|c| usize::from(c) < options) => {}
+            _ => {
+                return Err(Notice::error(
+                    "Esa elección no corresponde a su papeleta. Vuelva a elegir.",
+                    "That choice is not on your ballot. Choose again.",
+                ))
+            }
+        }
+    }
+    if wanted.is_empty() {
+        Ok(())
+    } else {
+        Err(Notice::error(
+            "Falta elegir en algún punto: cada punto y cada accionista necesita una opción (o «Abstención»).",
+            "A choice is missing: each item and each holder needs an option (or “Abstain”).",
+        ))
+    }
+}
+
+/// The words of option `choice` on `item`, `Abstención` for none.
+fn option_words(item: &Value, choice: Option<u16>) -> String {
+    match choice {
+        None => "Abstención (no se envía voto)".to_string(),
+        Some(c) => item["options"][usize::from(c)]["es"].as_str().unwrap_or("?").to_string(),
+    }
+}
+
+/// Signs one ballot per item that has a vote (abstentions send nothing),
+/// then drops the credential.
+fn sign_all(voter: Voter, picks: &[Pick]) -> Result<Vec<Outgoing>> {
+    let mut out = Vec::new();
+    for item in voter.sheet["open_items"].as_array().into_iter().flatten() {
+        let id = item["id"].as_str().unwrap_or("");
+        let name_of = |holder: &str| {
+            item["holders"]
+                .as_array()
+                .into_iter()
+                .flatten()
+                .find(|h| h["holder"] == holder)
+                .and_then(|h| h["name"].as_str())
+                .unwrap_or(holder)
+                .to_string()
+        };
+        let mine: Vec<&Pick> = picks.iter().filter(|p| p.item == id).collect();
+        let votes: Vec<HolderVote> = mine
+            .iter()
+            .filter_map(|p| {
+                p.choice.map(|c| {
+                    Ok(HolderVote {
+                        holder: Id::new(&p.holder)?,
+                        choice: Choice::Whole(asamblea_rules::OptionIndex::list(usize::from(c))),
+                    })
+                })
+            })
+            .collect::<Result<_, WireError>>()?;
+        if votes.is_empty() {
+            continue;
+        }
+        let signed = SignedBallot::sign(&voter.credential, id, votes)?;
+        out.push(Outgoing {
+            item: id.to_string(),
+            title: item["title"].as_str().unwrap_or(id).to_string(),
+            body: signed.body(),
+            digest: signed.digest(),
+            votes: mine.iter().map(|p| (name_of(&p.holder), option_words(item, p.choice))).collect(),
+            sent: Sent::Waiting,
+        });
+    }
+    // The credential goes here, and its key is wiped with it.
+    drop(voter);
+    Ok(out)
+}
+
+/// Sends every ballot still waiting, again and again until the daemon
+/// answers each.
+async fn send_all(app: App) {
+    loop {
+        let waiting: Vec<(usize, String)> = app.with(|k| {
+            k.outbox
+                .iter()
+                .enumerate()
+                .filter(|(_, o)| matches!(o.sent, Sent::Waiting))
+                .map(|(at, o)| (at, o.body.clone()))
+                .collect()
+        });
+        if waiting.is_empty() {
+            app.unmark();
+            app.with(|k| {
+                k.screen = Screen::Done;
+                k.notice = None;
+                k.changed();
+            });
+            return;
+        }
+        let mut reached = true;
+        for (at, body) in waiting {
+            match app.daemon("/api/v1/ballots", Some(body)).await {
+                Ok((status, answer)) if status.is_success() => {
+                    let folder = &app.0.folder;
+                    let sent = match crate::read_receipt(&answer, &folder.meeting, Some(&folder.daemon_key)) {
+                        Ok((receipt, signature)) => {
+                            Sent::Counted { seq: receipt.seq, line: receipt.to_text(&signature) }
+                        }
+                        Err(_) => Sent::Refused(Notice::error(
+                            "El recibo recibido no lleva la firma del servicio: avise al personal.",
+                            "The receipt does not carry the service's signature: tell the staff.",
+                        )),
+                    };
+                    app.with(|k| {
+                        k.outbox[at].sent = sent;
+                        k.changed();
+                    });
+                }
+                Ok((status, answer)) if status.is_client_error() => {
+                    let error = &answer["error"];
+                    let notice = Notice::error(
+                        format!(
+                            "No se contó: {}",
+                            error["message"].as_str().unwrap_or("el servicio lo rechazó.")
+                        ),
+                        format!(
+                            "Not counted: {}",
+                            error["message_en"].as_str().unwrap_or("the service refused it.")
+                        ),
+                    );
+                    app.with(|k| {
+                        k.outbox[at].sent = Sent::Refused(notice);
+                        k.changed();
+                    });
+                }
+                // The daemon is there but cannot take it now (5xx), or
+                // cannot be reached: the same bytes again, shortly.
+                _ => {
+                    reached = false;
+                    break;
+                }
+            }
+        }
+        if !reached {
+            app.with(|k| {
+                k.attempts += 1;
+                k.notice = Some(Notice::error(
+                    format!(
+                        "Sin conexión con el servicio de votación: reintentando (intento {}). Su voto está firmado y se enviará en cuanto vuelva la conexión; no se cuenta dos veces. No se retire.",
+                        k.attempts
+                    ),
+                    "No connection to the voting service: retrying. Your signed vote will be sent as soon as it returns, and never counted twice. Please wait.",
+                ));
+                k.changed();
+            });
+            tokio::time::sleep(Duration::from_secs(2)).await;
+        }
+    }
+}
+
+// ----- the page and its API ------------------------------------------------
+
+const PAGE: &str = include_str!("page/kiosco.html");
+const SCRIPT: &str = include_str!("page/kiosco.js");
+const STYLE: &str = include_str!("page/kiosco.css");
+
+async fn page() -> Response {
+    ([(header::CONTENT_TYPE, "text/html; charset=utf-8"), (header::CACHE_CONTROL, "no-store")], PAGE)
+        .into_response()
+}
+
+async fn script() -> Response {
+    ([(header::CONTENT_TYPE, "text/javascript; charset=utf-8")], SCRIPT).into_response()
+}
+
+async fn style() -> Response {
+    ([(header::CONTENT_TYPE, "text/css; charset=utf-8")], STYLE).into_response()
+}
+
+/// Only the kiosk's own page may drive it.
+fn from_the_page(headers: &HeaderMap) -> bool {
+    headers.get("x-quiosco").is_some_and(|v| v == "1")
+}
+
+fn forbidden() -> Response {
+    (StatusCode::FORBIDDEN, "solo la página del quiosco / only the kiosk's page").into_response()
+}
+
+#[derive(Deserialize)]
+struct Since {
+    desde: Option<u64>,
+}
+
+/// `GET /api/estado?desde=N`: the screen as it is, once it is newer than
+/// `N` (or after 15 s).
+async fn status(State(app): State<App>, Query(since): Query<Since>) -> Json<Value> {
+    let deadline = Instant::now() + Duration::from_secs(15);
+    loop {
+        let notified = app.0.changed.notified();
+        let current = app.with(|k| k.generation);
+        if since.desde.is_none_or(|d| current > d) || Instant::now() >= deadline {
+            break;
+        }
+        let _ = tokio::time::timeout(Duration::from_secs(1), notified).await;
+    }
+    Json(app.with(|k| describe(&app, k)))
+}
+
+fn describe(app: &App, k: &Kiosk) -> Value {
+    let options = &app.0.options;
+    let left = |limit: Duration| limit.saturating_sub(k.touched.elapsed()).as_secs();
+    let idle_in = match k.screen {
+        Screen::Choose | Screen::Review => Some(left(options.idle_after)),
+        Screen::Done => Some(left(options.receipt_for)),
+        _ => None,
+    };
+    let board = app.0.folder.settings.board.trim_end_matches('/');
+    let outbox: Vec<Value> = k
+        .outbox
+        .iter()
+        .map(|o| {
+            let hash = o.digest.to_string();
+            let votes: Vec<Value> =
+                o.votes.iter().map(|(name, words)| json!({ "name": name, "choice": words })).collect();
+            let mut entry = json!({ "item": o.item, "title": o.title, "votes": votes });
+            match &o.sent {
+                Sent::Waiting => entry["state"] = json!("esperando"),
+                Sent::Counted { seq, line } => {
+                    let url = format!("{board}/recibo?resumen={hash}");
+                    entry["state"] = json!("registrado");
+                    entry["seq"] = json!(seq);
+                    entry["short"] = json!(short_code(&hash));
+                    entry["hash"] = json!(hash);
+                    entry["line"] = json!(line);
+                    entry["url"] = json!(url);
+                    entry["qr"] = json!(crate::scan::qr_svg(&url));
+                }
+                Sent::Refused(n) => {
+                    entry["state"] = json!("rechazado");
+                    entry["es"] = json!(n.es);
+                    entry["en"] = json!(n.en);
+                }
+            }
+            entry
+        })
+        .collect();
+    json!({
+        "generation": k.generation,
+        "screen": k.screen.code(),
+        "notice": k.notice.as_ref().map(|n| json!({ "es": n.es, "en": n.en, "error": n.error })),
+        "idle_in": idle_in,
+        "kiosk": app.0.folder.settings.kiosk,
+        "sheet": k.voter.as_ref().map(|v| v.sheet.clone()),
+        "picks": k.picks.iter().map(|p| json!({ "item": p.item, "holder": p.holder, "choice": p.choice })).collect::<Vec<_>>(),
+        "outbox": outbox,
+    })
+}
+
+/// The first eight hex digits of a ballot's hash in two groups, upper
+/// case: what an attendee reads aloud or compares on the board.
+fn short_code(hash: &str) -> String {
+    let upper = hash.to_ascii_uppercase();
+    format!("{}-{}", &upper[..4], &upper[4..8])
+}
+
+async fn scan_text(State(app): State<App>, headers: HeaderMap, body: Bytes) -> Response {
+    if !from_the_page(&headers) {
+        return forbidden();
+    }
+    let text = Zeroizing::new(String::from_utf8_lossy(&body).into_owned());
+    scan(&app, text).await;
+    StatusCode::NO_CONTENT.into_response()
+}
+
+async fn scan_image(State(app): State<App>, headers: HeaderMap, body: Bytes) -> Response {
+    if !from_the_page(&headers) {
+        return forbidden();
+    }
+    match crate::scan::decode_image(&body) {
+        Ok(text) => scan(&app, text).await,
+        Err(crate::scan::ImageError::NoCode) => app.with(|k| {
+            if k.screen == Screen::Idle {
+                k.notice = Some(Notice::info(
+                    "No se ve ningún código en la imagen: acerque la credencial a la cámara.",
+                    "No code in the picture: hold the badge up to the camera.",
+                ));
+                k.changed();
+            }
+        }),
+        Err(crate::scan::ImageError::NotAnImage(why)) => app.with(|k| {
+            k.notice = Some(Notice::error(
+                format!("La imagen de la cámara no se pudo leer ({why})."),
+                format!("The camera's picture could not be read ({why})."),
+            ));
+            k.changed();
+        }),
+    }
+    StatusCode::NO_CONTENT.into_response()
+}
+
+#[derive(Deserialize)]
+struct ReviewRequest {
+    picks: Vec<Pick>,
+}
+
+async fn review(State(app): State<App>, headers: HeaderMap, body: Bytes) -> Response {
+    if !from_the_page(&headers) {
+        return forbidden();
+    }
+    let Ok(request) = serde_json::from_slice::<ReviewRequest>(&body) else {
+        return (StatusCode::BAD_REQUEST, "picks: [{item, holder, choice}]").into_response();
+    };
+    app.with(|k| {
+        let Some(voter) = &k.voter else { return };
+        if k.screen != Screen::Choose {
+            return;
+        }
+        match check_picks(&voter.sheet, &request.picks) {
+            Ok(()) => {
+                k.picks = request.picks;
+                k.screen = Screen::Review;
+                k.notice = None;
+            }
+            Err(notice) => k.notice = Some(notice),
+        }
+        k.changed();
+    });
+    StatusCode::NO_CONTENT.into_response()
+}
+
+async fn back(State(app): State<App>, headers: HeaderMap) -> Response {
+    if !from_the_page(&headers) {
+        return forbidden();
+    }
+    app.with(|k| {
+        if k.screen == Screen::Review {
+            k.screen = Screen::Choose;
+            k.changed();
+        }
+    });
+    StatusCode::NO_CONTENT.into_response()
+}
+
+async fn confirm(State(app): State<App>, headers: HeaderMap) -> Response {
+    if !from_the_page(&headers) {
+        return forbidden();
+    }
+    let signed = app.with(|k| {
+        if k.screen != Screen::Review {
+            return None;
+        }
+        let voter = k.voter.take()?;
+        Some(sign_all(voter, &k.picks))
+    });
+    match signed {
+        None => {}
+        Some(Err(error)) => {
+            tracing::error!(%error, "a ballot could not be signed");
+            app.unmark();
+            app.with(|k| {
+                k.reset(Some(Notice::error(
+                    "No se pudo firmar el voto; no se envió nada. Vuelva a escanear su credencial o avise al personal.",
+                    "The vote could not be signed; nothing was sent. Scan your badge again or tell the staff.",
+                )))
+            });
+        }
+        Some(Ok(outbox)) => {
+            let ballots: Vec<Value> = outbox
+                .iter()
+                .map(|o| json!({ "punto": o.item, "titulo": o.title, "resumen": o.digest.to_string() }))
+                .collect();
+            app.mark(&json!({ "estado": "enviando", "papeletas": ballots }));
+            app.with(|k| {
+                k.outbox = outbox;
+                k.screen = Screen::Sending;
+                k.notice = None;
+                k.changed();
+            });
+            tokio::spawn(send_all(app.clone()));
+        }
+    }
+    StatusCode::NO_CONTENT.into_response()
+}
+
+async fn cancel(State(app): State<App>, headers: HeaderMap) -> Response {
+    if !from_the_page(&headers) {
+        return forbidden();
+    }
+    let cleared = app.with(|k| {
+        if matches!(k.screen, Screen::Choose | Screen::Review | Screen::Done) {
+            let notice = (k.screen != Screen::Done).then(|| {
+                Notice::info("Votación cancelada: no se envió nada.", "Vote cancelled: nothing was sent.")
+            });
+            k.reset(notice);
+            true
+        } else {
+            false
+        }
+    });
+    if cleared {
+        app.unmark();
+    }
+    StatusCode::NO_CONTENT.into_response()
+}
+
+async fn touch(State(app): State<App>, headers: HeaderMap) -> Response {
+    if !from_the_page(&headers) {
+        return forbidden();
+    }
+    app.with(|k| k.touched = Instant::now());
+    StatusCode::NO_CONTENT.into_response()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn sheet() -> Value {
+        json!({ "open_items": [
+            { "id": "i1", "title": "Uno", "options": [{"es": "Sí"}, {"es": "No"}, {"es": "En blanco"}],
+              "holders": [ { "holder": "A", "name": "Ana", "may_vote": true }, { "holder": "B", "name": "Beto", "may_vote": false } ] },
+            { "id": "i2", "title": "Dos", "options": [{"es": "Sí"}, {"es": "No"}, {"es": "En blanco"}],
+              "holders": [ { "holder": "A", "name": "Ana", "may_vote": true }, { "holder": "B", "name": "Beto", "may_vote": true } ] }
+        ]})
+    }
+
+    fn pick(item: &str, holder: &str, choice: Option<u16>) -> Pick {
+        Pick { item: item.into(), holder: holder.into(), choice }
+    }
+
+    #[test]
+    fn every_holder_who_may_vote_needs_a_choice_and_no_other_is_taken() {
+        let full = [pick("i1", "A", Some(0)), pick("i2", "A", Some(1)), pick("i2", "B", None)];
+        assert_eq!(check_picks(&sheet(), &full), Ok(()));
+        assert!(check_picks(&sheet(), &full[..2]).unwrap_err().es.contains("Falta elegir"));
+        // B may not vote on i1; an option past the ballot's; an item not open.
+        for wrong in [pick("i1", "B", Some(0)), pick("i1", "A", Some(3)), pick("i9", "A", Some(0))] {
+            let mut picks = full.to_vec();
+            picks[0] = wrong;
+            assert!(check_picks(&sheet(), &picks).unwrap_err().es.contains("no corresponde"));
+        }
+    }
+
+    #[test]
+    fn the_short_code_is_the_hashs_first_eight_digits() {
+        assert_eq!(short_code("ab12cd34ef"), "AB12-CD34");
+    }
+}

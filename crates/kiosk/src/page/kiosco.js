@@ -1,0 +1,278 @@
+// The kiosk's touch page. It shows what the kiosk process says
+// (/api/estado, long-polled) and sends what the attendee touches; the
+// choices are held here only until "Revisar", and nothing is signed or
+// sent from the page: the kiosk process does that.
+"use strict";
+
+const screenEl = document.getElementById("pantalla");
+const noticeEl = document.getElementById("aviso");
+const reader = document.getElementById("lector");
+let state = null;
+let picks = {}; // "item\u0000holder" -> option index, or null for an abstention
+
+const fmt = (n) => Number(n).toLocaleString("es-CO");
+
+function el(tag, attrs, ...children) {
+  const node = document.createElement(tag);
+  for (const [k, v] of Object.entries(attrs || {})) {
+    if (k === "on") for (const [ev, f] of Object.entries(v)) node.addEventListener(ev, f);
+    else if (v !== null && v !== undefined && v !== false) node.setAttribute(k, v === true ? "" : v);
+  }
+  for (const c of children.flat()) if (c !== null && c !== undefined) node.append(c.nodeType ? c : document.createTextNode(String(c)));
+  return node;
+}
+
+// Spanish, then English under it.
+const both = (es, en, tag = "span") => el(tag, {}, es, el("span", { class: "en", lang: "en" }, en));
+
+async function send(path, body, type) {
+  const headers = { "X-Quiosco": "1" };
+  if (type) headers["Content-Type"] = type;
+  await fetch(path, { method: "POST", headers, body });
+}
+
+function touched() { send("/api/tocar"); }
+
+async function poll() {
+  let since = 0;
+  for (;;) {
+    try {
+      const r = await fetch("/api/estado?desde=" + since, { cache: "no-store" });
+      const next = await r.json();
+      since = next.generation;
+      show(next);
+    } catch (_) {
+      noticeEl.hidden = false;
+      noticeEl.className = "error";
+      noticeEl.replaceChildren(both("El programa del quiosco no responde: avise al personal.", "The kiosk program does not answer: tell the staff."));
+      await new Promise((r) => setTimeout(r, 1000));
+    }
+  }
+}
+
+function show(next) {
+  const screenChanged = !state || state.screen !== next.screen || JSON.stringify(state.sheet) !== JSON.stringify(next.sheet);
+  state = next;
+  document.getElementById("quiosco").textContent = "Quiosco " + next.kiosk;
+  if (next.notice) {
+    noticeEl.hidden = false;
+    noticeEl.className = next.notice.error ? "error" : "";
+    noticeEl.replaceChildren(both(next.notice.es, next.notice.en));
+  } else {
+    noticeEl.hidden = true;
+  }
+  if (next.screen === "eleccion" && screenChanged) {
+    picks = {};
+    for (const p of next.picks) picks[p.item + "\u0000" + p.holder] = p.choice;
+  }
+  if (screenChanged || next.screen === "envio" || next.screen === "recibo") render();
+  countdown();
+  if (next.screen === "espera") reader.focus();
+}
+
+function countdown() {
+  const c = document.getElementById("cuenta");
+  if (!c) return;
+  c.textContent = state.idle_in === null || state.idle_in === undefined ? "" :
+    "Se cerrará en " + state.idle_in + " s sin actividad · closes in " + state.idle_in + " s";
+}
+
+function render() {
+  const s = state.screen;
+  if (s === "espera") screenEl.replaceChildren(idle());
+  else if (s === "eleccion") screenEl.replaceChildren(choose());
+  else if (s === "revision") screenEl.replaceChildren(review());
+  else if (s === "envio") screenEl.replaceChildren(sending());
+  else if (s === "recibo") screenEl.replaceChildren(receipts());
+}
+
+function idle() {
+  const parts = [
+    el("p", { class: "grande centro" }, "Acerque su credencial al lector"),
+    el("p", { class: "centro en", lang: "en" }, "Hold your badge's QR code to the reader"),
+    el("p", { class: "centro" }, both("Votará aquí cada punto abierto; al final recibirá un recibo para comprobar su voto en el tablero público.",
+      "You will vote on each open item here and get a receipt to check your vote on the public board.")),
+  ];
+  if (navigator.mediaDevices && navigator.mediaDevices.getUserMedia) {
+    parts.push(el("p", { class: "centro" }, el("button", { type: "button", id: "usar-camara", on: { click: camera } },
+      both("Usar la cámara", "Use the camera"))));
+  }
+  return el("section", { "aria-labelledby": "t" }, el("h2", { id: "t", class: "lector" }, "Inicio"), parts);
+}
+
+function optionButtons(item, key, current, onPick, label) {
+  const group = el("div", { class: "opciones", role: "radiogroup", "aria-label": label });
+  const options = item.options.map((o) => ({ index: o.index, es: o.es, en: o.en }));
+  options.push({ index: null, es: "Abstención", en: "Abstain" });
+  for (const o of options) {
+    const checked = current !== undefined && current === o.index;
+    group.append(el("button", {
+      type: "button", role: "radio", "aria-checked": checked ? "true" : "false",
+      "data-option": o.index === null ? "abstencion" : String(o.index),
+      on: { click: () => { onPick(o.index); touched(); } },
+    }, both(o.es, o.en)));
+  }
+  return group;
+}
+
+function complete() {
+  for (const item of state.sheet.open_items)
+    for (const h of item.holders)
+      if (h.may_vote && !((item.id + "\u0000" + h.holder) in picks)) return false;
+  return true;
+}
+
+function choose() {
+  const sheet = state.sheet;
+  const parts = [el("h2", {}, both("Hola, " + sheet.name, "Hello"))];
+  const carried = sheet.holders.length;
+  if (carried > 1 || (carried === 1 && sheet.holders[0].holder !== sheet.person)) {
+    parts.push(el("p", {}, both("Vota por " + carried + (carried === 1 ? " accionista" : " accionistas") + ": elija por cada uno, o la misma opción para todos.",
+      "You vote for " + carried + " holder(s): choose for each, or the same for all.")));
+  }
+  for (const item of sheet.open_items) {
+    const card = el("section", { class: "tarjeta", "aria-label": item.title, "data-item": item.id });
+    card.append(el("h3", {}, item.title), el("p", { class: "acciones" }, item.matter_es));
+    const voters = item.holders.filter((h) => h.may_vote);
+    if (voters.length > 1) {
+      const same = voters.map((h) => picks[item.id + "\u0000" + h.holder]);
+      const all = same.every((v) => v !== undefined && v === same[0]) ? same[0] : undefined;
+      card.append(el("div", { class: "accionista todos" },
+        both("La misma opción para todos mis representados", "Same choice for all I represent", "p"),
+        optionButtons(item, "todos", all, (v) => { for (const h of voters) picks[item.id + "\u0000" + h.holder] = v; render(); },
+          "La misma opción para todos en " + item.title)));
+    }
+    for (const h of item.holders) {
+      const row = el("div", { class: "accionista", "data-holder": h.holder });
+      row.append(el("p", {}, el("strong", {}, h.name), " ", el("span", { class: "acciones" }, "(" + h.holder + ")")));
+      if (h.may_vote) {
+        row.append(el("p", { class: "acciones" }, both("Vota " + fmt(h.shares) + " acciones en este punto", "Votes " + fmt(h.shares) + " shares on this item")));
+        const key = item.id + "\u0000" + h.holder;
+        row.append(optionButtons(item, key, picks[key], (v) => { picks[key] = v; render(); }, h.name + ": " + item.title));
+      } else {
+        row.append(el("p", { class: "motivo" }, both("No vota en este punto. " + (h.reason_es || ""), "Does not vote on this item. " + (h.reason_en || ""))));
+      }
+      card.append(row);
+    }
+    parts.push(card);
+  }
+  const ready = complete();
+  parts.push(el("div", { class: "barra" },
+    el("button", { type: "button", id: "cancelar", on: { click: () => send("/api/cancelar") } }, both("Cancelar", "Cancel")),
+    el("span", { id: "cuenta", class: "cuenta" }),
+    el("button", { type: "button", id: "revisar", class: "principal", disabled: !ready, on: { click: reviewPicks } },
+      both(ready ? "Revisar mi voto" : "Elija en cada punto", ready ? "Review my vote" : "Choose on every item"))));
+  return el("div", {}, parts);
+}
+
+function reviewPicks() {
+  const list = [];
+  for (const [key, choice] of Object.entries(picks)) {
+    const [item, holder] = key.split("\u0000");
+    list.push({ item, holder, choice });
+  }
+  send("/api/revisar", JSON.stringify({ picks: list }), "application/json");
+}
+
+function wordsOf(item, choice) {
+  if (choice === null) return ["Abstención (no se envía voto)", "Abstain (no vote is sent)"];
+  const o = item.options.find((x) => x.index === choice);
+  return o ? [o.es, o.en] : ["?", "?"];
+}
+
+function review() {
+  const parts = [el("h2", {}, both("Revise su voto", "Review your vote"))];
+  for (const item of state.sheet.open_items) {
+    const card = el("section", { class: "tarjeta", "aria-label": item.title }, el("h3", {}, item.title));
+    for (const p of state.picks.filter((p) => p.item === item.id)) {
+      const h = item.holders.find((x) => x.holder === p.holder);
+      const [es, en] = wordsOf(item, p.choice);
+      card.append(el("p", { class: "accionista" }, el("strong", {}, h ? h.name : p.holder), ": ", both(es, en)));
+    }
+    parts.push(card);
+  }
+  parts.push(el("p", { class: "final" }, both("Su voto es definitivo: una vez confirmado no se puede cambiar.", "Your vote is final: once confirmed it cannot be changed.")));
+  parts.push(el("div", { class: "barra" },
+    el("button", { type: "button", id: "volver", on: { click: () => send("/api/volver") } }, both("Volver a elegir", "Change")),
+    el("span", { id: "cuenta", class: "cuenta" }),
+    el("button", { type: "button", id: "confirmar", class: "principal", on: { click: () => send("/api/confirmar") } }, both("Confirmar y votar", "Confirm and vote"))));
+  return el("div", {}, parts);
+}
+
+function sending() {
+  const waiting = state.outbox.filter((o) => o.state === "esperando").length;
+  return el("div", { class: "centro" },
+    el("p", { class: "grande" }, "Enviando su voto…"),
+    el("p", { class: "en", lang: "en" }, "Sending your vote…"),
+    el("p", {}, both("Faltan " + waiting + " de " + state.outbox.length + ". No se retire: el recibo aparecerá aquí.",
+      waiting + " of " + state.outbox.length + " to go. Please wait: your receipt will appear here.")));
+}
+
+function receipts() {
+  const parts = [el("h2", {}, both("Su voto quedó registrado", "Your vote was recorded"))];
+  if (state.outbox.length === 0) parts[0] = el("h2", {}, both("No envió ningún voto (abstención en todo)", "You sent no vote (abstained on everything)"));
+  for (const o of state.outbox) {
+    const card = el("section", { class: "tarjeta", "aria-label": o.title }, el("h3", {}, o.title));
+    for (const v of o.votes) card.append(el("p", {}, el("strong", {}, v.name), ": " + v.choice));
+    if (o.state === "registrado") {
+      const qr = el("div", { class: "qr" });
+      qr.innerHTML = o.qr;
+      card.append(el("div", { class: "recibo" },
+        el("div", {},
+          el("p", { class: "registrado" }, both("Registrado: recibo n.º " + fmt(o.seq), "Recorded: receipt no. " + o.seq)),
+          el("p", {}, both("Código para leer:", "Code to read:")), el("p", { class: "codigo" }, o.short),
+          el("p", {}, both("Resumen completo de su papeleta:", "Your ballot's full hash:")), el("p", { class: "hash" }, o.hash),
+          el("p", {}, both("Escanee el código QR con su teléfono para comprobarlo en el tablero público.", "Scan the QR code with your phone to check it on the public board."))),
+        qr));
+    } else if (o.state === "rechazado") {
+      card.append(el("p", { class: "rechazado" }, both(o.es, o.en)));
+    } else {
+      card.append(el("p", {}, both("Enviando…", "Sending…")));
+    }
+    parts.push(card);
+  }
+  parts.push(el("div", { class: "barra" }, el("span", { id: "cuenta", class: "cuenta" }),
+    el("button", { type: "button", id: "terminar", class: "principal", on: { click: () => send("/api/cancelar") } }, both("Terminar", "Finish"))));
+  return el("div", {}, parts);
+}
+
+// A scanner that types: the text, then Enter.
+reader.addEventListener("keydown", (e) => {
+  if (e.key !== "Enter") return;
+  e.preventDefault();
+  const text = reader.value;
+  reader.value = "";
+  if (text.trim()) send("/api/escaneo", text, "text/plain");
+});
+// Any touch keeps a half-made vote alive, and brings the focus back to the
+// reader on the idle screen.
+document.addEventListener("pointerdown", () => {
+  if (state && state.screen === "espera") setTimeout(() => reader.focus(), 0);
+});
+
+// The camera as a reader: a frame every half second, decoded by the kiosk.
+async function camera() {
+  const video = document.getElementById("camara");
+  try {
+    video.srcObject = await navigator.mediaDevices.getUserMedia({ video: { facingMode: "user" } });
+  } catch (_) {
+    noticeEl.hidden = false;
+    noticeEl.className = "error";
+    noticeEl.replaceChildren(both("No hay cámara disponible: use el lector.", "No camera available: use the reader."));
+    return;
+  }
+  await video.play();
+  const canvas = document.createElement("canvas");
+  const tick = async () => {
+    if (!state || state.screen !== "espera" || !video.srcObject) return;
+    canvas.width = video.videoWidth;
+    canvas.height = video.videoHeight;
+    canvas.getContext("2d").drawImage(video, 0, 0);
+    const blob = await new Promise((r) => canvas.toBlob(r, "image/png"));
+    if (blob) await send("/api/escaneo/imagen", blob, "image/png");
+    setTimeout(tick, 500);
+  };
+  tick();
+}
+
+poll();
