@@ -480,6 +480,38 @@ async fn scan(app: &App, text: Zeroizing<String>) {
         });
         return;
     }
+    // Nothing this badge may vote now (already voted, or no holding votes
+    // on what is open): say why, and send nothing.
+    let mut why: Vec<(String, String)> = Vec::new();
+    let mut votes = false;
+    for holder in sheet["open_items"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .flat_map(|i| i["holders"].as_array().into_iter().flatten())
+    {
+        if holder["may_vote"] == true {
+            votes = true;
+        } else {
+            let reason = (
+                holder["reason_es"].as_str().unwrap_or("").to_string(),
+                holder["reason_en"].as_str().unwrap_or("").to_string(),
+            );
+            if !why.contains(&reason) {
+                why.push(reason);
+            }
+        }
+    }
+    if !votes {
+        let (es, en): (Vec<String>, Vec<String>) = why.into_iter().unzip();
+        app.with(|k| {
+            k.reset(Some(Notice::info(
+                format!("No tiene nada que votar en los puntos abiertos: {}", es.join(" ")),
+                format!("Nothing to vote on the open items: {}", en.join(" ")),
+            )))
+        });
+        return;
+    }
     app.mark(&json!({ "estado": "eligiendo" }));
     app.with(|k| {
         k.reset(None);

@@ -86,7 +86,10 @@ pub enum ImageError {
 
 /// The QR text in a PNG image (a camera frame, a scanned badge).
 pub fn decode_image(bytes: &[u8]) -> Result<Zeroizing<String>, ImageError> {
-    let decoder = png::Decoder::new(std::io::Cursor::new(bytes));
+    let mut decoder = png::Decoder::new(std::io::Cursor::new(bytes));
+    // Any depth and palette as 8-bit grey or colour: a printed badge's PNG
+    // is one bit a pixel, a camera frame RGBA.
+    decoder.set_transformations(png::Transformations::normalize_to_color8());
     let mut reader = decoder.read_info().map_err(|e| ImageError::NotAnImage(e.to_string()))?;
     let size = reader.output_buffer_size().ok_or_else(|| ImageError::NotAnImage("too large".into()))?;
     if size > 64 << 20 {
@@ -95,10 +98,11 @@ pub fn decode_image(bytes: &[u8]) -> Result<Zeroizing<String>, ImageError> {
     let mut buffer = vec![0; size];
     let frame = reader.next_frame(&mut buffer).map_err(|e| ImageError::NotAnImage(e.to_string()))?;
     let (width, height) = (frame.width as usize, frame.height as usize);
-    if frame.bit_depth != png::BitDepth::Eight {
-        return Err(ImageError::NotAnImage("only 8-bit images".into()));
+    let (color, depth) = reader.output_color_type();
+    if depth != png::BitDepth::Eight {
+        return Err(ImageError::NotAnImage("16-bit images".into()));
     }
-    let channels = frame.color_type.samples();
+    let channels = color.samples();
     let mut image = rqrr::PreparedImage::prepare_from_greyscale(width, height, |x, y| {
         let at = y * frame.line_size + x * channels;
         match channels {

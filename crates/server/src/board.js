@@ -8,10 +8,10 @@ const text = (el, value) => { el.textContent = value; return el; };
 let english = localStorage.getItem("asamblea-lang") === "en";
 const words = {
   es: { met: "HAY QUÓRUM", notMet: "SIN QUÓRUM", of: " de ", shares: " acciones", holders: " accionistas", pending: "pendiente",
-    open: (b) => "en votación (" + n(b) + (b === 1 ? " papeleta)" : " papeletas)"), seat: " puesto", seats: " puestos", votes: " votos",
+    open: (b) => "en votación (" + n(b) + (b === 1 ? " voto)" : " votos)"), seat: " puesto", seats: " puestos", votes: " votos",
     klass: (c) => "Acciones " + c.name_es, switchTo: "English", head: "Cabeza de la cadena firmada / signed chain head: " },
   en: { met: "QUORUM", notMet: "NO QUORUM", of: " of ", shares: " shares", holders: " holders", pending: "pending",
-    open: (b) => "voting (" + n(b) + (b === 1 ? " ballot)" : " ballots)"), seat: " seat", seats: " seats", votes: " votes",
+    open: (b) => "voting (" + n(b) + (b === 1 ? " vote)" : " votes)"), seat: " seat", seats: " seats", votes: " votes",
     klass: (c) => (c.class === "ORD" ? "Ordinary" : "Preferred") + " shares", switchTo: "Español", head: "Signed chain head / cabeza de la cadena: " },
 };
 const outcomesEn = { pass: "PASSED", fail: "NOT PASSED", elected: "ELECTED", "no-quorum": "NO QUORUM", "lot-required": "LOT PENDING", "all-impeded": "ALL SHARES IMPEDED" };

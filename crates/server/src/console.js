@@ -423,7 +423,7 @@ function agendaRow(item, chair) {
     row.append(title, stateCell);
   }
   if (chair) {
-    row.append(labelled(el("td", item.state === "open" ? n(item.ballots) : "", "num"), "Papeletas"));
+    row.append(labelled(el("td", item.state === "open" ? n(item.ballots) : "", "num"), "Votos"));
     const cell = el("td");
     const action = item.state === "pending" ? ["open", "Abrir la votación", "open the poll"]
       : item.state === "open" ? ["close", "Cerrar la votación", "close the poll"] : null;

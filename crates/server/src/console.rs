@@ -365,7 +365,7 @@ pub(crate) async fn chair(State(state): State<AppState>, headers: HeaderMap) -> 
 <section aria-labelledby="agenda-title">
 <h2 id="agenda-title">Orden del día <span class="en">agenda</span></h2>
 <div class="table-wrap"><table>
-<thead><tr><th>Punto <span class="en">item</span></th><th>Asunto <span class="en">matter</span></th><th>Estado <span class="en">state</span></th><th class="num">Papeletas <span class="en">ballots</span></th><th><span class="visually-hidden">Acción / action</span></th></tr></thead>
+<thead><tr><th>Punto <span class="en">item</span></th><th>Asunto <span class="en">matter</span></th><th>Estado <span class="en">state</span></th><th class="num">Votos <span class="en">votes</span></th><th><span class="visually-hidden">Acción / action</span></th></tr></thead>
 <tbody id="agenda"></tbody>
 </table></div>
 </section>"#,

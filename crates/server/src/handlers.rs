@@ -1604,6 +1604,7 @@ pub(crate) async fn submit_ballot(
     let item = ballot.item.as_str().to_string();
     let (done, acknowledged) = tokio::sync::oneshot::channel();
     let holders: Vec<String> = ballot.votes.iter().map(|vote| vote.holder.as_str().to_string()).collect();
+    let votes = u32::try_from(holders.len()).unwrap_or(u32::MAX);
     let queued = state.with_service(|service| {
         service.queue_ballot(
             Signed { event, bytes, signer, signature },
@@ -1653,9 +1654,12 @@ pub(crate) async fn submit_ballot(
                 return Err(ledger_error(&state, &stopped));
             }
         };
+        // Counted as the rules count them (`Item::ballots`): a vote per
+        // holder, so an agent's ballot for three principals counts three,
+        // and the figure is the same after a restart rebuilds it.
         let mut turnout = state.0.turnout.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
         let entry = turnout.entry(item).or_insert((0, 0));
-        *entry = (entry.0 + 1, entry.1 + weight);
+        *entry = (entry.0 + votes, entry.1 + weight);
         drop(turnout);
         let receipt = Receipt { seq: appended.seq, head: appended.head, event: appended.event_digest };
         let signature = receipt.sign(&state.0.meeting_id, &state.0.daemon);

@@ -16,10 +16,10 @@ use crate::webdriver::{self, Browser};
 /// The demo daemon, with the staff tokens it printed.
 pub(crate) struct Demo {
     daemon: Child,
-    dir: PathBuf,
+    pub(crate) dir: PathBuf,
     /// `https://127.0.0.1:PORT`.
     pub(crate) base: String,
-    tokens: std::collections::HashMap<String, String>,
+    pub(crate) tokens: std::collections::HashMap<String, String>,
 }
 
 impl Demo {
@@ -99,13 +99,13 @@ impl Demo {
     }
 
     /// Kills the daemon as a crash would (SIGKILL).
-    fn crash(&mut self) {
+    pub(crate) fn crash(&mut self) {
         self.daemon.kill().unwrap();
         self.daemon.wait().unwrap();
     }
 
     /// Starts it again on the same meeting and address.
-    fn restart(&mut self) {
+    pub(crate) fn restart(&mut self) {
         let listen = self.base.trim_start_matches("https://").to_string();
         self.daemon = Command::new(env!("CARGO_BIN_EXE_asamblea"))
             .args(["demo", "--dir", self.dir.to_str().unwrap(), "--listen", &listen])
@@ -234,7 +234,7 @@ impl Demo {
     }
 
     /// The meeting's id.
-    fn meeting(&self) -> asamblea_wire::MeetingId {
+    pub(crate) fn meeting(&self) -> asamblea_wire::MeetingId {
         asamblea_venue::service::MeetingFiles::meeting_id(&self.dir).unwrap()
     }
 }
@@ -259,7 +259,7 @@ pub(crate) fn decode_qr(png: &[u8]) -> String {
 /// The form controls and buttons of the page a screen reader could not
 /// name: a control without a label (`<label for>`, around it, or
 /// `aria-label`), a button without words. Empty when every one is named.
-fn unlabelled(browser: &Browser) -> Vec<String> {
+pub(crate) fn unlabelled(browser: &Browser) -> Vec<String> {
     let found = browser.eval(
         "return [...document.querySelectorAll('input:not([type=hidden]), select, textarea, button')]
            .filter((c) => c.closest('[hidden]') === null)
@@ -272,7 +272,7 @@ fn unlabelled(browser: &Browser) -> Vec<String> {
 }
 
 /// Where the test run writes its screenshots (named in the README).
-fn screenshots() -> PathBuf {
+pub(crate) fn screenshots() -> PathBuf {
     PathBuf::from(env!("CARGO_TARGET_TMPDIR")).parent().expect("target/tmp is in target").join("screenshots")
 }
 

@@ -587,6 +587,28 @@ fn badges_print_as_pdf_one_to_a_card_or_in_sheets_and_their_qr_reads_back() {
         );
         let printed = std::fs::read_to_string(out.join(format!("credencial-{number:04}.txt"))).unwrap();
         assert_eq!(read, printed.trim(), "badge {number}: the printed QR is its credential");
+        // And by a second independent reader, zbar, when it is here.
+        match Command::new("zbarimg")
+            .args(["-q", "--raw"])
+            .arg(png.with_extension(format!("card{number}.png")))
+            .output()
+        {
+            Ok(zbar) if zbar.status.success() => {
+                assert_eq!(
+                    String::from_utf8_lossy(&zbar.stdout).trim(),
+                    printed.trim(),
+                    "badge {number} read by zbarimg"
+                );
+            }
+            Ok(zbar) => {
+                panic!("zbarimg could not read badge {number}: {}", String::from_utf8_lossy(&zbar.stderr))
+            }
+            Err(_) if number == 1 => crate::webdriver::not_run(
+                "exports::badges_print_as_pdf…: read by zbarimg",
+                "no zbarimg (apt-get install zbar-tools)",
+            ),
+            Err(_) => {}
+        }
     }
     // A4: ten to a page, one page.
     crate::support::remove_meeting(&dir);

@@ -214,11 +214,41 @@ impl Browser {
         self.session_call("POST", &format!("/element/{element}/value"), Some(json!({ "text": text })));
     }
 
+    /// Types `text` as key presses into whatever has the focus, as a
+    /// scanner that works as a keyboard does (`\n` is Enter).
+    pub fn keys(&self, text: &str) {
+        let actions: Vec<Value> = text
+            .chars()
+            .map(|c| if c == '\n' { '\u{E007}' } else { c })
+            .flat_map(|c| {
+                [
+                    json!({ "type": "keyDown", "value": c.to_string() }),
+                    json!({ "type": "keyUp", "value": c.to_string() }),
+                ]
+            })
+            .collect();
+        self.session_call(
+            "POST",
+            "/actions",
+            Some(json!({ "actions": [{ "type": "key", "id": "escaner", "actions": actions }] })),
+        );
+    }
+
     /// Clicks the element `css` finds (found again if the page redrew it
     /// in between, as a live list does).
     pub fn click(&self, css: &str) {
         for _ in 0..40 {
             let element = self.find(css);
+            // In the middle of the view, as a person scrolls to what they
+            // touch: clear of a bar fixed at the bottom of the screen.
+            let _ = self.try_call(
+                "POST",
+                &format!("/session/{}/execute/sync", self.session),
+                Some(json!({
+                    "script": "arguments[0].scrollIntoView({ block: 'center' });",
+                    "args": [{ (ELEMENT): element }],
+                })),
+            );
             let path = format!("/session/{}/element/{element}/click", self.session);
             match self.try_call("POST", &path, Some(json!({}))) {
                 Ok(_) => return,

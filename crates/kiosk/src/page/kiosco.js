@@ -18,7 +18,7 @@ function el(tag, attrs, ...children) {
     if (k === "on") for (const [ev, f] of Object.entries(v)) node.addEventListener(ev, f);
     else if (v !== null && v !== undefined && v !== false) node.setAttribute(k, v === true ? "" : v);
   }
-  for (const c of children.flat()) if (c !== null && c !== undefined) node.append(c.nodeType ? c : document.createTextNode(String(c)));
+  for (const c of children.flat(Infinity)) if (c !== null && c !== undefined) node.append(c.nodeType ? c : document.createTextNode(String(c)));
   return node;
 }
 
@@ -204,7 +204,7 @@ function sending() {
   return el("div", { class: "centro" },
     el("p", { class: "grande" }, "Enviando su voto…"),
     el("p", { class: "en", lang: "en" }, "Sending your vote…"),
-    el("p", {}, both("Faltan " + waiting + " de " + state.outbox.length + ". No se retire: el recibo aparecerá aquí.",
+    el("p", {}, both((waiting === 1 ? "Falta " : "Faltan ") + waiting + " de " + state.outbox.length + ". No se retire: el recibo aparecerá aquí.",
       waiting + " of " + state.outbox.length + " to go. Please wait: your receipt will appear here.")));
 }
 
@@ -213,21 +213,22 @@ function receipts() {
   if (state.outbox.length === 0) parts[0] = el("h2", {}, both("No envió ningún voto (abstención en todo)", "You sent no vote (abstained on everything)"));
   for (const o of state.outbox) {
     const card = el("section", { class: "tarjeta", "aria-label": o.title }, el("h3", {}, o.title));
-    for (const v of o.votes) card.append(el("p", {}, el("strong", {}, v.name), ": " + v.choice));
+    const votes = el("p", { class: "votos" }, o.votes.map((v, i) => [i ? " · " : "", el("strong", {}, v.name), ": " + v.choice]));
     if (o.state === "registrado") {
       const qr = el("div", { class: "qr" });
       qr.innerHTML = o.qr;
       card.append(el("div", { class: "recibo" },
         el("div", {},
           el("p", { class: "registrado" }, both("Registrado: recibo n.º " + fmt(o.seq), "Recorded: receipt no. " + o.seq)),
-          el("p", {}, both("Código para leer:", "Code to read:")), el("p", { class: "codigo" }, o.short),
-          el("p", {}, both("Resumen completo de su papeleta:", "Your ballot's full hash:")), el("p", { class: "hash" }, o.hash),
-          el("p", {}, both("Escanee el código QR con su teléfono para comprobarlo en el tablero público.", "Scan the QR code with your phone to check it on the public board."))),
+          el("p", {}, both("Código para leer", "Code to read"), " ", el("span", { class: "codigo" }, o.short)),
+          votes,
+          el("p", { class: "hash", "aria-label": "Resumen completo / full hash" }, o.hash),
+          el("p", { class: "acciones" }, both("Escanee el código QR con su teléfono para comprobar su voto en el tablero público.", "Scan the QR code with your phone to check your vote on the public board."))),
         qr));
     } else if (o.state === "rechazado") {
-      card.append(el("p", { class: "rechazado" }, both(o.es, o.en)));
+      card.append(votes, el("p", { class: "rechazado" }, both(o.es, o.en)));
     } else {
-      card.append(el("p", {}, both("Enviando…", "Sending…")));
+      card.append(votes, el("p", {}, both("Enviando…", "Sending…")));
     }
     parts.push(card);
   }

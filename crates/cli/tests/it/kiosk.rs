@@ -1,0 +1,385 @@
+//! The kiosk as an attendee meets it: `asamblea kiosk-run` (the code of
+//! `asamblea-kiosk run`) enrolled by its own certificate request, talking
+//! to a real daemon over mutual TLS, driven in headless Chromium at the
+//! kiosk's size (1280 × 800), each screen saved as a screenshot.
+
+use std::io::{BufRead, BufReader, Write};
+use std::path::Path;
+use std::process::{Child, Command, Stdio};
+use std::time::Duration;
+
+use serde_json::{json, Value};
+
+use crate::consoles::{decode_qr, screenshots, unlabelled, Demo};
+use crate::webdriver::{self, Browser};
+
+/// A kiosk program running on this machine.
+struct KioskRun {
+    child: Child,
+    url: String,
+}
+
+impl KioskRun {
+    fn start(folder: &Path, scanner: Option<&Path>) -> KioskRun {
+        let mut command = Command::new(env!("CARGO_BIN_EXE_asamblea"));
+        command.args(["kiosk-run", folder.to_str().unwrap(), "--listen", "127.0.0.1:0", "--idle", "600"]);
+        if let Some(scanner) = scanner {
+            command.arg("--scanner").arg(scanner);
+        }
+        let mut child =
+            command.stdout(Stdio::piped()).stderr(Stdio::null()).spawn().expect("the kiosk starts");
+        let mut lines = BufReader::new(child.stdout.take().unwrap()).lines();
+        let ready = lines.next().expect("the kiosk says it is ready").unwrap();
+        let url = ready.rsplit(' ').next().unwrap().trim_end_matches('/').to_string();
+        assert!(url.starts_with("http://127.0.0.1:"), "{ready}");
+        std::thread::spawn(move || for _ in lines {});
+        KioskRun { child, url }
+    }
+
+    /// Killed as a power cut would (SIGKILL).
+    fn kill(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+impl Drop for KioskRun {
+    fn drop(&mut self) {
+        self.kill();
+    }
+}
+
+/// `GET` or `POST` on the daemon as the venue's staff would (the venue CA
+/// trusted, a bearer token when given).
+fn daemon(demo: &Demo, method: &str, path: &str, token: Option<&str>) -> (u16, Value) {
+    let addr: std::net::SocketAddr = demo.base.trim_start_matches("https://").parse().unwrap();
+    let tls = asamblea_kiosk::staff_tls(&demo.dir).unwrap();
+    let runtime = tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap();
+    runtime.block_on(async {
+        let mut client = asamblea_kiosk::HttpsClient::connect(addr, tls).await.unwrap();
+        let (status, value) = match (method, token) {
+            ("POST", _) => client.post_json(path, &json!({}), token).await.unwrap(),
+            (_, Some(token)) => client.get_json_as(path, token).await.unwrap(),
+            _ => client.get_json(path).await.unwrap(),
+        };
+        (status.as_u16(), value)
+    })
+}
+
+/// The ballots counted so far on an open item (the board's turnout).
+fn turnout(demo: &Demo, item: &str) -> u64 {
+    let (_, status) = daemon(demo, "GET", "/api/v1/status", None);
+    status["items"].as_array().unwrap().iter().find(|i| i["id"] == item).unwrap()["ballots"]
+        .as_u64()
+        .unwrap_or(0)
+}
+
+/// The badges `asamblea badges` printed: (number, the wearer's id as
+/// printed, the QR's text, whether it carries others).
+fn printed_badges(folder: &Path) -> Vec<(u32, String, String, bool)> {
+    let mut found = Vec::new();
+    for entry in std::fs::read_dir(folder).unwrap() {
+        let path = entry.unwrap().path();
+        if path.extension().is_some_and(|e| e == "txt") {
+            let number: u32 = path
+                .file_stem()
+                .unwrap()
+                .to_str()
+                .unwrap()
+                .trim_start_matches("credencial-")
+                .parse()
+                .unwrap();
+            let svg = std::fs::read_to_string(path.with_extension("svg")).unwrap();
+            let holder = svg
+                .split("<text ")
+                .filter_map(|t| t.split('>').nth(1)?.split('<').next())
+                .find(|t| t.starts_with("CC-") || t.starts_with("NIT-") || t.starts_with("APODERADO-"))
+                .unwrap_or("")
+                .to_string();
+            let carries = svg.contains("En representación de");
+            found.push((number, holder, std::fs::read_to_string(&path).unwrap().trim().to_string(), carries));
+        }
+    }
+    found.sort();
+    found
+}
+
+/// Chooses option `option` for every holder of every item on the screen.
+fn choose_all(browser: &Browser, option: u16) {
+    browser.eval(&format!(
+        "document.querySelectorAll('.accionista:not(.todos) button[data-option=\"{option}\"]').forEach((b) => b.click());"
+    ));
+}
+
+#[test]
+fn an_attendee_votes_at_the_kiosk_from_scan_to_receipt_and_nothing_is_lost_or_counted_twice() {
+    if let Some(why) = webdriver::missing() {
+        webdriver::not_run("kiosk::an_attendee_votes_at_the_kiosk_from_scan_to_receipt", why);
+        return;
+    }
+    let mut demo = Demo::start("kiosk");
+    let port = demo.base.rsplit(':').next().unwrap().to_string();
+    let chair = demo.tokens["chair"].clone();
+    let work = demo.dir.with_extension("quiosco");
+    let _ = std::fs::remove_dir_all(&work);
+
+    // Enrolment: the kiosk makes its key; only the request goes to the desk.
+    let folder = work.join("carpeta");
+    asamblea_kiosk::folder::enroll(&folder, "K1").unwrap();
+    let signed = Command::new(env!("CARGO_BIN_EXE_asamblea"))
+        .args(["kiosk", demo.dir.to_str().unwrap(), "K1", "--csr"])
+        .arg(folder.join("solicitud.csr"))
+        .args(["--daemon", &format!("127.0.0.1:{port}")])
+        .output()
+        .unwrap();
+    assert!(signed.status.success(), "{}", String::from_utf8_lossy(&signed.stderr));
+    assert!(!demo.dir.join("tls/kiosks/K1.key").exists(), "the kiosk's key never reached the desk");
+
+    // The desk prints badges for everyone present; one is lost and revoked.
+    let printed = work.join("credenciales");
+    let badges = Command::new(env!("CARGO_BIN_EXE_asamblea"))
+        .args(["badges", demo.dir.to_str().unwrap(), "--out", printed.to_str().unwrap()])
+        .output()
+        .unwrap();
+    assert!(badges.status.success(), "{}", String::from_utf8_lossy(&badges.stderr));
+    let all = printed_badges(&printed);
+    let badge_of =
+        |holder: &str| all.iter().find(|b| b.1 == holder).unwrap_or_else(|| panic!("a badge for {holder}"));
+    let administrator = badge_of("CC-10000000");
+    let agent = all.iter().find(|b| b.3).expect("an agent's badge");
+    let in_person: Vec<_> =
+        all.iter().filter(|b| !b.3 && b.1.starts_with("CC-1") && b.1 != "CC-10000000").collect();
+    let revoked = in_person[0];
+    let revoke = Command::new(env!("CARGO_BIN_EXE_asamblea"))
+        .args(["revoke", demo.dir.to_str().unwrap(), &revoked.0.to_string()])
+        .output()
+        .unwrap();
+    assert!(revoke.status.success(), "{}", String::from_utf8_lossy(&revoke.stderr));
+    for item in ["item-1", "item-2"] {
+        let (status, body) = daemon(&demo, "POST", &format!("/api/v1/items/{item}/open"), Some(&chair));
+        assert!(status < 300, "{item}: {status} {body}");
+    }
+
+    // A scanner in serial mode: the kiosk reads it from a pipe.
+    let serial = work.join("escaner");
+    assert!(Command::new("mkfifo").arg(&serial).status().unwrap().success());
+    let mut kiosk = KioskRun::start(&folder, Some(&serial));
+    let browser = Browser::start();
+    let shots = screenshots();
+    browser.size(1280, 800);
+    browser.goto(&format!("{}/", kiosk.url));
+    browser.wait_for_text("Acerque su credencial al lector", Duration::from_secs(10));
+    browser.screenshot(&shots.join("quiosco-1-espera-1280x800.png"));
+    assert_eq!(unlabelled(&browser), Vec::<String>::new(), "every control of the kiosk is named");
+
+    // Scans that must send nothing: cut short, another meeting's, revoked.
+    browser.keys(&format!("{}\n", &administrator.2[..60]));
+    browser.wait_for_text("quedó incompleta o con errores", Duration::from_secs(10));
+    browser.screenshot(&shots.join("quiosco-2-lectura-incompleta-1280x800.png"));
+    let foreign = asamblea_kiosk::BadgeSeed::draw(&asamblea_wire::MeetingId([7; 32]))
+        .unwrap()
+        .numbered(asamblea_wire::CredentialId(1))
+        .to_qr_text();
+    browser.keys(&format!("{foreign}\n"));
+    browser.wait_for_text("Esta credencial es de otra reunión", Duration::from_secs(10));
+    browser.keys(&format!("{}\n", revoked.2));
+    browser.wait_for_text(&format!("La credencial n.º {} fue anulada", revoked.0), Duration::from_secs(10));
+    browser.screenshot(&shots.join("quiosco-3-credencial-anulada-1280x800.png"));
+
+    // An administrator: the year-end statements are not theirs to vote,
+    // and the screen says why, with the article.
+    browser.keys(&format!("{}\n", administrator.2));
+    browser.wait_for_text("Hola, Ana Moreno Martínez", Duration::from_secs(10));
+    let text = browser.page_text();
+    assert!(
+        text.contains("Un administrador o empleado de la sociedad no vota este punto (art. 185"),
+        "{text}"
+    );
+    browser.screenshot(&shots.join("quiosco-4-no-vota-1280x800.png"));
+    browser.click("#cancelar");
+    browser.wait_for_text("Votación cancelada: no se envió nada", Duration::from_secs(10));
+
+    // An agent, from a picture of the badge (as a camera sees it): each
+    // principal chosen apart on one item, the same for all on the other.
+    let png = std::fs::read(printed.join(format!("credencial-{:04}.png", agent.0))).unwrap();
+    post_image(&browser, &png);
+    browser.wait_for_text(&format!("Hola, {}", agent.1), Duration::from_secs(10));
+    let principals: Vec<String> = browser
+        .eval("return [...document.querySelectorAll('[data-item=\"item-1\"] [data-holder]')].map((r) => r.dataset.holder);")
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|v| v.as_str().unwrap().to_string())
+        .collect();
+    assert!(principals.len() >= 2, "the agent carries several: {principals:?}");
+    for (at, holder) in principals.iter().enumerate() {
+        browser.click(&format!(
+            "[data-item=\"item-1\"] [data-holder=\"{holder}\"] button[data-option=\"{}\"]",
+            at % 3
+        ));
+    }
+    // On the year-end statements the principals who are administrators or
+    // employees have no buttons, only the reason; the others, one choice
+    // for all when there are several.
+    let item_2_voters = browser
+        .eval("return document.querySelectorAll('[data-item=\"item-2\"] .accionista:not(.todos) button[data-option=\"0\"]').length;")
+        .as_u64()
+        .unwrap();
+    match item_2_voters {
+        0 => assert!(browser
+            .page_text()
+            .contains("Un administrador o empleado de la sociedad no vota este punto")),
+        1 => browser.click("[data-item=\"item-2\"] .accionista:not(.todos) button[data-option=\"0\"]"),
+        _ => browser.click("[data-item=\"item-2\"] .todos button[data-option=\"0\"]"),
+    }
+    browser.screenshot(&shots.join("quiosco-5-eleccion-1280x800.png"));
+    let before = turnout(&demo, "item-1");
+    browser.click("#revisar");
+    browser.wait_for_text("Revise su voto", Duration::from_secs(10));
+    assert!(browser.page_text().contains("Su voto es definitivo"));
+    browser.screenshot(&shots.join("quiosco-6-revision-1280x800.png"));
+    browser.click("#confirmar");
+    browser.wait_for_text("Su voto quedó registrado", Duration::from_secs(20));
+    browser.screenshot(&shots.join("quiosco-7-recibo-1280x800.png"));
+    let text = browser.page_text();
+    assert!(
+        !text.contains("[object")
+            && text.contains(": Sí")
+            && text.contains(": No")
+            && text.contains(": En blanco"),
+        "each principal's choice in words: {text}"
+    );
+    let hashes: Vec<String> = browser
+        .eval("return [...document.querySelectorAll('.hash')].map((h) => h.textContent);")
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|v| v.as_str().unwrap().to_string())
+        .collect();
+    assert_eq!(hashes.len(), if item_2_voters == 0 { 1 } else { 2 }, "a receipt per item voted");
+    for hash in &hashes {
+        let (status, found) = daemon(&demo, "GET", &format!("/api/v1/receipts/{hash}"), None);
+        assert_eq!(status, 200, "the board bears out {hash}: {found}");
+    }
+    // The receipt's QR leads to the board's check of that very ballot.
+    browser.eval("document.querySelector('.qr').scrollIntoView({ block: 'center' });");
+    let qr = decode_qr(&browser.element_png(".qr svg"));
+    browser.eval("window.scrollTo(0, 0);");
+    assert_eq!(qr, format!("https://127.0.0.1:{port}/recibo?resumen={}", hashes[0]));
+    let principals_count = principals.len() as u64;
+    assert_eq!(
+        turnout(&demo, "item-1"),
+        before + principals_count,
+        "a vote for each of the agent's principals"
+    );
+    browser.click("#terminar");
+    browser.wait_for_text("Acerque su credencial al lector", Duration::from_secs(10));
+
+    // The same badge again: everything is voted; nothing can be sent.
+    browser.keys(&format!("{}\n", agent.2));
+    browser.wait_for_text(
+        "No tiene nada que votar en los puntos abiertos: Ya votó en este punto.",
+        Duration::from_secs(10),
+    );
+
+    // The daemon dies between review and confirm: no receipt is shown, the
+    // kiosk retries the same signed ballot, and it is counted once.
+    let voter = in_person[1];
+    std::fs::OpenOptions::new()
+        .write(true)
+        .open(&serial)
+        .unwrap()
+        .write_all(format!("{}\n", voter.2).as_bytes())
+        .unwrap();
+    browser.wait_for_text("Hola, ", Duration::from_secs(10));
+    choose_all(&browser, 0);
+    browser.click("#revisar");
+    browser.wait_for_text("Revise su voto", Duration::from_secs(10));
+    let before = turnout(&demo, "item-1");
+    demo.crash();
+    browser.click("#confirmar");
+    browser.wait_for_text("Sin conexión con el servicio de votación: reintentando", Duration::from_secs(30));
+    assert!(!browser.page_text().contains("Registrado: recibo"), "no receipt the daemon did not give");
+    browser.screenshot(&shots.join("quiosco-8-sin-conexion-1280x800.png"));
+    demo.restart();
+    browser.wait_for_text("Su voto quedó registrado", Duration::from_secs(60));
+    assert_eq!(turnout(&demo, "item-1"), before + 1, "the retried ballot is counted once");
+    browser.click("#terminar");
+
+    // A badge made by an independent encoder (qrencode) is read by the
+    // kiosk's camera path.
+    let voter = in_person[2];
+    match Command::new("qrencode")
+        .args(["-l", "Q", "-o"])
+        .arg(work.join("qrencode.png"))
+        .arg(&voter.2)
+        .status()
+    {
+        Ok(status) if status.success() => {
+            post_image(&browser, &std::fs::read(work.join("qrencode.png")).unwrap());
+            browser.wait_for_text("Hola, ", Duration::from_secs(10));
+        }
+        _ => webdriver::not_run(
+            "kiosk::…: a badge encoded by qrencode",
+            "no qrencode (apt-get install qrencode)",
+        ),
+    }
+
+    // The kiosk loses power mid-vote: after its restart the screen says the
+    // vote was not sent.
+    browser.keys(&format!("{}\n", in_person[3].2));
+    browser.wait_for_text("Hola, ", Duration::from_secs(10));
+    kiosk.kill();
+    let kiosk = KioskRun::start(&folder, None);
+    browser.goto(&format!("{}/", kiosk.url));
+    browser.wait_for_text(
+        "El quiosco se reinició antes de que confirmara su voto: no se envió nada",
+        Duration::from_secs(10),
+    );
+    browser.screenshot(&shots.join("quiosco-9-reinicio-1280x800.png"));
+
+    // The badge's secret was never written to the kiosk's disk.
+    for entry in std::fs::read_dir(&folder).unwrap() {
+        let bytes = std::fs::read(entry.unwrap().path()).unwrap();
+        let text = String::from_utf8_lossy(&bytes);
+        for badge in [agent, in_person[1], in_person[3]] {
+            assert!(!text.contains(&badge.2), "a badge's text on the kiosk's disk");
+        }
+    }
+
+    // Closed: the result is on the public board.
+    let (status, body) = daemon(&demo, "POST", "/api/v1/items/item-1/close", Some(&chair));
+    assert!(status < 300, "{status} {body}");
+    browser.goto(&format!("{}/", demo.base));
+    browser.wait_for_text("Aprobación del orden del día", Duration::from_secs(10));
+    let text = browser.page_text();
+    assert!(text.contains("APROBADO"), "the board shows the decision: {text}");
+    drop(kiosk);
+    let _ = std::fs::remove_dir_all(&work);
+}
+
+/// Posts a PNG to the kiosk's camera path from its page, as the page's
+/// camera loop does with a frame.
+fn post_image(browser: &Browser, png: &[u8]) {
+    let encoded = base64(png);
+    browser.eval(&format!(
+        "const b = atob('{encoded}'); const a = new Uint8Array(b.length); for (let i = 0; i < b.length; i++) a[i] = b.charCodeAt(i);
+         fetch('/api/escaneo/imagen', {{ method: 'POST', headers: {{ 'X-Quiosco': '1', 'Content-Type': 'image/png' }}, body: a }});"
+    ));
+}
+
+fn base64(bytes: &[u8]) -> String {
+    const ALPHABET: &[u8; 64] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+    let mut out = String::new();
+    for chunk in bytes.chunks(3) {
+        let n = chunk.iter().enumerate().fold(0u32, |n, (i, b)| n | u32::from(*b) << (16 - 8 * i));
+        for i in 0..4 {
+            if i <= chunk.len() {
+                out.push(char::from(ALPHABET[(n >> (18 - 6 * i) & 63) as usize]));
+            } else {
+                out.push('=');
+            }
+        }
+    }
+    out
+}
