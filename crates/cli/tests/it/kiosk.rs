@@ -305,6 +305,24 @@ fn an_attendee_votes_at_the_kiosk_from_scan_to_receipt_and_nothing_is_lost_or_co
     browser.wait_for_text("Su voto quedó registrado", Duration::from_secs(60));
     assert_eq!(turnout(&demo, "item-1"), before + 1, "the retried ballot is counted once");
     browser.click("#terminar");
+    // The badge read from the serial scanner is nowhere in the kiosk's
+    // memory once its ballot is signed: every copy was wiped.
+    // (The search finds what the kiosk does hold: its daemon's key, read
+    // from kiosk.toml.)
+    let settings = std::fs::read_to_string(folder.join("kiosk.toml")).unwrap();
+    let daemon_key =
+        settings.lines().find_map(|l| l.strip_prefix("daemon_key = ")).unwrap().trim_matches('"');
+    match memory_holds(kiosk.child.id(), voter.2.as_bytes()) {
+        Ok(found) => {
+            assert_eq!(
+                memory_holds(kiosk.child.id(), daemon_key.as_bytes()),
+                Ok(true),
+                "the search sees memory"
+            );
+            assert!(!found, "the badge's text is still in the kiosk's memory");
+        }
+        Err(why) => webdriver::not_run("kiosk::…: the kiosk's memory searched for the badge", &why),
+    }
 
     // A badge made by an independent encoder (qrencode) is read by the
     // kiosk's camera path.
@@ -356,6 +374,37 @@ fn an_attendee_votes_at_the_kiosk_from_scan_to_receipt_and_nothing_is_lost_or_co
     assert!(text.contains("APROBADO"), "the board shows the decision: {text}");
     drop(kiosk);
     let _ = std::fs::remove_dir_all(&work);
+}
+
+/// Whether the process `pid`'s writable memory holds `needle` anywhere
+/// (read through `/proc/PID/mem`, as its owner may).
+fn memory_holds(pid: u32, needle: &[u8]) -> Result<bool, String> {
+    use std::io::{Read, Seek, SeekFrom};
+    let maps =
+        std::fs::read_to_string(format!("/proc/{pid}/maps")).map_err(|e| format!("/proc/{pid}/maps: {e}"))?;
+    let mut memory =
+        std::fs::File::open(format!("/proc/{pid}/mem")).map_err(|e| format!("/proc/{pid}/mem: {e}"))?;
+    let mut searched = 0;
+    for line in maps.lines() {
+        let fields: Vec<&str> = line.split_whitespace().collect();
+        if !fields[1].starts_with("rw") {
+            continue;
+        }
+        let (start, end) = fields[0].split_once('-').unwrap();
+        let (start, end) = (u64::from_str_radix(start, 16).unwrap(), u64::from_str_radix(end, 16).unwrap());
+        let mut region = vec![0u8; (end - start) as usize];
+        if memory.seek(SeekFrom::Start(start)).is_err() || memory.read_exact(&mut region).is_err() {
+            continue;
+        }
+        searched += region.len();
+        if region.windows(needle.len()).any(|w| w == needle) {
+            return Ok(true);
+        }
+    }
+    if searched == 0 {
+        return Err("no memory of the kiosk could be read".into());
+    }
+    Ok(false)
 }
 
 /// Posts a PNG to the kiosk's camera path from its page, as the page's
