@@ -1431,3 +1431,46 @@ async fn the_secretary_downloads_the_tallies_made_from_the_verified_bundle() {
     assert_eq!(status, StatusCode::OK);
     assert!(bytes.starts_with(b"PK\x03\x04"), "a zip archive");
 }
+
+#[tokio::test]
+async fn the_kiosks_ballot_sheet_says_which_shares_vote_and_why_a_holding_does_not() {
+    let api = Api::demo("sheet");
+    api.check_in_a_quorum().await;
+    // An administrator, and a holder of preferred shares only.
+    for holder in ["CC-10000000", "CC-12280672"] {
+        api.ok(Method::POST, "/api/v1/checkins", "operator", Some(json!({ "holder": holder }))).await;
+    }
+    for item in ["item-1", "item-2"] {
+        api.ok(Method::POST, &format!("/api/v1/items/{item}/open"), "chair", None).await;
+    }
+    let sheet_of = |holder: &'static str| {
+        let api = &api;
+        async move {
+            let seed = asamblea_kiosk::BadgeSeed::draw(&api.meeting).unwrap();
+            let issued = api.ok(Method::POST, "/api/v1/badges", "operator", Some(seed.request(holder))).await;
+            let credential = seed.credential(&issued).unwrap();
+            api.ok(Method::GET, &format!("/api/v1/kiosk/badges/{}", credential.id().0), "kiosk", None).await
+        }
+    };
+    let admin = sheet_of("CC-10000000").await;
+    assert_eq!(admin["name"], "Ana Moreno Martínez");
+    let items = admin["open_items"].as_array().unwrap();
+    assert_eq!(items[0]["title"], "Aprobación del orden del día");
+    assert_eq!(items[0]["options"][0]["es"], "Sí");
+    // On an ordinary matter the administrator votes her ordinary shares
+    // only (her preferred ones do not vote there); on the year-end
+    // statements not at all, with the article.
+    assert_eq!(
+        (items[0]["holders"][0]["may_vote"].clone(), items[0]["holders"][0]["shares"].clone()),
+        (json!(true), json!(27_111))
+    );
+    assert_eq!(items[1]["holders"][0]["may_vote"], false);
+    assert!(items[1]["holders"][0]["reason_es"].as_str().unwrap().contains("art. 185"), "{}", items[1]);
+    let preferred = sheet_of("CC-12280672").await;
+    let holding = &preferred["open_items"][0]["holders"][0];
+    assert_eq!((holding["may_vote"].clone(), holding["shares"].clone()), (json!(false), json!(0)));
+    assert!(
+        holding["reason_es"].as_str().unwrap().starts_with("Estas acciones son preferenciales"),
+        "{holding}"
+    );
+}
