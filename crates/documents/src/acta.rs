@@ -149,7 +149,7 @@ pub fn blocks(source: &ActaSource<'_>) -> Vec<Block> {
         )),
         heading(1, "1. Fecha, hora, lugar y convocatoria"),
         text(format!(
-            "La asamblea {kind} se reunió el {date} a las {time} en {place}, {call}. Fue convocada por {by}, el {on}.",
+            "La asamblea {kind} se reunió el {date} a las {time} en {place}, {call}. Fue convocada por {by}, el {on}{ahead}.",
             kind = d.kind_es,
             date = crate::numfmt::date_es(&d.date),
             time = d.time,
@@ -157,6 +157,8 @@ pub fn blocks(source: &ActaSource<'_>) -> Vec<Block> {
             call = d.call_es,
             by = d.convened_by,
             on = crate::numfmt::date_es(&d.convened_on),
+            ahead = crate::numfmt::days_between(&d.convened_on, &d.date)
+                .map_or_else(String::new, |days| format!(", con {days} días calendario de antelación")),
         )),
         text(format!(
             "Presidió la reunión {} y actuó como secretario {}; {}.",

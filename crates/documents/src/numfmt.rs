@@ -53,6 +53,26 @@ pub fn date_es(date: &str) -> String {
     }
 }
 
+/// Days from the date `from` to the date `to` (both `YYYY-MM-DD`): how
+/// far ahead a meeting was convened. `None` for anything else. Days from
+/// a date by Howard Hinnant's `days_from_civil`.
+pub fn days_between(from: &str, to: &str) -> Option<i64> {
+    let days = |date: &str| -> Option<i64> {
+        let mut parts = date.split('-').map(|p| p.parse::<i64>().ok());
+        let (y, m, d) = (parts.next()??, parts.next()??, parts.next()??);
+        if parts.next().is_some() || !(1..=12).contains(&m) || !(1..=31).contains(&d) {
+            return None;
+        }
+        let y = if m <= 2 { y - 1 } else { y };
+        let era = y.div_euclid(400);
+        let year_of_era = y.rem_euclid(400);
+        let day_of_year = (153 * (if m > 2 { m - 3 } else { m + 9 }) + 2) / 5 + d - 1;
+        let day_of_era = year_of_era * 365 + year_of_era / 4 - year_of_era / 100 + day_of_year;
+        Some(era * 146_097 + day_of_era - 719_468)
+    };
+    Some(days(to)? - days(from)?)
+}
+
 /// A ledger time (milliseconds since the Unix epoch) as Colombia's civil
 /// date `YYYY-MM-DD` and time `HH:MM`: UTC−5 all year (Colombia keeps no
 /// summer time). Days to a date by Howard Hinnant's `civil_from_days`.
@@ -98,6 +118,20 @@ mod tests {
         // A leap day, and the epoch itself.
         assert_eq!(colombia_time(1_709_226_000_000), ("2024-02-29".into(), "12:00".into()));
         assert_eq!(colombia_time(0), ("1969-12-31".into(), "19:00".into()));
+    }
+
+    #[test]
+    fn days_between_dates_count_leap_days() {
+        assert_eq!(days_between("2027-03-02", "2027-03-25"), Some(23));
+        assert_eq!(days_between("2024-02-01", "2024-03-01"), Some(29));
+        assert_eq!(days_between("2026-12-31", "2027-01-01"), Some(1));
+        assert_eq!(days_between("1970-01-01", "1970-01-01"), Some(0));
+        assert_eq!(days_between("2027-03-25", "2027-03-02"), Some(-23));
+        assert_eq!(days_between("2027-13-01", "2027-03-02"), None);
+        assert_eq!(days_between("mañana", "2027-03-02"), None);
+        // The same calendar as colombia_time's: noon of a day is that day.
+        let noon = |days: i64| colombia_time(((days * 86_400 + 17 * 3600) * 1000) as u64).0;
+        assert_eq!(days_between("1970-01-01", &noon(20_000)), Some(20_000));
     }
 
     #[test]
