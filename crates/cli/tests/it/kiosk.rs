@@ -195,6 +195,8 @@ fn an_attendee_votes_at_the_kiosk_from_scan_to_receipt_and_nothing_is_lost_or_co
         text.contains("Un administrador o empleado de la sociedad no vota este punto (art. 185"),
         "{text}"
     );
+    assert!(text.contains("Sus 393.507 acciones preferenciales no votan este punto"), "{text}");
+    browser.eval("document.querySelector('.motivo').scrollIntoView({ block: 'center' });");
     browser.screenshot(&shots.join("quiosco-4-no-vota-1280x800.png"));
     browser.click("#cancelar");
     browser.wait_for_text("Votación cancelada: no se envió nada", Duration::from_secs(10));

@@ -84,6 +84,7 @@ function render() {
   else if (s === "revision") screenEl.replaceChildren(review());
   else if (s === "envio") screenEl.replaceChildren(sending());
   else if (s === "recibo") screenEl.replaceChildren(receipts());
+  countdown();
 }
 
 function idle() {
@@ -147,6 +148,12 @@ function choose() {
       row.append(el("p", {}, el("strong", {}, h.name), " ", el("span", { class: "acciones" }, "(" + h.holder + ")")));
       if (h.may_vote) {
         row.append(el("p", { class: "acciones" }, both("Vota " + fmt(h.shares) + " acciones en este punto", "Votes " + fmt(h.shares) + " shares on this item")));
+        // Preferred shares that do not vote on this matter, said plainly.
+        const held = sheet.holders.find((x) => x.holder === h.holder);
+        const idle = held ? held.ORD + held.PREF - h.shares : 0;
+        if (idle > 0) {
+          row.append(el("p", { class: "acciones" }, both("Sus " + fmt(idle) + " acciones preferenciales no votan este punto.", "Your " + fmt(idle) + " preferred shares do not vote on this item.")));
+        }
         const key = item.id + "\u0000" + h.holder;
         row.append(optionButtons(item, key, picks[key], (v) => { picks[key] = v; render(); }, h.name + ": " + item.title));
       } else {
@@ -184,10 +191,14 @@ function review() {
   const parts = [el("h2", {}, both("Revise su voto", "Review your vote"))];
   for (const item of state.sheet.open_items) {
     const card = el("section", { class: "tarjeta", "aria-label": item.title }, el("h3", {}, item.title));
-    for (const p of state.picks.filter((p) => p.item === item.id)) {
+    const mine = state.picks.filter((p) => p.item === item.id);
+    for (const p of mine) {
       const h = item.holders.find((x) => x.holder === p.holder);
       const [es, en] = wordsOf(item, p.choice);
       card.append(el("p", { class: "accionista" }, el("strong", {}, h ? h.name : p.holder), ": ", both(es, en)));
+    }
+    if (mine.length === 0) {
+      card.append(el("p", { class: "motivo" }, both("Con esta credencial nadie vota este punto; no se envía nada.", "No one votes on this item with this badge; nothing is sent.")));
     }
     parts.push(card);
   }
