@@ -1,7 +1,8 @@
 //! `asamblea-kiosk`: what a kiosk does — read a badge, sign a ballot, send
-//! it over HTTPS and read the receipt. Used by `asamblea ballot` and
-//! `asamblea bench` (signing and the TLS connection), by the tests, and
-//! (later) by the kiosk program with its touch interface.
+//! it over HTTPS and read the receipt — and the kiosk program itself
+//! (`asamblea-kiosk enroll` and `run`: [`command_line`], [`app`]). The
+//! signing and the TLS connection are also used by `asamblea ballot`,
+//! `asamblea bench` and the tests.
 //!
 //! # A ballot, step by step
 //!
@@ -34,21 +35,31 @@
 //! [`asamblea_pki::client_config`]) speaking HTTP/1.1 with keep-alive through
 //! `hyper::client::conn::http1`: one request at a time, in order, on the
 //! same connection. A kiosk holds one for its whole session; when the
-//! daemon goes away every call fails, and the kiosk connects again.
-
+//! daemon goes away every call fails, and the kiosk connects again. (The
+//! kiosk program opens a fresh connection for each exchange: an attendee's
+//! few requests need no keep-alive, and a daemon that restarted is simply
+//! reached again.)
+//!
 //! # What this crate does not know
 //!
-//! The ledger and SQLite: a kiosk holds no ledger, only what it signs and
-//! the receipts it is given. A test of the `asamblea` package reads `cargo
-//! metadata` and fails if this crate depends on `asamblea-ledger`,
-//! `asamblea-venue`, `asamblea-server`, rusqlite or axum.
+//! The ledger, the meeting directory and SQLite: a kiosk holds no ledger,
+//! only what it signs and the receipts it is given. A test of the
+//! `asamblea` package reads `cargo metadata` and fails if this crate
+//! depends on `asamblea-ledger`, `asamblea-venue`, `asamblea-server`,
+//! `asamblea-documents` or rusqlite. axum serves only its own touch page,
+//! on loopback.
 //!
 //! # Layout
 //!
-//! One file today: reading a badge ([`parse_badge`]), the signed ballot
-//! ([`SignedBallot`]), the receipt ([`read_receipt`]), the TLS
-//! configurations ([`kiosk_tls`], [`staff_tls`]) and the keep-alive client
-//! ([`HttpsClient`], [`tls_connect`]).
+//! - this file: reading a badge ([`parse_badge`]), the signed ballot
+//!   ([`SignedBallot`]), the receipt ([`read_receipt`]), the TLS
+//!   configurations ([`kiosk_tls`], [`staff_tls`]), the keep-alive client
+//!   ([`HttpsClient`], [`tls_connect`]) and the desk's half of a badge
+//!   ([`BadgeSeed`]);
+//! - [`folder`]: the kiosk's folder and its enrolment;
+//! - [`app`]: the touch page on loopback and the attendee's flow;
+//! - [`scan`]: the serial scanner, camera frames, the receipt's QR;
+//! - [`command_line`] and [`help`]: the program's command line.
 
 pub mod app;
 pub mod command_line;
