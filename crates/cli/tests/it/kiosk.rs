@@ -204,7 +204,7 @@ fn an_attendee_votes_at_the_kiosk_from_scan_to_receipt_and_nothing_is_lost_or_co
     // An agent, from a picture of the badge (as a camera sees it): each
     // principal chosen apart on one item, the same for all on the other.
     let png = std::fs::read(printed.join(format!("credencial-{:04}.png", agent.0))).unwrap();
-    post_image(&browser, &png);
+    drop_image(&browser, &png);
     browser.wait_for_text(&format!("Hola, {}", agent.1), Duration::from_secs(10));
     let principals: Vec<String> = browser
         .eval("return [...document.querySelectorAll('[data-item=\"item-1\"] [data-holder]')].map((r) => r.dataset.holder);")
@@ -336,7 +336,7 @@ fn an_attendee_votes_at_the_kiosk_from_scan_to_receipt_and_nothing_is_lost_or_co
         .status()
     {
         Ok(status) if status.success() => {
-            post_image(&browser, &std::fs::read(work.join("qrencode.png")).unwrap());
+            drop_image(&browser, &std::fs::read(work.join("qrencode.png")).unwrap());
             browser.wait_for_text("Hola, ", Duration::from_secs(10));
         }
         _ => webdriver::not_run(
@@ -409,13 +409,15 @@ fn memory_holds(pid: u32, needle: &[u8]) -> Result<bool, String> {
     Ok(false)
 }
 
-/// Posts a PNG to the kiosk's camera path from its page, as the page's
-/// camera loop does with a frame.
-fn post_image(browser: &Browser, png: &[u8]) {
+/// Drops a PNG file on the kiosk's page, as a demo's user drags a
+/// printed badge's picture onto it; the page sends it to the kiosk's
+/// camera path, which decodes it as it does a frame.
+fn drop_image(browser: &Browser, png: &[u8]) {
     let encoded = base64(png);
     browser.eval(&format!(
         "const b = atob('{encoded}'); const a = new Uint8Array(b.length); for (let i = 0; i < b.length; i++) a[i] = b.charCodeAt(i);
-         fetch('/api/escaneo/imagen', {{ method: 'POST', headers: {{ 'X-Quiosco': '1', 'Content-Type': 'image/png' }}, body: a }});"
+         const files = new DataTransfer(); files.items.add(new File([a], 'credencial.png', {{ type: 'image/png' }}));
+         document.body.dispatchEvent(new DragEvent('drop', {{ dataTransfer: files, bubbles: true, cancelable: true }}));"
     ));
 }
 

@@ -262,6 +262,16 @@ document.addEventListener("pointerdown", () => {
   if (state && state.screen === "espera") setTimeout(() => reader.focus(), 0);
 });
 
+// A badge's picture dropped on the idle screen (the PNG the desk printed,
+// on a laptop running the demo or a rehearsal) is read as a camera frame
+// is: decoded by the kiosk. A locked-down kiosk has nothing to drag from.
+document.addEventListener("dragover", (e) => e.preventDefault());
+document.addEventListener("drop", (e) => {
+  e.preventDefault();
+  const file = [...((e.dataTransfer && e.dataTransfer.files) || [])].find((f) => f.type === "image/png");
+  if (file && state && state.screen === "espera") send("/api/escaneo/imagen", file, "image/png");
+});
+
 // The camera as a reader: a frame every half second, decoded by the kiosk.
 async function camera() {
   const video = document.getElementById("camara");
