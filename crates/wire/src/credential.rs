@@ -97,7 +97,9 @@ impl Credential {
         if got != Self::QR_TEXT_LEN {
             return Err(WireError::CredentialLength { expected: Self::QR_TEXT_LEN, got });
         }
-        let mut payload = [0u8; PAYLOAD_LEN];
+        // The payload holds the badge's seed: both copies are wiped when
+        // they go out of scope, whatever the verdict.
+        let mut payload = zeroize::Zeroizing::new([0u8; PAYLOAD_LEN]);
         let mut bits = 0u64;
         for (i, c) in chars.enumerate() {
             let position = PREFIX.len() + i + 1;
@@ -119,7 +121,7 @@ impl Credential {
             return Err(WireError::CredentialOtherMeeting);
         }
         let id = CredentialId(u32::from_be_bytes([payload[8], payload[9], payload[10], payload[11]]));
-        let mut seed = [0u8; 32];
+        let mut seed = zeroize::Zeroizing::new([0u8; 32]);
         seed.copy_from_slice(&payload[12..44]);
         Ok(Credential::generate_from(meeting, id, &seed))
     }
