@@ -825,8 +825,8 @@ async fn scan_image(State(app): State<App>, headers: HeaderMap, body: Bytes) -> 
         }),
         Err(crate::scan::ImageError::NotAnImage(why)) => app.with(|k| {
             k.notice = Some(Notice::error(
-                format!("La imagen de la cámara no se pudo leer ({why})."),
-                format!("The camera's picture could not be read ({why})."),
+                "La imagen no se pudo leer: no es un PNG legible. Acerque la credencial a la cámara o use el lector.",
+                format!("The picture could not be read ({why}): hold the badge up to the camera or use the reader."),
             ));
             k.changed();
         }),

@@ -185,6 +185,9 @@ fn an_attendee_votes_at_the_kiosk_from_scan_to_receipt_and_nothing_is_lost_or_co
     browser.keys(&format!("{}\n", revoked.2));
     browser.wait_for_text(&format!("La credencial n.º {} fue anulada", revoked.0), Duration::from_secs(10));
     browser.screenshot(&shots.join("quiosco-3-credencial-anulada-1280x800.png"));
+    // A dropped file that is no picture: said so, nothing sent.
+    drop_image(&browser, b"no soy una imagen");
+    browser.wait_for_text("La imagen no se pudo leer: no es un PNG legible", Duration::from_secs(10));
 
     // An administrator: the year-end statements are not theirs to vote,
     // and the screen says why, with the article.

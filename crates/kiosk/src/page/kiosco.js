@@ -264,11 +264,12 @@ document.addEventListener("pointerdown", () => {
 
 // A badge's picture dropped on the idle screen (the PNG the desk printed,
 // on a laptop running the demo or a rehearsal) is read as a camera frame
-// is: decoded by the kiosk. A locked-down kiosk has nothing to drag from.
+// is: decoded by the kiosk, which says so when a file is not a PNG. A
+// locked-down kiosk has nothing to drag from.
 document.addEventListener("dragover", (e) => e.preventDefault());
 document.addEventListener("drop", (e) => {
   e.preventDefault();
-  const file = [...((e.dataTransfer && e.dataTransfer.files) || [])].find((f) => f.type === "image/png");
+  const file = e.dataTransfer && e.dataTransfer.files[0];
   if (file && state && state.screen === "espera") send("/api/escaneo/imagen", file, "image/png");
 });
 
