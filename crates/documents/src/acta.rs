@@ -17,8 +17,8 @@
 
 use asamblea_rules::{Channel, ItemResult, Meeting, PollMoment};
 use docx_rs::{
-    AlignmentType, Docx, Footer, PageMargin, PageNum, Paragraph, Run, RunFonts, Style, StyleType, Table,
-    TableCell, TableRow,
+    AlignmentType, Docx, Footer, NumPages, PageMargin, PageNum, Paragraph, Run, RunFonts, Style, StyleType,
+    Table, TableCell, TableCellMargins, TableLayoutType, TableRow,
 };
 
 use crate::numfmt::{colombia_time, date_es, percent, thousands};
@@ -149,7 +149,7 @@ pub fn blocks(source: &ActaSource<'_>) -> Vec<Block> {
         )),
         heading(1, "1. Fecha, hora, lugar y convocatoria"),
         text(format!(
-            "La asamblea {kind} se reunió el {date} a las {time} en {place}, {call}. Fue convocada por {by}, el {on}{ahead}.",
+            "La asamblea {kind} se convocó para el {date} a las {time} en {place}, {call}. Fue convocada por {by}, el {on}{ahead}.{installed}",
             kind = d.kind_es,
             date = crate::numfmt::date_es(&d.date),
             time = d.time,
@@ -159,9 +159,13 @@ pub fn blocks(source: &ActaSource<'_>) -> Vec<Block> {
             on = crate::numfmt::date_es(&d.convened_on),
             ahead = crate::numfmt::days_between(&d.convened_on, &d.date)
                 .map_or_else(String::new, |days| format!(", con {days} días calendario de antelación")),
+            installed = source.poll_times.first().map_or_else(String::new, |&ms| format!(
+                " Se instaló a las {}, hora de Colombia, la del libro electrónico al abrirse la primera votación (sección 3).",
+                colombia_time(ms).1
+            )),
         )),
         text(format!(
-            "Presidió la reunión {} y actuó como secretario {}; {}.",
+            "Presidió la reunión {} y actuó como secretario {}, {}.",
             d.chair.as_deref().unwrap_or(blank),
             d.secretary.as_deref().unwrap_or(blank),
             d.designated.as_deref().unwrap_or("designados por ______________________")
@@ -211,25 +215,58 @@ pub fn blocks(source: &ActaSource<'_>) -> Vec<Block> {
         .collect();
     out.push(heading(1, "3. Quórum"));
     out.push(text(format!("Quórum de esta convocatoria: {} ({}).", rule.es, rule.source)));
-    out.push(table(
-        &["Punto", "Momento", "Hora", "Acciones presentes", "% con voto", "Accionistas", "Quórum"],
-        series,
-    ));
+    if !series.is_empty() {
+        out.push(table(
+            &["Punto", "Momento", "Hora", "Acciones presentes", "% con voto", "Accionistas", "Quórum"],
+            series,
+        ));
+    }
     if other_days {
         let named: Vec<String> = days.iter().map(|day| date_es(day)).collect();
         out.push(text(format!(
-            "Las horas son las del libro electrónico, hora de Colombia, escritas el {}.",
+            "Las horas son las del libro electrónico, hora de Colombia, registradas el {}.",
             named.join(" y el ")
         )));
     }
+    // Who was present at each point, class by class.
+    // (The percentages without their sign, which the heading carries: a
+    // narrow column keeps each on one line.)
+    let of_class = |shares: u64, holders: u32, outstanding: u64| {
+        [
+            thousands(shares),
+            percent(shares, outstanding).trim_end_matches(" %").to_string(),
+            thousands(u64::from(holders)),
+        ]
+    };
+    let by_class: Vec<Vec<String>> = m
+        .quorum_series()
+        .iter()
+        .map(|p| {
+            let mut row = vec![
+                title_of(m.item(p.item).id()),
+                if p.moment == PollMoment::Opened { "apertura" } else { "cierre" }.to_string(),
+            ];
+            row.extend(of_class(
+                p.by_class.shares.ordinary.get(),
+                p.by_class.ordinary_holders,
+                capital.ordinary.outstanding().get(),
+            ));
+            row.extend(of_class(
+                p.by_class.shares.preferred.get(),
+                p.by_class.preferred_holders,
+                capital.preferred.outstanding().get(),
+            ));
+            row
+        })
+        .collect();
     // Its continuity in words: at the installation and at the close.
-    let reading = |p: &asamblea_rules::QuorumPoint| {
+    let reading = |q: &asamblea_rules::QuorumReading| {
         format!(
             "{} acciones con voto de {} accionistas, el {} de las acciones con derecho a voto, {}",
-            thousands(p.quorum.present.get()),
-            thousands(u64::from(p.quorum.holders)),
-            percent(p.quorum.present.get(), p.quorum.voting_outstanding.get()),
-            if p.quorum.this_call { "con quórum" } else { "SIN quórum" }
+            thousands(q.present.get()),
+            thousands(u64::from(q.holders)),
+            percent(q.present.get(), q.voting_outstanding.get()),
+            if q.this_call { "con quórum" } else { "SIN quórum" }
         )
     };
     let points = m.quorum_series();
@@ -241,11 +278,26 @@ pub fn blocks(source: &ActaSource<'_>) -> Vec<Block> {
             "Al instalarse la reunión{} (apertura de «{}»), había {}. Al cierre{} (cierre de «{}»), había {}.",
             at(0),
             title_of(m.item(first.item).id()),
-            reading(first),
+            reading(&first.quorum),
             at(points.len() - 1),
             title_of(m.item(last.item).id()),
-            reading(last),
+            reading(&last.quorum),
         )));
+    } else {
+        out.push(text(format!(
+            "No se abrió ninguna votación. Al levantarse la sesión había {}.",
+            reading(&m.quorum())
+        )));
+    }
+    if !by_class.is_empty() {
+        out.push(text(
+            "Presentes por clase de acción (porcentajes de las acciones en circulación de cada clase):"
+                .to_string(),
+        ));
+        out.push(table(
+            &["Punto", "Momento", "Ordinarias", "%", "Accionistas", "Preferenciales", "%", "Accionistas"],
+            by_class,
+        ));
     }
 
     // Attendance: holders present at the end, in person or represented.
@@ -267,13 +319,14 @@ pub fn blocks(source: &ActaSource<'_>) -> Vec<Block> {
             vec![
                 holder.id().to_string(),
                 format!("{}{ae}", name_of(holder.id())),
-                thousands(holder.holdings().total().get()),
+                thousands(holder.holdings().ordinary.get()),
+                thousands(holder.holdings().preferred.get()),
                 how,
             ]
         })
         .collect();
     out.push(heading(1, "4. Asistentes"));
-    out.push(table(&["Documento", "Nombre", "Acciones", "Asistencia"], attending));
+    out.push(table(&["Documento", "Nombre", "Ordinarias", "Preferenciales", "Asistencia"], attending));
     if !source.agents.is_empty() {
         let rows = source
             .agents
@@ -291,36 +344,59 @@ pub fn blocks(source: &ActaSource<'_>) -> Vec<Block> {
                 vec![agent.clone(), principals.join(", "), why.clone(), power.clone()]
             })
             .collect();
-        out.push(heading(2, "Poderes rechazados (art. 185 C.Co.)"));
+        out.push(heading(2, "Poderes rechazados (arts. 184 y 185 C.Co.)"));
         out.push(table(&["Apoderado", "Representados", "Motivo", "Poder"], rows));
     }
 
-    // Each item, in the order it was voted.
+    // Each item of the agenda as convened, in its order, then any voted
+    // that the notice did not list; an item never put to the vote says so.
     out.push(heading(1, "5. Desarrollo del orden del día"));
-    for item in m.items() {
+    let mut not_voted = Vec::new();
+    let order = source.agenda.iter().map(|(id, _)| id.as_str()).chain(
+        m.items().iter().map(|item| item.id()).filter(|id| !source.agenda.iter().any(|(a, _)| a == id)),
+    );
+    for id in order {
+        let Some(item) = m.items().iter().find(|item| item.id() == id && item.is_closed()) else {
+            out.push(heading(2, &title_of(id)));
+            let open = m.items().iter().any(|item| item.id() == id);
+            out.push(text(
+                if open {
+                    "La votación de este punto se abrió y no se cerró: no hay resultado."
+                } else {
+                    "Este punto no se sometió a votación."
+                }
+                .to_string(),
+            ));
+            not_voted.push(format!("«{}»", title_of(id)));
+            continue;
+        };
         let rule = crate::rule_text::rule_text(m.profile(), item.matter(), m.kind());
         out.push(heading(2, &title_of(item.id())));
         out.push(text(format!("Asunto: {}. Regla: {} ({}).", item.matter().spanish(), rule.es, rule.source)));
         match item.result() {
             Some(ItemResult::Decision(r)) => {
-                let row = |label: &str, shares: asamblea_rules::Shares| {
-                    vec![label.to_string(), thousands(shares.get()), percent(shares.get(), r.base.get())]
+                let row = |label: &str, shares: u64| {
+                    vec![label.to_string(), thousands(shares), percent(shares, r.base.get())]
                 };
-                out.push(table(
-                    &["", "Acciones", "% de la base"],
-                    vec![
-                        row("Sí", r.for_votes),
-                        row("No", r.against),
-                        row("En blanco", r.blank),
-                        row("Abstención", r.abstain),
-                        row("Base de la decisión", r.base),
-                        vec![
-                            "Impedidas (fuera de la base)".into(),
-                            thousands(r.impeded.get()),
-                            String::new(),
-                        ],
-                    ],
-                ));
+                let mut rows = vec![
+                    row("Sí", r.for_votes.get()),
+                    row("No", r.against.get()),
+                    row("En blanco", r.blank.get()),
+                    row("Abstención", r.abstain.get()),
+                ];
+                // A base of shares subscribed or outstanding holds shares
+                // that were not there to vote: said, so the rows add up.
+                let voted = r.for_votes.get() + r.against.get() + r.blank.get() + r.abstain.get();
+                if r.base.get() > voted {
+                    rows.push(row("No presentes o sin votar (en la base)", r.base.get() - voted));
+                }
+                rows.push(row("Base de la decisión", r.base.get()));
+                rows.push(vec![
+                    "Impedidas (fuera de la base)".into(),
+                    thousands(r.impeded.get()),
+                    String::new(),
+                ]);
+                out.push(table(&["", "Acciones", "% de la base"], rows));
             }
             Some(ItemResult::Election(e)) => {
                 let rows = crate::explain::lists_json(item, e)
@@ -355,14 +431,16 @@ pub fn blocks(source: &ActaSource<'_>) -> Vec<Block> {
             }
             None => {}
         }
-        let decision = item.outcome().spanish().to_uppercase();
-        // The decision is said first; the why, without repeating it.
+        let decision = crate::explain::outcome_es(item);
+        // The decision is said first; the why, without repeating it, as a
+        // sentence of its own.
         let why = crate::explain::why(m, item).map(|(es, _)| es).unwrap_or_default();
-        let why = ["aprobado: ", "no aprobado: "]
+        let why = ["aprobado: ", "no aprobado: ", "elegidos: ", "elegido: "]
             .iter()
             .find_map(|p| why.strip_prefix(p))
-            .unwrap_or(&why)
-            .to_string();
+            .unwrap_or(&why);
+        let mut chars = why.chars();
+        let why: String = chars.next().map(|c| c.to_uppercase().chain(chars).collect()).unwrap_or_default();
         out.push(Block::Lead(format!("Decisión: {decision}."), format!("{why}.")));
         if let Some(ItemResult::Decision(r)) = item.result() {
             if let Some(list) = &r.withdrawal {
@@ -370,17 +448,27 @@ pub fn blocks(source: &ActaSource<'_>) -> Vec<Block> {
                     .iter()
                     .map(|&at| {
                         let h = m.register().holder(at);
-                        vec![h.id().to_string(), name_of(h.id()), thousands(h.holdings().total().get())]
+                        vec![
+                            h.id().to_string(),
+                            name_of(h.id()),
+                            thousands(h.holdings().total().get()),
+                            if item.has_voted(at) { "votó en contra" } else { "ausente" }.to_string(),
+                        ]
                     })
                     .collect();
-                out.push(text("Pueden ejercer el derecho de retiro (ausentes y disidentes):".to_string()));
-                out.push(table(&["Documento", "Nombre", "Acciones"], rows));
+                out.push(text(
+                    "Pueden ejercer el derecho de retiro los accionistas ausentes y los disidentes (Ley 222 de 1995, arts. 12 a 17), dentro de los ocho días siguientes a la decisión (art. 14):"
+                        .to_string(),
+                ));
+                out.push(table(&["Documento", "Nombre", "Acciones", "Motivo"], rows));
             }
         }
     }
 
-    if !source.statements.is_empty() {
-        out.push(heading(1, "6. Constancias escritas"));
+    out.push(heading(1, "6. Constancias escritas"));
+    if source.statements.is_empty() {
+        out.push(text("No se presentaron constancias escritas.".to_string()));
+    } else {
         for (item, person, words) in source.statements {
             out.push(text(format!("{} — {} ({person}):", title_of(item), name_of(person))));
             out.extend(words.lines().map(|line| text(line.to_string())));
@@ -388,9 +476,18 @@ pub fn blocks(source: &ActaSource<'_>) -> Vec<Block> {
     }
 
     out.push(heading(1, "7. Cierre y firmas"));
+    let (closing_day, closing_time) = colombia_time(source.last_ms);
     out.push(text(format!(
-        "Agotado el orden del día, se levantó la sesión. Hora de cierre: {}, hora de Colombia, la del último registro del libro electrónico (n.º {}).",
-        clock(source.last_ms),
+        "{} Fecha y hora de cierre: {}, a las {}, hora de Colombia, las del último registro del libro electrónico (n.º {}).",
+        if not_voted.is_empty() {
+            "Agotado el orden del día, se levantó la sesión.".to_string()
+        } else if m.quorum_series().is_empty() && !m.quorum().this_call {
+            "Sin el quórum de esta convocatoria no se votó el orden del día y se levantó la sesión (para una reunión de segunda convocatoria, C.Co. art. 429).".to_string()
+        } else {
+            format!("Se levantó la sesión sin votar {}.", not_voted.join(", "))
+        },
+        date_es(&closing_day),
+        closing_time,
         thousands(source.last.0)
     )));
     out.push(table(
@@ -405,8 +502,9 @@ pub fn blocks(source: &ActaSource<'_>) -> Vec<Block> {
 
     out.push(heading(1, "Anexo: verificación del registro"));
     out.push(text(format!(
-        "Último evento del registro: {}; cabeza de la cadena: {}.",
-        source.last.0, source.last.1
+        "Último evento del registro: n.º {}; cabeza de la cadena: {}.",
+        thousands(source.last.0),
+        source.last.1
     )));
     out.push(text(format!("SHA-256 del paquete de auditoría: {}.", source.bundle_sha256)));
     out.push(text(format!("Clave pública del servicio: {}.", source.daemon_key)));
@@ -421,12 +519,12 @@ pub fn blocks(source: &ActaSource<'_>) -> Vec<Block> {
 pub fn docx(source: &ActaSource<'_>) -> Result<Vec<u8>, String> {
     let date = &source.described.date;
     let run = |words: &str| Run::new().add_text(words);
-    let cell = |words: &str, bold: bool| {
-        TableCell::new().add_paragraph(Paragraph::new().add_run(if bold {
-            run(words).bold()
-        } else {
-            run(words)
-        }))
+    // A figure (and its column's heading) flush right, at the PDF's size
+    // for tables (9,5 pt), so that the PDF's column widths fit.
+    let cell = |words: &str, bold: bool, figure: bool, keep: bool| {
+        let words = run(words).size(19);
+        let paragraph = Paragraph::new().add_run(if bold { words.bold() } else { words }).keep_next(keep);
+        TableCell::new().add_paragraph(if figure { paragraph.align(AlignmentType::Right) } else { paragraph })
     };
     let mut doc = Docx::new()
         .page_size(12_240, 15_840)
@@ -451,34 +549,53 @@ pub fn docx(source: &ActaSource<'_>) -> Result<Vec<u8>, String> {
                 Paragraph::new()
                     .align(AlignmentType::Center)
                     .add_run(run("Página "))
-                    .add_page_num(PageNum::new()),
+                    .add_page_num(PageNum::new())
+                    .add_run(run(" de "))
+                    .add_num_pages(NumPages::new()),
             ),
         )
         .created_at(&format!("{date}T00:00:00Z"))
         .updated_at(&format!("{date}T00:00:00Z"));
-    for block in blocks(source) {
+    let blocks = blocks(source);
+    for (i, block) in blocks.iter().cloned().enumerate() {
+        // A paragraph just before a table stays with it.
+        let before_table = matches!(blocks.get(i + 1), Some(Block::Table(..)));
         doc = match block {
             Block::Title(words) => doc.add_paragraph(Paragraph::new().add_run(run(&words)).style("Title")),
             Block::Centered(words) => {
                 doc.add_paragraph(Paragraph::new().add_run(run(&words)).align(AlignmentType::Center))
             }
-            Block::Heading(level, words) => {
-                doc.add_paragraph(Paragraph::new().add_run(run(&words)).style(if level == 1 {
-                    "Heading1"
-                } else {
-                    "Heading2"
-                }))
+            // A heading stays on the page of what follows it.
+            Block::Heading(level, words) => doc.add_paragraph(
+                Paragraph::new()
+                    .add_run(run(&words))
+                    .style(if level == 1 { "Heading1" } else { "Heading2" })
+                    .keep_next(true),
+            ),
+            Block::Text(words) => {
+                doc.add_paragraph(Paragraph::new().add_run(run(&words)).keep_next(before_table))
             }
-            Block::Text(words) => doc.add_paragraph(Paragraph::new().add_run(run(&words))),
             Block::Lead(bold, words) => doc.add_paragraph(
                 Paragraph::new().add_run(run(&format!("{bold} ")).bold()).add_run(run(&words)),
             ),
+            // Each row whole on a page, a short table whole (as in the
+            // PDF); the columns the PDF's widths.
             Block::Table(header, rows) => {
-                let mut all = vec![TableRow::new(header.iter().map(|h| cell(h, true)).collect())];
-                all.extend(
-                    rows.iter().map(|row| TableRow::new(row.iter().map(|c| cell(c, false)).collect())),
-                );
-                doc.add_table(Table::new(all))
+                let figures = crate::pdf::figure_columns(&header, &rows);
+                let short = rows.len() <= crate::pdf::SHORT_TABLE;
+                let row = |cells: &[String], bold: bool, keep: bool| {
+                    TableRow::new(cells.iter().zip(&figures).map(|(c, &f)| cell(c, bold, f, keep)).collect())
+                        .cant_split()
+                };
+                let mut all = vec![row(&header, true, true)];
+                all.extend(rows.iter().enumerate().map(|(n, r)| row(r, false, short && n + 1 < rows.len())));
+                // The PDF's cell padding (3 pt), the grid kept as set.
+                doc.add_table(
+                    Table::new(all)
+                        .set_grid(crate::pdf::table_grid_twips(&header, &rows)?)
+                        .margins(TableCellMargins::new().margin(20, 60, 20, 60))
+                        .layout(TableLayoutType::Fixed),
+                )
             }
         };
     }

@@ -13,6 +13,17 @@ use serde_json::{json, Value};
 
 use crate::numfmt::{percent, thousands};
 
+/// The outcome as read aloud and printed, in capitals: APROBADO, NO
+/// APROBADO, ELEGIDOS, and ELEGIDO for a single seat.
+pub fn outcome_es(item: &Item) -> String {
+    match item.outcome() {
+        asamblea_rules::Outcome::Elected if item.majority() == asamblea_rules::Majority::SingleSeat => {
+            "ELEGIDO".to_string()
+        }
+        outcome => outcome.spanish().to_uppercase(),
+    }
+}
+
 /// Why the item came out as it did, in Spanish and in English; `None`
 /// while it is open.
 pub fn why(meeting: &Meeting, item: &Item) -> Option<(String, String)> {

@@ -163,18 +163,16 @@ impl Layout {
     /// set flush right.
     fn table(&mut self, header: &[String], rows: &[Vec<String>], faces: &[Face; 2]) {
         let widths = columns(self.width(), header, rows, faces);
-        // A column of figures (every cell that is not empty) sets its
-        // heading flush right too.
-        let figures: Vec<bool> = (0..header.len())
-            .map(|c| {
-                let mut cells = rows.iter().filter_map(|r| r.get(c)).filter(|t| !t.is_empty()).peekable();
-                cells.peek().is_some() && cells.all(|t| is_figure(t))
-            })
-            .collect();
+        let figures = figure_columns(header, rows);
         let heading = Row::new(header, true, &widths, &figures, faces);
-        // The heading and the first row together.
+        // A short table whole on one page; a longer one's heading and
+        // first row together.
         let first = rows.first().map(|r| Row::new(r, false, &widths, &figures, faces));
-        self.room(heading.height + first.as_ref().map_or(0.0, |r| r.height));
+        if rows.len() <= SHORT_TABLE {
+            self.room(self.table_height(header, rows, faces));
+        } else {
+            self.room(heading.height + first.as_ref().map_or(0.0, |r| r.height));
+        }
         self.row(&heading, &widths);
         for (i, row) in rows.iter().enumerate() {
             let row = match (i, &first) {
@@ -187,6 +185,48 @@ impl Layout {
             self.row(&row, &widths);
         }
         self.y += TEXT * 0.5;
+    }
+
+    /// The height of a whole table as [`Layout::table`] draws it on one page.
+    fn table_height(&self, header: &[String], rows: &[Vec<String>], faces: &[Face; 2]) -> f32 {
+        let widths = columns(self.width(), header, rows, faces);
+        let figures = figure_columns(header, rows);
+        std::iter::once(Row::new(header, true, &widths, &figures, faces).height)
+            .chain(rows.iter().map(|r| Row::new(r, false, &widths, &figures, faces).height))
+            .sum()
+    }
+
+    /// The height of a paragraph as [`Layout::paragraph`] draws it.
+    fn paragraph_height(&self, words: &[(String, bool)], size: f32, faces: &[Face; 2]) -> f32 {
+        lines(words, self.width(), size, faces).len() as f32 * size * LEADING
+    }
+
+    /// What a heading keeps with it on its page: the paragraphs after it
+    /// and a short table that follows them (an item's rule and its
+    /// figures), or, when that would not fit on a page, three lines.
+    fn kept_after_heading(&self, after: &[Block], faces: &[Face; 2]) -> f32 {
+        let mut kept = 0.0;
+        for block in after {
+            match block {
+                Block::Text(text) => kept += self.paragraph_height(&words(text, false), TEXT, faces),
+                Block::Lead(bold, text) => {
+                    let mut all = words(bold, true);
+                    all.extend(words(text, false));
+                    kept += self.paragraph_height(&all, TEXT, faces);
+                }
+                Block::Table(header, rows) if rows.len() <= SHORT_TABLE => {
+                    kept += self.table_height(header, rows, faces);
+                    break;
+                }
+                _ => break,
+            }
+        }
+        let page = self.bottom() - MARGIN;
+        if kept > 0.0 && kept < page * 0.8 {
+            kept
+        } else {
+            3.0 * TEXT * LEADING
+        }
     }
 
     /// One table row drawn at the current height, ruled on every side.
@@ -214,6 +254,20 @@ impl Layout {
         }
         self.y += row.height;
     }
+}
+
+/// A table of at most this many rows is kept whole on one page.
+pub(crate) const SHORT_TABLE: usize = 10;
+
+/// Which columns hold figures: every cell that is not empty is one. Such
+/// a column sets its heading flush right too.
+pub(crate) fn figure_columns(header: &[String], rows: &[Vec<String>]) -> Vec<bool> {
+    (0..header.len())
+        .map(|c| {
+            let mut cells = rows.iter().filter_map(|r| r.get(c)).filter(|t| !t.is_empty()).peekable();
+            cells.peek().is_some() && cells.all(|t| is_figure(t))
+        })
+        .collect()
 }
 
 /// A table row broken into lines, measured.
@@ -288,6 +342,14 @@ fn columns(total: f32, header: &[String], rows: &[Vec<String>], faces: &[Face; 2
     wanted.iter().map(|w| w / sum * total).collect()
 }
 
+/// A table's column widths as the PDF sets them, over the 468 points (6,5
+/// inches) between a Carta page's margins, in twentieths of a point: the
+/// DOCX gives Word the same grid.
+pub(crate) fn table_grid_twips(header: &[String], rows: &[Vec<String>]) -> Result<Vec<usize>, String> {
+    let widths = columns(468.0, header, rows, &[Face::new(REGULAR)?, Face::new(BOLD)?]);
+    Ok(widths.iter().map(|points| (points * 20.0).round() as usize).collect())
+}
+
 /// The acta draft as a PDF on `paper` (Carta by default in Colombia): the
 /// same blocks as the DOCX ([`crate::acta::docx`]), its fonts embedded.
 pub fn acta(source: &ActaSource<'_>, paper: Paper) -> Result<Vec<u8>, String> {
@@ -304,10 +366,11 @@ fn render(blocks: &[Block], paper: Paper) -> Result<Vec<u8>, String> {
             Block::Centered(text) => layout.paragraph(&words(text, false), TEXT, true, &faces),
             Block::Heading(level, text) => {
                 let size = if *level == 1 { 13.0 } else { 11.5 };
-                // A heading keeps company: room for it and a few lines after.
-                let next_is_table = matches!(blocks.get(i + 1), Some(Block::Table(..)));
+                // A heading keeps company: room for it and what follows it
+                // (its paragraphs and a short table), or a few lines.
+                let kept = layout.kept_after_heading(&blocks[i + 1..], &faces);
                 layout.y += size * 0.6;
-                layout.room(size * LEADING + if next_is_table { 3.0 } else { 2.0 } * TEXT * LEADING);
+                layout.room(size * LEADING + kept);
                 layout.paragraph(&words(text, true), size, false, &faces);
             }
             Block::Text(text) => layout.paragraph(&words(text, false), TEXT, false, &faces),

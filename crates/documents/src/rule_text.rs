@@ -81,7 +81,7 @@ fn statutory_source(kind: MatterKind) -> &'static str {
         PreferredAdverseChange | PreferredConversion => "Ley 222 de 1995, arts. 61 a 64",
         SuspendMeeting => "C.Co. art. 430",
         BoardElection => "C.Co. art. 197",
-        SingleSeatElection => "C.Co. art. 197 (un solo puesto: mayoría de los votos)",
+        SingleSeatElection => "C.Co. art. 204",
         _ => "Ley 222 de 1995, art. 68",
     }
 }

@@ -122,7 +122,7 @@ fn items(source: &Source<'_>) -> Table {
                 item.matter().spanish().into(),
                 rule.es.into(),
                 rule.source.into(),
-                item.outcome().spanish().to_uppercase().into(),
+                crate::explain::outcome_es(item).into(),
             ];
             match item.result() {
                 Some(ItemResult::Decision(d)) => {

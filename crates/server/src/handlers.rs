@@ -271,7 +271,7 @@ pub(crate) fn status_json(state: &AppState) -> Value {
                     }
                     Some(item) => {
                         out["state"] = json!("closed");
-                        out["outcome_es"] = json!(item.outcome().spanish().to_uppercase());
+                        out["outcome_es"] = json!(asamblea_documents::explain::outcome_es(item));
                         out["result"] = asamblea_documents::results::item_json(meeting, item);
                         if let Some((es, en)) = asamblea_documents::explain::why(meeting, item) {
                             out["why_es"] = json!(es);

@@ -1371,8 +1371,8 @@ async fn the_secretary_reads_who_may_withdraw_with_names_and_shares_after_a_merg
         "ASAMBLEA GENERAL EXTRAORDINARIA",
         "en segunda convocatoria",
         "Fusión por absorción de Filial S.A.S.",
-        "Pueden ejercer el derecho de retiro (ausentes y disidentes): Documento Nombre Acciones B-2 Bernardo Ruiz 300 C-3 Carmen Díaz 200",
-        "Poderes rechazados (art. 185 C.Co.)",
+        "Pueden ejercer el derecho de retiro los accionistas ausentes y los disidentes (Ley 222 de 1995, arts. 12 a 17), dentro de los ocho días siguientes a la decisión (art. 14): Documento Nombre Acciones Motivo B-2 Bernardo Ruiz 300 votó en contra C-3 Carmen Díaz 200 ausente",
+        "Poderes rechazados (arts. 184 y 185 C.Co.)",
         "sin firma",
         "Me opongo a la fusión y me reservo el derecho de retiro.",
     ] {

@@ -45,6 +45,35 @@ fn simulated(name: &str, attendance: u32, seed: u64) -> (PathBuf, PathBuf) {
     (dir, bundle)
 }
 
+/// A meeting that never reached its quorum: the acta still lists the
+/// whole agenda as convened, says no item was put to the vote and why the
+/// session ended, and leaves out the empty quorum tables.
+#[test]
+fn an_acta_without_quorum_lists_the_agenda_as_not_voted_and_says_why() {
+    let dir = std::env::temp_dir().join(format!("asamblea-exports-noquorum-{}", std::process::id()));
+    crate::support::remove_meeting(&dir);
+    ok(&["init", s(&dir)]);
+    let bundle = dir.with_extension("bundle");
+    ok(&["export", s(&dir), s(&bundle)]);
+    let acta = dir.with_extension("docx");
+    ok(&["acta", s(&bundle), "-o", s(&acta)]);
+    let text = docx_text(&acta);
+    assert_eq!(text.matches("Este punto no se sometió a votación.").count(), 7, "{text}");
+    for expected in [
+        "Aprobación del orden del día",
+        "Conversión de acciones preferenciales en ordinarias",
+        "No se abrió ninguna votación. Al levantarse la sesión había 0 acciones con voto de 0 accionistas",
+        "SIN quórum",
+        "Sin el quórum de esta convocatoria no se votó el orden del día",
+        "No se presentaron constancias escritas.",
+    ] {
+        assert!(text.contains(expected), "the acta lacks «{expected}»: {text}");
+    }
+    for absent in ["Agotado el orden del día", "Presentes por clase de acción", "Punto | Momento"] {
+        assert!(!text.contains(absent), "the acta says «{absent}»: {text}");
+    }
+}
+
 #[test]
 fn the_workbook_holds_the_verifiers_figures_as_numbers_and_the_same_bundle_gives_the_same_bytes() {
     let (dir, bundle) = bundle("xlsx");
@@ -265,9 +294,18 @@ fn docx_paragraphs(path: &Path) -> String {
 /// now), and so its heads, the bundle's digest and the daemon's key (long
 /// runs of hex digits).
 fn redacted(text: &str) -> String {
-    let text = match (text.find("escritas el "), text.find("Al instalarse")) {
-        (Some(from), Some(to)) if from < to => format!("{}escritas el [día]. {}", &text[..from], &text[to..]),
+    let text = match (text.find("registradas el "), text.find("Al instalarse")) {
+        (Some(from), Some(to)) if from < to => {
+            format!("{}registradas el [día]. {}", &text[..from], &text[to..])
+        }
         _ => text.to_string(),
+    };
+    let text = match text.find("Fecha y hora de cierre: ") {
+        Some(from) => match text[from..].find(", a las ") {
+            Some(to) => format!("{}Fecha y hora de cierre: [día]{}", &text[..from], &text[from + to..]),
+            None => text.to_string(),
+        },
+        None => text.to_string(),
     };
     let chars: Vec<char> = text.chars().collect();
     let mut out = String::new();
@@ -319,14 +357,17 @@ fn the_acta_carries_what_the_law_asks_from_the_bundle_alone_and_is_the_same_for_
         "Fue convocada por Aviso publicado en El Tiempo y en la página web de la sociedad, el 2 de marzo de 2027",
         // Its number, who chaired and took the minutes and how designated.
         "Acta n.º 045",
-        "Presidió la reunión María Fernanda Gómez Rueda y actuó como secretario Carlos Andrés Restrepo Vélez; designados por unanimidad",
+        "Presidió la reunión María Fernanda Gómez Rueda y actuó como secretario Carlos Andrés Restrepo Vélez, designados por unanimidad",
         // The capital per class, the quorum and its continuity.
         "Ordinarias 100.000.000 2.000.000 98.000.000",
         "Quórum de esta convocatoria: más de la mitad de las acciones con derecho a voto",
         "apertura",
         "cierre",
         "Al instalarse la reunión, a las ",
-        "Hora de cierre: ",
+        "Fecha y hora de cierre: ",
+        "Se instaló a las ",
+        "Presentes por clase de acción",
+        "6. Constancias escritas",
         // Who attended, and how; who carried whom.
         "Fondo de Pensiones Porvenir del Sur S.A.",
         "Apoderados y representantes legales",
