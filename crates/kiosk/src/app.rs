@@ -215,6 +215,29 @@ impl App {
     /// One exchange with the daemon on a fresh mutual-TLS connection: a
     /// `POST` of `body`, or a `GET`.
     async fn daemon(&self, path: &str, body: Option<String>) -> Result<(StatusCode, Value)> {
+        let answer = self.daemon_once(path, body).await;
+        // What went wrong, and where, for the technician: the screen only
+        // says the service cannot be reached.
+        match &answer {
+            Err(error) => tracing::warn!(
+                daemon = %self.0.folder.settings.daemon,
+                path,
+                error = %format!("{error:#}"),
+                "sin conexión con el servicio / cannot reach the daemon"
+            ),
+            Ok((status, value)) if status.is_server_error() => tracing::warn!(
+                daemon = %self.0.folder.settings.daemon,
+                path,
+                %status,
+                answer = %value,
+                "el servicio no pudo atender / the daemon could not serve"
+            ),
+            Ok(_) => {}
+        }
+        answer
+    }
+
+    async fn daemon_once(&self, path: &str, body: Option<String>) -> Result<(StatusCode, Value)> {
         let folder = &self.0.folder;
         let addr = folder.daemon_addr()?;
         let name = rustls::pki_types::ServerName::try_from(folder.daemon_host())
@@ -316,6 +339,7 @@ pub async fn run(options: Options, ready: impl FnOnce(SocketAddr)) -> Result<()>
         .route("/api/confirmar", post(confirm))
         .route("/api/cancelar", post(cancel))
         .route("/api/tocar", post(touch))
+        .layer(axum::middleware::from_fn(loopback_host))
         .with_state(app);
     ready(addr);
     axum::serve(listener, router).await.context("the kiosk page stopped")
@@ -561,8 +585,15 @@ fn check_picks(sheet: &Value, picks: &[Pick]) -> Result<(), Notice> {
 /// The words of option `choice` on `item`, `Abstención` for none.
 fn option_words(item: &Value, choice: Option<u16>) -> String {
     match choice {
-        None => "Abstención (no se envía voto)".to_string(),
-        Some(c) => item["options"][usize::from(c)]["es"].as_str().unwrap_or("?").to_string(),
+        None => "Abstención (no se envía voto) / Abstain (no vote sent)".to_string(),
+        Some(c) => {
+            let option = &item["options"][usize::from(c)];
+            match (option["es"].as_str(), option["en"].as_str()) {
+                (Some(es), Some(en)) if es != en => format!("{es} / {en}"),
+                (Some(es), _) => es.to_string(),
+                _ => "?".to_string(),
+            }
+        }
     }
 }
 
@@ -612,6 +643,15 @@ fn sign_all(voter: Voter, picks: &[Pick]) -> Result<Vec<Outgoing>> {
     Ok(out)
 }
 
+/// Why [`send_all`] waits before sending again.
+#[derive(Clone, Copy)]
+enum Pause {
+    /// The daemon cannot be reached, or failed (5xx).
+    Unreachable,
+    /// The daemon is still saving this ballot, or asks for a slower pace.
+    Busy,
+}
+
 /// Sends every ballot still waiting, again and again until the daemon
 /// answers each.
 async fn send_all(app: App) {
@@ -633,15 +673,23 @@ async fn send_all(app: App) {
             });
             return;
         }
-        let mut reached = true;
+        // Why the loop waits: the daemon cannot be reached (or failed),
+        // or it is still saving this very ballot or asks the kiosk to
+        // slow down; either way the same bytes go again shortly.
+        let mut pause = None;
         for (at, body) in waiting {
             match app.daemon("/api/v1/ballots", Some(body)).await {
                 Ok((status, answer)) if status.is_success() => {
                     let folder = &app.0.folder;
+                    let digest = app.with(|k| k.outbox[at].digest);
                     let sent = match crate::read_receipt(&answer, &folder.meeting, Some(&folder.daemon_key)) {
-                        Ok((receipt, signature)) => {
+                        Ok((receipt, signature)) if receipt.event == digest => {
                             Sent::Counted { seq: receipt.seq, line: receipt.to_text(&signature) }
                         }
+                        Ok(_) => Sent::Refused(Notice::error(
+                            "El recibo recibido es de otra papeleta: no se puede mostrar como suyo. Avise al personal.",
+                            "The receipt received is another ballot's: it cannot be shown as yours. Tell the staff.",
+                        )),
                         Err(_) => Sent::Refused(Notice::error(
                             "El recibo recibido no lleva la firma del servicio: avise al personal.",
                             "The receipt does not carry the service's signature: tell the staff.",
@@ -651,6 +699,14 @@ async fn send_all(app: App) {
                         k.outbox[at].sent = sent;
                         k.changed();
                     });
+                }
+                // The first copy of this ballot is still being saved (a
+                // retry overtook it), or too many requests: not a refusal.
+                Ok((status, answer))
+                    if status == StatusCode::TOO_MANY_REQUESTS || answer["error"]["code"] == "replayed" =>
+                {
+                    pause = Some(Pause::Busy);
+                    break;
                 }
                 Ok((status, answer)) if status.is_client_error() => {
                     let error = &answer["error"];
@@ -672,21 +728,27 @@ async fn send_all(app: App) {
                 // The daemon is there but cannot take it now (5xx), or
                 // cannot be reached: the same bytes again, shortly.
                 _ => {
-                    reached = false;
+                    pause = Some(Pause::Unreachable);
                     break;
                 }
             }
         }
-        if !reached {
+        if let Some(pause) = pause {
             app.with(|k| {
                 k.attempts += 1;
-                k.notice = Some(Notice::error(
-                    format!(
-                        "Sin conexión con el servicio de votación: reintentando (intento {}). Su voto está firmado y se enviará en cuanto vuelva la conexión; no se cuenta dos veces. No se retire.",
-                        k.attempts
+                k.notice = Some(match pause {
+                    Pause::Unreachable => Notice::error(
+                        format!(
+                            "Sin conexión con el servicio de votación: reintentando (intento {}). Su voto está firmado y se enviará en cuanto vuelva la conexión; no se cuenta dos veces. No se retire.",
+                            k.attempts
+                        ),
+                        "No connection to the voting service: retrying. Your signed vote will be sent as soon as it returns, and never counted twice. Please wait.",
                     ),
-                    "No connection to the voting service: retrying. Your signed vote will be sent as soon as it returns, and never counted twice. Please wait.",
-                ));
+                    Pause::Busy => Notice::info(
+                        format!("El servicio está guardando su voto: un momento (intento {}). No se retire.", k.attempts),
+                        "The service is saving your vote: one moment. Please wait.",
+                    ),
+                });
                 k.changed();
             });
             tokio::time::sleep(Duration::from_secs(2)).await;
@@ -716,6 +778,22 @@ async fn style() -> Response {
 /// Only the kiosk's own page may drive it.
 fn from_the_page(headers: &HeaderMap) -> bool {
     headers.get("x-quiosco").is_some_and(|v| v == "1")
+}
+
+/// Only a request addressed to the loopback name is served: a page of
+/// another site whose name was pointed at 127.0.0.1 (DNS rebinding) is
+/// refused before it reads an attendee's sheet.
+async fn loopback_host(request: axum::extract::Request, next: axum::middleware::Next) -> Response {
+    let host = request.headers().get(header::HOST).and_then(|h| h.to_str().ok()).unwrap_or("");
+    let name = match host.strip_prefix('[') {
+        Some(rest) => rest.split(']').next().unwrap_or(""),
+        None => host.rsplit_once(':').map_or(host, |(name, _)| name),
+    };
+    if matches!(name, "127.0.0.1" | "localhost" | "::1") {
+        next.run(request).await
+    } else {
+        (StatusCode::MISDIRECTED_REQUEST, "solo en 127.0.0.1 / only at 127.0.0.1").into_response()
+    }
 }
 
 fn forbidden() -> Response {

@@ -32,7 +32,14 @@ pub fn serial(
     std::thread::Builder::new()
         .name("escaner".into())
         .spawn(move || loop {
-            match std::fs::File::open(&path) {
+            // O_NOCTTY: a tty scanner must not become the kiosk's
+            // controlling terminal, or unplugging it would hang the
+            // kiosk up (SIGHUP) in the middle of a vote.
+            let opened = {
+                use std::os::unix::fs::OpenOptionsExt as _;
+                std::fs::OpenOptions::new().read(true).custom_flags(libc::O_NOCTTY).open(&path)
+            };
+            match opened {
                 Ok(mut device) => {
                     read_lines(&mut device, &scanned);
                     tracing::warn!(path = %path.display(), "the serial scanner closed");

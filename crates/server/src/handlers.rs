@@ -257,6 +257,7 @@ pub(crate) fn status_json(state: &AppState) -> Value {
                     "title": entry.title.as_str(),
                     "matter": entry.matter.code(),
                     "matter_es": entry.matter.spanish(),
+                    "matter_en": entry.matter.english(),
                     "rule_es": rule.es,
                     "rule_en": rule.en,
                     "rule_source": rule.source,
@@ -1531,7 +1532,7 @@ fn ballot_sheet_of(
                     })
                 })
                 .collect();
-            json!({ "id": item.id(), "title": title, "matter": item.matter().code(), "matter_es": item.matter().spanish(), "options": options, "holders": voters })
+            json!({ "id": item.id(), "title": title, "matter": item.matter().code(), "matter_es": item.matter().spanish(), "matter_en": item.matter().english(), "options": options, "holders": voters })
         })
         .collect();
     Ok(

@@ -171,6 +171,18 @@ fn an_attendee_votes_at_the_kiosk_from_scan_to_receipt_and_nothing_is_lost_or_co
     browser.wait_for_text("Acerque su credencial al lector", Duration::from_secs(10));
     browser.screenshot(&shots.join("quiosco-1-espera-1280x800.png"));
     assert_eq!(unlabelled(&browser), Vec::<String>::new(), "every control of the kiosk is named");
+    // Only its own page on loopback: a request for another name pointed at
+    // 127.0.0.1 (DNS rebinding) is refused, and so is an action without
+    // the page's header.
+    let address = kiosk.url.trim_start_matches("http://");
+    let answer =
+        raw_http(address, "GET /api/estado HTTP/1.1\r\nHost: evil.example\r\nConnection: close\r\n\r\n");
+    assert!(answer.starts_with("HTTP/1.1 421"), "{answer}");
+    let answer = raw_http(
+        address,
+        "POST /api/cancelar HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: 0\r\nConnection: close\r\n\r\n",
+    );
+    assert!(answer.starts_with("HTTP/1.1 403"), "{answer}");
 
     // Scans that must send nothing: cut short, another meeting's, revoked.
     browser.keys(&format!("{}\n", &administrator.2[..60]));
@@ -370,15 +382,42 @@ fn an_attendee_votes_at_the_kiosk_from_scan_to_receipt_and_nothing_is_lost_or_co
         }
     }
 
+    // The chair closes the polls between an attendee's review and confirm:
+    // nothing is counted, and the receipt screen says so, with why.
+    browser.wait_for_text("Acerque su credencial al lector", Duration::from_secs(10));
+    browser.keys(&format!("{}\n", in_person[4].2));
+    browser.wait_for_text("Hola, ", Duration::from_secs(10));
+    choose_all(&browser, 0);
+    browser.click("#revisar");
+    browser.wait_for_text("Revise su voto", Duration::from_secs(10));
+    for item in ["item-1", "item-2"] {
+        let (status, body) = daemon(&demo, "POST", &format!("/api/v1/items/{item}/close"), Some(&chair));
+        assert!(status < 300, "{item}: {status} {body}");
+    }
+    browser.click("#confirmar");
+    browser.wait_for_text("Su voto NO se contó", Duration::from_secs(20));
+    let text = browser.page_text();
+    assert!(!text.contains("Su voto quedó registrado") && !text.contains("Registrado: recibo"), "{text}");
+    assert!(text.contains("No se contó: "), "the reason, in the daemon's words: {text}");
+    browser.screenshot(&shots.join("quiosco-10-no-contado-1280x800.png"));
+
     // Closed: the result is on the public board.
-    let (status, body) = daemon(&demo, "POST", "/api/v1/items/item-1/close", Some(&chair));
-    assert!(status < 300, "{status} {body}");
     browser.goto(&format!("{}/", demo.base));
     browser.wait_for_text("Aprobación del orden del día", Duration::from_secs(10));
     let text = browser.page_text();
     assert!(text.contains("APROBADO"), "the board shows the decision: {text}");
     drop(kiosk);
     let _ = std::fs::remove_dir_all(&work);
+}
+
+/// One plain HTTP/1.1 exchange with the kiosk's page: the answer's text.
+fn raw_http(address: &str, request: &str) -> String {
+    use std::io::Read;
+    let mut stream = std::net::TcpStream::connect(address).unwrap();
+    stream.write_all(request.as_bytes()).unwrap();
+    let mut answer = String::new();
+    let _ = stream.read_to_string(&mut answer);
+    answer
 }
 
 /// Whether the process `pid`'s writable memory holds `needle` anywhere

@@ -133,7 +133,7 @@ function choose() {
   }
   for (const item of sheet.open_items) {
     const card = el("section", { class: "tarjeta", "aria-label": item.title, "data-item": item.id });
-    card.append(el("h3", {}, item.title), el("p", { class: "acciones" }, item.matter_es));
+    card.append(el("h3", {}, item.title), el("p", { class: "acciones" }, both(item.matter_es, item.matter_en || "")));
     const voters = item.holders.filter((h) => h.may_vote);
     if (voters.length > 1) {
       const same = voters.map((h) => picks[item.id + "\u0000" + h.holder]);
@@ -220,8 +220,17 @@ function sending() {
 }
 
 function receipts() {
-  const parts = [el("h2", {}, both("Su voto quedó registrado", "Your vote was recorded"))];
-  if (state.outbox.length === 0) parts[0] = el("h2", {}, both("No envió ningún voto (abstención en todo)", "You sent no vote (abstained on everything)"));
+  // The heading says what the daemon answered: every ballot counted, some,
+  // or none (an item closed before the confirm, say).
+  const counted = state.outbox.filter((o) => o.state === "registrado").length;
+  const heading = state.outbox.length === 0
+    ? both("No envió ningún voto (abstención en todo)", "You sent no vote (abstained on everything)")
+    : counted === state.outbox.length
+      ? both("Su voto quedó registrado", "Your vote was recorded")
+      : counted === 0
+        ? both("Su voto NO se contó: vea el motivo abajo y avise al personal", "Your vote was NOT counted: see why below and tell the staff")
+        : both("Parte de su voto NO se contó: vea abajo en qué punto y por qué", "Part of your vote was NOT counted: see below which item and why");
+  const parts = [el("h2", {}, heading)];
   for (const o of state.outbox) {
     const card = el("section", { class: "tarjeta", "aria-label": o.title }, el("h3", {}, o.title));
     const votes = el("p", { class: "votos" }, o.votes.map((v, i) => [i ? " · " : "", el("strong", {}, v.name), ": " + v.choice]));
@@ -256,11 +265,20 @@ reader.addEventListener("keydown", (e) => {
   reader.value = "";
   if (text.trim()) send("/api/escaneo", text, "text/plain");
 });
-// Any touch keeps a half-made vote alive, and brings the focus back to the
-// reader on the idle screen.
+// Any touch or scroll keeps a half-made vote alive (told to the kiosk at
+// most every 5 s), and a touch brings the focus back to the reader on the
+// idle screen.
+let lastTouch = 0;
+function alive() {
+  if (!state || state.screen === "espera" || Date.now() - lastTouch < 5000) return;
+  lastTouch = Date.now();
+  touched();
+}
 document.addEventListener("pointerdown", () => {
   if (state && state.screen === "espera") setTimeout(() => reader.focus(), 0);
+  alive();
 });
+document.addEventListener("scroll", alive, { passive: true });
 
 // A badge's picture dropped on the idle screen (the PNG the desk printed,
 // on a laptop running the demo or a rehearsal) is read as a camera frame
