@@ -129,8 +129,29 @@ impl Screen {
 /// The attendee at the kiosk: the badge's credential (its key is wiped
 /// when this is dropped) and the daemon's ballot sheet.
 struct Voter {
-    credential: Credential,
+    /// Boxed from the moment it is parsed: a move of the voter (into the
+    /// screen's state, out of it to sign) moves a pointer, never the key,
+    /// so the one copy is wiped when the box is dropped.
+    credential: Box<Credential>,
     sheet: Value,
+}
+
+/// A badge read and boxed in a frame of its own, below the caller's, so
+/// that [`burn_stack`] reaches every copy the parsing left.
+#[inline(never)]
+fn parse_boxed(text: &str, meeting: &asamblea_wire::MeetingId) -> Result<Box<Credential>, WireError> {
+    crate::parse_badge(text, meeting).map(Box::new)
+}
+
+/// Overwrites the stack below the caller's frame, where parsing a badge
+/// or signing with its key leaves copies of the seed (a function's
+/// locals are not wiped when it returns). Called at once after each,
+/// before any `.await` could move the task to another thread.
+#[inline(never)]
+fn burn_stack() {
+    let mut below = [0u8; 64 * 1024];
+    zeroize::Zeroize::zeroize(&mut below[..]);
+    std::hint::black_box(&below);
 }
 
 /// One choice: an item, a holder, and an option or `None` for an
@@ -459,13 +480,15 @@ async fn scan(app: &App, text: Zeroizing<String>) {
         });
         return;
     }
-    let credential = match crate::parse_badge(&text, &app.0.folder.meeting) {
+    let credential = match parse_boxed(&text, &app.0.folder.meeting) {
         Ok(credential) => credential,
         Err(error) => {
+            burn_stack();
             app.with(|k| k.reset(Some(unreadable(&error))));
             return;
         }
     };
+    burn_stack();
     drop(text);
     let number = credential.id().0;
     let sheet = match app.daemon(&format!("/api/v1/kiosk/badges/{number}"), None).await {
@@ -882,6 +905,12 @@ async fn scan_text(State(app): State<App>, headers: HeaderMap, body: Bytes) -> R
         return forbidden();
     }
     let text = Zeroizing::new(String::from_utf8_lossy(&body).into_owned());
+    // The request's own copy, wiped when this handler holds the only
+    // reference (the browser's and the socket's buffers are out of reach:
+    // a locked-down kiosk reads its scanner in serial mode).
+    if let Ok(mut body) = body.try_into_mut() {
+        zeroize::Zeroize::zeroize(&mut body[..]);
+    }
     scan(&app, text).await;
     StatusCode::NO_CONTENT.into_response()
 }
@@ -964,7 +993,9 @@ async fn confirm(State(app): State<App>, headers: HeaderMap) -> Response {
             return None;
         }
         let voter = k.voter.take()?;
-        Some(sign_all(voter, &k.picks))
+        let signed = sign_all(voter, &k.picks);
+        burn_stack();
+        Some(signed)
     });
     match signed {
         None => {}

@@ -58,7 +58,7 @@ impl Credential {
         let mut payload = [0u8; PAYLOAD_LEN];
         payload[..8].copy_from_slice(&self.meeting.0[..8]);
         payload[8..12].copy_from_slice(&self.id.0.to_be_bytes());
-        payload[12..44].copy_from_slice(&self.keypair.seed());
+        payload[12..44].copy_from_slice(&self.keypair.seed()[..]);
         let check = check_value(&payload[..CHECKED_LEN]);
         payload[CHECKED_LEN..].copy_from_slice(&check);
         let mut text = String::with_capacity(Self::QR_TEXT_LEN);

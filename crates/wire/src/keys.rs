@@ -287,9 +287,11 @@ impl Keypair {
         Signature(self.0.sign(&input_for(kind, meeting, message)).to_bytes())
     }
 
-    /// The seed, for writing it into a credential.
-    pub(crate) fn seed(&self) -> [u8; 32] {
-        self.0.to_bytes()
+    /// The secret seed, wiped when the caller drops it: for writing it
+    /// into a credential, and for a test that searches a kiosk's memory
+    /// for it.
+    pub fn seed(&self) -> zeroize::Zeroizing<[u8; 32]> {
+        zeroize::Zeroizing::new(self.0.to_bytes())
     }
 }
 

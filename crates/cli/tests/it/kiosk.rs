@@ -329,6 +329,19 @@ fn an_attendee_votes_at_the_kiosk_from_scan_to_receipt_and_nothing_is_lost_or_co
     let settings = std::fs::read_to_string(folder.join("kiosk.toml")).unwrap();
     let daemon_key =
         settings.lines().find_map(|l| l.strip_prefix("daemon_key = ")).unwrap().trim_matches('"');
+    // Nor is any badge's secret seed, the 32 bytes the text carries:
+    // neither this one's, nor the agent's (read from a picture, signed),
+    // nor the administrator's (typed by the wedge, then cancelled).
+    let meeting = asamblea_wire::MeetingId::from_hex(
+        settings.lines().find_map(|l| l.strip_prefix("meeting = ")).unwrap().trim_matches('"'),
+    )
+    .unwrap();
+    let seed_of = |text: &str| {
+        asamblea_wire::Credential::parse_qr_text(text, &meeting)
+            .expect("a badge of this meeting")
+            .keypair()
+            .seed()
+    };
     match memory_holds(kiosk.child.id(), voter.2.as_bytes()) {
         Ok(found) => {
             assert_eq!(
@@ -337,6 +350,14 @@ fn an_attendee_votes_at_the_kiosk_from_scan_to_receipt_and_nothing_is_lost_or_co
                 "the search sees memory"
             );
             assert!(!found, "the badge's text is still in the kiosk's memory");
+            for (who, badge) in [("serial", voter), ("picture", agent), ("wedge, cancelled", administrator)] {
+                let seed = seed_of(&badge.2);
+                assert_eq!(
+                    memory_holds(kiosk.child.id(), &seed[..]),
+                    Ok(false),
+                    "the {who} badge's seed is still in the kiosk's memory"
+                );
+            }
         }
         Err(why) => webdriver::not_run("kiosk::…: the kiosk's memory searched for the badge", &why),
     }
