@@ -300,6 +300,12 @@ pub fn blocks(source: &ActaSource<'_>) -> Vec<Block> {
         ));
     }
 
+    // A person by name where the register knows it (a holder), else by
+    // the document the desk recorded (an agent who holds no shares).
+    let named = |id: &str| match name_of(id) {
+        name if name.is_empty() => id.to_string(),
+        name => format!("{name} ({id})"),
+    };
     // Attendance: holders present at the end, in person or represented.
     let attending: Vec<Vec<String>> = m
         .register()
@@ -308,7 +314,9 @@ pub fn blocks(source: &ActaSource<'_>) -> Vec<Block> {
         .map(|(at, holder)| {
             let how = match m.presence().channel(at) {
                 Channel::InPerson => "en persona".to_string(),
-                Channel::Agent { agent, .. } => format!("representado por {}", m.presence().agent_id(agent)),
+                Channel::Agent { agent, .. } => {
+                    format!("representado por {}", named(m.presence().agent_id(agent)))
+                }
                 Channel::Absent => String::new(),
             };
             let ae = match holder.role() {
@@ -325,13 +333,62 @@ pub fn blocks(source: &ActaSource<'_>) -> Vec<Block> {
             ]
         })
         .collect();
+    // In person and represented, in totals (C.Co. art. 431: the shares
+    // own and represented).
+    let (mut own, mut represented) = ((0u64, 0u64), (0u64, 0u64));
+    for (at, holder) in m.register().iter() {
+        let shares = holder.holdings().total().get();
+        match m.presence().channel(at) {
+            Channel::InPerson => own = (own.0 + 1, own.1 + shares),
+            Channel::Agent { .. } => represented = (represented.0 + 1, represented.1 + shares),
+            Channel::Absent => {}
+        }
+    }
     out.push(heading(1, "4. Asistentes"));
+    out.push(text(format!(
+        "Asistieron {} accionistas en persona con {} acciones propias y {} representados por apoderado o representante legal con {} acciones (de todas las clases).",
+        thousands(own.0),
+        thousands(own.1),
+        thousands(represented.0),
+        thousands(represented.1)
+    )));
     out.push(table(&["Documento", "Nombre", "Ordinarias", "Preferenciales", "Asistencia"], attending));
+    // The administrators and employees of the register and their shares
+    // (C.Co. art. 185: they carry no proxies, and do not vote the year-end
+    // statements).
+    let barred: Vec<Vec<String>> = m
+        .register()
+        .iter()
+        .filter_map(|(at, holder)| {
+            let role = match holder.role()? {
+                asamblea_rules::Role::Administrator => "administrador",
+                asamblea_rules::Role::Employee => "empleado",
+            };
+            Some(vec![
+                holder.id().to_string(),
+                name_of(holder.id()),
+                role.to_string(),
+                thousands(holder.holdings().ordinary.get()),
+                thousands(holder.holdings().preferred.get()),
+                if m.presence().is_present(at) { "presente" } else { "ausente" }.to_string(),
+            ])
+        })
+        .collect();
+    if !barred.is_empty() {
+        out.push(heading(2, "Administradores y empleados (art. 185 C.Co.)"));
+        out.push(table(
+            &["Documento", "Nombre", "Calidad", "Ordinarias", "Preferenciales", "Asistencia"],
+            barred,
+        ));
+    }
     if !source.agents.is_empty() {
         let rows = source
             .agents
             .iter()
-            .map(|a| vec![a.agent.clone(), a.capacity_es.clone(), a.principals.join(", "), a.power.clone()])
+            .map(|a| {
+                let principals: Vec<String> = a.principals.iter().map(|p| named(p)).collect();
+                vec![named(&a.agent), a.capacity_es.clone(), principals.join(", "), a.power.clone()]
+            })
             .collect();
         out.push(heading(2, "Apoderados y representantes legales"));
         out.push(table(&["Persona", "Calidad", "Representa a", "Poder o certificado"], rows));

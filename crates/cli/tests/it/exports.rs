@@ -370,7 +370,10 @@ fn the_acta_carries_what_the_law_asks_from_the_bundle_alone_and_is_the_same_for_
         "6. Constancias escritas",
         // Who attended, and how; who carried whom.
         "Fondo de Pensiones Porvenir del Sur S.A.",
+        "Asistieron 210 accionistas en persona con 50.230.682 acciones propias y 33 representados",
+        "Administradores y empleados (art. 185 C.Co.)",
         "Apoderados y representantes legales",
+        "Fondo de Pensiones Porvenir del Sur S.A. (NIT-800100200)",
         // The rule, the decision and its figures, an election's lists.
         "Regla: mayoría de las acciones presentes",
         "Decisión: APROBADO.",
