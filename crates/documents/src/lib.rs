@@ -29,11 +29,14 @@
 //!   quorum series (every poll's open and close) as JSON.
 //! - `tables`: the tallies (items, holders with their choices, attendance,
 //!   withdrawal) as CSV, JSON and an Excel workbook.
+//! - `acta`: the minutes' draft, its content once as blocks; `docx` and
+//!   `pdf` render them (`pdf` also lays out the badges as PDF).
 //! - `numfmt`: Colombian number format (1.234.567; 12,34 %).
 //! - `markup`: text escaped for HTML, SVG and XML.
 
 pub mod acta;
 pub mod badges;
+pub mod docx;
 pub mod explain;
 pub mod markup;
 pub mod numfmt;

@@ -5,7 +5,7 @@
 //! (skrifa), tables as ruled grids whose rows move whole to the next page
 //! (and a heading with the block that follows it).
 //!
-//! The badges' PDF ([`badges`]) draws the badges' own layout
+//! The badges' PDF ([`badges()`]) draws the badges' own layout
 //! ([`crate::badges`]'s marks, in tenths of a millimetre) in Liberation
 //! Sans, metric-compatible with the Helvetica the layout measures by: one
 //! badge to a card-sized page, or sheets on A4 or Carta with cut marks.
@@ -351,7 +351,7 @@ pub(crate) fn table_grid_twips(header: &[String], rows: &[Vec<String>]) -> Resul
 }
 
 /// The acta draft as a PDF on `paper` (Carta by default in Colombia): the
-/// same blocks as the DOCX ([`crate::acta::docx`]), its fonts embedded.
+/// same blocks as the DOCX ([`crate::docx::acta`]), its fonts embedded.
 pub fn acta(source: &ActaSource<'_>, paper: Paper) -> Result<Vec<u8>, String> {
     render(&blocks(source), paper)
 }

@@ -97,7 +97,7 @@ impl Journal {
     /// record after it is checked in full. A ledger shorter than it is
     /// refused. Every rule is replayed either way.
     ///
-    /// The file is read a slice at a time ([`crate::signatures::stream_mapped`]):
+    /// The file is read a slice at a time (`signatures::stream_mapped`):
     /// decoding and signatures on every core a slice ahead, then each
     /// record in order — its number, its link in the chain, the stored
     /// head, the trusted head, its replay. Only the state, the ballots'

@@ -320,7 +320,7 @@ pub fn acta(
         daemon_key: state.daemon_key().map(|k| k.to_string()).unwrap_or_default(),
     };
     match format {
-        ActaFormat::Docx => acta::docx(&source),
+        ActaFormat::Docx => asamblea_documents::docx::acta(&source),
         ActaFormat::Pdf(paper) => pdf::acta(&source, paper),
     }
     .map_err(ReportError::Unreadable)

@@ -81,7 +81,7 @@ impl PublicKey {
     /// The same few keys sign most of a ledger (the daemon, the staff, each
     /// badge for every ballot of its holder), and checking one takes a
     /// point decompression and a multiplication: the process remembers the
-    /// keys it accepted lately ([`KEYS_REMEMBERED`]), so a replay checks
+    /// keys it accepted lately (`KEYS_REMEMBERED`), so a replay checks
     /// each once. The answer is the same either way.
     pub fn from_bytes(bytes: &[u8; 32]) -> Result<PublicKey, WireError> {
         let remembered =

@@ -352,7 +352,7 @@ fn the_acta_carries_what_the_law_asks_from_the_bundle_alone_and_is_the_same_for_
         // The meeting, its place, date and call, and its notice (R19, Decreto 398).
         "ACTA DE LA ASAMBLEA GENERAL ORDINARIA DE ACCIONISTAS",
         "Inversiones Andinas S.A. — NIT 900.123.456-7",
-        "25 de marzo de 2027 a las 10:00 en Bogotá D.C., Carrera 7 # 71-21",
+        "30 de marzo de 2027 a las 10:00 en Bogotá D.C., Carrera 7 # 71-21",
         "en primera convocatoria",
         "Fue convocada por Aviso publicado en El Tiempo y en la página web de la sociedad, el 2 de marzo de 2027",
         // Its number, who chaired and took the minutes and how designated.
@@ -540,7 +540,7 @@ fn the_acta_as_pdf_is_text_with_its_fonts_embedded_on_carta_or_a4() {
             for expected in [
                 "ACTA DE LA ASAMBLEA GENERAL ORDINARIA DE ACCIONISTAS",
                 "Acta n.º 045",
-                "25 de marzo de 2027",
+                "30 de marzo de 2027",
                 "Presidió la reunión María Fernanda Gómez Rueda",
                 "Quórum de esta convocatoria",
                 "Decisión: APROBADO.",
