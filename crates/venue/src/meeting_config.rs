@@ -345,7 +345,7 @@ mod tests {
 
     #[test]
     fn defects_name_the_file_and_the_key() {
-        let e = error_of(|t| t.replace("date = \"2027-03-25\"", "date = \"25/03/2027\""));
+        let e = error_of(|t| t.replace("date = \"2027-03-30\"", "date = \"25/03/2027\""));
         assert_eq!(e, "m.toml: key `date`: `25/03/2027` is not a date written YYYY-MM-DD");
         let e = error_of(|t| t.replace("kind = \"ordinary\"", "kind = \"annual\""));
         assert!(e.starts_with("m.toml: key `kind`: `annual` is not one of"), "{e}");
@@ -377,22 +377,22 @@ mod tests {
 
     #[test]
     fn dates_and_times_are_real_and_the_notice_comes_first() {
-        let e = error_of(|t| t.replace("date = \"2027-03-25\"", "date = \"2027-02-30\""));
+        let e = error_of(|t| t.replace("date = \"2027-03-30\"", "date = \"2027-02-30\""));
         assert!(e.starts_with("m.toml: key `date`: `2027-02-30` no es una fecha del calendario"), "{e}");
-        let e = error_of(|t| t.replace("date = \"2027-03-25\"", "date = \"2027-13-01\""));
+        let e = error_of(|t| t.replace("date = \"2027-03-30\"", "date = \"2027-13-01\""));
         assert!(e.contains("no es una fecha del calendario"), "{e}");
-        let leap = DEMO_MEETING.replace("date = \"2027-03-25\"", "date = \"2028-02-29\"");
+        let leap = DEMO_MEETING.replace("date = \"2027-03-30\"", "date = \"2028-02-29\"");
         assert!(parse("m.toml", &leap).is_ok(), "2028 is a leap year");
-        let e = error_of(|t| t.replace("date = \"2027-03-25\"", "date = \"2026-02-29\""));
+        let e = error_of(|t| t.replace("date = \"2027-03-30\"", "date = \"2026-02-29\""));
         assert!(e.contains("no es una fecha del calendario"), "{e}");
         let e = error_of(|t| t.replace("time = \"10:00\"", "time = \"25:99\""));
         assert!(e.starts_with("m.toml: key `time`: `25:99` no es una hora HH:MM"), "{e}");
-        let e = error_of(|t| t.replace("convened_on = \"2027-03-02\"", "convened_on = \"2027-03-26\""));
+        let e = error_of(|t| t.replace("convened_on = \"2027-03-02\"", "convened_on = \"2027-03-31\""));
         assert!(
-            e.starts_with("m.toml: key `convened_on`: la convocatoria (2027-03-26) debe ser anterior"),
+            e.starts_with("m.toml: key `convened_on`: la convocatoria (2027-03-31) debe ser anterior"),
             "{e}"
         );
-        let e = error_of(|t| t.replace("convened_on = \"2027-03-02\"", "convened_on = \"2027-03-25\""));
+        let e = error_of(|t| t.replace("convened_on = \"2027-03-02\"", "convened_on = \"2027-03-30\""));
         assert!(e.contains("debe ser anterior"), "the same day is not before: {e}");
     }
 
