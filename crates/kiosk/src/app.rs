@@ -666,18 +666,35 @@ fn sign_all(voter: Voter, picks: &[Pick]) -> Result<Vec<Outgoing>> {
     Ok(out)
 }
 
+/// The daemon's refusal of a ballot, in its words.
+fn refusal(answer: &Value) -> Notice {
+    let error = &answer["error"];
+    Notice::error(
+        format!("No se contó: {}", error["message"].as_str().unwrap_or("el servicio lo rechazó.")),
+        format!("Not counted: {}", error["message_en"].as_str().unwrap_or("the service refused it.")),
+    )
+}
+
 /// Why [`send_all`] waits before sending again.
-#[derive(Clone, Copy)]
 enum Pause {
     /// The daemon cannot be reached, or failed (5xx).
     Unreachable,
-    /// The daemon is still saving this ballot, or asks for a slower pace.
-    Busy,
+    /// The daemon is still saving this ballot, or asks for a slower pace:
+    /// which ballot, and the daemon's words, said as a refusal if it is
+    /// still so after [`BUSY_LIMIT`] tries (a copy being saved answers
+    /// with its receipt within seconds).
+    Busy(usize, Notice),
 }
+
+/// Tries, two seconds apart, before a "still saving" answer is shown as
+/// the daemon's refusal.
+const BUSY_LIMIT: u32 = 15;
 
 /// Sends every ballot still waiting, again and again until the daemon
 /// answers each.
 async fn send_all(app: App) {
+    // "Still saving" answers in a row.
+    let mut busy = 0;
     loop {
         let waiting: Vec<(usize, String)> = app.with(|k| {
             k.outbox
@@ -728,21 +745,11 @@ async fn send_all(app: App) {
                 Ok((status, answer))
                     if status == StatusCode::TOO_MANY_REQUESTS || answer["error"]["code"] == "replayed" =>
                 {
-                    pause = Some(Pause::Busy);
+                    pause = Some(Pause::Busy(at, refusal(&answer)));
                     break;
                 }
                 Ok((status, answer)) if status.is_client_error() => {
-                    let error = &answer["error"];
-                    let notice = Notice::error(
-                        format!(
-                            "No se contó: {}",
-                            error["message"].as_str().unwrap_or("el servicio lo rechazó.")
-                        ),
-                        format!(
-                            "Not counted: {}",
-                            error["message_en"].as_str().unwrap_or("the service refused it.")
-                        ),
-                    );
+                    let notice = refusal(&answer);
                     app.with(|k| {
                         k.outbox[at].sent = Sent::Refused(notice);
                         k.changed();
@@ -757,6 +764,17 @@ async fn send_all(app: App) {
             }
         }
         if let Some(pause) = pause {
+            if let Pause::Busy(at, notice) = &pause {
+                busy += 1;
+                if busy >= BUSY_LIMIT {
+                    busy = 0;
+                    app.with(|k| {
+                        k.outbox[*at].sent = Sent::Refused(notice.clone());
+                        k.changed();
+                    });
+                    continue;
+                }
+            }
             app.with(|k| {
                 k.attempts += 1;
                 k.notice = Some(match pause {
@@ -767,7 +785,7 @@ async fn send_all(app: App) {
                         ),
                         "No connection to the voting service: retrying. Your signed vote will be sent as soon as it returns, and never counted twice. Please wait.",
                     ),
-                    Pause::Busy => Notice::info(
+                    Pause::Busy(..) => Notice::info(
                         format!("El servicio está guardando su voto: un momento (intento {}). No se retire.", k.attempts),
                         "The service is saving your vote: one moment. Please wait.",
                     ),
