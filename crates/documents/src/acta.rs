@@ -154,8 +154,15 @@ pub fn blocks(source: &ActaSource<'_>) -> Vec<Block> {
             call = d.call_es,
             by = d.convened_by,
             on = crate::numfmt::date_es(&d.convened_on),
-            ahead = crate::numfmt::days_between(&d.convened_on, &d.date)
-                .map_or_else(String::new, |days| format!(", con {days} días calendario de antelación")),
+            ahead = match (
+                crate::numfmt::days_between(&d.convened_on, &d.date),
+                crate::numfmt::business_days_between(&d.convened_on, &d.date),
+            ) {
+                (Some(days), Some(business)) => {
+                    format!(", con {days} días calendario ({business} días hábiles) de antelación")
+                }
+                _ => String::new(),
+            },
             installed = source.poll_times.first().map_or_else(String::new, |&ms| format!(
                 " Se instaló a las {}, hora de Colombia, la del libro electrónico al abrirse la primera votación (sección 3).",
                 colombia_time(ms).1

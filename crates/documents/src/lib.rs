@@ -31,7 +31,9 @@
 //!   withdrawal) as CSV, JSON and an Excel workbook.
 //! - `acta`: the minutes' draft, its content once as blocks; `docx` and
 //!   `pdf` render them (`pdf` also lays out the badges as PDF).
-//! - `numfmt`: Colombian number format (1.234.567; 12,34 %).
+//! - `numfmt`: Colombian number format (1.234.567; 12,34 %), dates in
+//!   words, ledger times in Colombia, and business days with Colombia's
+//!   public holidays.
 //! - `markup`: text escaped for HTML, SVG and XML.
 
 pub mod acta;

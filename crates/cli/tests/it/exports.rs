@@ -354,7 +354,7 @@ fn the_acta_carries_what_the_law_asks_from_the_bundle_alone_and_is_the_same_for_
         "Inversiones Andinas S.A. — NIT 900.123.456-7",
         "30 de marzo de 2027 a las 10:00 en Bogotá D.C., Carrera 7 # 71-21",
         "en primera convocatoria",
-        "Fue convocada por Aviso publicado en El Tiempo y en la página web de la sociedad, el 2 de marzo de 2027",
+        "Fue convocada por Aviso publicado en El Tiempo y en la página web de la sociedad, el 2 de marzo de 2027, con 28 días calendario (16 días hábiles) de antelación",
         // Its number, who chaired and took the minutes and how designated.
         "Acta n.º 045",
         "Presidió la reunión María Fernanda Gómez Rueda y actuó como secretario Carlos Andrés Restrepo Vélez, designados por unanimidad",
