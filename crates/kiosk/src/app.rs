@@ -853,7 +853,9 @@ async fn status(State(app): State<App>, Query(since): Query<Since>) -> Json<Valu
     loop {
         let notified = app.0.changed.notified();
         let current = app.with(|k| k.generation);
-        if since.desde.is_none_or(|d| current > d) || Instant::now() >= deadline {
+        // Any other generation answers at once: a newer one, or an older
+        // one because this kiosk restarted since the page last asked.
+        if since.desde.is_none_or(|d| current != d) || Instant::now() >= deadline {
             break;
         }
         let _ = tokio::time::timeout(Duration::from_secs(1), notified).await;
@@ -1070,7 +1072,8 @@ async fn touch(State(app): State<App>, headers: HeaderMap) -> Response {
     if !from_the_page(&headers) {
         return forbidden();
     }
-    app.with(|k| k.touched = Instant::now());
+    // A change: the page hears the new countdown at once.
+    app.with(Kiosk::changed);
     StatusCode::NO_CONTENT.into_response()
 }
 

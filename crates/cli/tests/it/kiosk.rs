@@ -221,6 +221,15 @@ fn an_attendee_votes_at_the_kiosk_from_scan_to_receipt_and_nothing_is_lost_or_co
     let png = std::fs::read(printed.join(format!("credencial-{:04}.png", agent.0))).unwrap();
     drop_image(&browser, &png);
     browser.wait_for_text(&format!("Hola, {}", agent.1), Duration::from_secs(10));
+    // The countdown runs on the page between the kiosk's answers.
+    let left = || -> u64 {
+        let text = browser.eval("return document.getElementById('cuenta').textContent;");
+        let text = text.as_str().unwrap_or_default().to_string();
+        text.split_whitespace().find_map(|w| w.parse().ok()).unwrap_or_else(|| panic!("a countdown: {text}"))
+    };
+    let first = left();
+    std::thread::sleep(Duration::from_millis(2_500));
+    assert!(left() < first, "the countdown moves without a touch");
     let principals: Vec<String> = browser
         .eval("return [...document.querySelectorAll('[data-item=\"item-1\"] [data-holder]')].map((r) => r.dataset.holder);")
         .as_array()

@@ -53,6 +53,7 @@ async function poll() {
 function show(next) {
   const screenChanged = !state || state.screen !== next.screen || JSON.stringify(state.sheet) !== JSON.stringify(next.sheet);
   state = next;
+  shownAt = Date.now();
   document.getElementById("quiosco").textContent = "Quiosco " + next.kiosk;
   if (next.notice) {
     noticeEl.hidden = false;
@@ -70,12 +71,20 @@ function show(next) {
   if (next.screen === "espera") reader.focus();
 }
 
+// The seconds left before inactivity clears the screen, as the kiosk gave
+// them, counted down here every second between its answers.
+let shownAt = 0;
 function countdown() {
   const c = document.getElementById("cuenta");
-  if (!c) return;
-  c.textContent = state.idle_in === null || state.idle_in === undefined ? "" :
-    "Se cerrará en " + state.idle_in + " s sin actividad · closes in " + state.idle_in + " s";
+  if (!c || !state) return;
+  if (state.idle_in === null || state.idle_in === undefined) {
+    c.textContent = "";
+    return;
+  }
+  const left = Math.max(0, state.idle_in - Math.floor((Date.now() - shownAt) / 1000));
+  c.textContent = "Se cerrará en " + left + " s sin actividad · closes in " + left + " s";
 }
+setInterval(countdown, 1000);
 
 function render() {
   const s = state.screen;
