@@ -169,7 +169,7 @@ fn an_attendee_votes_at_the_kiosk_from_scan_to_receipt_and_nothing_is_lost_or_co
     browser.size(1280, 800);
     browser.goto(&format!("{}/", kiosk.url));
     browser.wait_for_text("Acerque su credencial al lector", Duration::from_secs(10));
-    browser.screenshot(&shots.join("quiosco-1-espera-1280x800.png"));
+    every_size(&browser, &shots, "quiosco-1-espera");
     assert_eq!(unlabelled(&browser), Vec::<String>::new(), "every control of the kiosk is named");
     // Only its own page on loopback: a request for another name pointed at
     // 127.0.0.1 (DNS rebinding) is refused, and so is an action without
@@ -258,15 +258,15 @@ fn an_attendee_votes_at_the_kiosk_from_scan_to_receipt_and_nothing_is_lost_or_co
         1 => browser.click("[data-item=\"item-2\"] .accionista:not(.todos) button[data-option=\"0\"]"),
         _ => browser.click("[data-item=\"item-2\"] .todos button[data-option=\"0\"]"),
     }
-    browser.screenshot(&shots.join("quiosco-5-eleccion-1280x800.png"));
+    every_size(&browser, &shots, "quiosco-5-eleccion");
     let before = turnout(&demo, "item-1");
     browser.click("#revisar");
     browser.wait_for_text("Revise su voto", Duration::from_secs(10));
     assert!(browser.page_text().contains("Su voto es definitivo"));
-    browser.screenshot(&shots.join("quiosco-6-revision-1280x800.png"));
+    every_size(&browser, &shots, "quiosco-6-revision");
     browser.click("#confirmar");
     browser.wait_for_text("Su voto quedó registrado", Duration::from_secs(20));
-    browser.screenshot(&shots.join("quiosco-7-recibo-1280x800.png"));
+    every_size(&browser, &shots, "quiosco-7-recibo");
     let text = browser.page_text();
     assert!(
         !text.contains("[object")
@@ -438,6 +438,19 @@ fn an_attendee_votes_at_the_kiosk_from_scan_to_receipt_and_nothing_is_lost_or_co
     assert!(text.contains("APROBADO"), "the board shows the decision: {text}");
     drop(kiosk);
     let _ = std::fs::remove_dir_all(&work);
+}
+
+/// A kiosk screen at the kiosk's size (1280×800), a projector's
+/// (1280×720) and a phone's (390×844), the one the kiosk shows read back
+/// after: nothing may run off the screen sideways.
+fn every_size(browser: &Browser, shots: &std::path::Path, name: &str) {
+    for (width, height) in [(1280, 720), (390, 844), (1280, 800)] {
+        browser.size(width, height);
+        std::thread::sleep(Duration::from_millis(300));
+        let wide = browser.eval("return document.documentElement.scrollWidth;").as_i64().unwrap();
+        assert!(wide <= i64::from(width), "{name} at {width}×{height} is {wide} px wide");
+        browser.screenshot(&shots.join(format!("{name}-{width}x{height}.png")));
+    }
 }
 
 /// One plain HTTP/1.1 exchange with the kiosk's page: the answer's text.
