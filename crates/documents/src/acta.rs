@@ -513,7 +513,7 @@ pub fn blocks(source: &ActaSource<'_>) -> Vec<Block> {
                             h.id().to_string(),
                             name_of(h.id()),
                             thousands(h.holdings().total().get()),
-                            if item.has_voted(at) { "votó en contra" } else { "ausente" }.to_string(),
+                            crate::explain::withdrawal_reason(item, at).to_string(),
                         ]
                     })
                     .collect();

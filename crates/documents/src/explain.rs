@@ -24,6 +24,17 @@ pub fn outcome_es(item: &Item) -> String {
     }
 }
 
+/// Why a holder on an item's withdrawal list may withdraw (R18: the
+/// absent and the dissenting): `votó en contra` if the holder voted on
+/// it, else `ausente`.
+pub fn withdrawal_reason(item: &Item, holder: asamblea_rules::HolderIndex) -> &'static str {
+    if item.has_voted(holder) {
+        "votó en contra"
+    } else {
+        "ausente"
+    }
+}
+
 /// Why the item came out as it did, in Spanish and in English; `None`
 /// while it is open.
 pub fn why(meeting: &Meeting, item: &Item) -> Option<(String, String)> {

@@ -243,17 +243,16 @@ fn withdrawal(source: &Source<'_>) -> Table {
         ("why", "por qué (why)"),
     ]);
     let mut rows = Vec::new();
-    for (i, item) in meeting.items().iter().enumerate() {
+    for item in meeting.items() {
         let Some(ItemResult::Decision(d)) = item.result() else { continue };
         for &at in d.withdrawal.iter().flatten() {
             let holder = meeting.register().holder(at);
-            let voted = source.choices.get(i).and_then(|c| c.get(at.get())).is_some_and(Option::is_some);
             rows.push(vec![
                 item.id().into(),
                 holder.id().into(),
                 name_of(source, at).into(),
                 holder.holdings().total().get().into(),
-                if voted { "votó en contra" } else { "ausente" }.into(),
+                crate::explain::withdrawal_reason(item, at).into(),
             ]);
         }
     }

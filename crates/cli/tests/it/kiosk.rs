@@ -449,6 +449,15 @@ fn every_size(browser: &Browser, shots: &std::path::Path, name: &str) {
         std::thread::sleep(Duration::from_millis(300));
         let wide = browser.eval("return document.documentElement.scrollWidth;").as_i64().unwrap();
         assert!(wide <= i64::from(width), "{name} at {width}×{height} is {wide} px wide");
+        // The bottom bar is fixed: its buttons must fit the screen too.
+        let right = browser
+            .eval("return Math.max(0, ...[...document.querySelectorAll('.barra button')].map((b) => b.getBoundingClientRect().right));")
+            .as_f64()
+            .unwrap();
+        assert!(
+            right <= f64::from(width),
+            "{name} at {width}×{height}: a button of the bar ends at {right} px"
+        );
         browser.screenshot(&shots.join(format!("{name}-{width}x{height}.png")));
     }
 }
