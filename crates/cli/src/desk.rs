@@ -16,7 +16,7 @@ use asamblea_documents::numfmt::thousands;
 use asamblea_kiosk::{BadgeSeed, HttpsClient};
 use asamblea_rules::Capacity;
 use asamblea_venue::lock::{busy_message, DaemonRun, Holder, MeetingLock};
-use asamblea_venue::secrets::{create_private_dir, write_private_replacing};
+use asamblea_venue::secrets::{create_private_dir, write_private_new, write_private_replacing};
 use asamblea_venue::service::{Attendee, Service};
 use serde_json::{json, Value};
 
@@ -432,10 +432,7 @@ pub fn kiosk(
             let credentials = enrol_here(dir, id)?;
             std::fs::create_dir_all(&folder)
                 .with_context(|| format!("{}: cannot create", folder.display()))?;
-            asamblea_kiosk::folder::write_private(
-                &folder.join(asamblea_kiosk::folder::KEY),
-                credentials.key_pem.as_bytes(),
-            )?;
+            write_private_new(&folder.join(asamblea_kiosk::folder::KEY), credentials.key_pem.as_bytes())?;
             write_kiosk_folder(dir, id, daemon, &folder, &credentials)?;
             writeln!(out, "Quiosco {id} inscrito (atajo de demostración: la clave se hizo aquí) / kiosk enrolled (demo shortcut).")?;
             folder

@@ -53,6 +53,7 @@ pub fn acta(source: &ActaSource<'_>) -> Result<Vec<u8>, String> {
         .created_at(&format!("{date}T00:00:00Z"))
         .updated_at(&format!("{date}T00:00:00Z"));
     let blocks = blocks(source);
+    let mut grids = crate::pdf::table_grids_twips(&blocks)?.into_iter();
     for (i, block) in blocks.iter().cloned().enumerate() {
         // A paragraph just before a table stays with it.
         let before_table = matches!(blocks.get(i + 1), Some(Block::Table(..)));
@@ -88,7 +89,7 @@ pub fn acta(source: &ActaSource<'_>) -> Result<Vec<u8>, String> {
                 // The PDF's cell padding (3 pt), the grid kept as set.
                 doc.add_table(
                     Table::new(all)
-                        .set_grid(crate::pdf::table_grid_twips(&header, &rows)?)
+                        .set_grid(grids.next().unwrap_or_default())
                         .margins(TableCellMargins::new().margin(20, 60, 20, 60))
                         .layout(TableLayoutType::Fixed),
                 )

@@ -342,12 +342,24 @@ fn columns(total: f32, header: &[String], rows: &[Vec<String>], faces: &[Face; 2
     wanted.iter().map(|w| w / sum * total).collect()
 }
 
-/// A table's column widths as the PDF sets them, over the 468 points (6,5
-/// inches) between a Carta page's margins, in twentieths of a point: the
-/// DOCX gives Word the same grid.
-pub(crate) fn table_grid_twips(header: &[String], rows: &[Vec<String>]) -> Result<Vec<usize>, String> {
-    let widths = columns(468.0, header, rows, &[Face::new(REGULAR)?, Face::new(BOLD)?]);
-    Ok(widths.iter().map(|points| (points * 20.0).round() as usize).collect())
+/// Each table's column widths among `blocks`, in order, as the PDF sets
+/// them over the 468 points (6,5 inches) between a Carta page's margins,
+/// in twentieths of a point: the DOCX gives Word the same grids. The
+/// fonts are read once for all of them.
+pub(crate) fn table_grids_twips(blocks: &[Block]) -> Result<Vec<Vec<usize>>, String> {
+    let faces = [Face::new(REGULAR)?, Face::new(BOLD)?];
+    Ok(blocks
+        .iter()
+        .filter_map(|block| match block {
+            Block::Table(header, rows) => Some(
+                columns(468.0, header, rows, &faces)
+                    .iter()
+                    .map(|points| (points * 20.0).round() as usize)
+                    .collect(),
+            ),
+            _ => None,
+        })
+        .collect())
 }
 
 /// The acta draft as a PDF on `paper` (Carta by default in Colombia): the

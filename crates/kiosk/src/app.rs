@@ -166,7 +166,14 @@ struct Pick {
 #[derive(Clone, Debug)]
 enum Sent {
     Waiting,
-    Counted { seq: u64, line: String },
+    /// The receipt: its number, its text, and the board's check of it as
+    /// a link and its QR (drawn once, when the receipt arrives).
+    Counted {
+        seq: u64,
+        line: String,
+        url: String,
+        qr: String,
+    },
     Refused(Notice),
 }
 
@@ -724,7 +731,10 @@ async fn send_all(app: App) {
                     let digest = app.with(|k| k.outbox[at].digest);
                     let sent = match crate::read_receipt(&answer, &folder.meeting, Some(&folder.daemon_key)) {
                         Ok((receipt, signature)) if receipt.event == digest => {
-                            Sent::Counted { seq: receipt.seq, line: receipt.to_text(&signature) }
+                            let board = folder.settings.board.trim_end_matches('/');
+                            let url = format!("{board}/recibo?resumen={digest}");
+                            let qr = crate::scan::qr_svg(&url);
+                            Sent::Counted { seq: receipt.seq, line: receipt.to_text(&signature), url, qr }
                         }
                         Ok(_) => Sent::Refused(Notice::error(
                             "El recibo recibido es de otra papeleta: no se puede mostrar como suyo. Avise al personal.",
@@ -871,7 +881,6 @@ fn describe(app: &App, k: &Kiosk) -> Value {
         Screen::Done => Some(left(options.receipt_for)),
         _ => None,
     };
-    let board = app.0.folder.settings.board.trim_end_matches('/');
     let outbox: Vec<Value> = k
         .outbox
         .iter()
@@ -882,15 +891,14 @@ fn describe(app: &App, k: &Kiosk) -> Value {
             let mut entry = json!({ "item": o.item, "title": o.title, "votes": votes });
             match &o.sent {
                 Sent::Waiting => entry["state"] = json!("esperando"),
-                Sent::Counted { seq, line } => {
-                    let url = format!("{board}/recibo?resumen={hash}");
+                Sent::Counted { seq, line, url, qr } => {
                     entry["state"] = json!("registrado");
                     entry["seq"] = json!(seq);
                     entry["short"] = json!(short_code(&hash));
                     entry["hash"] = json!(hash);
                     entry["line"] = json!(line);
                     entry["url"] = json!(url);
-                    entry["qr"] = json!(crate::scan::qr_svg(&url));
+                    entry["qr"] = json!(qr);
                 }
                 Sent::Refused(n) => {
                     entry["state"] = json!("rechazado");

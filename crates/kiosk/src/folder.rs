@@ -161,8 +161,10 @@ pub fn enroll(dir: &Path, kiosk_id: &str) -> Result<(PathBuf, String)> {
     Ok((request_path, asamblea_wire::Digest::sha256(request.as_bytes()).to_string()))
 }
 
-/// Writes a file only its owner reads (mode 0600 from the start), new.
-pub fn write_private(path: &Path, bytes: &[u8]) -> Result<()> {
+/// Writes a file only its owner reads (mode 0600 from the start), new:
+/// the kiosk's own, as it links no `asamblea-venue` (whose
+/// `secrets::write_private_new` the desk uses).
+fn write_private(path: &Path, bytes: &[u8]) -> Result<()> {
     use std::io::Write;
     let mut options = std::fs::OpenOptions::new();
     options.write(true).create_new(true);

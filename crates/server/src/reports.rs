@@ -69,8 +69,6 @@ struct Gathered {
     choices: Vec<Vec<Option<String>>>,
     /// The agents admitted, in order.
     agents: Vec<asamblea_documents::acta::AgentLine>,
-    /// The bundle's SHA-256.
-    sha256: asamblea_wire::Digest,
     /// The ledger time of each poll's opening and closing, in the order of
     /// the quorum series.
     poll_times: Vec<u64>,
@@ -98,8 +96,7 @@ fn gather(path: &Path, progress: &mut dyn FnMut(u64, u64)) -> Result<Gathered, R
         gather_event(meeting, &record.event.body, record.time_ms, &mut choices, &mut agents, &mut poll_times);
     })
     .map_err(|e| ReportError::Unreadable(e.to_string()))?;
-    let sha256 = sha256_of(path).map_err(|e| ReportError::Unreadable(format!("{}: {e}", path.display())))?;
-    Ok(Gathered { verified, state, choices, agents, sha256, poll_times, last_ms })
+    Ok(Gathered { verified, state, choices, agents, poll_times, last_ms })
 }
 
 /// What one event adds to the documents' gathering.
@@ -316,7 +313,11 @@ pub fn acta(
         last: (gathered.verified.records, gathered.verified.head.to_string()),
         poll_times: &gathered.poll_times,
         last_ms: gathered.last_ms,
-        bundle_sha256: gathered.sha256.to_string(),
+        // The acta's annex alone names the bundle's digest: only it reads
+        // the file a third time for it.
+        bundle_sha256: sha256_of(path)
+            .map_err(|e| ReportError::Unreadable(format!("{}: {e}", path.display())))?
+            .to_string(),
         daemon_key: state.daemon_key().map(|k| k.to_string()).unwrap_or_default(),
     };
     match format {
