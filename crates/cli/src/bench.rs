@@ -321,7 +321,6 @@ fn run(options: &BenchOptions, dir: &Path, out: &mut dyn Write) -> Result<()> {
 
     // 2. The daemon, in process.
     let server = tokio::runtime::Builder::new_multi_thread().enable_all().thread_name("daemon").build()?;
-    let registry = asamblea_pki::KioskRegistry::load(dir)?;
     // With watchers, the daemon's caps are those `serve` would take from
     // this machine's open-file limit (raised as `serve` raises it), so the
     // feed's own cap and the public's room are the real ones.
@@ -343,30 +342,17 @@ fn run(options: &BenchOptions, dir: &Path, out: &mut dyn Write) -> Result<()> {
             thousands(service_limits.max_feeds as u64)
         )?;
     }
-    let state = AppState::new(service, accounts, registry.clone())?
-        .with_kiosk_rate(u32::MAX / 1000, u32::MAX / 1000)
-        .with_service_limits(service_limits);
+    let daemon = asamblea_server::Daemon::assemble(service, accounts, service_limits)?;
+    let state = daemon.state.clone().with_kiosk_rate(u32::MAX / 1000, u32::MAX / 1000);
     let daemon_key = state.daemon_key();
-    let tls = asamblea_pki::server_config(dir)?;
     let listener = server
         .block_on(tokio::net::TcpListener::bind(&options.listen))
         .with_context(|| format!("cannot listen on {}", options.listen))?;
     let addr = listener.local_addr()?;
     let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
-    let daemon = server.spawn(asamblea_server::tls::serve_with_limits(
-        listener,
-        tls,
-        asamblea_server::router(state.clone()),
-        registry,
-        async move {
-            let _ = stopped.await;
-        },
-        limits,
-    ));
-    let ticker = {
-        let _entered = server.enter();
-        asamblea_server::spawn_feed_ticker(state.clone())
-    };
+    let daemon = server.spawn(daemon.serve(listener, limits, async move {
+        let _ = stopped.await;
+    }));
     writeln!(out, "  Daemon en este proceso / in-process daemon: https://{addr}/ ({cores} hilos / threads)")?;
     out.flush()?;
 
@@ -469,11 +455,7 @@ fn run(options: &BenchOptions, dir: &Path, out: &mut dyn Write) -> Result<()> {
 
     // 5. Stop, flush, and count the commits in the ledger.
     let _ = stop.send(());
-    server.block_on(async {
-        ticker.abort();
-        let _ = ticker.await;
-        daemon.await.context("the daemon task")?
-    })?;
+    server.block_on(async { daemon.await.context("the daemon task")? })?;
     state.close();
     drop(server);
     let records = asamblea_ledger::read_records(&dir.join("ledger.db"), &meeting)?;

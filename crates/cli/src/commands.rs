@@ -880,12 +880,9 @@ fn serve_locked(
         }
         let mut accounts = asamblea_venue::staff::Accounts::load(dir)?;
         let desk_token = accounts.add_desk_token()?;
-        let tls = asamblea_pki::server_config(dir)?;
-        let kiosks = asamblea_pki::KioskRegistry::load(dir)?;
         let daemon_key = service.daemon_key();
-        let state =
-            asamblea_server::AppState::new(service, accounts, kiosks.clone())?.with_service_limits(service_limits);
-        let app = asamblea_server::router(state.clone());
+        let daemon = asamblea_server::Daemon::assemble(service, accounts, service_limits)?;
+        let (state, kiosks) = (daemon.state.clone(), daemon.kiosks.clone());
         let listener = tokio::net::TcpListener::bind(listen)
             .await
             .with_context(|| format!("cannot listen on {listen}: is another daemon running there?"))?;
@@ -914,20 +911,10 @@ fn serve_locked(
         writeln!(out, "  Clave del daemon / daemon key: {daemon_key}")?;
         writeln!(out, "Ctrl-C detiene el servicio guardando todo / stops after saving everything.")?;
         out.flush()?;
-        let ticker = asamblea_server::spawn_feed_ticker(state.clone());
-        let closing = state.clone();
-        let shutdown = async move {
-            stop_signal.await;
-            // Live feeds end now, so they do not hold the graceful
-            // shutdown for its whole grace period.
-            closing.begin_shutdown();
-        };
-        let served = asamblea_server::tls::serve_with_limits(listener, tls, app, kiosks, shutdown, limits).await;
+        let served = daemon.serve(listener, limits, stop_signal).await;
         DaemonRun::remove(dir);
         served?;
         reloader.abort();
-        ticker.abort();
-        let _ = ticker.await;
         state.close();
         writeln!(out, "Servicio detenido; registro guardado / stopped, ledger flushed.")?;
         Ok(())

@@ -414,10 +414,14 @@ pub fn kiosk(
     }
     let folder = match enrolment {
         KioskEnrolment::Request(request) => {
-            let pem = std::fs::read_to_string(&request)
-                .with_context(|| format!("{}: cannot read the kiosk's request", request.display()))?;
-            let credentials = asamblea_pki::sign_kiosk_request(dir, id, &pem)
-                .with_context(|| format!("{}", request.display()))?;
+            let pem = std::fs::read_to_string(&request).with_context(|| {
+                format!(
+                    "{}: no se puede leer la solicitud del quiosco / cannot read the kiosk's request",
+                    request.display()
+                )
+            })?;
+            let credentials =
+                sign_request(dir, id, &pem).with_context(|| format!("{}", request.display()))?;
             let folder = request.parent().map_or_else(|| std::path::PathBuf::from("."), Path::to_path_buf);
             let folder = if folder.as_os_str().is_empty() { std::path::PathBuf::from(".") } else { folder };
             write_kiosk_folder(dir, id, daemon, &folder, &credentials)?;
@@ -438,7 +442,11 @@ pub fn kiosk(
             folder
         }
         KioskEnrolment::InMeeting => {
-            enrol_here(dir, id)?;
+            let credentials = enrol_here(dir, id)?;
+            // The demo's shortcut: the key made here is kept beside its
+            // certificate, where `asamblea kiosk-run` and the tests read it.
+            let key = dir.join(format!("tls/kiosks/{id}.key"));
+            write_private_new(&key, credentials.key_pem.as_bytes())?;
             writeln!(
                 out,
                 "Quiosco inscrito / kiosk enrolled: {} y {}",
@@ -457,18 +465,34 @@ pub fn kiosk(
     Ok(())
 }
 
-/// A kiosk's certificate and key made on this side: through the daemon
-/// when it serves, else in the files.
+/// The demo's shortcut: a kiosk's key and certificate request made on
+/// this side (as `asamblea-kiosk enroll` makes them on a kiosk), and the
+/// request signed like any other ([`sign_request`]). The daemon never
+/// makes or holds the key.
 fn enrol_here(dir: &Path, id: &str) -> Result<asamblea_pki::KioskCredentials> {
+    let (key_pem, request) = asamblea_pki::kiosk_request(id)?;
+    let credentials = sign_request(dir, id, &request)?;
+    Ok(asamblea_pki::KioskCredentials { key_pem, ..credentials })
+}
+
+/// A kiosk's certificate request signed by the venue CA: through the
+/// running daemon when one serves the meeting (`POST /api/v1/kiosks`),
+/// else with the CA's files, holding the meeting's lock.
+fn sign_request(dir: &Path, id: &str, request: &str) -> Result<asamblea_pki::KioskCredentials> {
     match writer(dir)? {
-        Writer::Files(_lock) => {
-            asamblea_pki::enroll_kiosk(dir, id)?;
-        }
+        Writer::Files(_lock) => Ok(asamblea_pki::sign_kiosk_request(dir, id, request)?),
         Writer::Daemon(mut daemon) => {
-            daemon.call("/api/v1/kiosks", Some(json!({ "id": id })))?;
+            let body = asamblea_api::desk::KioskRequest { id: id.to_string(), csr: request.to_string() };
+            let answer = daemon.call("/api/v1/kiosks", Some(serde_json::to_value(body)?))?;
+            let enrolled: asamblea_api::desk::KioskEnrolled = serde_json::from_value(answer)
+                .context("la respuesta del servicio no es un quiosco inscrito / the daemon's answer is not an enrolled kiosk")?;
+            Ok(asamblea_pki::KioskCredentials {
+                cert_pem: enrolled.certificate,
+                key_pem: String::new(),
+                ca_pem: enrolled.ca,
+            })
         }
     }
-    asamblea_pki::read_kiosk_credentials(dir, id)
 }
 
 /// Writes what the desk gives a kiosk: its certificate, the venue CA and

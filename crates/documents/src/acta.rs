@@ -460,25 +460,19 @@ pub fn blocks(source: &ActaSource<'_>) -> Vec<Block> {
                 out.push(table(&["", "Acciones", "% de la base"], rows));
             }
             Some(ItemResult::Election(e)) => {
-                let rows = crate::explain::lists_json(item, e)
-                    .as_array()
-                    .map(|lists| {
-                        lists
-                            .iter()
-                            .map(|l| {
-                                let n = |k: &str| thousands(l[k].as_u64().unwrap_or(0));
-                                vec![
-                                    l["list"].as_str().unwrap_or("").to_string(),
-                                    n("votes"),
-                                    n("by_quotient"),
-                                    l["remainder"].as_str().unwrap_or("").to_string(),
-                                    n("by_remainder"),
-                                    n("seats"),
-                                ]
-                            })
-                            .collect()
+                let rows = crate::explain::lists(item, e)
+                    .into_iter()
+                    .map(|l| {
+                        vec![
+                            l.list,
+                            thousands(l.votes),
+                            thousands(l.by_quotient),
+                            l.remainder,
+                            thousands(l.by_remainder),
+                            thousands(u64::from(l.seats)),
+                        ]
                     })
-                    .unwrap_or_default();
+                    .collect();
                 out.push(table(
                     &["Lista", "Votos", "Por cuociente", "Residuo", "Por residuo", "Puestos"],
                     rows,

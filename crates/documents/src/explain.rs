@@ -9,7 +9,6 @@
 use asamblea_rules::{
     BallotOptions, DecisionResult, ElectionResult, Item, ItemResult, Majority, Meeting, OptionIndex, Outcome,
 };
-use serde_json::{json, Value};
 
 use crate::numfmt::{percent, thousands};
 
@@ -218,7 +217,7 @@ fn quotient_text(valid: u64, seats: u32) -> String {
 /// An election's lists as the chair reads them and the acta prints them:
 /// votes, seats by quotient (`⌊v·N/V⌋`), the remainder in votes (two
 /// decimals, truncated), seats by remainder or lot, and seats in all.
-pub fn lists_json(item: &Item, e: &ElectionResult) -> Value {
+pub fn lists(item: &Item, e: &ElectionResult) -> Vec<asamblea_api::public::ListFigures> {
     let seats = u128::from(seats_on_offer(item));
     let valid = e.valid.wide();
     e.votes
@@ -226,21 +225,62 @@ pub fn lists_json(item: &Item, e: &ElectionResult) -> Value {
         .enumerate()
         .map(|(i, votes)| {
             let scaled = votes.wide() * seats;
-            let by_quotient = if valid == 0 || item.majority() != Majority::ElectoralQuotient { 0 } else { scaled / valid };
+            let by_quotient =
+                if valid == 0 || item.majority() != Majority::ElectoralQuotient { 0 } else { scaled / valid };
             // The remainder in votes: (v·N − q·V) / N, in hundredths.
             let remainder_hundredths =
                 if seats == 0 || valid == 0 { 0 } else { (scaled - by_quotient * valid) * 100 / seats };
             let won = e.seats.as_ref().and_then(|s| s.get(i)).copied().unwrap_or(0);
-            json!({
-                "list": item.option_name(OptionIndex::list(i)),
-                "votes": votes.get(),
-                "by_quotient": by_quotient as u64,
-                "remainder": format!("{},{:02}", thousands((remainder_hundredths / 100) as u64), remainder_hundredths % 100),
-                "by_remainder": u64::from(won).saturating_sub(by_quotient as u64),
-                "seats": won,
-            })
+            asamblea_api::public::ListFigures {
+                list: item.option_name(OptionIndex::list(i)).to_string(),
+                votes: votes.get(),
+                by_quotient: by_quotient as u64,
+                remainder: format!(
+                    "{},{:02}",
+                    thousands((remainder_hundredths / 100) as u64),
+                    remainder_hundredths % 100
+                ),
+                by_remainder: u64::from(won).saturating_sub(by_quotient as u64),
+                seats: won,
+            }
         })
         .collect()
+}
+
+/// An option of `item`'s ballot in words, Spanish and English: `Sí`,
+/// `No` and `En blanco` on a decision, the list's own name on an
+/// election. Written once for the kiosk's sheet and every page.
+pub fn option_words(item: &Item, index: OptionIndex) -> (String, String) {
+    let name = item.option_name(index);
+    let election = matches!(item.options(), asamblea_rules::BallotOptions::Election { .. });
+    let (es, en) = match (election, name) {
+        (false, "for") => ("Sí", "Yes"),
+        (false, "against") => ("No", "No"),
+        (_, "blank") => ("En blanco", "Blank"),
+        (_, list) => (list, list),
+    };
+    (es.to_string(), en.to_string())
+}
+
+/// Why a holding may not vote on an item, as the attendee reads it, with
+/// the law: preferred shares on a matter not reserved to them (Ley 222 de
+/// 1995, art. 63), an administrator or employee on a matter that bars
+/// them (C.Co. art. 185), or the rules' own refusal. `shares` are those
+/// of the holding that vote on the item.
+pub fn why_not_voting(refusal: asamblea_rules::Refusal, shares: u64) -> (String, String) {
+    use asamblea_rules::Refusal;
+    let (es, en) = match refusal {
+        Refusal::NotEligible if shares == 0 => (
+            "Estas acciones son preferenciales: no votan este punto, solo los asuntos que la ley o los estatutos les reservan (Ley 222 de 1995, art. 63).",
+            "These are preferred shares: they do not vote on this item, only on the matters the law or the bylaws reserve to them.",
+        ),
+        Refusal::NotEligible => (
+            "Un administrador o empleado de la sociedad no vota este punto (art. 185 del Código de Comercio): sus acciones no cuentan en la decisión.",
+            "An administrator or employee of the company does not vote on this item (Commercial Code, art. 185).",
+        ),
+        other => (other.spanish(), other.english()),
+    };
+    (es.to_string(), en.to_string())
 }
 
 #[cfg(test)]
@@ -333,17 +373,13 @@ mod tests {
             "cuociente electoral: 1.000 votos válidos (en blanco incluidos) entre 3 puestos = 333,33"
         );
         let Some(ItemResult::Election(e)) = item.result() else { panic!("an election") };
-        let lists = lists_json(item, e);
-        assert_eq!(
-            lists[0],
-            json!({"list": "X", "votes": 500, "by_quotient": 1, "remainder": "166,66", "by_remainder": 0, "seats": 1})
-        );
-        assert_eq!(
-            lists[1],
-            json!({"list": "Y", "votes": 300, "by_quotient": 0, "remainder": "300,00", "by_remainder": 1, "seats": 1})
-        );
-        assert_eq!(lists[2]["remainder"], "200,00");
-        assert_eq!(lists[2]["seats"], 1);
+        let lists = super::lists(item, e);
+        fn row(l: &asamblea_api::public::ListFigures) -> (&str, u64, u64, &str, u64, u32) {
+            (l.list.as_str(), l.votes, l.by_quotient, l.remainder.as_str(), l.by_remainder, l.seats)
+        }
+        assert_eq!(row(&lists[0]), ("X", 500, 1, "166,66", 0, 1));
+        assert_eq!(row(&lists[1]), ("Y", 300, 0, "300,00", 1, 1));
+        assert_eq!(row(&lists[2]), ("Z", 200, 0, "200,00", 1, 1));
     }
 
     #[test]

@@ -1,11 +1,11 @@
 //! The quorum as people read it: the threshold of this meeting's call in
 //! words with its article and the fewest shares that meet it, who is
 //! present by share class, and one point of the quorum series (every poll's
-//! open and close, R3) as JSON. Written once here for the status the
+//! open and close, R3) as the API's types. Written once here for the status the
 //! consoles and the board poll, the secretary's series and the acta.
 
+use asamblea_api::public as api;
 use asamblea_rules::{Call, ClassPresence, Meeting, PollMoment, QuorumPoint, QuorumReading, QuorumRule};
-use serde_json::{json, Value};
 
 use crate::numfmt::{percent, thousands};
 use crate::rule_text::RuleText;
@@ -54,57 +54,83 @@ pub fn minimum_shares(meeting: &Meeting) -> Option<u64> {
 /// Who is present in each share class, with the percentage of the class's
 /// outstanding shares; the preferred class only where the company has
 /// preferred shares.
-pub fn by_class_json(meeting: &Meeting, present: &ClassPresence) -> Value {
+pub fn by_class(meeting: &Meeting, present: &ClassPresence) -> Vec<api::ClassPresence> {
     let outstanding = meeting.register().capital().outstanding();
-    let mut classes = vec![json!({
-        "class": "ORD",
-        "name_es": "ordinarias",
-        "present": present.shares.ordinary.get(),
-        "outstanding": outstanding.ordinary.get(),
-        "holders": present.ordinary_holders,
-        "percent": percent(present.shares.ordinary.get(), outstanding.ordinary.get()),
-    })];
+    let class = |code: &str, name: &str, shares: u64, outstanding: u64, holders: u32| api::ClassPresence {
+        class: code.to_string(),
+        name_es: name.to_string(),
+        present: shares,
+        outstanding,
+        holders,
+        percent: percent(shares, outstanding),
+    };
+    let mut classes = vec![class(
+        "ORD",
+        "ordinarias",
+        present.shares.ordinary.get(),
+        outstanding.ordinary.get(),
+        present.ordinary_holders,
+    )];
     if !outstanding.preferred.is_zero() {
-        classes.push(json!({
-            "class": "PREF",
-            "name_es": "preferenciales",
-            "present": present.shares.preferred.get(),
-            "outstanding": outstanding.preferred.get(),
-            "holders": present.preferred_holders,
-            "percent": percent(present.shares.preferred.get(), outstanding.preferred.get()),
-        }));
+        classes.push(class(
+            "PREF",
+            "preferenciales",
+            present.shares.preferred.get(),
+            outstanding.preferred.get(),
+            present.preferred_holders,
+        ));
     }
-    Value::Array(classes)
+    classes
 }
 
 /// A reading of the quorum: voting shares and holders present, the
 /// denominator, the percentage and whether this call's quorum holds.
-pub fn reading_json(reading: &QuorumReading) -> Value {
-    json!({
-        "present_shares": reading.present.get(),
-        "holders": reading.holders,
-        "voting_outstanding": reading.voting_outstanding.get(),
-        "percent": percent(reading.present.get(), reading.voting_outstanding.get()),
-        "met": reading.this_call,
-    })
+pub fn reading(reading: &QuorumReading) -> api::QuorumReading {
+    api::QuorumReading {
+        present_shares: reading.present.get(),
+        holders: reading.holders,
+        voting_outstanding: reading.voting_outstanding.get(),
+        percent: percent(reading.present.get(), reading.voting_outstanding.get()),
+        met: reading.this_call,
+    }
 }
 
 /// One point of the quorum series: the item, `open` or `close`, the
 /// reading and the presence by class then.
-pub fn point_json(meeting: &Meeting, point: &QuorumPoint) -> Value {
-    let mut out = reading_json(&point.quorum);
-    out["item"] = json!(meeting.item(point.item).id());
-    out["moment"] = json!(match point.moment {
-        PollMoment::Opened => "open",
-        PollMoment::Closed => "close",
-    });
-    out["by_class"] = by_class_json(meeting, &point.by_class);
-    out
+pub fn point(meeting: &Meeting, point: &QuorumPoint) -> api::QuorumPoint {
+    api::QuorumPoint {
+        reading: reading(&point.quorum),
+        item: meeting.item(point.item).id().to_string(),
+        moment: match point.moment {
+            PollMoment::Opened => "open",
+            PollMoment::Closed => "close",
+        }
+        .to_string(),
+        by_class: by_class(meeting, &point.by_class),
+    }
 }
 
 /// The whole series so far, in order.
-pub fn series_json(meeting: &Meeting) -> Value {
-    meeting.quorum_series().iter().map(|point| point_json(meeting, point)).collect()
+pub fn series(meeting: &Meeting) -> Vec<api::QuorumPoint> {
+    meeting.quorum_series().iter().map(|p| point(meeting, p)).collect()
+}
+
+/// The quorum now as the board shows it: the reading, the first call's
+/// verdict, the threshold in words, presence by class, and the series
+/// every poll's open and close recorded.
+pub fn now(meeting: &Meeting) -> api::Quorum {
+    let current = meeting.quorum();
+    let rule = quorum_rule_text(meeting);
+    api::Quorum {
+        reading: reading(&current),
+        first_call_met: current.first_call,
+        threshold_es: rule.es,
+        threshold_en: rule.en,
+        threshold_source: rule.source,
+        minimum_shares: minimum_shares(meeting),
+        by_class: by_class(meeting, &meeting.presence_by_class()),
+        series: series(meeting),
+    }
 }
 
 #[cfg(test)]
@@ -157,15 +183,15 @@ mod tests {
         m.open(ItemSpec::new("1", MatterKind::Ordinary, true, BallotOptions::Decision).unwrap()).unwrap();
         m.leave("B").unwrap();
         m.close("1").unwrap();
-        let series = series_json(&m);
-        assert_eq!(series[0]["item"], "1");
-        assert_eq!(series[0]["moment"], "open");
-        assert_eq!(series[0]["present_shares"], 501);
-        assert_eq!(series[0]["percent"], "50,04 %");
-        assert_eq!(series[0]["met"], true);
-        assert_eq!(series[0]["by_class"][1]["present"], 10);
-        assert_eq!(series[1]["moment"], "close");
-        assert_eq!(series[1]["met"], false, "B left: one holder is no quorum");
-        assert_eq!(series[1]["by_class"][1]["holders"], 0);
+        let series = series(&m);
+        assert_eq!(series[0].item, "1");
+        assert_eq!(series[0].moment, "open");
+        assert_eq!(series[0].reading.present_shares, 501);
+        assert_eq!(series[0].reading.percent, "50,04 %");
+        assert!(series[0].reading.met);
+        assert_eq!(series[0].by_class[1].present, 10);
+        assert_eq!(series[1].moment, "close");
+        assert!(!series[1].reading.met, "B left: one holder is no quorum");
+        assert_eq!(series[1].by_class[1].holders, 0);
     }
 }

@@ -54,6 +54,9 @@ use axum::routing::{get, post};
 use axum::{Json, Router};
 use serde::Deserialize;
 use serde_json::{json, Value};
+
+use asamblea_api::kiosk::{BallotSheet, SheetItem};
+use asamblea_api::{ErrorCode, ErrorDetail};
 use zeroize::Zeroizing;
 
 use crate::folder::{Folder, IN_PROGRESS};
@@ -133,7 +136,7 @@ struct Voter {
     /// screen's state, out of it to sign) moves a pointer, never the key,
     /// so the one copy is wiped when the box is dropped.
     credential: Box<Credential>,
-    sheet: Value,
+    sheet: BallotSheet,
 }
 
 /// A badge read and boxed in a frame of its own, below the caller's, so
@@ -499,22 +502,29 @@ async fn scan(app: &App, text: Zeroizing<String>) {
     drop(text);
     let number = credential.id().0;
     let sheet = match app.daemon(&format!("/api/v1/kiosk/badges/{number}"), None).await {
-        Ok((status, sheet)) if status.is_success() => sheet,
+        Ok((status, sheet)) if status.is_success() => match serde_json::from_value::<BallotSheet>(sheet) {
+            Ok(sheet) => sheet,
+            Err(error) => {
+                tracing::error!(%error, "la papeleta del servicio no se lee / the daemon's ballot sheet does not read");
+                app.with(|k| k.reset(Some(unreachable_notice())));
+                return;
+            }
+        },
         Ok((_, answer)) => {
-            let error = &answer["error"];
-            let notice = match error["code"].as_str() {
-                Some("revoked-badge") => Notice::error(
+            let error = error_of(&answer);
+            let notice = match error.as_ref().map(|e| e.code) {
+                Some(ErrorCode::RevokedBadge) => Notice::error(
                     format!("La credencial n.º {number} fue anulada. Pida una nueva en la mesa de registro."),
                     format!("Badge no. {number} was revoked. Ask the registration desk for a new one."),
                 ),
-                Some("unknown-badge") => Notice::error(
+                Some(ErrorCode::UnknownBadge) => Notice::error(
                     format!("La credencial n.º {number} no fue emitida en esta reunión. Acuda a la mesa de registro."),
                     format!("Badge no. {number} was not issued at this meeting. Go to the registration desk."),
                 ),
-                _ => Notice::error(
-                    error["message"].as_str().unwrap_or("El servicio rechazó la credencial.").to_string(),
-                    error["message_en"].as_str().unwrap_or("The service refused the badge.").to_string(),
-                ),
+                _ => match error {
+                    Some(error) => Notice::error(error.message, error.message_en),
+                    None => Notice::error("El servicio rechazó la credencial.", "The service refused the badge."),
+                },
             };
             app.with(|k| k.reset(Some(notice)));
             return;
@@ -524,8 +534,7 @@ async fn scan(app: &App, text: Zeroizing<String>) {
             return;
         }
     };
-    let items = sheet["open_items"].as_array().map_or(0, Vec::len);
-    if items == 0 {
+    if sheet.open_items.is_empty() {
         app.with(|k| {
             k.reset(Some(Notice::info(
                 "No hay ningún punto abierto a votación en este momento. Espere a que la presidencia abra el siguiente.",
@@ -538,19 +547,12 @@ async fn scan(app: &App, text: Zeroizing<String>) {
     // on what is open): say why, and send nothing.
     let mut why: Vec<(String, String)> = Vec::new();
     let mut votes = false;
-    for holder in sheet["open_items"]
-        .as_array()
-        .into_iter()
-        .flatten()
-        .flat_map(|i| i["holders"].as_array().into_iter().flatten())
-    {
-        if holder["may_vote"] == true {
+    for holder in sheet.open_items.iter().flat_map(|i| &i.holders) {
+        if holder.may_vote {
             votes = true;
         } else {
-            let reason = (
-                holder["reason_es"].as_str().unwrap_or("").to_string(),
-                holder["reason_en"].as_str().unwrap_or("").to_string(),
-            );
+            let reason =
+                (holder.reason_es.clone().unwrap_or_default(), holder.reason_en.clone().unwrap_or_default());
             if !why.contains(&reason) {
                 why.push(reason);
             }
@@ -577,18 +579,11 @@ async fn scan(app: &App, text: Zeroizing<String>) {
 
 /// Every holder that may vote on an item has a pick, with an option on
 /// the item's ballot; nothing else is picked.
-fn check_picks(sheet: &Value, picks: &[Pick]) -> Result<(), Notice> {
+fn check_picks(sheet: &BallotSheet, picks: &[Pick]) -> Result<(), Notice> {
     let mut wanted: BTreeMap<(String, String), usize> = BTreeMap::new();
-    for item in sheet["open_items"].as_array().into_iter().flatten() {
-        let options = item["options"].as_array().map_or(0, Vec::len);
-        for holder in item["holders"].as_array().into_iter().flatten() {
-            if holder["may_vote"] == true {
-                let key = (
-                    item["id"].as_str().unwrap_or("").to_string(),
-                    holder["holder"].as_str().unwrap_or("").to_string(),
-                );
-                wanted.insert(key, options);
-            }
+    for item in &sheet.open_items {
+        for holder in item.holders.iter().filter(|h| h.may_vote) {
+            wanted.insert((item.id.clone(), holder.holder.clone()), item.options.len());
         }
     }
     for pick in picks {
@@ -613,17 +608,14 @@ fn check_picks(sheet: &Value, picks: &[Pick]) -> Result<(), Notice> {
 }
 
 /// The words of option `choice` on `item`, `Abstención` for none.
-fn option_words(item: &Value, choice: Option<u16>) -> String {
+fn option_words(item: &SheetItem, choice: Option<u16>) -> String {
     match choice {
         None => "Abstención (no se envía voto) / Abstain (no vote sent)".to_string(),
-        Some(c) => {
-            let option = &item["options"][usize::from(c)];
-            match (option["es"].as_str(), option["en"].as_str()) {
-                (Some(es), Some(en)) if es != en => format!("{es} / {en}"),
-                (Some(es), _) => es.to_string(),
-                _ => "?".to_string(),
-            }
-        }
+        Some(c) => match item.options.get(usize::from(c)) {
+            Some(option) if option.es != option.en => format!("{} / {}", option.es, option.en),
+            Some(option) => option.es.clone(),
+            None => "?".to_string(),
+        },
     }
 }
 
@@ -631,17 +623,10 @@ fn option_words(item: &Value, choice: Option<u16>) -> String {
 /// then drops the credential.
 fn sign_all(voter: Voter, picks: &[Pick]) -> Result<Vec<Outgoing>> {
     let mut out = Vec::new();
-    for item in voter.sheet["open_items"].as_array().into_iter().flatten() {
-        let id = item["id"].as_str().unwrap_or("");
+    for item in &voter.sheet.open_items {
+        let id = item.id.as_str();
         let name_of = |holder: &str| {
-            item["holders"]
-                .as_array()
-                .into_iter()
-                .flatten()
-                .find(|h| h["holder"] == holder)
-                .and_then(|h| h["name"].as_str())
-                .unwrap_or(holder)
-                .to_string()
+            item.holders.iter().find(|h| h.holder == holder).map_or(holder, |h| h.name.as_str()).to_string()
         };
         let mine: Vec<&Pick> = picks.iter().filter(|p| p.item == id).collect();
         let votes: Vec<HolderVote> = mine
@@ -661,7 +646,7 @@ fn sign_all(voter: Voter, picks: &[Pick]) -> Result<Vec<Outgoing>> {
         let signed = SignedBallot::sign(&voter.credential, id, votes)?;
         out.push(Outgoing {
             item: id.to_string(),
-            title: item["title"].as_str().unwrap_or(id).to_string(),
+            title: item.title.clone(),
             body: signed.body(),
             digest: signed.digest(),
             votes: mine.iter().map(|p| (name_of(&p.holder), option_words(item, p.choice))).collect(),
@@ -675,11 +660,18 @@ fn sign_all(voter: Voter, picks: &[Pick]) -> Result<Vec<Outgoing>> {
 
 /// The daemon's refusal of a ballot, in its words.
 fn refusal(answer: &Value) -> Notice {
-    let error = &answer["error"];
-    Notice::error(
-        format!("No se contó: {}", error["message"].as_str().unwrap_or("el servicio lo rechazó.")),
-        format!("Not counted: {}", error["message_en"].as_str().unwrap_or("the service refused it.")),
-    )
+    match error_of(answer) {
+        Some(error) => Notice::error(
+            format!("No se contó: {}", error.message),
+            format!("Not counted: {}", error.message_en),
+        ),
+        None => Notice::error("No se contó: el servicio lo rechazó.", "Not counted: the service refused it."),
+    }
+}
+
+/// The daemon's error answer (`asamblea_api::ErrorAnswer`), if it is one.
+fn error_of(answer: &Value) -> Option<ErrorDetail> {
+    serde_json::from_value::<asamblea_api::ErrorAnswer>(answer.clone()).ok().map(|answer| answer.error)
 }
 
 /// Why [`send_all`] waits before sending again.
@@ -753,7 +745,8 @@ async fn send_all(app: App) {
                 // The first copy of this ballot is still being saved (a
                 // retry overtook it), or too many requests: not a refusal.
                 Ok((status, answer))
-                    if status == StatusCode::TOO_MANY_REQUESTS || answer["error"]["code"] == "replayed" =>
+                    if status == StatusCode::TOO_MANY_REQUESTS
+                        || error_of(&answer).is_some_and(|e| e.code == ErrorCode::Replayed) =>
                 {
                     pause = Some(Pause::Busy(at, refusal(&answer)));
                     break;
@@ -915,7 +908,7 @@ fn describe(app: &App, k: &Kiosk) -> Value {
         "notice": k.notice.as_ref().map(|n| json!({ "es": n.es, "en": n.en, "error": n.error })),
         "idle_in": idle_in,
         "kiosk": app.0.folder.settings.kiosk,
-        "sheet": k.voter.as_ref().map(|v| v.sheet.clone()),
+        "sheet": k.voter.as_ref().map(|v| &v.sheet),
         "picks": k.picks.iter().map(|p| json!({ "item": p.item, "holder": p.holder, "choice": p.choice })).collect::<Vec<_>>(),
         "outbox": outbox,
     })
@@ -1089,13 +1082,38 @@ async fn touch(State(app): State<App>, headers: HeaderMap) -> Response {
 mod tests {
     use super::*;
 
-    fn sheet() -> Value {
-        json!({ "open_items": [
-            { "id": "i1", "title": "Uno", "options": [{"es": "Sí"}, {"es": "No"}, {"es": "En blanco"}],
-              "holders": [ { "holder": "A", "name": "Ana", "may_vote": true }, { "holder": "B", "name": "Beto", "may_vote": false } ] },
-            { "id": "i2", "title": "Dos", "options": [{"es": "Sí"}, {"es": "No"}, {"es": "En blanco"}],
-              "holders": [ { "holder": "A", "name": "Ana", "may_vote": true }, { "holder": "B", "name": "Beto", "may_vote": true } ] }
-        ]})
+    fn sheet() -> BallotSheet {
+        use asamblea_api::kiosk::{SheetOption, SheetVoter};
+        let options = ["Sí", "No", "En blanco"]
+            .iter()
+            .zip(0..)
+            .map(|(es, index)| SheetOption { index, es: es.to_string(), en: es.to_string() })
+            .collect::<Vec<_>>();
+        let voter = |holder: &str, name: &str, may_vote| SheetVoter {
+            holder: holder.into(),
+            name: name.into(),
+            shares: 1,
+            may_vote,
+            reason: None,
+            reason_es: None,
+            reason_en: None,
+        };
+        let item = |id: &str, title: &str, b_votes| SheetItem {
+            id: id.into(),
+            title: title.into(),
+            matter: "ordinary".into(),
+            matter_es: String::new(),
+            matter_en: String::new(),
+            options: options.clone(),
+            holders: vec![voter("A", "Ana", true), voter("B", "Beto", b_votes)],
+        };
+        BallotSheet {
+            credential: 1,
+            person: "A".into(),
+            name: "Ana".into(),
+            holders: Vec::new(),
+            open_items: vec![item("i1", "Uno", false), item("i2", "Dos", true)],
+        }
     }
 
     fn pick(item: &str, holder: &str, choice: Option<u16>) -> Pick {

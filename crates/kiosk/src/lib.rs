@@ -83,7 +83,7 @@ use hyper::StatusCode;
 use hyper_util::rt::TokioIo;
 use rustls::pki_types::ServerName;
 use rustls::ClientConfig;
-use serde_json::{json, Value};
+use serde_json::Value;
 use tokio::net::TcpStream;
 
 /// The largest answer read: a status or a ballot sheet is a few kB; an
@@ -128,21 +128,23 @@ impl BadgeSeed {
 
     /// The body of `POST /api/v1/badges` for `person`.
     pub fn request(&self, person: &str) -> Value {
-        json!({ "person": person, "key": self.public_key().to_string() })
+        let request = asamblea_api::desk::BadgeRequest {
+            person: person.to_string(),
+            key: self.public_key().to_string(),
+        };
+        serde_json::to_value(request).expect("a request serializes")
     }
 
     /// The credential to print, from the daemon's answer to
     /// [`BadgeSeed::request`] (which must name this seed's key and give a
     /// badge number).
     pub fn credential(&self, answer: &Value) -> Result<Credential> {
-        if answer["key"].as_str() != Some(self.public_key().to_string().as_str()) {
+        let issued: asamblea_api::desk::BadgeIssued = serde_json::from_value(answer.clone())
+            .with_context(|| format!("the daemon's badge answer is not a badge: {answer}"))?;
+        if issued.key != self.public_key().to_string() {
             anyhow::bail!("the daemon's badge answer names another key: {answer}");
         }
-        let number = answer["credential"]
-            .as_u64()
-            .and_then(|n| u32::try_from(n).ok())
-            .with_context(|| format!("the daemon's badge answer has no badge number: {answer}"))?;
-        Ok(self.numbered(asamblea_wire::CredentialId(number)))
+        Ok(self.numbered(asamblea_wire::CredentialId(issued.credential)))
     }
 
     /// The credential to print once the badge is recorded as `number`.
@@ -200,11 +202,16 @@ impl SignedBallot {
 
     /// The request body of `POST /api/v1/ballots`.
     pub fn to_json(&self) -> Value {
-        json!({
-            "event": hex(&self.event),
-            "signer": self.signer.to_string(),
-            "signature": hex(&self.signature.0),
-        })
+        serde_json::to_value(self.request()).expect("a ballot serializes")
+    }
+
+    /// The request of `POST /api/v1/ballots`, as the API types it.
+    pub fn request(&self) -> asamblea_api::kiosk::BallotRequest {
+        asamblea_api::kiosk::BallotRequest {
+            event: hex(&self.event),
+            signer: self.signer.to_string(),
+            signature: hex(&self.signature.0),
+        }
     }
 
     /// [`SignedBallot::to_json`] as text, ready to send.
@@ -220,19 +227,12 @@ pub fn read_receipt(
     meeting: &MeetingId,
     daemon_key: Option<&PublicKey>,
 ) -> Result<(Receipt, Signature)> {
-    let field = |name: &str| -> Result<&str> {
-        answer["receipt"][name]
-            .as_str()
-            .with_context(|| format!("the answer has no receipt.{name}: {answer}"))
-    };
-    let seq = answer["receipt"]["seq"]
-        .as_u64()
-        .with_context(|| format!("the answer has no receipt.seq: {answer}"))?;
-    let head = Digest::from_hex(field("head")?)?;
-    let event = Digest::from_hex(field("event")?)?;
-    let signature_hex = answer["signature"].as_str().with_context(|| format!("no signature: {answer}"))?;
-    let signature = Signature::from_slice(&unhex(signature_hex)?)?;
-    let receipt = Receipt { seq, head, event };
+    let signed: asamblea_api::public::SignedReceipt = serde_json::from_value(answer.clone())
+        .with_context(|| format!("the answer is not a receipt: {answer}"))?;
+    let head = Digest::from_hex(&signed.receipt.head)?;
+    let event = Digest::from_hex(&signed.receipt.event)?;
+    let signature = Signature::from_slice(&unhex(&signed.signature)?)?;
+    let receipt = Receipt { seq: signed.receipt.seq, head, event };
     if let Some(key) = daemon_key {
         receipt.verify(meeting, key, &signature).context("the receipt's signature is not the daemon's")?;
     }
@@ -259,6 +259,12 @@ pub struct HttpsClient {
     sender: http1::SendRequest<String>,
     authority: String,
     connection: tokio::task::JoinHandle<()>,
+    /// Where and how to connect again: the daemon closes a connection
+    /// left idle (30 s), and a client that waited longer than that (a
+    /// person, a slow step on a busy machine) must not fail for it.
+    addr: SocketAddr,
+    server_name: ServerName<'static>,
+    tls: Arc<ClientConfig>,
 }
 
 impl HttpsClient {
@@ -280,6 +286,16 @@ impl HttpsClient {
             ServerName::DnsName(name) => format!("{}:{}", name.as_ref(), addr.port()),
             _ => addr.to_string(),
         };
+        let (sender, connection) = HttpsClient::open(addr, server_name.clone(), tls.clone()).await?;
+        Ok(HttpsClient { sender, authority, connection, addr, server_name, tls })
+    }
+
+    /// A new connection and its HTTP/1.1 handshake.
+    async fn open(
+        addr: SocketAddr,
+        server_name: ServerName<'static>,
+        tls: Arc<ClientConfig>,
+    ) -> Result<(http1::SendRequest<String>, tokio::task::JoinHandle<()>)> {
         let stream = tls_connect(addr, server_name, tls).await?;
         let (sender, connection) = http1::handshake(TokioIo::new(stream)).await?;
         let connection = tokio::spawn(async move {
@@ -287,7 +303,17 @@ impl HttpsClient {
                 tracing::debug!(%error, "kiosk connection ended with an error");
             }
         });
-        Ok(HttpsClient { sender, authority, connection })
+        Ok((sender, connection))
+    }
+
+    /// Replaces a closed connection by a new one.
+    async fn reconnect(&mut self) -> Result<()> {
+        let (sender, connection) =
+            HttpsClient::open(self.addr, self.server_name.clone(), self.tls.clone()).await?;
+        self.connection.abort();
+        self.sender = sender;
+        self.connection = connection;
+        Ok(())
     }
 
     /// `POST path` with a JSON body (and `Authorization: Bearer` when
@@ -345,9 +371,30 @@ impl HttpsClient {
         if let Some(token) = bearer {
             request = request.header(hyper::header::AUTHORIZATION, format!("Bearer {token}"));
         }
-        let request = request.body(body).context("the request")?;
-        self.sender.ready().await.context("the connection to the daemon is closed")?;
-        let response = self.sender.send_request(request).await.context("no answer from the daemon")?;
+        let mut request = request.body(body).context("the request")?;
+        // A connection the daemon closed (idle too long) is opened again;
+        // a request hyper gives back unsent is sent once more on the new
+        // one. Nothing of it reached the daemon, so sending it again
+        // cannot do anything twice.
+        let mut attempts = 0;
+        let response = loop {
+            attempts += 1;
+            if self.sender.is_closed() || self.sender.ready().await.is_err() {
+                self.reconnect().await.context("the connection to the daemon is closed")?;
+                self.sender.ready().await.context("the connection to the daemon is closed")?;
+            }
+            match self.sender.try_send_request(request).await {
+                Ok(response) => break response,
+                Err(mut error) => match error.take_message() {
+                    Some(unsent) if attempts < 3 => request = unsent,
+                    _ => {
+                        return Err(
+                            anyhow::Error::new(error.into_error()).context("no answer from the daemon")
+                        )
+                    }
+                },
+            }
+        };
         let status = response.status();
         let bytes = http_body_util::Limited::new(response.into_body(), MAX_ANSWER_BYTES)
             .collect()
@@ -403,6 +450,7 @@ fn unhex(text: &str) -> Result<Vec<u8>> {
 mod tests {
     use super::*;
     use asamblea_wire::CredentialId;
+    use serde_json::json;
 
     fn meeting() -> MeetingId {
         MeetingId([0x3c; 32])

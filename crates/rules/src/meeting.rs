@@ -147,6 +147,25 @@ impl Meeting {
         &self.presence
     }
 
+    /// Who votes the shares of the holder at `at` now: the holder itself,
+    /// present in person; the agent who carries them; or nobody, when
+    /// they are absent.
+    pub fn voter_of(&self, at: HolderIndex) -> Option<&str> {
+        match self.presence.channel(at) {
+            Channel::Absent => None,
+            Channel::InPerson => Some(self.register.holder(at).id()),
+            Channel::Agent { agent, .. } => Some(self.presence.agent_id(agent)),
+        }
+    }
+
+    /// The holders whose shares `person` votes now (itself in person, or
+    /// an agent's principals), in register order. The one answer to
+    /// "whom does this badge carry" for the desk, the kiosk and the
+    /// documents.
+    pub fn carried_by<'a>(&'a self, person: &'a str) -> impl Iterator<Item = HolderIndex> + 'a {
+        self.register.iter().map(|(at, _)| at).filter(move |&at| self.voter_of(at) == Some(person))
+    }
+
     /// The items opened so far, in opening order.
     pub fn items(&self) -> &[Item] {
         &self.items
@@ -216,12 +235,23 @@ impl Meeting {
 
     /// A holder arrives in person.
     pub fn arrive_in_person(&mut self, holder: &str) -> Result<(), Refusal> {
+        let at = self.judge_arrival_in_person(holder)?;
+        self.presence.enter(at, Channel::InPerson, self.voting_weight(at));
+        Ok(())
+    }
+
+    /// Whether [`Meeting::arrive_in_person`] would admit `holder` now,
+    /// changing nothing (the desk asks before it confirms).
+    pub fn check_arrival_in_person(&self, holder: &str) -> Result<(), Refusal> {
+        self.judge_arrival_in_person(holder).map(drop)
+    }
+
+    fn judge_arrival_in_person(&self, holder: &str) -> Result<HolderIndex, Refusal> {
         let at = self.register.lookup(holder).ok_or(Refusal::UnknownHolder)?;
         if self.presence.is_present(at) {
             return Err(Refusal::AlreadyPresent);
         }
-        self.presence.enter(at, Channel::InPerson, self.voting_weight(at));
-        Ok(())
+        Ok(at)
     }
 
     /// An agent arrives carrying `principals`. The agent is an

@@ -127,7 +127,7 @@ function desk() {
     rows.replaceChildren();
     for (const h of r.data.holders) {
       const row = document.createElement("tr");
-      const shares = h.preferred > 0 ? n(h.preferred) + " PREF" : n(h.ordinary) + " ORD";
+      const shares = h.shares.PREF > 0 ? n(h.shares.PREF) + " PREF" : n(h.shares.ORD) + " ORD";
       const where = h.present ? (h.via ? "presente, por " + h.via : "presente") : "ausente";
       row.append(el("td", h.id), el("td", h.name), el("td", shares, "num"), el("td", where, h.present ? "ok" : ""));
       const cell = el("td");
@@ -488,7 +488,7 @@ function seriesTable(data) {
 async function minutes() {
   const r = await api("GET", "/api/v1/minutes");
   if (!r.ok) return;
-  const shares = (h) => h.preferred > 0 ? n(h.ordinary) + " ORD · " + n(h.preferred) + " PREF" : n(h.ordinary) + " ORD";
+  const shares = (h) => h.shares.PREF > 0 ? n(h.shares.ORD) + " ORD · " + n(h.shares.PREF) + " PREF" : n(h.shares.ORD) + " ORD";
   const roles = { administrator: "administrador", employee: "empleado" };
   document.getElementById("administradores").replaceChildren(...r.data.administrators.map((h) => {
     const row = document.createElement("tr");

@@ -198,8 +198,8 @@ pub(crate) async fn sign_in(
             )
                 .into_response()
         }
-        Err(error) if error.status == StatusCode::TOO_MANY_REQUESTS => {
-            sign_in_form(error.status, Some((&error.message_es, &error.message_en)))
+        Err(error) if error.status() == StatusCode::TOO_MANY_REQUESTS => {
+            sign_in_form(error.status(), Some((&error.message_es, &error.message_en)))
         }
         Err(_) => sign_in_form(
             StatusCode::UNAUTHORIZED,
@@ -453,4 +453,24 @@ pub(crate) async fn qr_script() -> Response {
 /// `GET /assets/console.js`.
 pub(crate) async fn script() -> Response {
     ([(header::CONTENT_TYPE, "text/javascript; charset=utf-8")], include_str!("console.js")).into_response()
+}
+
+/// The consoles' pages and their scripts: anyone reaches them; who is not
+/// signed in is sent to `/personal`, and each page acts through the API
+/// with the signed-in member's session.
+pub(crate) fn routes() -> Vec<crate::callers::Routes> {
+    use crate::callers::{get_page, post_page, Callers, Routes};
+    vec![Routes::pages(
+        Callers::Public,
+        vec![
+            get_page("/personal", sign_in_page),
+            post_page("/personal/entrar", sign_in),
+            post_page("/personal/salir", sign_out),
+            get_page("/registro", operator),
+            get_page("/presidencia", chair),
+            get_page("/secretaria", secretary),
+            get_page("/assets/console.js", script),
+            get_page("/assets/qrcode.js", qr_script),
+        ],
+    )]
 }

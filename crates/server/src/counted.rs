@@ -16,12 +16,13 @@ use axum::http::StatusCode;
 use axum::response::{Html, IntoResponse, Response};
 use axum::Json;
 use serde::Deserialize;
-use serde_json::{json, Value};
 
 use asamblea_documents::markup::escape;
 use asamblea_documents::numfmt::thousands;
 use asamblea_wire::hex::encode as hex;
 use asamblea_wire::Digest;
+
+use asamblea_api::public::{CountedBallot, CountedBallots, CountedQuery};
 
 use crate::{ApiError, AppState};
 
@@ -52,10 +53,9 @@ async fn counted(state: &AppState, item: &str) -> Result<(String, Counted), ApiE
         let meeting = service.meeting();
         let title = service.agenda().iter().find(|e| e.item.as_str() == item).map(|e| e.title.as_str().to_string());
         match (title, meeting.item_index(item).map(|at| meeting.item(at).is_closed())) {
-            (None, _) => Err(ApiError::not_found(format!("item {item}"))),
+            (None, _) => Err(ApiError::not_found(format!("el punto «{item}»"), format!("item `{item}`"))),
             (Some(_), None | Some(false)) => Err(ApiError::new(
-                StatusCode::CONFLICT,
-                "item-not-closed",
+                asamblea_api::ErrorCode::ItemNotClosed,
                 "La votación de este punto no se ha cerrado: la lista de papeletas contadas se publica al cerrarla.",
                 "This item's poll has not closed: the list of counted ballots is published at the close.",
             )),
@@ -71,10 +71,9 @@ async fn counted(state: &AppState, item: &str) -> Result<(String, Counted), ApiE
     let found =
         tokio::task::spawn_blocking(move || asamblea_ledger::ballots_on_item(&path, &meeting, &wanted))
             .await
-            .map_err(|_| ApiError::internal())?
+            .map_err(|_| ApiError::task_failed())?
             .map_err(|e| {
-                tracing::error!(error = %e, "no se pudo leer el registro / cannot read the ledger");
-                ApiError::internal()
+                ApiError::internal("leer las papeletas contadas / reading the counted ballots", &e)
             })?;
     let found = Arc::new(found);
     state
@@ -90,10 +89,8 @@ async fn counted(state: &AppState, item: &str) -> Result<(String, Counted), ApiE
 fn wanted(q: &str) -> Result<String, ApiError> {
     let q = q.trim().to_ascii_lowercase();
     if q.len() > 64 || !q.bytes().all(|b| b.is_ascii_hexdigit()) {
-        return Err(ApiError::new(
-            StatusCode::BAD_REQUEST,
-            "bad-request",
-            "Busque por el comienzo del resumen: solo cifras 0–9 y letras a–f, hasta 64.",
+        return Err(ApiError::bad_request(
+            "busque por el comienzo del resumen: solo cifras 0–9 y letras a–f, hasta 64",
             "`q`: the start of a ballot's hash, in hexadecimal (0-9, a-f), at most 64 characters",
         ));
     }
@@ -115,25 +112,38 @@ fn page_of(
     (shown, matched.len(), page, pages)
 }
 
-/// `GET /api/v1/results/{item}/ballots`.
+/// The ballots counted on a closed item, by the hash each receipt names,
+/// a page at a time (`q`: the start of a hash).
+#[utoipa::path(get, path = "/api/v1/results/{item}/ballots", tag = "public",
+    params(("item" = String, Path, description = "The item's id"), CountedQuery),
+    responses(
+        (status = 200, description = "A page of the counted ballots", body = CountedBallots),
+        (status = 400, description = "`bad-request`", body = asamblea_api::ErrorAnswer),
+        (status = 404, description = "`not-found`", body = asamblea_api::ErrorAnswer),
+        (status = 409, description = "`item-not-closed`", body = asamblea_api::ErrorAnswer),
+    ))]
 pub(crate) async fn list(
     State(state): State<AppState>,
     Path(item): Path<String>,
-    query: Result<Query<ListQuery>, axum::extract::rejection::QueryRejection>,
-) -> Result<Json<Value>, ApiError> {
-    let Query(query) =
-        query.map_err(|_| ApiError::bad_request("the query takes `q` (hex) and `pagina` (a page from 1)"))?;
+    query: Result<Query<CountedQuery>, axum::extract::rejection::QueryRejection>,
+) -> Result<Json<CountedBallots>, ApiError> {
+    let Query(query) = query.map_err(|_| {
+        crate::access::bad_query(
+            "`q` (hexadecimal) y `pagina` (una página desde 1)",
+            "`q` (hex) and `pagina` (a page from 1)",
+        )
+    })?;
     let q = wanted(&query.q)?;
     let (_, found) = counted(&state, &item).await?;
     let (shown, matched, page, pages) = page_of(&found, &q, query.pagina);
-    Ok(Json(json!({
-        "item": item,
-        "counted": found.len(),
-        "matched": matched,
-        "page": page,
-        "pages": pages,
-        "ballots": shown.iter().map(|(seq, hash)| json!({ "seq": seq, "hash": hash })).collect::<Vec<_>>(),
-    })))
+    Ok(Json(CountedBallots {
+        item,
+        counted: found.len(),
+        matched,
+        page,
+        pages,
+        ballots: shown.into_iter().map(|(seq, hash)| CountedBallot { seq, hash }).collect(),
+    }))
 }
 
 /// `GET /papeletas?punto=ID&buscar=HEX&pagina=N`: the list as a page.
@@ -152,7 +162,7 @@ pub(crate) async fn page(
     };
     let (status, title, body) = match answer {
         Err(error) => (
-            error.status,
+            error.status(),
             String::new(),
             format!(
                 r#"<div class="error-summary" role="alert"><h2>No se puede mostrar la lista <span class="en">the list cannot be shown</span></h2><p>{}</p><p class="en">{}</p></div>"#,

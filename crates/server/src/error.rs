@@ -1,49 +1,79 @@
-//! The one error type of the HTTP API: a stable code, a message in Spanish
-//! and in English, and a status. Internals are logged once, never sent.
+//! The one error answer of the HTTP API ([`asamblea_api::ErrorAnswer`]):
+//! a code of [`ErrorCode`], a message in Spanish and in English, and the
+//! code's status.
+//!
+//! The policy: what the caller did wrong is said to the caller, in words
+//! it can act on. A failure inside the daemon (a task that panicked, a
+//! file the daemon could not read or write) is logged once, here, with
+//! its cause and an incident number; the answer says only that it
+//! happened and carries that number, never the cause ([`ApiError::internal`]).
+
+use std::sync::atomic::{AtomicU32, Ordering};
 
 use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
 use axum::Json;
-use serde_json::json;
 
+use asamblea_api::{ErrorAnswer, ErrorCode, ErrorDetail};
 use asamblea_ledger::Rejection;
 use asamblea_rules::Refusal;
 
 /// An API error as the client sees it.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ApiError {
-    /// HTTP status.
-    pub status: StatusCode,
-    /// Stable code (`not-present`, `forbidden`, …).
-    pub code: &'static str,
+    /// The stable code; the HTTP status is the code's.
+    pub code: ErrorCode,
     /// What happened and what to do, in Spanish.
     pub message_es: String,
     /// The same in English.
     pub message_en: String,
+    /// The incident number of a failure inside the daemon, logged with
+    /// its cause.
+    pub incident: Option<String>,
 }
+
+/// Incidents numbered from 1 in each run of the daemon; the log line
+/// carries the number, the process id and the cause.
+static INCIDENTS: AtomicU32 = AtomicU32::new(0);
 
 impl ApiError {
     /// An error with both messages.
-    pub fn new(
-        status: StatusCode,
-        code: &'static str,
-        es: impl Into<String>,
-        en: impl Into<String>,
-    ) -> ApiError {
-        ApiError { status, code, message_es: es.into(), message_en: en.into() }
+    pub fn new(code: ErrorCode, es: impl Into<String>, en: impl Into<String>) -> ApiError {
+        ApiError { code, message_es: es.into(), message_en: en.into(), incident: None }
     }
 
-    /// A failure inside the daemon (a task that panicked); logged where it
-    /// happened.
-    pub fn internal() -> ApiError {
-        ApiError::new(StatusCode::INTERNAL_SERVER_ERROR, "internal", "Error interno.", "Internal error.")
+    /// The HTTP status of the answer.
+    pub fn status(&self) -> StatusCode {
+        StatusCode::from_u16(self.code.http_status()).unwrap_or(StatusCode::INTERNAL_SERVER_ERROR)
+    }
+
+    /// A failure inside the daemon: `cause` is logged once with an
+    /// incident number, and the answer carries only that number.
+    pub fn internal(what: &str, cause: &dyn std::fmt::Display) -> ApiError {
+        let incident = format!("{}-{}", std::process::id(), INCIDENTS.fetch_add(1, Ordering::Relaxed) + 1);
+        tracing::error!(incident = %incident, error = %cause, "fallo interno / internal failure: {what}");
+        ApiError {
+            code: ErrorCode::Internal,
+            message_es: format!(
+                "Error interno del sistema ({what}); no se cambió nada. Intente de nuevo; si se repite, dé al técnico el número de incidente {incident}."
+            ),
+            message_en: format!(
+                "Internal error ({what}); nothing was changed. Try again; if it happens again, give the technician incident number {incident}."
+            ),
+            incident: Some(incident),
+        }
+    }
+
+    /// A task of the daemon that ended without an answer (it panicked; the
+    /// panic is in the log).
+    pub fn task_failed() -> ApiError {
+        ApiError::internal("una tarea terminó sin respuesta / a task ended without an answer", &"panic")
     }
 
     /// No or unknown credentials.
     pub fn unauthorized() -> ApiError {
         ApiError::new(
-            StatusCode::UNAUTHORIZED,
-            "unauthorized",
+            ErrorCode::Unauthorized,
             "Falta la clave del personal o no es válida: entre en /personal con la clave impresa al crear la reunión, o envíe «Authorization: Bearer <clave>».",
             "Missing or unknown staff token: sign in at /personal with the token printed when the meeting was created, or send `Authorization: Bearer <token>`.",
         )
@@ -53,8 +83,7 @@ impl ApiError {
     /// (`sessions`): nothing was done.
     pub fn csrf() -> ApiError {
         ApiError::new(
-            StatusCode::FORBIDDEN,
-            "csrf",
+            ErrorCode::Csrf,
             "La solicitud no trae la marca de su sesión y no se hizo nada: recargue la consola y vuelva a intentarlo.",
             "The request lacks its session's token and nothing was done: reload the console and try again.",
         )
@@ -63,8 +92,7 @@ impl ApiError {
     /// Authenticated, but not allowed.
     pub fn forbidden(role: &str, allowed: &str) -> ApiError {
         ApiError::new(
-            StatusCode::FORBIDDEN,
-            "forbidden",
+            ErrorCode::Forbidden,
             format!("El rol «{role}» no puede hacer esto; debe hacerlo: {allowed}."),
             format!("Role `{role}` may not do this; it takes: {allowed}."),
         )
@@ -73,40 +101,31 @@ impl ApiError {
     /// A kiosk route reached without an enrolled kiosk certificate.
     pub fn kiosk_only() -> ApiError {
         ApiError::new(
-            StatusCode::FORBIDDEN,
-            "kiosk-certificate-required",
+            ErrorCode::KioskCertificateRequired,
             "Solo un quiosco inscrito (certificado de cliente) puede enviar papeletas.",
             "Only an enrolled kiosk (client certificate) may send ballots.",
         )
     }
 
-    /// A request body or parameter that is not what the API takes.
-    pub fn bad_request(what: impl Into<String>) -> ApiError {
-        let what = what.into();
+    /// A request body or parameter that is not what the API takes: `es`
+    /// says what and where in Spanish, `en` the same in English.
+    pub fn bad_request(es: impl std::fmt::Display, en: impl std::fmt::Display) -> ApiError {
         ApiError::new(
-            StatusCode::BAD_REQUEST,
-            "bad-request",
-            format!("Solicitud inválida: {what}"),
-            format!("Invalid request: {what}"),
+            ErrorCode::BadRequest,
+            format!("Solicitud inválida: {es}"),
+            format!("Invalid request: {en}"),
         )
     }
 
-    /// Nothing there.
-    pub fn not_found(what: impl Into<String>) -> ApiError {
-        let what = what.into();
-        ApiError::new(
-            StatusCode::NOT_FOUND,
-            "not-found",
-            format!("No existe: {what}"),
-            format!("Not found: {what}"),
-        )
+    /// Nothing there: `es` and `en` name what was looked for.
+    pub fn not_found(es: impl std::fmt::Display, en: impl std::fmt::Display) -> ApiError {
+        ApiError::new(ErrorCode::NotFound, format!("No existe: {es}."), format!("Not found: {en}."))
     }
 
     /// Too many requests from one kiosk.
     pub fn rate_limited() -> ApiError {
         ApiError::new(
-            StatusCode::TOO_MANY_REQUESTS,
-            "rate-limited",
+            ErrorCode::RateLimited,
             "Demasiadas solicitudes desde este quiosco; espere un momento.",
             "Too many requests from this kiosk; wait a moment.",
         )
@@ -115,8 +134,7 @@ impl ApiError {
     /// The ledger failed: the daemon stops taking changes.
     pub fn ledger_failed() -> ApiError {
         ApiError::new(
-            StatusCode::SERVICE_UNAVAILABLE,
-            "ledger-failure",
+            ErrorCode::LedgerFailure,
             "El registro de la reunión no pudo guardarse; el sistema se detuvo para proteger los votos. Avise al técnico.",
             "The meeting's ledger could not be saved; the system stopped to protect the votes. Call the technician.",
         )
@@ -127,62 +145,52 @@ impl ApiError {
         match rejection {
             Rejection::Rules(refusal) => ApiError::refused(*refusal),
             Rejection::BadSignature => ApiError::new(
-                StatusCode::UNPROCESSABLE_ENTITY,
-                "bad-signature",
+                ErrorCode::BadSignature,
                 "La firma de la papeleta no es válida para esta credencial y esta reunión.",
                 "The ballot's signature is not valid for this badge and this meeting.",
             ),
             Rejection::UnknownBadge(_) => ApiError::new(
-                StatusCode::UNPROCESSABLE_ENTITY,
-                "unknown-badge",
+                ErrorCode::UnknownBadge,
                 "Esa credencial no fue emitida en esta reunión.",
                 "That badge was not issued at this meeting.",
             ),
             Rejection::RevokedBadge(_) => ApiError::new(
-                StatusCode::UNPROCESSABLE_ENTITY,
-                "revoked-badge",
+                ErrorCode::RevokedBadge,
                 "Esa credencial fue revocada; acuda a la mesa de registro.",
                 "That badge was revoked; go to the registration desk.",
             ),
             Rejection::NotCarried(holder) => ApiError::new(
-                StatusCode::UNPROCESSABLE_ENTITY,
-                "not-carried",
+                ErrorCode::NotCarried,
                 format!("Esta credencial no representa al accionista {holder}."),
                 format!("This badge does not carry holder {holder}."),
             ),
             Rejection::BadgeInUse(_) => ApiError::new(
-                StatusCode::CONFLICT,
-                "badge-key-in-use",
+                ErrorCode::BadgeKeyInUse,
                 "Esa clave de credencial ya fue registrada; genere una credencial nueva.",
                 "That badge key is already recorded; make a new badge.",
             ),
             Rejection::BadgeHeld { person, held } => ApiError::new(
-                StatusCode::CONFLICT,
-                "badge-held",
+                ErrorCode::BadgeHeld,
                 format!("{person} ya tiene la credencial {held}; revóquela antes de emitir otra."),
                 format!("{person} already holds badge {held}; revoke it before issuing another."),
             ),
             Rejection::RepeatedNonce => ApiError::new(
-                StatusCode::CONFLICT,
-                "replayed",
+                ErrorCode::Replayed,
                 "Esta papeleta ya fue enviada.",
                 "This ballot was already sent.",
             ),
             Rejection::NotAnAttendee(person) => ApiError::new(
-                StatusCode::UNPROCESSABLE_ENTITY,
-                "not-an-attendee",
+                ErrorCode::NotAnAttendee,
                 format!("{person} no está presente en la reunión: una constancia es de un asistente (un accionista presente o un apoderado). Búsquelo en el registro de asistentes."),
                 format!("{person} is not present at the meeting: a written statement is an attendee's."),
             ),
             Rejection::NotOnAgenda(item) => ApiError::new(
-                StatusCode::UNPROCESSABLE_ENTITY,
-                "not-on-agenda",
+                ErrorCode::NotOnAgenda,
                 format!("«{item}» no es un punto del orden del día convocado."),
                 format!("`{item}` is not an item of the convened agenda."),
             ),
             other => ApiError::new(
-                StatusCode::UNPROCESSABLE_ENTITY,
-                "refused",
+                ErrorCode::RefusedByLedger,
                 format!("El registro lo rechaza: {other}"),
                 format!("The ledger refuses it: {other}"),
             ),
@@ -191,13 +199,24 @@ impl ApiError {
 
     /// A refusal of the rules engine, with its FORMAT.md code.
     pub fn refused(refusal: Refusal) -> ApiError {
-        ApiError::new(StatusCode::UNPROCESSABLE_ENTITY, refusal.code(), refusal.spanish(), refusal.english())
+        ApiError::new(ErrorCode::Refused(refusal), refusal.spanish(), refusal.english())
+    }
+
+    /// The answer's body.
+    pub fn answer(&self) -> ErrorAnswer {
+        ErrorAnswer {
+            error: ErrorDetail {
+                code: self.code,
+                message: self.message_es.clone(),
+                message_en: self.message_en.clone(),
+                incident: self.incident.clone(),
+            },
+        }
     }
 }
 
 impl IntoResponse for ApiError {
     fn into_response(self) -> Response {
-        let body = json!({ "error": { "code": self.code, "message": self.message_es, "message_en": self.message_en } });
-        (self.status, Json(body)).into_response()
+        (self.status(), Json(self.answer())).into_response()
     }
 }

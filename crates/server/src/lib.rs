@@ -51,21 +51,35 @@
 //!   receipt names (`/api/v1/results/{item}/ballots`, and the board's page
 //!   `/papeletas`).
 
+mod access;
+mod badges;
+mod ballots;
+mod callers;
+mod chair;
 mod console;
 mod counted;
+mod daemon;
+mod desk;
+mod directory;
 mod error;
 mod feed;
-mod handlers;
+mod kiosk;
 mod limits;
+mod meeting;
+mod public;
 mod receipt_page;
 pub mod receipts;
 pub mod reports;
+pub mod routes;
+mod secretary;
 mod sessions;
 pub mod tls;
 
+pub use daemon::Daemon;
 pub use feed::FEED_MESSAGES_PER_SECOND;
 pub(crate) use feed::{feed_period, FeedMessage};
 pub use limits::{ServiceLimits, BODY_TIMEOUT, FEED_MAX_AGE, HEAD_INTERVAL};
+pub use routes::{openapi_json, route_table, Callers, Route};
 
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicU32, Ordering};
@@ -74,7 +88,6 @@ use std::time::{Duration, Instant};
 
 use axum::extract::DefaultBodyLimit;
 use axum::http::HeaderMap;
-use axum::routing::{get, post};
 use axum::Router;
 use tokio::sync::broadcast;
 
@@ -96,14 +109,7 @@ pub const SIGN_IN_FAILURES: u32 = 10;
 /// address is refused after them.
 pub const SIGN_IN_WINDOW: Duration = Duration::from_secs(60);
 
-/// The bearer token of a request, if it carries one.
-fn bearer(headers: &HeaderMap) -> Option<&str> {
-    headers
-        .get(axum::http::header::AUTHORIZATION)
-        .and_then(|v| v.to_str().ok())
-        .and_then(|v| v.strip_prefix("Bearer "))
-        .map(str::trim)
-}
+use access::bearer;
 
 /// Ballots a kiosk may send per second on average, and in a burst.
 pub const KIOSK_RATE: (u32, u32) = (50, 200);
@@ -139,7 +145,7 @@ pub(crate) struct Inner {
     /// The register as the desk searches it, with the holders' names from
     /// `register.csv`: built on the first search, not at start (a restart
     /// stays as small and quick as it can).
-    pub(crate) directory: std::sync::OnceLock<handlers::Directory>,
+    pub(crate) directory: std::sync::OnceLock<directory::Directory>,
     /// Staff signed in from a browser (`sessions`).
     pub(crate) sessions: sessions::Sessions,
     /// Wrong staff tokens by client address: how many, since when.
@@ -157,9 +163,9 @@ pub(crate) struct Inner {
     /// Asks the ledger's writer for its durable head, without the lock.
     pub(crate) tip: asamblea_ledger::TipHandle,
     /// The last head the daemon signed for observers (`type: head`).
-    pub(crate) signed_head: Mutex<Option<serde_json::Value>>,
+    pub(crate) signed_head: Mutex<Option<asamblea_api::public::SignedHead>>,
     /// The last status computed while the ledger was healthy.
-    pub(crate) last_status: Mutex<Option<serde_json::Value>>,
+    pub(crate) last_status: Mutex<Option<asamblea_api::public::Status>>,
     /// Durable ballots per open item: counted once the ballot's commit
     /// returned, so the turnout shown never includes one still on its way
     /// to the disk (or lost with a failed commit).
@@ -244,7 +250,7 @@ impl AppState {
         signer: &[u8],
         signature: &[u8],
     ) -> Result<(Receipt, Signature), ApiError> {
-        handlers::submit_ballot(self, event, signer, signature).await
+        kiosk::submit_ballot(self, event, signer, signature).await
     }
 
     /// The same state with other limits on request bodies and live-feed
@@ -272,11 +278,7 @@ impl AppState {
 
     /// Publishes the live status on the feed now.
     pub fn publish_status(&self) {
-        let status = handlers::status_json(self);
-        let _ = self.0.feed.send(FeedMessage::now(
-            "status",
-            serde_json::json!({ "type": "status", "status": status }).to_string(),
-        ));
+        let _ = self.0.feed.send(FeedMessage::now("status", public::status_message(self)));
     }
 
     /// Stops the ledger writer after the queued appends (graceful
@@ -333,8 +335,7 @@ impl Inner {
         failures.retain(|_, (_, since)| now.duration_since(*since) < SIGN_IN_WINDOW);
         if failures.get(&peer).is_some_and(|(count, _)| *count >= SIGN_IN_FAILURES) {
             return Err(ApiError::new(
-                axum::http::StatusCode::TOO_MANY_REQUESTS,
-                "too-many-sign-ins",
+                asamblea_api::ErrorCode::TooManySignIns,
                 "Demasiados intentos con una clave equivocada desde este equipo; espere un minuto y use la clave impresa al crear la reunión.",
                 "Too many attempts with a wrong token from this device; wait a minute and use the token printed when the meeting was created.",
             ));
@@ -404,104 +405,18 @@ impl Inner {
     }
 }
 
-/// The API's routes.
+/// The daemon's routes, assembled from each caller's module (`routes`).
 pub fn router(state: AppState) -> Router {
+    let (people, kiosks) = routes::routers(&state);
     // Everything a browser or a desk reaches: bounded bodies, the staff
-    // room, the security headers (`limits`).
-    let people = Router::new()
-        .route("/", get(handlers::board))
-        .route("/assets/board.css", get(handlers::board_css))
-        .route("/assets/board.js", get(handlers::board_js))
-        .route("/assets/reading.js", get(handlers::reading_js))
-        // The board as the projector view (board.js reads the path).
-        .route("/proyeccion", get(handlers::board))
-        .route("/api/v1/openapi.json", get(handlers::openapi))
-        .route("/api/v1/status", get(handlers::status))
-        .route("/api/v1/feed", get(handlers::feed))
-        .route("/api/v1/results/{item}", get(handlers::result))
-        .route("/api/v1/results/{item}/ballots", get(counted::list))
-        .route("/papeletas", get(counted::page))
-        .route("/api/v1/receipts/{digest}", get(handlers::receipt))
-        .route("/api/v1/receipts/check", post(handlers::check_receipt))
-        .route("/recibo", get(receipt_page::form).post(receipt_page::check))
-        .route("/api/v1/checkins", post(handlers::checkin))
-        .route("/api/v1/checkins/check", post(handlers::checkin_check))
-        .route("/api/v1/checkouts", post(handlers::checkout))
-        .route("/api/v1/badges", post(handlers::issue_badge))
-        .route("/api/v1/badges/{credential}/revoke", post(handlers::revoke_badge))
-        .route("/api/v1/badges/{credential}/reissue", post(handlers::reissue_badge))
-        .route("/api/v1/badges/{credential}/layout", get(handlers::badge_layout))
-        .route("/assets/qrcode.js", get(console::qr_script))
-        .route("/api/v1/attendees", get(handlers::attendees))
-        .route("/api/v1/holders", get(handlers::holders))
-        .route("/api/v1/desk", get(handlers::desk))
-        .route("/personal", get(console::sign_in_page))
-        .route("/personal/entrar", post(console::sign_in))
-        .route("/personal/salir", post(console::sign_out))
-        .route("/registro", get(console::operator))
-        .route("/presidencia", get(console::chair))
-        .route("/secretaria", get(console::secretary))
-        .route("/assets/console.js", get(console::script))
-        .route("/api/v1/kiosks", post(handlers::enroll_kiosk))
-        .route("/api/v1/kiosks/{kiosk}/revoke", post(handlers::revoke_kiosk))
-        .route("/api/v1/items/{item}/open", post(handlers::open_item))
-        .route("/api/v1/items/{item}/close", post(handlers::close_item))
-        .route("/api/v1/export", get(handlers::export))
-        .route("/api/v1/exports/{file}", get(reports::download))
-        .route("/api/v1/minutes", get(handlers::minutes))
-        .route("/api/v1/statements", get(handlers::statements).post(handlers::record_statement))
-        .fallback(handlers::not_found)
+    // room, the security headers (`limits`). The kiosks' routes, the
+    // ballot's hot path (none is a browser, and each holds its own few
+    // connections), skip that layer and its cost.
+    let people = people
+        .fallback(public::not_found)
         .layer(axum::middleware::from_fn_with_state(state.clone(), limits::bound_and_secure));
-    // The kiosks' routes, the ballot's hot path: only an enrolled kiosk
-    // is let in (the `Kiosk` extractor), none is a browser, and each holds
-    // its own few connections, so they skip that layer and its cost.
-    let kiosks = Router::new()
-        .route("/api/v1/kiosk/badges/{credential}", get(handlers::ballot_sheet))
-        .route("/api/v1/ballots", post(handlers::cast));
     people.merge(kiosks).layer(DefaultBodyLimit::max(MAX_BODY_BYTES)).with_state(state)
 }
-
-/// Every route with the callers let in: the contract the role test and
-/// the OpenAPI document are checked against.
-pub const ROUTES: &[(&str, &str, &[&str])] = &[
-    ("GET", "/", &["public"]),
-    ("GET", "/assets/board.css", &["public"]),
-    ("GET", "/assets/board.js", &["public"]),
-    ("GET", "/assets/reading.js", &["public"]),
-    ("GET", "/proyeccion", &["public"]),
-    ("GET", "/api/v1/openapi.json", &["public"]),
-    ("GET", "/api/v1/status", &["public"]),
-    ("GET", "/api/v1/feed", &["public"]),
-    ("GET", "/api/v1/results/{item}", &["public"]),
-    ("GET", "/api/v1/results/{item}/ballots", &["public"]),
-    ("GET", "/papeletas", &["public"]),
-    ("GET", "/api/v1/receipts/{digest}", &["public"]),
-    ("POST", "/api/v1/receipts/check", &["public"]),
-    ("GET", "/recibo", &["public"]),
-    ("POST", "/recibo", &["public"]),
-    ("POST", "/api/v1/checkins", &["operator"]),
-    ("POST", "/api/v1/checkins/check", &["operator"]),
-    ("POST", "/api/v1/checkouts", &["operator"]),
-    ("POST", "/api/v1/badges", &["operator"]),
-    ("POST", "/api/v1/badges/{credential}/revoke", &["operator"]),
-    ("POST", "/api/v1/badges/{credential}/reissue", &["operator"]),
-    ("GET", "/api/v1/badges/{credential}/layout", &["operator"]),
-    ("GET", "/assets/qrcode.js", &["public"]),
-    ("GET", "/api/v1/attendees", &["operator"]),
-    ("GET", "/api/v1/holders", &["operator"]),
-    ("GET", "/api/v1/desk", &["operator", "secretary", "auditor"]),
-    ("POST", "/api/v1/kiosks", &["operator"]),
-    ("POST", "/api/v1/kiosks/{kiosk}/revoke", &["operator"]),
-    ("POST", "/api/v1/items/{item}/open", &["chair"]),
-    ("POST", "/api/v1/items/{item}/close", &["chair"]),
-    ("GET", "/api/v1/export", &["secretary", "auditor"]),
-    ("GET", "/api/v1/exports/{file}", &["secretary", "auditor"]),
-    ("GET", "/api/v1/minutes", &["secretary", "auditor"]),
-    ("GET", "/api/v1/statements", &["secretary", "auditor"]),
-    ("POST", "/api/v1/statements", &["secretary"]),
-    ("GET", "/api/v1/kiosk/badges/{credential}", &["kiosk"]),
-    ("POST", "/api/v1/ballots", &["kiosk"]),
-];
 
 /// Sends the live status on the feed twice a second while it changes:
 /// quorum and turnout, never a running tally of an open poll. While a poll
@@ -521,9 +436,10 @@ pub fn spawn_feed_ticker(state: AppState) -> tokio::task::JoinHandle<()> {
             if due && state.is_open() {
                 let signer = state.clone();
                 if let Ok(Some(head)) = tokio::task::spawn_blocking(move || signer.sign_head()).await {
-                    let seq = head["seq"].as_u64().unwrap_or(0);
+                    let seq = head.seq;
                     if last_head.is_none_or(|(_, before)| before != seq) {
-                        let _ = state.0.feed.send(FeedMessage::paced("head", head.to_string()));
+                        let text = public::feed_text(&asamblea_api::public::FeedMessage::Head(head));
+                        let _ = state.0.feed.send(FeedMessage::paced("head", text));
                     }
                     last_head = Some((Instant::now(), seq));
                 }
@@ -532,12 +448,9 @@ pub fn spawn_feed_ticker(state: AppState) -> tokio::task::JoinHandle<()> {
             if watchers == 0 || last_status.is_some_and(|at: Instant| at.elapsed() < feed_period(watchers)) {
                 continue;
             }
-            let status = handlers::status_json(&state).to_string();
+            let status = public::status_message(&state);
             if status != last {
-                let _ = state.0.feed.send(FeedMessage::paced(
-                    "status",
-                    format!("{{\"type\":\"status\",\"status\":{status}}}"),
-                ));
+                let _ = state.0.feed.send(FeedMessage::paced("status", status.clone()));
                 last = status;
                 last_status = Some(Instant::now());
             }
@@ -554,7 +467,7 @@ impl AppState {
     /// Signs the durable head and keeps it for the status; `None` once the
     /// ledger failed. Waits for the queued ballots' commit, but without the
     /// meeting's lock, so ballots go on meanwhile.
-    fn sign_head(&self) -> Option<serde_json::Value> {
+    fn sign_head(&self) -> Option<asamblea_api::public::SignedHead> {
         let failed = || self.0.failed.lock().unwrap_or_else(std::sync::PoisonError::into_inner).is_some();
         if failed() {
             return None;
@@ -563,9 +476,12 @@ impl AppState {
         let checkpoint = asamblea_wire::Checkpoint { seq, head };
         let signature = checkpoint.sign(&self.0.meeting_id, &self.0.daemon);
         let hex = asamblea_wire::hex::encode;
-        let signed = serde_json::json!({
-            "type": "head", "seq": seq, "head": hex(&head.0), "signature": hex(&signature.0),
-        });
+        let signed = asamblea_api::public::SignedHead {
+            kind: asamblea_api::public::HeadType::Head,
+            seq,
+            head: hex(&head.0),
+            signature: hex(&signature.0),
+        };
         if failed() {
             return None;
         }
@@ -586,27 +502,24 @@ impl AppState {
 /// else. What the HTTP layer costs on this machine, for reading the ratio
 /// of `asamblea bench`; never served by a meeting.
 pub fn hello_router() -> axum::Router {
-    #[derive(serde::Deserialize)]
-    #[allow(dead_code)]
-    struct Request {
-        event: String,
-        signer: String,
-        signature: String,
-    }
-    let answer = serde_json::json!({
-        "receipt": { "seq": 123_456, "head": "0".repeat(64), "event": "1".repeat(64) },
-        "signature": "2".repeat(128),
-    });
+    let answer = asamblea_api::public::SignedReceipt {
+        receipt: asamblea_api::public::ReceiptFields {
+            seq: 123_456,
+            head: "0".repeat(64),
+            event: "1".repeat(64),
+        },
+        signature: "2".repeat(128),
+    };
     axum::Router::new().route(
         "/api/v1/ballots",
         axum::routing::post(
             move |cert: Option<axum::Extension<crate::tls::ClientCert>>,
-                  axum::Json(_): axum::Json<Request>| {
+                  axum::Json(_): axum::Json<asamblea_api::kiosk::BallotRequest>| {
                 let answer = answer.clone();
                 async move {
                     match cert {
-                        Some(_) => (axum::http::StatusCode::OK, axum::Json(answer)),
-                        None => (axum::http::StatusCode::FORBIDDEN, axum::Json(serde_json::Value::Null)),
+                        Some(_) => Ok(axum::Json(answer)),
+                        None => Err(ApiError::kiosk_only()),
                     }
                 }
             },

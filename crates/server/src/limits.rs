@@ -10,7 +10,7 @@ use std::time::Duration;
 
 use axum::body::Body;
 use axum::extract::{Request, State};
-use axum::http::{header, HeaderValue, StatusCode};
+use axum::http::{header, HeaderValue};
 use axum::middleware::Next;
 use axum::response::{IntoResponse, Response};
 
@@ -183,8 +183,7 @@ pub(crate) async fn bound_and_secure(
             "el lugar del público está lleno: en el lugar reservado al personal se atiende solo al personal / the public's room is full: the staff's room serves staff only"
         ));
         let mut response = ApiError::new(
-            StatusCode::SERVICE_UNAVAILABLE,
-            "server-full",
+            asamblea_api::ErrorCode::ServerFull,
             "El servicio está lleno para el público; vuelva a intentarlo en un momento.",
             "The service is full for the public; try again in a moment.",
         )
@@ -204,7 +203,7 @@ pub(crate) async fn bound_and_secure(
             declared.unwrap_or(0),
             declared.unwrap_or(0)
         ));
-        crate::handlers::too_large().into_response()
+        crate::access::too_large().into_response()
     } else if declared == Some(0) || request.method() == axum::http::Method::GET {
         next.run(request).await
     } else {
@@ -215,9 +214,10 @@ pub(crate) async fn bound_and_secure(
             Ok(Err(error)) => {
                 let over = error.into_inner().downcast_ref::<http_body_util::LengthLimitError>().is_some();
                 if over {
-                    crate::handlers::too_large().into_response()
+                    crate::access::too_large().into_response()
                 } else {
-                    ApiError::bad_request("the body was cut short").into_response()
+                    ApiError::bad_request("el cuerpo llegó incompleto", "the body was cut short")
+                        .into_response()
                 }
             }
             Err(_) => {
@@ -227,8 +227,7 @@ pub(crate) async fn bound_and_secure(
                     timeout.as_secs()
                 ));
                 ApiError::new(
-                    StatusCode::REQUEST_TIMEOUT,
-                    "body-timeout",
+                    asamblea_api::ErrorCode::BodyTimeout,
                     format!(
                         "El cuerpo de la solicitud no llegó en {} s; envíelo de nuevo.",
                         timeout.as_secs()

@@ -4,7 +4,7 @@
 //! text, or its JSON) and learns whether the durable ledger holds their
 //! ballot at the number the receipt names, with the head it names: the
 //! check `asamblea verify --receipts` makes on the bundle
-//! (`crate::handlers::receipt_borne_out`).
+//! (`crate::ballots::receipt_borne_out`).
 //!
 //! One thing per page, an error summary at the top that links to the
 //! field, a label that says what to paste and a button that says what
@@ -20,7 +20,7 @@ use serde::Deserialize;
 
 use asamblea_documents::markup::escape;
 
-use crate::handlers::receipt_borne_out;
+use crate::ballots::receipt_borne_out;
 use crate::AppState;
 
 /// The form's one field.
@@ -109,7 +109,7 @@ pub(crate) async fn check(
     match receipt_borne_out(&state, receipt, signature).await {
         Ok(Ok(())) => page(StatusCode::OK, &Outcome::BorneOut(receipt.seq), &recibo),
         Ok(Err(problem)) => page(StatusCode::UNPROCESSABLE_ENTITY, &Outcome::NotBorneOut(problem), &recibo),
-        Err(error) => page(error.status, &Outcome::Unreadable(error), &recibo),
+        Err(error) => page(error.status(), &Outcome::Unreadable(error), &recibo),
     }
 }
 
@@ -141,13 +141,13 @@ async fn counted_at(
     state: &AppState,
     digest: asamblea_wire::Digest,
 ) -> Result<Option<Outcome>, crate::ApiError> {
-    let Some((receipt, _)) = crate::handlers::lookup_blocking(state, digest).await? else { return Ok(None) };
+    let Some((receipt, _)) = crate::ballots::lookup_blocking(state, digest).await? else { return Ok(None) };
     let (path, meeting) = (state.0.ledger_path.clone(), state.0.meeting_id);
     let item =
         tokio::task::spawn_blocking(move || asamblea_ledger::ballot_item_at(&path, &meeting, receipt.seq))
             .await
-            .map_err(|_| crate::ApiError::internal())?
-            .map_err(|_| crate::ApiError::internal())?
+            .map_err(|_| crate::ApiError::task_failed())?
+            .map_err(|e| crate::ApiError::internal("leer una papeleta / reading a ballot", &e))?
             .unwrap_or_default();
     let title = state.with_service(|service| {
         service.agenda().iter().find(|e| e.item.as_str() == item).map(|e| e.title.as_str().to_string())

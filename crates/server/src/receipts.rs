@@ -6,6 +6,8 @@
 //! ballot route, the receipt check (API and page) and `asamblea verify
 //! --receipts`.
 
+use asamblea_api::public::SignedReceipt;
+use asamblea_api::ErrorCode;
 use asamblea_wire::{Digest, Receipt, Signature};
 use serde_json::Value;
 
@@ -22,31 +24,65 @@ pub fn to_json(receipt: &Receipt, signature: &Signature) -> String {
     )
 }
 
-/// A receipt from its JSON value; the error names the field at fault.
-pub fn from_json(value: &Value) -> Result<(Receipt, Signature), String> {
-    let receipt = &value["receipt"];
-    let digest = |key: &str| -> Result<Digest, String> {
-        let text = receipt[key].as_str().ok_or_else(|| format!("no `receipt.{key}`"))?;
-        Digest::from_hex(text).map_err(|e| format!("`receipt.{key}`: {e}"))
+/// A receipt from the API's type; the error names the field at fault, in
+/// Spanish and in English.
+pub fn from_api(value: &SignedReceipt) -> Result<(Receipt, Signature), (String, String)> {
+    let digest = |key: &str, text: &str| -> Result<Digest, (String, String)> {
+        Digest::from_hex(text).map_err(|e| {
+            (
+                format!("`receipt.{key}` debe tener 64 cifras hexadecimales ({e})"),
+                format!("`receipt.{key}`: {e}"),
+            )
+        })
     };
-    let seq = receipt["seq"].as_u64().ok_or("no `receipt.seq` (a whole number)")?;
-    let signature = value["signature"]
-        .as_str()
-        .and_then(asamblea_wire::hex::decode)
+    let signature = asamblea_wire::hex::decode(&value.signature)
         .and_then(|bytes| Signature::from_slice(&bytes).ok())
-        .ok_or("`signature`: 128 hexadecimal digits")?;
-    Ok((Receipt { seq, head: digest("head")?, event: digest("event")? }, signature))
+        .ok_or_else(|| {
+            (
+                "`signature` debe tener 128 cifras hexadecimales".to_string(),
+                "`signature`: 128 hexadecimal digits".to_string(),
+            )
+        })?;
+    let receipt = Receipt {
+        seq: value.receipt.seq,
+        head: digest("head", &value.receipt.head)?,
+        event: digest("event", &value.receipt.event)?,
+    };
+    Ok((receipt, signature))
+}
+
+/// A receipt from its JSON value (the API's [`SignedReceipt`]); the error
+/// names the field at fault, Spanish first.
+pub fn from_json(value: &Value) -> Result<(Receipt, Signature), String> {
+    let typed: SignedReceipt = serde_json::from_value(value.clone()).map_err(|e| {
+        format!("no es el JSON de un recibo ({{\"receipt\": {{\"seq\", \"head\", \"event\"}}, \"signature\"}}) / not a receipt's JSON: {e}")
+    })?;
+    from_api(&typed).map_err(|(es, en)| format!("{es} / {en}"))
 }
 
 /// A receipt from either form: its JSON, or its one-line text.
 pub fn parse(text: &str) -> Result<(Receipt, Signature), String> {
     let text = text.trim();
     if text.starts_with('{') {
-        let value: Value = serde_json::from_str(text).map_err(|e| format!("not JSON: {e}"))?;
+        let value: Value =
+            serde_json::from_str(text).map_err(|e| format!("no es JSON válido / not JSON: {e}"))?;
         from_json(&value)
     } else {
-        Receipt::from_text(text)
-            .ok_or_else(|| "write SEQ:HEAD:EVENT:SIGNATURE, or the receipt's JSON".to_string())
+        Receipt::from_text(text).ok_or_else(|| {
+            "escriba NÚMERO:CABEZA:EVENTO:FIRMA, o el JSON del recibo / write SEQ:HEAD:EVENT:SIGNATURE, or the receipt's JSON"
+                .to_string()
+        })
+    }
+}
+
+/// The API's error code for a receipt the ledger does not bear out.
+pub fn problem_code(problem: asamblea_ledger::ReceiptProblem) -> ErrorCode {
+    use asamblea_ledger::ReceiptProblem;
+    match problem {
+        ReceiptProblem::NotSigned => ErrorCode::ReceiptNotSigned,
+        ReceiptProblem::CutShort => ErrorCode::LedgerCutShort,
+        ReceiptProblem::OtherEvent => ErrorCode::LedgerRewritten,
+        ReceiptProblem::OtherHead => ErrorCode::LedgerRechained,
     }
 }
 

@@ -337,85 +337,8 @@ fn parse_date(text: &str) -> Option<(u16, u8, u8)> {
 }
 
 /// The query of the secretary's downloads.
-#[derive(serde::Deserialize, Default)]
-#[serde(deny_unknown_fields)]
-pub(crate) struct ExportQuery {
-    /// For CSV: the table (`puntos` by default).
-    #[serde(default)]
-    tabla: Option<String>,
-}
-
-/// `GET /api/v1/exports/{file}` (secretary, auditor): `resultados.xlsx`,
-/// `resultados.json` or `resultados.csv` (`?tabla=`), made as
-/// `export-results` makes them, or `acta.docx`, as `asamblea acta` does, from the meeting's audit bundle written
-/// beside the ledger to a temporary file and verified first.
-pub(crate) async fn download(
-    axum::extract::State(state): axum::extract::State<crate::AppState>,
-    _staff: crate::handlers::StaffMember<crate::handlers::SecretaryOrAuditor>,
-    axum::extract::Path(file): axum::extract::Path<String>,
-    query: Result<axum::extract::Query<ExportQuery>, axum::extract::rejection::QueryRejection>,
-) -> Result<axum::response::Response, crate::ApiError> {
-    use axum::http::header;
-    use axum::response::IntoResponse;
-    let axum::extract::Query(query) =
-        query.map_err(|_| crate::ApiError::bad_request("the query takes `tabla` only"))?;
-    let (format, content_type) = match file.as_str() {
-        "resultados.xlsx" => ("xlsx", "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"),
-        "resultados.json" => ("json", "application/json"),
-        "resultados.csv" => ("csv", "text/csv; charset=utf-8"),
-        "acta.docx" => ("docx", "application/vnd.openxmlformats-officedocument.wordprocessingml.document"),
-        "acta.pdf" => ("pdf", "application/pdf"),
-        _ => return Err(crate::ApiError::not_found(format!("export {file}"))),
-    };
-    let table = query.tabla.unwrap_or_else(|| "puntos".to_string());
-    let dir = state.0.ledger_path.parent().map(Path::to_path_buf).ok_or_else(crate::ApiError::internal)?;
-    let made = tokio::task::spawn_blocking(move || -> Result<Vec<u8>, crate::ApiError> {
-        let temporary = std::env::temp_dir().join(format!(
-            "asamblea-export-{}-{}.bundle",
-            std::process::id(),
-            next_suffix()
-        ));
-        let written = std::fs::File::create(&temporary)
-            .map_err(|e| crate::ApiError::bad_request(format!("{e}")))
-            .and_then(|file| {
-                asamblea_venue::service::MeetingFiles::export_to(&dir, file)
-                    .map_err(|e| crate::ApiError::bad_request(format!("{e:#}")))
-            });
-        if format == "docx" || format == "pdf" {
-            let kind = if format == "docx" { ActaFormat::Docx } else { ActaFormat::Pdf(pdf::Paper::Carta) };
-            let made = written.and_then(|_| {
-                acta(&temporary, kind, &mut |_, _| {})
-                    .map_err(|e| crate::ApiError::bad_request(e.to_string()))
-            });
-            let _ = std::fs::remove_file(&temporary);
-            return made;
-        }
-        let report = written.and_then(|_| {
-            from_bundle(&temporary, &mut |_, _| {}).map_err(|e| crate::ApiError::bad_request(e.to_string()))
-        });
-        let _ = std::fs::remove_file(&temporary);
-        let report = report?;
-        Ok(match format {
-            "xlsx" => tables::xlsx(&report.tables, &report.title, report.date)
-                .map_err(crate::ApiError::bad_request)?,
-            "json" => tables::json(&report.tables, report.meeting, report.verified).to_string().into_bytes(),
-            _ => {
-                let chosen = report.tables.iter().find(|t| t.name == table).ok_or_else(|| {
-                    crate::ApiError::bad_request("`tabla`: puntos, accionistas, asistencia or retiro")
-                })?;
-                tables::csv(chosen, tables::CsvFlavour::Excel).into_bytes()
-            }
-        })
-    })
-    .await
-    .map_err(|_| crate::ApiError::internal())??;
-    let disposition = format!("attachment; filename=\"{file}\"");
-    Ok(([(header::CONTENT_TYPE, content_type.to_string()), (header::CONTENT_DISPOSITION, disposition)], made)
-        .into_response())
-}
-
 /// A name part no other export running at once has.
-fn next_suffix() -> u64 {
+pub(crate) fn next_suffix() -> u64 {
     static NEXT: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
     NEXT.fetch_add(1, std::sync::atomic::Ordering::Relaxed)
 }

@@ -62,6 +62,20 @@ pub enum ActionError {
     Other(anyhow::Error),
 }
 
+/// What [`Service::issue_badge_as`] did.
+#[derive(Debug)]
+pub enum BadgeIssue {
+    /// A new badge, recorded.
+    Issued {
+        /// Its number.
+        credential: CredentialId,
+        /// Its event.
+        appended: Appended,
+    },
+    /// The same key for the same person again: the badge stands.
+    Standing(CredentialId),
+}
+
 impl From<SubmitError> for ActionError {
     fn from(e: SubmitError) -> ActionError {
         match e {
@@ -648,6 +662,37 @@ impl Service {
         )
     }
 
+    /// Issues a badge to `person` for the public key of a seed the desk
+    /// drew, signed with `staff`'s key, under the next number. Only a
+    /// person who votes shares now (a holder present in person, or an
+    /// agent) gets one. The same key for the same person again is the
+    /// desk retrying a request whose answer it lost: the badge stands, and
+    /// its number is answered again ([`BadgeIssue::Standing`]).
+    pub fn issue_badge_as(
+        &mut self,
+        staff: &Keypair,
+        person: &Id,
+        key: PublicKey,
+    ) -> Result<BadgeIssue, ActionError> {
+        use asamblea_ledger::Rejection;
+        let meeting = self.meeting();
+        if meeting.carried_by(person.as_str()).next().is_none() {
+            return Err(ActionError::Rejected(Rejection::Rules(asamblea_rules::Refusal::NotPresent)));
+        }
+        let state = self.journal.state();
+        if let Some(number) = state.badge_with_key(&key) {
+            if let Some((_, holder, false)) = state.badge(number) {
+                if holder == person.as_str() {
+                    return Ok(BadgeIssue::Standing(number));
+                }
+            }
+        }
+        let credential = CredentialId(state.badges_issued() + 1);
+        let appended =
+            self.staff_event_as(staff, EventBody::BadgeIssued { credential, key, person: person.clone() })?;
+        Ok(BadgeIssue::Issued { credential, appended })
+    }
+
     /// A lost badge replaced: `old` revoked and a new badge issued to the
     /// same person for `key`, signed by `key`'s member, in one transaction
     /// — both reach the ledger or neither, so the person is never left
@@ -699,11 +744,7 @@ impl Service {
         let meeting = self.meeting();
         let mut people: Vec<Attendee> = Vec::new();
         for (at, holder) in meeting.register().iter() {
-            let person = match meeting.presence().channel(at) {
-                asamblea_rules::Channel::Absent => continue,
-                asamblea_rules::Channel::InPerson => holder.id(),
-                asamblea_rules::Channel::Agent { agent, .. } => meeting.presence().agent_id(agent),
-            };
+            let Some(person) = meeting.voter_of(at) else { continue };
             match people.iter_mut().find(|p| p.person == person) {
                 Some(attendee) => attendee.carries.push(holder.id().to_string()),
                 None => people.push(Attendee {

@@ -161,10 +161,10 @@ impl Demo {
                     if h["present"] == true
                         && h["via"].is_null()
                         && h["badge"].is_null()
-                        && h["ordinary"].as_u64() > Some(0)
+                        && h["shares"]["ORD"].as_u64() > Some(0)
                         && !holders.iter().any(|(known, _)| *known == id)
                     {
-                        holders.push((id, h["ordinary"].as_u64().unwrap()));
+                        holders.push((id, h["shares"]["ORD"].as_u64().unwrap()));
                     }
                 }
             }

@@ -159,7 +159,7 @@ function choose() {
         row.append(el("p", { class: "acciones" }, both("Vota " + fmt(h.shares) + " acciones en este punto", "Votes " + fmt(h.shares) + " shares on this item")));
         // Preferred shares that do not vote on this matter, said plainly.
         const held = sheet.holders.find((x) => x.holder === h.holder);
-        const idle = held ? held.ORD + held.PREF - h.shares : 0;
+        const idle = held ? held.shares.ORD + held.shares.PREF - h.shares : 0;
         if (idle > 0) {
           row.append(el("p", { class: "acciones" }, both("Sus " + fmt(idle) + " acciones preferenciales no votan este punto.", "Your " + fmt(idle) + " preferred shares do not vote on this item.")));
         }

@@ -1,0 +1,28 @@
+//! The chair: polls opened and closed.
+
+use serde::{Deserialize, Serialize};
+
+use crate::public::ItemResult;
+
+/// `POST /api/v1/items/{item}/close`: the result, and the daemon-signed
+/// checkpoint of the chain at the close, to read out to the room.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+pub struct Closed {
+    /// The chain at the close.
+    pub checkpoint: Checkpoint,
+    /// The daemon's signature of the checkpoint, hex.
+    pub signature: String,
+    /// The item's result.
+    pub result: ItemResult,
+}
+
+/// A position of the chain.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+pub struct Checkpoint {
+    /// The record's number.
+    pub seq: u64,
+    /// The chain's head there, hex.
+    pub head: String,
+}

@@ -1,0 +1,158 @@
+//! The chair's routes: a poll opened (refused without quorum, with the
+//! figures) and closed (the result published, any lot drawn from the
+//! chain, and a daemon-signed checkpoint to read out).
+
+use axum::extract::{Path, State};
+use axum::Json;
+use utoipa_axum::router::OpenApiRouter;
+use utoipa_axum::routes;
+
+use asamblea_api::chair::{Checkpoint, Closed};
+use asamblea_api::public::{FeedMessage, ResultMessage, ResultType};
+use asamblea_api::{ErrorAnswer, ErrorCode, Recorded};
+use asamblea_ledger::Rejection;
+use asamblea_rules::Refusal;
+use asamblea_venue::service::ActionError;
+use asamblea_wire::hex::encode as hex;
+
+use asamblea_venue::staff::Role;
+
+use crate::access::Staff;
+use crate::callers::{Callers, Routes};
+use crate::meeting::{action_error, blocking};
+use crate::{ApiError, AppState};
+
+/// The chair's routes.
+pub(crate) fn routes() -> Vec<Routes> {
+    vec![Routes::api(
+        Callers::Staff(&[Role::Chair]),
+        OpenApiRouter::new().routes(routes!(open)).routes(routes!(close)),
+    )]
+}
+
+/// An item of the convened agenda, by the id in the path.
+fn on_agenda(service: &asamblea_venue::service::Service, item: &str) -> Result<(), ApiError> {
+    if service.agenda().iter().any(|entry| entry.item.as_str() == item) {
+        Ok(())
+    } else {
+        Err(ApiError::not_found(
+            format!("«{item}» en el orden del día convocado"),
+            format!("`{item}` on the convened agenda"),
+        ))
+    }
+}
+
+/// A poll opened on an item of the convened agenda.
+#[utoipa::path(post, path = "/api/v1/items/{item}/open", tag = "chair",
+    params(("item" = String, Path, description = "The item's id")),
+    responses(
+        (status = 200, description = "Opened", body = Recorded),
+        (status = 404, description = "`not-found`: not on the convened agenda", body = ErrorAnswer),
+        (status = 422, description = "`no-quorum` (with the figures and the threshold), `item-already-decided`, `not-in-notice`", body = ErrorAnswer),
+    ))]
+pub(crate) async fn open(
+    State(state): State<AppState>,
+    staff: Staff,
+    Path(item): Path<String>,
+) -> Result<Json<Recorded>, ApiError> {
+    let state2 = state.clone();
+    let seq = blocking(&state, move |service| {
+        on_agenda(service, &item)?;
+        let body = service.item_opened(&item).map_err(|e| {
+            ApiError::internal("el punto del orden del día / the agenda item", &format!("{e:#}"))
+        })?;
+        let seq = service.staff_event_as(&staff.key, body).map(|a| a.seq).map_err(|e| match e {
+            // Refused for want of quorum: say how far it is, with the figures.
+            ActionError::Rejected(Rejection::Rules(Refusal::NoQuorum)) => no_quorum(service.meeting()),
+            e => action_error(&state2, e),
+        })?;
+        let quorum = service.meeting().quorum();
+        tracing::info!(
+            event.seq = seq,
+            item.id = %item,
+            quorum.present_shares = quorum.present.get(),
+            quorum.voting_outstanding = quorum.voting_outstanding.get(),
+            quorum.holders = quorum.holders,
+            staff.name = %staff.name,
+            "votación abierta / poll opened"
+        );
+        Ok(seq)
+    })
+    .await?;
+    state.publish_status();
+    Ok(Json(Recorded { seq }))
+}
+
+/// A poll closed: its result, and the chain's checkpoint signed by the
+/// daemon.
+#[utoipa::path(post, path = "/api/v1/items/{item}/close", tag = "chair",
+    params(("item" = String, Path, description = "The item's id")),
+    responses(
+        (status = 200, description = "Closed, with its result", body = Closed),
+        (status = 404, description = "`not-found`: not on the convened agenda", body = ErrorAnswer),
+        (status = 422, description = "`unknown-item` (never opened), `item-closed`", body = ErrorAnswer),
+    ))]
+pub(crate) async fn close(
+    State(state): State<AppState>,
+    staff: Staff,
+    Path(item): Path<String>,
+) -> Result<Json<Closed>, ApiError> {
+    let state2 = state.clone();
+    let item2 = item.clone();
+    let closed = blocking(&state, move |service| {
+        on_agenda(service, &item2)?;
+        let (checkpoint, signature) =
+            service.close_item_as(&staff.key, &item2).map_err(|e| action_error(&state2, e))?;
+        let meeting = service.meeting();
+        let at = meeting.item_index(&item2).expect("closed");
+        let result = asamblea_documents::results::item_result(meeting, meeting.item(at));
+        tracing::info!(
+            event.seq = checkpoint.seq,
+            item.id = %item2,
+            result.outcome = %result.outcome,
+            chain.head = %hex(&checkpoint.head.0),
+            staff.name = %staff.name,
+            "votación cerrada / poll closed"
+        );
+        Ok(Closed {
+            checkpoint: Checkpoint { seq: checkpoint.seq, head: hex(&checkpoint.head.0) },
+            signature: hex(&signature.0),
+            result,
+        })
+    })
+    .await?;
+    let message =
+        FeedMessage::Result(ResultMessage { kind: ResultType::Result, item, result: closed.result.clone() });
+    let _ = state.0.feed.send(crate::FeedMessage::now("result", crate::public::feed_text(&message)));
+    state.publish_status();
+    Ok(Json(closed))
+}
+
+/// A poll refused for want of quorum, with the figures and the threshold,
+/// and what to do.
+fn no_quorum(meeting: &asamblea_rules::Meeting) -> ApiError {
+    use asamblea_documents::numfmt::{percent, thousands};
+    let reading = meeting.quorum();
+    let rule = asamblea_documents::quorum::quorum_rule_text(meeting);
+    let (present, voting) = (reading.present.get(), reading.voting_outstanding.get());
+    ApiError::new(
+        ErrorCode::Refused(Refusal::NoQuorum),
+        format!(
+            "No hay quórum para abrir la votación: están presentes {} de {} acciones con derecho a voto ({}) y {} accionistas; \
+             se necesita {} ({}). Registre más llegadas y vuelva a intentarlo.",
+            thousands(present),
+            thousands(voting),
+            percent(present, voting),
+            thousands(u64::from(reading.holders)),
+            rule.es,
+            rule.source
+        ),
+        format!(
+            "No quorum to open the poll: {} of {} voting shares and {} holders present; it needs {}.",
+            thousands(present),
+            thousands(voting),
+            reading.holders,
+            rule.en
+        ),
+    )
+}
