@@ -240,3 +240,68 @@ fn the_second_meetings_bundle_is_built_from_its_vectors_and_verifies() {
     assert_eq!(verified.results, ["item-1", "item-2", "item-3", "item-4", "item-4", "item-4"]);
     assert_eq!(verified.checkpoints, marks.len());
 }
+
+/// The §10.7 bundle convened under the profile file `profile` instead:
+/// record 1 names its digest and is signed again by the daemon (the seed of
+/// §10.1), every head is chained afresh and every checkpoint signed again,
+/// so the bundle is right in every byte but the profile's syntax.
+fn the_story_under(profile: &[u8]) -> Vec<u8> {
+    let doc = read_doc("docs/ledger-format.md");
+    let (mut bundle, _) = bundle_from_the_document(&doc, meeting(0), "### 10.2 The ledger", "### 10.4");
+    let daemon = Keypair::from_seed(&[0x11; 32]);
+    let mut chain = asamblea_wire::Chain::new(&bundle.meeting);
+    for (bytes, head) in &mut bundle.records {
+        let mut record = asamblea_wire::EventRecord::decode(bytes).expect("a record of the document");
+        if let asamblea_wire::EventBody::MeetingConvened { profile_digest, .. } = &mut record.event.body {
+            *profile_digest = Digest::sha256(profile);
+            record = asamblea_wire::EventRecord::sign(
+                record.seq,
+                record.time_ms,
+                record.event,
+                &bundle.meeting,
+                &daemon,
+            )
+            .expect("signed");
+        }
+        *head = chain.append(&record).expect("in order");
+        *bytes = record.encode().expect("encodes");
+    }
+    for (checkpoint, signature) in &mut bundle.checkpoints {
+        checkpoint.head = bundle.records[checkpoint.seq as usize - 1].1;
+        *signature = checkpoint.sign(&bundle.meeting, &daemon);
+    }
+    bundle.profile_bytes = profile.to_vec();
+    bundle.encode()
+}
+
+/// A profile is TOML 1.0 (profile-format §2): a bundle whose profile uses
+/// what only TOML 1.1 allows is refused, though the `toml` crate reads it
+/// and every signature, head and digest is right; the same bundle with a
+/// TOML 1.0 profile verifies.
+#[test]
+fn a_bundle_whose_profile_uses_toml_1_1_syntax_is_refused() {
+    let profile = std::fs::read_to_string(crate::workspace_root().join("docs/vectors/profile.toml"))
+        .expect("the vectors' profile");
+    let verify = |bytes: &[u8]| {
+        let options = VerifyOptions::bundle_alone(&asamblea::commands::load_profile);
+        verify_bundle(bytes, &options)
+    };
+    let respelt = format!("{profile}# Re-spelt, still TOML 1.0.\n");
+    assert_eq!(verify(&the_story_under(respelt.as_bytes())).map(|v| v.records), Ok(20));
+    let ordinary = "ordinary = { majority = \"simple\" }";
+    let line = profile.lines().position(|l| l == ordinary).expect("the ordinary line") + 1;
+    for toml_1_1 in [
+        profile.replacen(ordinary, "ordinary = { majority = \"simple\", }", 1),
+        profile.replacen(ordinary, "ordinary = {\n  majority = \"simple\" }", 1),
+        profile.replacen(ordinary, "ordinary = { majority = \"\\x73imple\" }", 1),
+    ] {
+        assert!(toml_1_1.parse::<toml::Table>().is_ok(), "the toml crate reads it");
+        match verify(&the_story_under(toml_1_1.as_bytes())) {
+            Err(asamblea_ledger::VerifyError::Profile(message)) => {
+                assert!(message.contains(&format!("línea {line}: ")), "{message}");
+                assert!(message.contains("is TOML 1.1 syntax, and a profile is TOML 1.0"), "{message}");
+            }
+            other => panic!("a TOML 1.1 profile: {other:?}"),
+        }
+    }
+}
