@@ -630,6 +630,17 @@ pub enum VerifyError {
         /// The result's sequence number.
         seq: u64,
     },
+    /// A lot drawn on an item whose close, or whose last lot, still owes
+    /// its result: on one item the order is close, result, lot, result.
+    #[error(
+        "evento {seq}: se sorteó `{item}` antes de publicar el resultado que el sorteo desempata / event {seq}: a lot is drawn on `{item}` before the result whose tie it breaks is published (the order is close, result, lot, result)"
+    )]
+    LotBeforeResult {
+        /// The item.
+        item: String,
+        /// The lot's sequence number.
+        seq: u64,
+    },
     /// An election closed on a tie whose lot was never drawn.
     #[error("`{item}` ended on a tie across the last seat and no lot was drawn")]
     LotNotDrawn {
@@ -821,10 +832,20 @@ pub fn verify_bundle_state<R: std::io::Read + std::io::Seek>(
             match &record.event.body {
                 asamblea_wire::EventBody::ItemClosed { item }
                 | asamblea_wire::EventBody::LotDrawn { item, .. } => {
-                    if matches!(record.event.body, asamblea_wire::EventBody::ItemClosed { .. }) {
+                    let closed = matches!(record.event.body, asamblea_wire::EventBody::ItemClosed { .. });
+                    if closed {
                         closes.push(record.seq);
                     }
                     let entry = owed.entry(item.as_str().to_string()).or_insert((0, record.seq));
+                    // A lot breaks the tie of a result already published:
+                    // drawn before it, the published figures would skip the
+                    // tie the lot was drawn for (ledger-format §11, step 6).
+                    if !closed && entry.0 > 0 {
+                        return Err(Ok(VerifyError::LotBeforeResult {
+                            item: item.as_str().to_string(),
+                            seq: record.seq,
+                        }));
+                    }
                     if entry.0 == 0 {
                         entry.1 = record.seq;
                     }
