@@ -243,27 +243,45 @@ fn the_second_meetings_bundle_is_built_from_its_vectors_and_verifies() {
 
 /// The §10.7 bundle convened under the profile file `profile` instead:
 /// record 1 names its digest and is signed again by the daemon (the seed of
-/// §10.1), every head is chained afresh and every checkpoint signed again,
-/// so the bundle is right in every byte but the profile's syntax.
-fn the_story_under(profile: &[u8]) -> Vec<u8> {
+/// §10.1), every head is chained afresh, the lot (record 17) takes its new
+/// seed, the head after the close, and is signed again by the chair, and
+/// every checkpoint is signed again. Also whether the lot, drawn from that
+/// seed, still gives the seat to the list the story's later records say
+/// (one profile in two): only then can the bundle verify.
+fn the_story_under(profile: &[u8]) -> (Vec<u8>, bool) {
+    use asamblea_wire::{EventBody, EventRecord};
     let doc = read_doc("docs/ledger-format.md");
     let (mut bundle, _) = bundle_from_the_document(&doc, meeting(0), "### 10.2 The ledger", "### 10.4");
     let daemon = Keypair::from_seed(&[0x11; 32]);
+    let chair = Keypair::from_seed(&[0x44; 32]);
     let mut chain = asamblea_wire::Chain::new(&bundle.meeting);
+    let (mut lists, mut closed, mut same_winner) = (Vec::new(), None, true);
     for (bytes, head) in &mut bundle.records {
-        let mut record = asamblea_wire::EventRecord::decode(bytes).expect("a record of the document");
-        if let asamblea_wire::EventBody::MeetingConvened { profile_digest, .. } = &mut record.event.body {
-            *profile_digest = Digest::sha256(profile);
-            record = asamblea_wire::EventRecord::sign(
-                record.seq,
-                record.time_ms,
-                record.event,
-                &bundle.meeting,
-                &daemon,
-            )
-            .expect("signed");
+        let mut record = EventRecord::decode(bytes).expect("a record of the document");
+        let signer = match &mut record.event.body {
+            EventBody::MeetingConvened { profile_digest, agenda, .. } => {
+                *profile_digest = Digest::sha256(profile);
+                lists = agenda[1].lists.clone();
+                Some(&daemon)
+            }
+            EventBody::LotDrawn { item, round, seed, winner } => {
+                *seed = closed.expect("the lot follows item-2's close");
+                // The story's tie is between both lists of item-2.
+                let candidates = u32::try_from(lists.len()).expect("two lists");
+                let position = asamblea_wire::lot_index(seed, item, *round, candidates).expect("drawn");
+                same_winner = lists[position as usize] == *winner;
+                Some(&chair)
+            }
+            _ => None,
+        };
+        if let Some(key) = signer {
+            let (seq, time_ms) = (record.seq, record.time_ms);
+            record = EventRecord::sign(seq, time_ms, record.event, &bundle.meeting, key).expect("signed");
         }
         *head = chain.append(&record).expect("in order");
+        if matches!(record.event.body, EventBody::ItemClosed { .. }) {
+            closed = Some(*head);
+        }
         *bytes = record.encode().expect("encodes");
     }
     for (checkpoint, signature) in &mut bundle.checkpoints {
@@ -271,12 +289,12 @@ fn the_story_under(profile: &[u8]) -> Vec<u8> {
         *signature = checkpoint.sign(&bundle.meeting, &daemon);
     }
     bundle.profile_bytes = profile.to_vec();
-    bundle.encode()
+    (bundle.encode(), same_winner)
 }
 
 /// A profile is TOML 1.0 (profile-format §2): a bundle whose profile uses
 /// what only TOML 1.1 allows is refused, though the `toml` crate reads it
-/// and every signature, head and digest is right; the same bundle with a
+/// and every signature, head and digest is right; the same bundle under a
 /// TOML 1.0 profile verifies.
 #[test]
 fn a_bundle_whose_profile_uses_toml_1_1_syntax_is_refused() {
@@ -286,8 +304,13 @@ fn a_bundle_whose_profile_uses_toml_1_1_syntax_is_refused() {
         let options = VerifyOptions::bundle_alone(&asamblea::commands::load_profile);
         verify_bundle(bytes, &options)
     };
-    let respelt = format!("{profile}# Re-spelt, still TOML 1.0.\n");
-    assert_eq!(verify(&the_story_under(respelt.as_bytes())).map(|v| v.records), Ok(20));
+    // A comment changes the digest, so the chain and the lot's seed: the
+    // first spelling whose lot falls as the story's does.
+    let (respelt, _) = (0..64)
+        .map(|n| the_story_under(format!("{profile}# Re-spelt ({n}), still TOML 1.0.\n").as_bytes()))
+        .find(|(_, same_winner)| *same_winner)
+        .expect("one spelling in two keeps the lot");
+    assert_eq!(verify(&respelt).map(|v| v.records), Ok(20));
     let ordinary = "ordinary = { majority = \"simple\" }";
     let line = profile.lines().position(|l| l == ordinary).expect("the ordinary line") + 1;
     for toml_1_1 in [
@@ -296,7 +319,9 @@ fn a_bundle_whose_profile_uses_toml_1_1_syntax_is_refused() {
         profile.replacen(ordinary, "ordinary = { majority = \"\\x73imple\" }", 1),
     ] {
         assert!(toml_1_1.parse::<toml::Table>().is_ok(), "the toml crate reads it");
-        match verify(&the_story_under(toml_1_1.as_bytes())) {
+        // Refused when the profile is loaded, before any record: whatever
+        // the lot, the verdict is the profile's.
+        match verify(&the_story_under(toml_1_1.as_bytes()).0) {
             Err(asamblea_ledger::VerifyError::Profile(message)) => {
                 assert!(message.contains(&format!("línea {line}: ")), "{message}");
                 assert!(message.contains("is TOML 1.1 syntax, and a profile is TOML 1.0"), "{message}");
