@@ -670,6 +670,16 @@ pub enum VerifyError {
         /// What is wrong.
         reason: &'static str,
     },
+    /// A checkpoint, witnessed head or receipt numbered 0: records are
+    /// numbered from 1, so it names no record (it is not a bundle cut
+    /// short).
+    #[error("{es} 0 no existe: la numeración empieza en 1 / {en} 0 does not exist: numbering starts at 1")]
+    NumberedZero {
+        /// What names 0, in Spanish.
+        es: &'static str,
+        /// The same, in English.
+        en: &'static str,
+    },
     /// A checkpoint beyond the end of the bundle.
     #[error("the bundle ends at event {last} but a checkpoint names event {seq}: it was cut short")]
     Truncated {
@@ -754,6 +764,21 @@ pub fn verify_bundle_state<R: std::io::Read + std::io::Seek>(
     reader.end().map_err(VerifyError::Bundle)?;
     if options.daemon_key.is_some_and(|k| k != head.daemon_key) {
         return Err(VerifyError::DaemonKeyMismatch);
+    }
+    // Nothing can stand at number 0; said before the replay, and as what
+    // it is, rather than as a bundle cut short.
+    let zero = [
+        (
+            checkpoints.iter().any(|(c, _)| c.seq == 0),
+            "el punto de control del paquete",
+            "the bundle's checkpoint",
+        ),
+        (options.checkpoints.iter().any(|&(seq, _)| seq == 0), "el punto de control", "checkpoint"),
+        (options.witnesses.iter().any(|(c, _)| c.seq == 0), "la cabeza atestiguada", "witnessed head"),
+        (options.receipts.iter().any(|(r, _)| r.seq == 0), "el recibo del evento", "the receipt of event"),
+    ];
+    if let Some(&(_, es, en)) = zero.iter().find(|(found, _, _)| *found) {
+        return Err(VerifyError::NumberedZero { es, en });
     }
     let profile =
         (options.load_profile)(&head.profile_name, &head.profile_bytes).map_err(VerifyError::Profile)?;

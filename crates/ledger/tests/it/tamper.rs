@@ -654,3 +654,31 @@ fn a_lot_drawn_before_the_result_of_the_close_it_breaks_is_refused() {
         VerifyError::LotBeforeResult { item: "item-3".into(), seq: result as u64 + 1 },
     );
 }
+
+#[test]
+fn a_checkpoint_witness_or_receipt_numbered_zero_is_refused_for_its_number_not_as_a_cut() {
+    let f = fixture();
+    let head = f.head(1);
+    let zero = asamblea_wire::Checkpoint { seq: 0, head };
+    let said = |error: VerifyError| {
+        let VerifyError::NumberedZero { .. } = error else { panic!("numbered 0: {error}") };
+        let message = error.to_string();
+        assert!(message.contains("0 no existe: la numeración empieza en 1 / "), "{message}");
+        assert!(message.ends_with("0 does not exist: numbering starts at 1"), "{message}");
+        message
+    };
+    let message = said(f.verify(&f.bytes, Some((0, head))).expect_err("checkpoint 0"));
+    assert_eq!(
+        message,
+        "el punto de control 0 no existe: la numeración empieza en 1 / checkpoint 0 does not exist: numbering starts at 1"
+    );
+    let witness = (zero, zero.sign(&MEETING, &daemon()));
+    said(f.verify_observed(&f.bytes, vec![witness], Vec::new()).expect_err("witness 0"));
+    let receipt = asamblea_wire::Receipt { seq: 0, head, event: head };
+    let receipt = (receipt, receipt.sign(&MEETING, &daemon()));
+    said(f.verify_observed(&f.bytes, Vec::new(), vec![receipt]).expect_err("receipt 0"));
+    let bytes = f.bundle_with(|bundle| bundle.checkpoints.push((zero, zero.sign(&MEETING, &daemon()))));
+    said(f.verify(&bytes, None).expect_err("the bundle's checkpoint 0"));
+    // At number 1 the same head is a good checkpoint: only the number was wrong.
+    assert!(f.verify(&f.bytes, Some((1, head))).is_ok());
+}
