@@ -281,6 +281,15 @@ mod tests {
     }
 
     #[test]
+    fn the_shipped_profiles_and_the_vectors_profile_are_toml_1_0() {
+        for (name, text) in EMBEDDED {
+            assert_eq!(crate::toml_one::first_toml11_only(text), None, "{name}");
+        }
+        let vectors = include_str!("../../../docs/vectors/profile.toml");
+        assert_eq!(crate::toml_one::first_toml11_only(vectors), None, "docs/vectors/profile.toml");
+    }
+
+    #[test]
     fn toml_1_1_syntax_is_refused_with_its_line_in_spanish_and_english() {
         // Each construct is one the `toml` crate reads; the profile is
         // otherwise the shipped legal-default, which loads.

@@ -216,13 +216,4 @@ mod tests {
             check(text, None);
         }
     }
-
-    #[test]
-    fn the_shipped_profiles_and_the_vectors_profile_are_toml_1_0() {
-        for (name, text) in crate::profiles::EMBEDDED {
-            assert_eq!(first_toml11_only(text), None, "{name}");
-        }
-        let vectors = include_str!("../../../docs/vectors/profile.toml");
-        assert_eq!(first_toml11_only(vectors), None, "docs/vectors/profile.toml");
-    }
 }
