@@ -440,6 +440,12 @@ pub fn parse_checkpoint(text: &str) -> Result<(u64, Digest)> {
     let (seq, head) =
         text.split_once(':').context("a checkpoint is written SEQ:HEAD, as printed at each close")?;
     let seq = seq.trim().parse().with_context(|| format!("`{seq}` is not an event number"))?;
+    // Events are numbered from 1: a checkpoint 0 names nothing, and is
+    // refused as a mistake in what was typed, not judged as a bundle cut
+    // short.
+    if seq == 0 {
+        bail!("el punto de control 0 no existe: la numeración empieza en 1 / checkpoint 0 does not exist: numbering starts at 1");
+    }
     let head = Digest::from_hex(head.trim()).map_err(|e| anyhow::anyhow!("the checkpoint's head: {e}"))?;
     Ok((seq, head))
 }
@@ -462,8 +468,10 @@ pub struct VerifyInputs {
     pub witness: Option<PathBuf>,
     /// Recibos de votantes: un archivo (un recibo por línea, su JSON o
     /// NÚMERO:CABEZA:EVENTO:FIRMA como lo imprime el quiosco) o una
-    /// carpeta de ellos / voters' receipts: a file (one a line, JSON or
-    /// SEQ:HEAD:EVENT:SIGNATURE as a kiosk prints it) or a folder of them.
+    /// carpeta (*.json uno por archivo, *.txt uno por línea; lo demás se
+    /// omite y se nombra) / voters' receipts: a file (one a line, JSON or
+    /// SEQ:HEAD:EVENT:SIGNATURE as a kiosk prints it) or a folder (*.json
+    /// one a file, *.txt one a line; anything else is skipped and named).
     #[arg(long, value_name = "ARCHIVO|CARPETA")]
     pub receipts: Option<PathBuf>,
     /// Escribe el veredicto y los resultados recalculados en JSON / print
@@ -497,6 +505,48 @@ fn parse_witness(line: &str) -> Result<(asamblea_wire::Checkpoint, asamblea_wire
 /// (`SEQ:HEAD:EVENT:SIGNATURE`), read by the daemon's own reader.
 fn parse_receipt(text: &str) -> Result<(asamblea_wire::Receipt, asamblea_wire::Signature)> {
     asamblea_server::receipts::parse(text).map_err(anyhow::Error::msg)
+}
+
+/// The receipts `--receipts` names, each with its place for errors
+/// (ledger-format §11.1), and what a folder held that is not a receipt by
+/// its name. A file holds one receipt a line. In a folder, a file named
+/// `*.json` holds one receipt as the API answers it (perhaps over several
+/// lines), one named `*.txt` one receipt a line; anything else (a note, a
+/// photograph, a hidden file, a folder) is passed over and named, so that
+/// a kiosk's folder can be checked as it is. A receipt file that does not
+/// read is refused, by its name and line, in [`verify`].
+fn receipts_of(path: &Path) -> Result<ReceiptTexts> {
+    if !path.is_dir() {
+        return Ok(ReceiptTexts { receipts: lines_of(path)?, skipped: Vec::new() });
+    }
+    let mut entries: Vec<std::path::PathBuf> = std::fs::read_dir(path)
+        .with_context(|| format!("{}: cannot read the folder", path.display()))?
+        .map(|entry| entry.map(|e| e.path()))
+        .collect::<std::io::Result<_>>()
+        .with_context(|| format!("{}: cannot read the folder", path.display()))?;
+    entries.sort();
+    let (mut receipts, mut skipped) = (Vec::new(), Vec::new());
+    for entry in entries {
+        let name = entry.file_name().map_or_else(String::new, |n| n.to_string_lossy().into_owned());
+        let extension = entry.extension().map(|e| e.to_string_lossy().to_ascii_lowercase());
+        match extension.as_deref() {
+            Some("json") if entry.is_file() && !name.starts_with('.') => {
+                receipts.push((entry.display().to_string(), fs_read(&entry)?));
+            }
+            Some("txt") if entry.is_file() && !name.starts_with('.') => receipts.extend(lines_of(&entry)?),
+            _ => skipped.push(if entry.is_dir() { format!("{name}/") } else { name }),
+        }
+    }
+    Ok(ReceiptTexts { receipts, skipped })
+}
+
+/// What [`receipts_of`] found.
+struct ReceiptTexts {
+    /// Each receipt's text, with its place (file, and line where a file
+    /// holds one a line).
+    receipts: Vec<(String, String)>,
+    /// The folder's entries that are not receipts by their name.
+    skipped: Vec<String>,
 }
 
 /// The non-empty lines of `path`, each with its place for errors.
@@ -551,13 +601,24 @@ pub fn verify(path: &Path, inputs: &VerifyInputs, out: &mut dyn Write) -> Result
             .collect::<Result<Vec<_>>>()?,
         None => Vec::new(),
     };
-    let receipts = match &inputs.receipts {
-        Some(file) => lines_of(file)?
-            .iter()
-            .map(|(place, text)| parse_receipt(text).with_context(|| format!("--receipts {place}")))
-            .collect::<Result<Vec<_>>>()?,
-        None => Vec::new(),
+    let (receipts, skipped) = match &inputs.receipts {
+        Some(file) => {
+            let ReceiptTexts { receipts: texts, skipped } = receipts_of(file)?;
+            let receipts = texts
+                .iter()
+                .map(|(place, text)| parse_receipt(text).with_context(|| format!("--receipts {place}")))
+                .collect::<Result<Vec<_>>>()?;
+            (receipts, skipped)
+        }
+        None => (Vec::new(), Vec::new()),
     };
+    if !skipped.is_empty() && !inputs.json {
+        writeln!(
+            out,
+            "Omitidos / skipped: {} (no son recibos por su nombre, *.json o *.txt / not receipts by name, *.json or *.txt)",
+            skipped.join(", ")
+        )?;
+    }
     let temporary = if path.is_dir() {
         let keys_missing =
             asamblea_venue::secrets::key_folder_of(path).is_ok_and(|k| !k.join("daemon.seed").exists());
@@ -609,21 +670,32 @@ pub fn verify(path: &Path, inputs: &VerifyInputs, out: &mut dyn Write) -> Result
     }
     match verdict {
         Ok((verified, state)) if inputs.json => {
-            // Every closed item as the verifier re-derived it, in the
-            // shape of the API's results (FORMAT.md), for scripts.
+            // Every item of the convened agenda, in order, with its state,
+            // so that a poll still open is told from an item never opened;
+            // a closed one with its result as the verifier re-derived it,
+            // in the shape of the API's results (FORMAT.md). An open poll
+            // shows its turnout only, as the board does.
             let items: Vec<serde_json::Value> = state
                 .agenda()
                 .iter()
-                .filter_map(|entry| {
-                    let meeting = state.meeting()?;
-                    let item = meeting.item(meeting.item_index(entry.item.as_str())?);
-                    item.is_closed().then(|| {
-                        serde_json::json!({
-                            "id": entry.item.as_str(),
-                            "title": entry.title.as_str(),
-                            "result": asamblea_documents::results::item_json(meeting, item),
-                        })
-                    })
+                .map(|entry| {
+                    let mut out = serde_json::json!({
+                        "id": entry.item.as_str(),
+                        "title": entry.title.as_str(),
+                        "state": "pending",
+                        "ballots": 0,
+                    });
+                    let opened = state
+                        .meeting()
+                        .and_then(|m| m.item_index(entry.item.as_str()).map(|at| (m, m.item(at))));
+                    if let Some((meeting, item)) = opened {
+                        out["ballots"] = serde_json::json!(item.ballots());
+                        out["state"] = serde_json::json!(if item.is_closed() { "closed" } else { "open" });
+                        if item.is_closed() {
+                            out["result"] = asamblea_documents::results::item_json(meeting, item);
+                        }
+                    }
+                    out
                 })
                 .collect();
             let answer = serde_json::json!({
@@ -632,6 +704,7 @@ pub fn verify(path: &Path, inputs: &VerifyInputs, out: &mut dyn Write) -> Result
                 "head": hex(&verified.head.0),
                 "checkpoints": verified.checkpoints,
                 "receipts": verified.receipts,
+                "skipped": skipped,
                 "items": items,
             });
             writeln!(out, "{}", serde_json::to_string_pretty(&answer)?)?;
@@ -681,7 +754,8 @@ pub fn verify(path: &Path, inputs: &VerifyInputs, out: &mut dyn Write) -> Result
             path.display()
         ),
         Err(e) if inputs.json => {
-            writeln!(out, "{}", serde_json::to_string_pretty(&serde_json::json!({ "verified": false, "problem": e.to_string() }))?)?;
+            let answer = serde_json::json!({ "verified": false, "problem": e.to_string(), "skipped": skipped });
+            writeln!(out, "{}", serde_json::to_string_pretty(&answer)?)?;
             Ok(false)
         }
         Err(e) => {

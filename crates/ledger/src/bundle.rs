@@ -630,6 +630,17 @@ pub enum VerifyError {
         /// The result's sequence number.
         seq: u64,
     },
+    /// A lot drawn on an item whose close, or whose last lot, still owes
+    /// its result: on one item the order is close, result, lot, result.
+    #[error(
+        "evento {seq}: se sorteó `{item}` antes de publicar el resultado que el sorteo desempata / event {seq}: a lot is drawn on `{item}` before the result whose tie it breaks is published (the order is close, result, lot, result)"
+    )]
+    LotBeforeResult {
+        /// The item.
+        item: String,
+        /// The lot's sequence number.
+        seq: u64,
+    },
     /// An election closed on a tie whose lot was never drawn.
     #[error("`{item}` ended on a tie across the last seat and no lot was drawn")]
     LotNotDrawn {
@@ -658,6 +669,16 @@ pub enum VerifyError {
         seq: u64,
         /// What is wrong.
         reason: &'static str,
+    },
+    /// A checkpoint, witnessed head or receipt numbered 0: records are
+    /// numbered from 1, so it names no record (it is not a bundle cut
+    /// short).
+    #[error("{es} 0 no existe: la numeración empieza en 1 / {en} 0 does not exist: numbering starts at 1")]
+    NumberedZero {
+        /// What names 0, in Spanish.
+        es: &'static str,
+        /// The same, in English.
+        en: &'static str,
     },
     /// A checkpoint beyond the end of the bundle.
     #[error("the bundle ends at event {last} but a checkpoint names event {seq}: it was cut short")]
@@ -744,6 +765,21 @@ pub fn verify_bundle_state<R: std::io::Read + std::io::Seek>(
     if options.daemon_key.is_some_and(|k| k != head.daemon_key) {
         return Err(VerifyError::DaemonKeyMismatch);
     }
+    // Nothing can stand at number 0; said before the replay, and as what
+    // it is, rather than as a bundle cut short.
+    let zero = [
+        (
+            checkpoints.iter().any(|(c, _)| c.seq == 0),
+            "el punto de control del paquete",
+            "the bundle's checkpoint",
+        ),
+        (options.checkpoints.iter().any(|&(seq, _)| seq == 0), "el punto de control", "checkpoint"),
+        (options.witnesses.iter().any(|(c, _)| c.seq == 0), "la cabeza atestiguada", "witnessed head"),
+        (options.receipts.iter().any(|(r, _)| r.seq == 0), "el recibo del evento", "the receipt of event"),
+    ];
+    if let Some(&(_, es, en)) = zero.iter().find(|(found, _, _)| *found) {
+        return Err(VerifyError::NumberedZero { es, en });
+    }
     let profile =
         (options.load_profile)(&head.profile_name, &head.profile_bytes).map_err(VerifyError::Profile)?;
     // The name travels beside the file and nothing else binds it: a loader
@@ -821,10 +857,20 @@ pub fn verify_bundle_state<R: std::io::Read + std::io::Seek>(
             match &record.event.body {
                 asamblea_wire::EventBody::ItemClosed { item }
                 | asamblea_wire::EventBody::LotDrawn { item, .. } => {
-                    if matches!(record.event.body, asamblea_wire::EventBody::ItemClosed { .. }) {
+                    let closed = matches!(record.event.body, asamblea_wire::EventBody::ItemClosed { .. });
+                    if closed {
                         closes.push(record.seq);
                     }
                     let entry = owed.entry(item.as_str().to_string()).or_insert((0, record.seq));
+                    // A lot breaks the tie of a result already published:
+                    // drawn before it, the published figures would skip the
+                    // tie the lot was drawn for (ledger-format §11, step 6).
+                    if !closed && entry.0 > 0 {
+                        return Err(Ok(VerifyError::LotBeforeResult {
+                            item: item.as_str().to_string(),
+                            seq: record.seq,
+                        }));
+                    }
                     if entry.0 == 0 {
                         entry.1 = record.seq;
                     }

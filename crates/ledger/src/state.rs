@@ -83,6 +83,11 @@ pub enum Rejection {
     /// A staff key enrolled twice.
     #[error("that staff key is already enrolled")]
     StaffInUse,
+    /// The daemon's key enrolled as a staff member's.
+    #[error(
+        "la clave del servicio no puede ser también la de un miembro del personal / the daemon's key cannot also be a staff member's: a key is the daemon's or one member's, never both"
+    )]
+    DaemonKeyEnrolled,
     /// A ballot votes for a holder its badge's person does not carry.
     #[error("the badge's holder does not carry `{0}` (not the holder, nor its agent)")]
     NotCarried(String),
@@ -413,6 +418,13 @@ impl State {
                 }
                 if self.staff.contains_key(key) {
                     return Err(Rejection::StaffInUse);
+                }
+                // One key, one signer: a key that signs the daemon's kinds
+                // and a role's would let whoever holds the daemon's key
+                // act as a member without that member's key ever being
+                // drawn, and a ledger could not say who acted.
+                if self.daemon_key == Some(*key) {
+                    return Err(Rejection::DaemonKeyEnrolled);
                 }
                 self.staff.insert(*key, (*role, name.clone()));
             }

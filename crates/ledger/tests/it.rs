@@ -1,11 +1,14 @@
 //! The integration tests of `asamblea-ledger`, in one binary: a realistic
 //! meeting recorded through the journal and exported as an audit bundle,
 //! the tamper table and the byte-flip property against `verify_bundle`,
+//! arbitrary and mutated bytes given to the bundle reader,
 //! the SQLite file's storage guarantees, a bundle of many slices read from
 //! its file, and kill -9 at random moments.
 //!
 //! The modules live in `tests/it/`.
 
+#[path = "it/arbitrary.rs"]
+mod arbitrary;
 #[path = "it/crash.rs"]
 mod crash;
 #[path = "it/fixture.rs"]

@@ -3,7 +3,8 @@
 //! The three shipped profiles are embedded in the binary so that
 //! `asamblea` runs from any directory; a profile file of one's own can be
 //! loaded with [`parse_profile`]. The format is documented in
-//! `config/README.md`.
+//! `docs/profile-format.md`: a profile is TOML 1.0, and what only TOML 1.1
+//! allows is refused ([`crate::toml_one`]).
 
 use asamblea_rules::{
     BylawRules, DecisionBase, Majority, MatterKind, MatterRules, MeetingKind, Profile, QuorumRule, Settings,
@@ -32,6 +33,21 @@ pub enum ProfileLoadError {
         /// The parser's message, with line and column.
         message: String,
     },
+    /// TOML, but of a kind only TOML 1.1 allows: a profile is TOML 1.0, so
+    /// that every verifier of a bundle reads the same profiles.
+    #[error(
+        "{file}, línea {line}: {} es sintaxis de TOML 1.1, y un perfil es TOML 1.0 / line {line}: {} is TOML 1.1 syntax, and a profile is TOML 1.0 (docs/profile-format.md §2)",
+        .what.spanish(),
+        .what.english()
+    )]
+    Toml11 {
+        /// The file.
+        file: String,
+        /// The line, from 1.
+        line: usize,
+        /// What only TOML 1.1 allows.
+        what: crate::toml_one::Toml11Only,
+    },
     /// A key with a bad value, or missing, or unknown.
     #[error("{file}: {error}")]
     Field {
@@ -57,6 +73,11 @@ pub fn parse_profile(file: &str, text: &str) -> Result<Profile, ProfileLoadError
         file: file.to_string(),
         message: e.to_string(),
     })?;
+    // The parser reads TOML 1.1; a profile must be TOML 1.0 (see
+    // `toml_one` for why), so what 1.1 added is refused here.
+    if let Some((line, what)) = crate::toml_one::first_toml11_only(text) {
+        return Err(ProfileLoadError::Toml11 { file: file.to_string(), line, what });
+    }
     read_profile(&table).map_err(|error| ProfileLoadError::Field { file: file.to_string(), error })
 }
 
@@ -257,6 +278,46 @@ mod tests {
     fn a_wrong_type_is_named() {
         let text = EMBEDDED[0].1.replace("listed = true", "listed = \"yes\"");
         assert!(error_of(&text).contains("key `settings.listed`: expected true or false, found a string"));
+    }
+
+    #[test]
+    fn the_shipped_profiles_and_the_vectors_profile_are_toml_1_0() {
+        for (name, text) in EMBEDDED {
+            assert_eq!(crate::toml_one::first_toml11_only(text), None, "{name}");
+        }
+        let vectors = include_str!("../../../docs/vectors/profile.toml");
+        assert_eq!(crate::toml_one::first_toml11_only(vectors), None, "docs/vectors/profile.toml");
+    }
+
+    #[test]
+    fn toml_1_1_syntax_is_refused_with_its_line_in_spanish_and_english() {
+        // Each construct is one the `toml` crate reads; the profile is
+        // otherwise the shipped legal-default, which loads.
+        let text = EMBEDDED[2].1;
+        assert!(parse_profile("p.toml", text).is_ok());
+        let line_of = |needle: &str| text.lines().position(|l| l.contains(needle)).expect("in the file") + 1;
+        for (from, to, what) in [
+            (
+                "ordinary = { majority = \"simple\" }",
+                "ordinary = { majority = \"simple\", }",
+                "a comma before the `}`",
+            ),
+            (
+                "ordinary = { majority = \"simple\" }",
+                "ordinary = {\n  majority = \"simple\" }",
+                "a line break",
+            ),
+            ("anónima", "an\\xF3nima", "`\\xHH`"),
+            ("anónima", "anónima\\e", "`\\e`"),
+        ] {
+            let changed = text.replacen(from, to, 1);
+            assert!(changed.parse::<toml::Table>().is_ok(), "{to:?} is TOML 1.1");
+            let message = error_of(&changed);
+            let line = line_of(from);
+            assert!(message.starts_with(&format!("p.toml, línea {line}: ")), "{message}");
+            assert!(message.contains("TOML 1.1") && message.contains(what), "{message}");
+            assert!(message.contains(&format!(" / line {line}: ")), "{message}");
+        }
     }
 
     #[test]

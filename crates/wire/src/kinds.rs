@@ -324,4 +324,81 @@ mod tests {
         }
         assert_eq!(MessageKind::from_tag(0), None);
     }
+
+    /// The rows of the Markdown table whose header line is `header`, each
+    /// split into its cells.
+    fn table_rows(doc: &str, header: &str) -> Vec<Vec<String>> {
+        let start = doc.find(header).unwrap_or_else(|| panic!("the document lacks the table `{header}`"));
+        doc[start..]
+            .lines()
+            .skip(2)
+            .take_while(|line| line.starts_with('|'))
+            .map(|line| line.trim_matches('|').split('|').map(|cell| cell.trim().to_string()).collect())
+            .collect()
+    }
+
+    /// The kinds named in backticks in `cell`.
+    fn kinds_in(cell: &str) -> Vec<MessageKind> {
+        cell.split('`')
+            .skip(1)
+            .step_by(2)
+            .filter_map(|name| MessageKind::ALL.into_iter().find(|kind| kind.name() == name))
+            .collect()
+    }
+
+    fn read_doc(name: &str) -> String {
+        let path = format!("{}/../../docs/{name}", env!("CARGO_MANIFEST_DIR"));
+        std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{path}: {e}"))
+    }
+
+    /// An independent verifier is written from the documents, so who may
+    /// sign each kind must read the same in ledger-format §2, in the
+    /// threat model's table (§4) and in `MessageKind::signer`: the threat
+    /// model once said the secretary signs nothing while the format gave
+    /// it `statement-recorded`.
+    #[test]
+    fn the_documents_signer_tables_are_the_codes() {
+        let format = read_doc("ledger-format.md");
+        let mut seen = Vec::new();
+        for row in table_rows(&format, "| tag | kind | signed by | ledger event |") {
+            let [kind] = kinds_in(&row[1])[..] else {
+                panic!("ledger-format §2: a row without one kind: {row:?}")
+            };
+            let signer = match row[2].as_str() {
+                "daemon" => SignerRole::Daemon,
+                "attendee (credential key)" => SignerRole::Attendee,
+                staff => SignerRole::Staff(
+                    staff.strip_prefix("staff: ").and_then(StaffRole::from_code).expect("a staff role"),
+                ),
+            };
+            assert_eq!(signer, kind.signer(), "ledger-format §2, `{kind}`");
+            assert_eq!(row[3] == "yes", kind.is_event(), "ledger-format §2, `{kind}`");
+            seen.push(kind);
+        }
+        assert_eq!(seen, MessageKind::ALL, "ledger-format §2 lists every kind, in tag order");
+
+        let threats = read_doc("threat-model.md");
+        let mut seen = Vec::new();
+        for row in table_rows(&threats, "| signer | kinds |") {
+            let signer = match row[0].as_str() {
+                "daemon key" => SignerRole::Daemon,
+                badge if badge.starts_with("the badge key") => SignerRole::Attendee,
+                staff => SignerRole::Staff(
+                    staff
+                        .strip_prefix("staff key enrolled as `")
+                        .and_then(|role| role.strip_suffix('`'))
+                        .and_then(StaffRole::from_code)
+                        .unwrap_or_else(|| panic!("threat model §4: an unknown signer `{staff}`")),
+                ),
+            };
+            for kind in kinds_in(&row[1]) {
+                assert_eq!(signer, kind.signer(), "threat model §4, `{kind}`");
+                seen.push(kind);
+            }
+        }
+        let mut events: Vec<MessageKind> = MessageKind::ALL.into_iter().filter(|k| k.is_event()).collect();
+        seen.sort_by_key(|kind| kind.tag());
+        events.sort_by_key(|kind| kind.tag());
+        assert_eq!(seen, events, "threat model §4 names every event kind once");
+    }
 }

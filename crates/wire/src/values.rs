@@ -295,6 +295,42 @@ mod tests {
         ));
     }
 
+    /// Unicode's `White_Space` characters, as ledger-format §3.13 lists
+    /// them for a statement's ends.
+    const WHITE_SPACE: [(u32, u32); 11] = [
+        (0x09, 0x0D),
+        (0x20, 0x20),
+        (0x85, 0x85),
+        (0xA0, 0xA0),
+        (0x1680, 0x1680),
+        (0x2000, 0x200A),
+        (0x2028, 0x2028),
+        (0x2029, 0x2029),
+        (0x202F, 0x202F),
+        (0x205F, 0x205F),
+        (0x3000, 0x3000),
+    ];
+
+    /// A verifier written from the document must refuse exactly what this
+    /// crate refuses at a statement's ends, so the list the document gives
+    /// is checked against every character, and the document must carry it.
+    #[test]
+    fn a_statement_refuses_at_its_ends_exactly_the_white_space_the_format_lists() {
+        let listed = |c: char| WHITE_SPACE.iter().any(|&(low, high)| (low..=high).contains(&u32::from(c)));
+        for c in (0..=0x10FFFFu32).filter_map(char::from_u32) {
+            let inside_ok = !c.is_control() || c == '\n';
+            assert_eq!(Prose::new(&format!("a{c}b")).is_ok(), inside_ok, "{:04X} inside", u32::from(c));
+            let end_ok = inside_ok && !listed(c);
+            assert_eq!(Prose::new(&format!("{c}a")).is_ok(), end_ok, "{:04X} first", u32::from(c));
+            assert_eq!(Prose::new(&format!("a{c}")).is_ok(), end_ok, "{:04X} last", u32::from(c));
+        }
+        let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../../docs/ledger-format.md");
+        let doc: String = std::fs::read_to_string(path).expect("the format").split_whitespace().collect();
+        let text = "U+0009–U+000D, U+0020, U+0085, U+00A0, U+1680, U+2000–U+200A, U+2028, U+2029, U+202F, U+205F and U+3000";
+        let text: String = text.split_whitespace().collect();
+        assert!(doc.contains(&text), "ledger-format §3.13 lists the white space");
+    }
+
     #[test]
     fn digests_print_and_parse_as_hex() {
         let digest = Digest::sha256(b"abc");

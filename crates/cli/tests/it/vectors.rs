@@ -240,3 +240,230 @@ fn the_second_meetings_bundle_is_built_from_its_vectors_and_verifies() {
     assert_eq!(verified.results, ["item-1", "item-2", "item-3", "item-4", "item-4", "item-4"]);
     assert_eq!(verified.checkpoints, marks.len());
 }
+
+/// The §10.7 bundle convened under the profile file `profile` instead:
+/// record 1 names its digest and is signed again by the daemon (the seed of
+/// §10.1), every head is chained afresh, the lot (record 17) takes its new
+/// seed, the head after the close, and is signed again by the chair, and
+/// every checkpoint is signed again. Also whether the lot, drawn from that
+/// seed, still gives the seat to the list the story's later records say
+/// (one profile in two): only then can the bundle verify.
+fn the_story_under(profile: &[u8]) -> (Vec<u8>, bool) {
+    use asamblea_wire::{EventBody, EventRecord};
+    let doc = read_doc("docs/ledger-format.md");
+    let (mut bundle, _) = bundle_from_the_document(&doc, meeting(0), "### 10.2 The ledger", "### 10.4");
+    let daemon = Keypair::from_seed(&[0x11; 32]);
+    let chair = Keypair::from_seed(&[0x44; 32]);
+    let mut chain = asamblea_wire::Chain::new(&bundle.meeting);
+    let (mut lists, mut closed, mut same_winner) = (Vec::new(), None, true);
+    for (bytes, head) in &mut bundle.records {
+        let mut record = EventRecord::decode(bytes).expect("a record of the document");
+        let signer = match &mut record.event.body {
+            EventBody::MeetingConvened { profile_digest, agenda, .. } => {
+                *profile_digest = Digest::sha256(profile);
+                lists = agenda[1].lists.clone();
+                Some(&daemon)
+            }
+            EventBody::LotDrawn { item, round, seed, winner } => {
+                *seed = closed.expect("the lot follows item-2's close");
+                // The story's tie is between both lists of item-2.
+                let candidates = u32::try_from(lists.len()).expect("two lists");
+                let position = asamblea_wire::lot_index(seed, item, *round, candidates).expect("drawn");
+                same_winner = lists[position as usize] == *winner;
+                Some(&chair)
+            }
+            _ => None,
+        };
+        if let Some(key) = signer {
+            let (seq, time_ms) = (record.seq, record.time_ms);
+            record = EventRecord::sign(seq, time_ms, record.event, &bundle.meeting, key).expect("signed");
+        }
+        *head = chain.append(&record).expect("in order");
+        if matches!(record.event.body, EventBody::ItemClosed { .. }) {
+            closed = Some(*head);
+        }
+        *bytes = record.encode().expect("encodes");
+    }
+    for (checkpoint, signature) in &mut bundle.checkpoints {
+        checkpoint.head = bundle.records[checkpoint.seq as usize - 1].1;
+        *signature = checkpoint.sign(&bundle.meeting, &daemon);
+    }
+    bundle.profile_bytes = profile.to_vec();
+    (bundle.encode(), same_winner)
+}
+
+/// A profile is TOML 1.0 (profile-format §2): a bundle whose profile uses
+/// what only TOML 1.1 allows is refused, though the `toml` crate reads it
+/// and every signature, head and digest is right; the same bundle under a
+/// TOML 1.0 profile verifies.
+#[test]
+fn a_bundle_whose_profile_uses_toml_1_1_syntax_is_refused() {
+    let profile = std::fs::read_to_string(crate::workspace_root().join("docs/vectors/profile.toml"))
+        .expect("the vectors' profile");
+    let verify = |bytes: &[u8]| {
+        let options = VerifyOptions::bundle_alone(&asamblea::commands::load_profile);
+        verify_bundle(bytes, &options)
+    };
+    // A comment changes the digest, so the chain and the lot's seed: the
+    // first spelling whose lot falls as the story's does.
+    let (respelt, _) = (0..64)
+        .map(|n| the_story_under(format!("{profile}# Re-spelt ({n}), still TOML 1.0.\n").as_bytes()))
+        .find(|(_, same_winner)| *same_winner)
+        .expect("one spelling in two keeps the lot");
+    assert_eq!(verify(&respelt).map(|v| v.records), Ok(20));
+    let ordinary = "ordinary = { majority = \"simple\" }";
+    let line = profile.lines().position(|l| l == ordinary).expect("the ordinary line") + 1;
+    for toml_1_1 in [
+        profile.replacen(ordinary, "ordinary = { majority = \"simple\", }", 1),
+        profile.replacen(ordinary, "ordinary = {\n  majority = \"simple\" }", 1),
+        profile.replacen(ordinary, "ordinary = { majority = \"\\x73imple\" }", 1),
+    ] {
+        assert!(toml_1_1.parse::<toml::Table>().is_ok(), "the toml crate reads it");
+        // Refused when the profile is loaded, before any record: whatever
+        // the lot, the verdict is the profile's.
+        match verify(&the_story_under(toml_1_1.as_bytes()).0) {
+            Err(asamblea_ledger::VerifyError::Profile(message)) => {
+                assert!(message.contains(&format!("línea {line}: ")), "{message}");
+                assert!(message.contains("is TOML 1.1 syntax, and a profile is TOML 1.0"), "{message}");
+            }
+            other => panic!("a TOML 1.1 profile: {other:?}"),
+        }
+    }
+}
+
+/// `asamblea verify` run on `args`: its exit code, standard output and
+/// standard error.
+fn verify_command(args: &[&str]) -> (Option<i32>, String, String) {
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_asamblea"))
+        .arg("verify")
+        .args(args)
+        .output()
+        .expect("the binary runs");
+    let text = |bytes: &[u8]| String::from_utf8_lossy(bytes).into_owned();
+    (out.status.code(), text(&out.stdout), text(&out.stderr))
+}
+
+/// A path in the temporary folder for this test process.
+fn temporary(name: &str) -> std::path::PathBuf {
+    std::env::temp_dir().join(format!("asamblea-vectors-{name}-{}", std::process::id()))
+}
+
+/// `verify --json` lists every item of the convened agenda with its state,
+/// so an open poll is told from an item never opened: the second meeting
+/// of the vectors cut while item-2's poll is open (ledger-format §11.1).
+#[test]
+fn verify_json_gives_every_agenda_item_with_its_state() {
+    let doc = read_doc("docs/vectors/every-figure.md");
+    let (mut bundle, _) = bundle_from_the_document(&doc, meeting(0x20), "## The records", "## The records");
+    // Records 1–26: item-1 closed (22) with its result, item-2 opened (24)
+    // with two ballots; item-3 and item-4 never opened. Checkpoints at
+    // the close and at the end, as the daemon signs them.
+    bundle.records.truncate(26);
+    let daemon = Keypair::from_seed(&[0x11; 32]);
+    bundle.checkpoints = [22u64, 26]
+        .map(|seq| {
+            let checkpoint = Checkpoint { seq, head: bundle.records[seq as usize - 1].1 };
+            (checkpoint, checkpoint.sign(&bundle.meeting, &daemon))
+        })
+        .to_vec();
+    let path = temporary("open.bundle");
+    std::fs::write(&path, bundle.encode()).expect("written");
+    let (code, stdout, stderr) = verify_command(&[path.to_str().expect("a path"), "--json"]);
+    std::fs::remove_file(&path).ok();
+    assert_eq!(code, Some(0), "{stdout}{stderr}");
+    let answer: serde_json::Value = serde_json::from_str(&stdout).expect("JSON");
+    assert_eq!(answer["verified"], true);
+    let items = answer["items"].as_array().expect("items");
+    let states: Vec<(&str, &str, u64)> = items
+        .iter()
+        .map(|item| {
+            let field = |key: &str| item[key].as_str().unwrap_or_else(|| panic!("{key} in {item}"));
+            (field("id"), field("state"), item["ballots"].as_u64().expect("ballots"))
+        })
+        .collect();
+    assert_eq!(
+        states,
+        [("item-1", "closed", 3), ("item-2", "open", 2), ("item-3", "pending", 0), ("item-4", "pending", 0)]
+    );
+    assert!(items[0]["result"]["outcome"].is_string(), "a closed item has its result: {}", items[0]);
+    for item in &items[1..] {
+        assert!(item.get("result").is_none(), "no result, and no tally, before the close: {item}");
+    }
+    assert_eq!(answer["skipped"], serde_json::json!([]));
+}
+
+/// Events are numbered from 1: `--checkpoint 0:HEAD` is refused as a
+/// mistake in what was typed (exit 2), saying so, not as a bundle cut
+/// short.
+#[test]
+fn a_checkpoint_numbered_zero_is_refused_for_its_number() {
+    let doc = read_doc("docs/ledger-format.md");
+    let (bundle, _) = bundle_from_the_document(&doc, meeting(0), "### 10.2 The ledger", "### 10.4");
+    let path = temporary("zero.bundle");
+    std::fs::write(&path, bundle.encode()).expect("written");
+    let path_text = path.to_str().expect("a path");
+    let head = bundle.records[0].1.to_string();
+    let (code, stdout, stderr) = verify_command(&[path_text, "--checkpoint", &format!("0:{head}")]);
+    assert_eq!(code, Some(2), "{stdout}{stderr}");
+    assert!(
+        stderr.contains(
+            "el punto de control 0 no existe: la numeración empieza en 1 / checkpoint 0 does not exist: numbering starts at 1"
+        ),
+        "{stderr}"
+    );
+    assert!(!stdout.contains("cut short") && !stderr.contains("cut short"), "{stdout}{stderr}");
+    // The same head at its number, 1, verifies.
+    let (code, stdout, _) = verify_command(&[path_text, "--checkpoint", &format!("1:{head}")]);
+    std::fs::remove_file(&path).ok();
+    assert_eq!(code, Some(0), "{stdout}");
+}
+
+/// A folder of receipts (ledger-format §11.1): `*.json` files hold one
+/// receipt each, `*.txt` files one a line; anything else is passed over
+/// and named in one line; a receipt file that does not read refuses the
+/// input, by its name and line.
+#[test]
+fn a_receipts_folder_skips_what_is_not_a_receipt_by_name_and_names_a_bad_receipt() {
+    let doc = read_doc("docs/ledger-format.md");
+    let (bundle, _) = bundle_from_the_document(&doc, meeting(0), "### 10.2 The ledger", "### 10.4");
+    let (receipt, next) = block_after(&doc, doc.find("### 10.5").expect("§10.5"), "Receipt of record 10:");
+    let (signature, _) = block_after(&doc, next, "Its signature:");
+    let receipt = Receipt::decode(&unhex(&receipt)).expect("a receipt");
+    let signature = Signature::from_slice(&unhex(&signature)).expect("a signature");
+
+    let folder = temporary("receipts");
+    let _ = std::fs::remove_dir_all(&folder);
+    std::fs::create_dir_all(folder.join("fotos")).expect("a folder");
+    let path = temporary("receipts.bundle");
+    std::fs::write(&path, bundle.encode()).expect("written");
+    let json = asamblea_server::receipts::to_json(&receipt, &signature);
+    let pretty =
+        serde_json::to_string_pretty(&serde_json::from_str::<serde_json::Value>(&json).unwrap()).unwrap();
+    std::fs::write(folder.join("papeleta-10.json"), pretty).expect("written");
+    std::fs::write(folder.join("quiosco.TXT"), format!("\n{}\n", receipt.to_text(&signature)))
+        .expect("written");
+    std::fs::write(folder.join("LEEME.md"), "Recibos de la asamblea.\n").expect("written");
+    std::fs::write(folder.join(".DS_Store"), [0u8, 1, 2]).expect("written");
+    let args = [path.to_str().expect("a path"), "--receipts", folder.to_str().expect("a path")];
+    let (code, stdout, stderr) = verify_command(&args);
+    assert_eq!(code, Some(0), "{stdout}{stderr}");
+    assert!(
+        stdout.contains("Omitidos / skipped: .DS_Store, LEEME.md, fotos/ (no son recibos por su nombre"),
+        "{stdout}"
+    );
+    assert!(stdout.contains("Recibos / receipts: 2 comprobados"), "{stdout}");
+    let (code, stdout, _) = verify_command(&[args[0], args[1], args[2], "--json"]);
+    assert_eq!(code, Some(0), "{stdout}");
+    let answer: serde_json::Value = serde_json::from_str(&stdout).expect("JSON alone on standard output");
+    assert_eq!(answer["receipts"], 2);
+    assert_eq!(answer["skipped"], serde_json::json!([".DS_Store", "LEEME.md", "fotos/"]));
+
+    // A receipt file whose second receipt is cut: refused, by name and line.
+    let text = receipt.to_text(&signature);
+    std::fs::write(folder.join("quiosco-2.txt"), format!("{text}\n{}\n", &text[..40])).expect("written");
+    let (code, stdout, stderr) = verify_command(&args);
+    assert_eq!(code, Some(2), "{stdout}{stderr}");
+    assert!(stderr.contains("quiosco-2.txt: line 2"), "{stderr}");
+    std::fs::remove_dir_all(&folder).ok();
+    std::fs::remove_file(&path).ok();
+}

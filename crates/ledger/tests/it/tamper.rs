@@ -31,6 +31,7 @@ pub(crate) fn seq_of(error: &VerifyError) -> Option<u64> {
         | VerifyError::Truncated { seq, .. }
         | VerifyError::UnpublishedResult { seq, .. }
         | VerifyError::UnaskedResult { seq, .. }
+        | VerifyError::LotBeforeResult { seq, .. }
         | VerifyError::MissingCheckpoint { seq }
         | VerifyError::WitnessSignature { seq }
         | VerifyError::Receipt { seq, .. } => Some(*seq),
@@ -589,4 +590,95 @@ fn names_come_in_the_registers_order_without_gaps_and_the_meeting_is_described_o
         bad.push(f.forged(&key, n, last, body));
         check(&f.rechained(bad), None, rejected(last + 4, expected));
     }
+}
+
+#[test]
+fn the_daemons_key_enrolled_as_a_staff_member_is_refused() {
+    let f = fixture();
+    let mut records = f.records();
+    // Enrolled where staff are, before the register is imported, so that
+    // nothing but the key itself is wrong.
+    let import = records
+        .iter()
+        .position(|r| matches!(r.event.body, EventBody::RegisterImported { .. }))
+        .expect("the register is imported");
+    let body = EventBody::StaffEnrolled {
+        key: daemon().public_key(),
+        role: asamblea_wire::StaffRole::Secretary,
+        name: id("secretaria"),
+    };
+    records.insert(import, f.forged(&daemon(), 9, import as u64, body.clone()));
+    check(&f.rechained(records), None, rejected(import as u64 + 1, Rejection::DaemonKeyEnrolled));
+    // Another key in its place is admitted, and so is everything after it
+    // up to the lot, whose seed (the head after item-3's close) moved with
+    // the inserted record: the refusal above is of the daemon's key alone.
+    let mut records = f.records();
+    let EventBody::StaffEnrolled { role, name, .. } = body else { unreachable!("built above") };
+    let other = EventBody::StaffEnrolled { key: outsider().public_key(), role, name };
+    records.insert(import, f.forged(&daemon(), 9, import as u64, other));
+    let lot = f.seq("item-3 lot") + 1;
+    check(&f.rechained(records), None, rejected(lot, Rejection::LotMismatch("item-3".into())));
+}
+
+#[test]
+fn a_lot_drawn_before_the_result_of_the_close_it_breaks_is_refused() {
+    let f = fixture();
+    // The close's result (lot-required) moved after the lot: every result
+    // is still owed and published, and the lot's seed is still the head
+    // after the close, but the lot comes first.
+    let result = at(f, "item-3 result");
+    let mut records = f.records();
+    let mut moved = records.remove(result);
+    // A record's time is not signed; the moved one takes the lot's.
+    moved.time_ms = records[result].time_ms;
+    records.insert(result + 1, moved);
+    check(
+        &f.rechained(records),
+        None,
+        VerifyError::LotBeforeResult { item: "item-3".into(), seq: result as u64 + 1 },
+    );
+    // The close's result left out and the final one published twice: two
+    // results owed, two published, each equal to the item's figures where
+    // it stands (elected, after the lot). Only the order tells that the
+    // tie the lot broke was never published.
+    let mut records = f.records();
+    let lot = at(f, "item-3 lot");
+    let mut twice = records[at(f, "item-3 final result")].clone();
+    twice.event.nonce = crate::support::nonce("twice", 1);
+    twice = resigned(twice, &daemon());
+    records.insert(lot + 1, twice);
+    records.remove(result);
+    check(
+        &f.rechained(records),
+        None,
+        VerifyError::LotBeforeResult { item: "item-3".into(), seq: result as u64 + 1 },
+    );
+}
+
+#[test]
+fn a_checkpoint_witness_or_receipt_numbered_zero_is_refused_for_its_number_not_as_a_cut() {
+    let f = fixture();
+    let head = f.head(1);
+    let zero = asamblea_wire::Checkpoint { seq: 0, head };
+    let said = |error: VerifyError| {
+        let VerifyError::NumberedZero { .. } = error else { panic!("numbered 0: {error}") };
+        let message = error.to_string();
+        assert!(message.contains("0 no existe: la numeración empieza en 1 / "), "{message}");
+        assert!(message.ends_with("0 does not exist: numbering starts at 1"), "{message}");
+        message
+    };
+    let message = said(f.verify(&f.bytes, Some((0, head))).expect_err("checkpoint 0"));
+    assert_eq!(
+        message,
+        "el punto de control 0 no existe: la numeración empieza en 1 / checkpoint 0 does not exist: numbering starts at 1"
+    );
+    let witness = (zero, zero.sign(&MEETING, &daemon()));
+    said(f.verify_observed(&f.bytes, vec![witness], Vec::new()).expect_err("witness 0"));
+    let receipt = asamblea_wire::Receipt { seq: 0, head, event: head };
+    let receipt = (receipt, receipt.sign(&MEETING, &daemon()));
+    said(f.verify_observed(&f.bytes, Vec::new(), vec![receipt]).expect_err("receipt 0"));
+    let bytes = f.bundle_with(|bundle| bundle.checkpoints.push((zero, zero.sign(&MEETING, &daemon()))));
+    said(f.verify(&bytes, None).expect_err("the bundle's checkpoint 0"));
+    // At number 1 the same head is a good checkpoint: only the number was wrong.
+    assert!(f.verify(&f.bytes, Some((1, head))).is_ok());
 }
