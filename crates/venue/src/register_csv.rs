@@ -425,6 +425,9 @@ fn set(holdings: &mut ClassShares, class: ShareClass, shares: Shares) {
 }
 
 #[cfg(test)]
+mod properties;
+
+#[cfg(test)]
 mod tests {
     use super::*;
     use asamblea_rules::ClassCapital;
