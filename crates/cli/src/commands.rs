@@ -325,7 +325,7 @@ pub fn simulate(dir: &Path, seed: u64, attendance_percent: u64, out: &mut dyn Wr
         }
         let bar = progress_bar(cast.len() as u64, "Votando");
         let signed = sign_on_every_core(cast, |(credential, votes)| {
-            asamblea_venue::service::sign_ballot(&meeting_id, credential, item, votes)
+            Ok(asamblea_venue::service::sign_ballot(&meeting_id, credential, item, votes)?)
         })?;
         for ballot in signed {
             bar.inc(1);
@@ -410,7 +410,7 @@ pub fn export(dir: &Path, file: &Path, out: &mut dyn Write) -> Result<()> {
     let partial = file.with_file_name(format!(".{name}.partial-{}", std::process::id()));
     let written = std::fs::File::create(&partial)
         .with_context(|| format!("{}: cannot write", file.display()))
-        .and_then(|f| MeetingFiles::export_to(dir, f))
+        .and_then(|f| Ok(MeetingFiles::export_to(dir, f)?))
         .and_then(|exported| {
             std::fs::rename(&partial, file).with_context(|| format!("{}: cannot write", file.display()))?;
             Ok(exported)
@@ -623,6 +623,7 @@ pub fn verify(path: &Path, inputs: &VerifyInputs, out: &mut dyn Write) -> Result
         let keys_missing =
             asamblea_venue::secrets::key_folder_of(path).is_ok_and(|k| !k.join("daemon.seed").exists());
         let files = MeetingFiles::read(path).map_err(|e| {
+            let e = anyhow::Error::from(e);
             if !keys_missing {
                 return e;
             }

@@ -34,6 +34,16 @@
 //! **Not its business:** sockets, HTTP, the ledger. It reads and writes
 //! only `DIR/tls` (and reads `DIR/meeting-id` for the CA's name).
 //!
+//! # Errors
+//!
+//! One error type, [`PkiError`], whose variants are what a caller branches
+//! on: a refusal the person at the desk can act on (an invalid kiosk id, a
+//! kiosk revoked or already enrolled, a request for another kiosk — see
+//! [`PkiError::is_refusal`]), a file the system refused or that is not
+//! there, a file that does not hold what it should, and the cryptography
+//! library's own failures. Every message is Spanish first, then English,
+//! separated by ` / `.
+//!
 //! # Layout
 //!
 //! One file: the files above and their rules (kiosk ids, host names),
@@ -47,7 +57,6 @@ use std::net::IpAddr;
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, PoisonError, RwLock};
 
-use anyhow::{bail, Context, Result};
 use rcgen::{
     BasicConstraints, CertificateParams, CidrSubnet, DistinguishedName, DnType, ExtendedKeyUsagePurpose,
     GeneralSubtree, IsCa, Issuer, KeyPair, KeyUsagePurpose, NameConstraints,
@@ -68,6 +77,185 @@ const LEAF_VALIDITY_DAYS: i64 = 397;
 
 /// The only application protocol served.
 const ALPN_HTTP_1_1: &[u8] = b"http/1.1";
+
+/// Why the venue PKI did not do what was asked.
+#[derive(Debug, thiserror::Error)]
+pub enum PkiError {
+    /// The operating system refused to read, write or create a file or
+    /// folder (permissions, a full or read-only disk).
+    #[error("{}: {doing}: {source}", path.display())]
+    Io {
+        /// The file or folder.
+        path: PathBuf,
+        /// What was being done, Spanish first.
+        doing: &'static str,
+        /// What the operating system said.
+        #[source]
+        source: std::io::Error,
+    },
+    /// A file of the venue PKI is not there: the meeting was not made by
+    /// `asamblea init`, or the kiosk was never enrolled here.
+    #[error(
+        "{}: no se encuentra: ¿se hizo esta reunión con `asamblea init` (y se inscribió allí el quiosco)? / not found: was this meeting made by `asamblea init` (and the kiosk enrolled there)?",
+        path.display()
+    )]
+    Missing {
+        /// The file.
+        path: PathBuf,
+    },
+    /// A kiosk id that is not 1 to 32 ASCII letters, digits or `-`.
+    #[error(
+        "el identificador de quiosco {id:?} no es válido: use de 1 a 32 letras (A-Z, a-z), dígitos o '-' / kiosk id {id:?} is not valid: use 1 to 32 letters (A-Z, a-z), digits or '-'"
+    )]
+    InvalidKioskId {
+        /// The id given (its first 40 characters).
+        id: String,
+    },
+    /// A name the daemon's certificate cannot carry.
+    #[error(
+        "{name:?} no es un nombre de máquina ni una dirección IP que el certificado del servicio pueda llevar / {name:?} is not a host name or an IP address the daemon's certificate can name"
+    )]
+    InvalidHostName {
+        /// The name given.
+        name: String,
+    },
+    /// The meeting has a venue PKI already; it is never replaced.
+    #[error(
+        "{}: esta reunión ya tiene su infraestructura de certificados; nunca se reemplaza / this meeting already has a venue PKI; it is never replaced",
+        path.display()
+    )]
+    AlreadyMade {
+        /// `DIR/tls`.
+        path: PathBuf,
+    },
+    /// The kiosk id was revoked: revocation is by id.
+    #[error(
+        "el quiosco {kiosk_id} fue revocado; inscriba su reemplazo con otro identificador / kiosk {kiosk_id} was revoked; enrol the replacement under a new kiosk id"
+    )]
+    Revoked {
+        /// The kiosk id.
+        kiosk_id: String,
+    },
+    /// The kiosk id is enrolled already.
+    #[error(
+        "el quiosco {kiosk_id} ya está inscrito ({}); revóquelo e inscriba otro identificador / kiosk {kiosk_id} is already enrolled ({}); revoke it and enrol a new id",
+        path.display(),
+        path.display()
+    )]
+    AlreadyEnrolled {
+        /// The kiosk id.
+        kiosk_id: String,
+        /// Its certificate.
+        path: PathBuf,
+    },
+    /// No kiosk of that id was enrolled in the meeting.
+    #[error(
+        "no hay un quiosco {kiosk_id} inscrito en {} / no kiosk {kiosk_id} is enrolled in {}",
+        dir.display(),
+        dir.display()
+    )]
+    NotEnrolled {
+        /// The kiosk id.
+        kiosk_id: String,
+        /// The meeting directory.
+        dir: PathBuf,
+    },
+    /// A certificate request that does not parse, or whose signature does
+    /// not verify (altered on its way).
+    #[error(
+        "no es una solicitud de certificado válida (PKCS#10 en PEM, firmada por su clave): hágala de nuevo en el quiosco con `asamblea-kiosk enroll` / not a valid certificate request (PKCS#10 PEM, signed by its key): {reason}; make it again on the kiosk with `asamblea-kiosk enroll`"
+    )]
+    BadRequest {
+        /// What the reader said (in English).
+        reason: String,
+    },
+    /// A certificate request made for another kiosk id.
+    #[error(
+        "la solicitud es del quiosco «{asked}», no de {kiosk_id}: inscríbalo con su propio identificador, o haga la solicitud de nuevo en el quiosco / the request is for kiosk «{asked}», not {kiosk_id}: enrol it under its own id, or make the request again on the kiosk"
+    )]
+    RequestForAnother {
+        /// The id the request names.
+        asked: String,
+        /// The id it was to be enrolled under.
+        kiosk_id: String,
+    },
+    /// A file or PEM text that does not hold what it should (a line of the
+    /// revocation list, a certificate, a key).
+    #[error("{what}: {message}")]
+    Malformed {
+        /// The file, or what the text is, with the line where there is one.
+        what: String,
+        /// What is wrong, Spanish first.
+        message: String,
+    },
+    /// The cryptography libraries (rcgen, rustls) refused to make a key, a
+    /// certificate or a configuration.
+    #[error("{doing}: {source}")]
+    Crypto {
+        /// What was being made, Spanish first.
+        doing: &'static str,
+        /// What the library said.
+        #[source]
+        source: Box<dyn std::error::Error + Send + Sync>,
+    },
+}
+
+impl PkiError {
+    /// Whether the person who asked can act on it (a bad id or request, a
+    /// kiosk revoked, enrolled already or never enrolled, a PKI made
+    /// already): the daemon answers these as a bad request, the rest as its
+    /// own failure.
+    pub fn is_refusal(&self) -> bool {
+        matches!(
+            self,
+            PkiError::InvalidKioskId { .. }
+                | PkiError::InvalidHostName { .. }
+                | PkiError::AlreadyMade { .. }
+                | PkiError::Revoked { .. }
+                | PkiError::AlreadyEnrolled { .. }
+                | PkiError::NotEnrolled { .. }
+                | PkiError::BadRequest { .. }
+                | PkiError::RequestForAnother { .. }
+        )
+    }
+
+    /// An I/O error on `path` while `doing`; a missing file is
+    /// [`PkiError::Missing`].
+    fn io(path: &Path, doing: &'static str) -> impl FnOnce(std::io::Error) -> PkiError {
+        let path = path.to_path_buf();
+        move |source| {
+            if source.kind() == std::io::ErrorKind::NotFound {
+                PkiError::Missing { path }
+            } else {
+                PkiError::Io { path, doing, source }
+            }
+        }
+    }
+
+    /// A failure of rcgen or rustls while `doing`.
+    fn crypto<E: std::error::Error + Send + Sync + 'static>(
+        doing: &'static str,
+    ) -> impl FnOnce(E) -> PkiError {
+        move |source| PkiError::Crypto { doing, source: Box::new(source) }
+    }
+
+    /// A text that does not hold what it should.
+    fn malformed(what: impl Into<String>, message: impl Into<String>) -> PkiError {
+        PkiError::Malformed { what: what.into(), message: message.into() }
+    }
+}
+
+/// What this crate's functions return.
+type Result<T, E = PkiError> = std::result::Result<T, E>;
+
+/// `doing` of reading a file.
+const READ: &str = "no se puede leer / cannot read";
+/// `doing` of writing a file.
+const WRITE: &str = "no se puede escribir / cannot write";
+/// `doing` of creating a file.
+const CREATE: &str = "no se puede crear / cannot create";
+/// `doing` of creating a folder.
+const CREATE_DIR: &str = "no se puede crear la carpeta / cannot create the directory";
 
 /// What a kiosk needs to connect: its client certificate and key, and the
 /// venue CA to verify the daemon with. `Debug` leaves the key out.
@@ -93,8 +281,7 @@ pub fn check_kiosk_id(kiosk_id: &str) -> Result<()> {
     let valid = (1..=32).contains(&kiosk_id.len())
         && kiosk_id.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'-');
     if !valid {
-        let shown: String = kiosk_id.chars().take(40).collect();
-        bail!("kiosk id {shown:?} is not valid: use 1 to 32 letters (A-Z, a-z), digits or '-'");
+        return Err(PkiError::InvalidKioskId { id: kiosk_id.chars().take(40).collect() });
     }
     Ok(())
 }
@@ -115,17 +302,14 @@ fn revoked_path(dir: &Path) -> PathBuf {
 /// staff browsers import and kiosks are given.
 pub fn ca_cert_pem(dir: &Path) -> Result<String> {
     let path = tls_dir(dir).join("ca.crt");
-    fs::read_to_string(&path).with_context(|| {
-        format!("{}: cannot read the venue CA; was the meeting made by `asamblea init`?", path.display())
-    })
+    fs::read_to_string(&path).map_err(PkiError::io(&path, READ))
 }
 
 /// The credentials of kiosk `kiosk_id` as enrolled in the meeting directory
 /// `dir` (`DIR/tls/kiosks/<id>.crt` and `.key`, and the venue CA): what is
 /// moved onto the kiosk.
 pub fn read_kiosk_credentials(dir: &Path, kiosk_id: &str) -> Result<KioskCredentials> {
-    let read =
-        |path: PathBuf| fs::read_to_string(&path).with_context(|| format!("{}: cannot read", path.display()));
+    let read = |path: PathBuf| fs::read_to_string(&path).map_err(PkiError::io(&path, READ));
     let ca_pem = ca_cert_pem(dir)?;
     let cert_pem = read(kiosk_path(dir, kiosk_id, "crt"))?;
     let key_pem = read(kiosk_path(dir, kiosk_id, "key"))?;
@@ -144,9 +328,16 @@ fn write_new_file(path: &Path, contents: &str, private: bool) -> Result<()> {
     }
     #[cfg(not(unix))]
     let _ = private;
-    let mut file = options.open(path).with_context(|| format!("{}: cannot create", path.display()))?;
-    file.write_all(contents.as_bytes()).with_context(|| format!("{}: cannot write", path.display()))?;
-    file.sync_all().with_context(|| format!("{}: cannot write", path.display()))?;
+    let mut file = options.open(path).map_err(|source| PkiError::Io {
+        path: path.to_path_buf(),
+        doing: CREATE,
+        source,
+    })?;
+    file.write_all(contents.as_bytes()).and_then(|()| file.sync_all()).map_err(|source| PkiError::Io {
+        path: path.to_path_buf(),
+        doing: WRITE,
+        source,
+    })?;
     Ok(())
 }
 
@@ -219,7 +410,7 @@ fn server_names(hostnames: &[String]) -> Result<Vec<String>> {
         let valid = name.parse::<IpAddr>().is_ok()
             || (ServerName::try_from(name.as_str()).is_ok() && !name.starts_with('*'));
         if !valid {
-            bail!("{name:?} is not a host name or an IP address the daemon's certificate can name");
+            return Err(PkiError::InvalidHostName { name });
         }
         let name = match name.parse::<IpAddr>() {
             Ok(ip) => ip.to_string(),
@@ -242,20 +433,29 @@ fn server_names(hostnames: &[String]) -> Result<Vec<String>> {
 pub fn create_venue_pki(dir: &Path, hostnames: &[String]) -> Result<()> {
     let names = server_names(hostnames)?;
     let tls = tls_dir(dir);
-    fs::create_dir_all(dir).with_context(|| format!("{}: cannot create the directory", dir.display()))?;
+    fs::create_dir_all(dir).map_err(|source| PkiError::Io {
+        path: dir.to_path_buf(),
+        doing: CREATE_DIR,
+        source,
+    })?;
     match private_dir_builder().create(&tls) {
         Ok(()) => {}
         Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => {
-            bail!("{}: this meeting already has a venue PKI; it is never replaced", tls.display())
+            return Err(PkiError::AlreadyMade { path: tls })
         }
-        Err(e) => return Err(e).with_context(|| format!("{}: cannot create the directory", tls.display())),
+        Err(source) => return Err(PkiError::Io { path: tls, doing: CREATE_DIR, source }),
     }
-    private_dir_builder()
-        .create(tls.join("kiosks"))
-        .with_context(|| format!("{}: cannot create the directory", tls.join("kiosks").display()))?;
+    let kiosks = tls.join("kiosks");
+    private_dir_builder().create(&kiosks).map_err(|source| PkiError::Io {
+        path: kiosks.clone(),
+        doing: CREATE_DIR,
+        source,
+    })?;
 
     let ca_name = format!("asamblea venue CA {}", meeting_label(dir));
-    let ca_key = KeyPair::generate().context("cannot generate the venue CA's key")?;
+    let ca_key = KeyPair::generate().map_err(PkiError::crypto(
+        "no se puede generar la clave de la autoridad de certificación / cannot generate the venue CA's key",
+    ))?;
     let mut ca_params = ca_issuer_params(&ca_name);
     validity(&mut ca_params, CA_VALIDITY_DAYS);
     let permitted = names
@@ -270,19 +470,25 @@ pub fn create_venue_pki(dir: &Path, hostnames: &[String]) -> Result<()> {
         .collect();
     ca_params.name_constraints =
         Some(NameConstraints { permitted_subtrees: permitted, excluded_subtrees: Vec::new() });
-    let ca_cert = ca_params.self_signed(&ca_key).context("cannot make the venue CA's certificate")?;
+    let ca_cert = ca_params.self_signed(&ca_key).map_err(PkiError::crypto(
+        "no se puede hacer el certificado de la autoridad de certificación / cannot make the venue CA's certificate",
+    ))?;
     let ca_key_pem = ca_key.serialize_pem();
     let issuer = Issuer::new(ca_params, ca_key);
 
-    let mut server = CertificateParams::new(names.clone()).context("the daemon's host names")?;
+    let mut server = CertificateParams::new(names.clone())
+        .map_err(PkiError::crypto("los nombres de máquina del servicio / the daemon's host names"))?;
     server.distinguished_name = distinguished_name(&names[0]);
     server.key_usages = vec![KeyUsagePurpose::DigitalSignature];
     server.extended_key_usages = vec![ExtendedKeyUsagePurpose::ServerAuth];
     server.use_authority_key_identifier_extension = true;
     validity(&mut server, LEAF_VALIDITY_DAYS);
-    let server_key = KeyPair::generate().context("cannot generate the daemon's TLS key")?;
-    let server_cert =
-        server.signed_by(&server_key, &issuer).context("cannot sign the daemon's certificate")?;
+    let server_key = KeyPair::generate().map_err(PkiError::crypto(
+        "no se puede generar la clave TLS del servicio / cannot generate the daemon's TLS key",
+    ))?;
+    let server_cert = server.signed_by(&server_key, &issuer).map_err(PkiError::crypto(
+        "no se puede firmar el certificado del servicio / cannot sign the daemon's certificate",
+    ))?;
 
     write_new_file(&tls.join("ca.crt"), &ca_cert.pem(), false)?;
     write_new_file(&tls.join("ca.key"), &ca_key_pem, true)?;
@@ -300,7 +506,7 @@ fn read_revoked(dir: &Path) -> Result<HashSet<String>> {
     let text = match fs::read_to_string(&path) {
         Ok(text) => text,
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(HashSet::new()),
-        Err(e) => return Err(e).with_context(|| format!("{}: cannot read", path.display())),
+        Err(source) => return Err(PkiError::Io { path, doing: READ, source }),
     };
     let mut revoked = HashSet::new();
     for (number, line) in text.lines().enumerate() {
@@ -308,7 +514,9 @@ fn read_revoked(dir: &Path) -> Result<HashSet<String>> {
         if id.is_empty() {
             continue;
         }
-        check_kiosk_id(id).with_context(|| format!("{}: line {}", path.display(), number + 1))?;
+        check_kiosk_id(id).map_err(|e| {
+            PkiError::malformed(format!("{}, línea / line {}", path.display(), number + 1), e.to_string())
+        })?;
         revoked.insert(id.to_string());
     }
     Ok(revoked)
@@ -323,9 +531,12 @@ pub fn enroll_kiosk(dir: &Path, kiosk_id: &str) -> Result<KioskCredentials> {
     let cert_path = enrolment_free(dir, kiosk_id)?;
     let key_path = kiosk_path(dir, kiosk_id, "key");
     let issuer = venue_issuer(dir)?;
-    let key = KeyPair::generate().context("cannot generate the kiosk's key")?;
-    let cert =
-        leaf_params(kiosk_id).signed_by(&key, &issuer).context("cannot sign the kiosk's certificate")?;
+    let key = KeyPair::generate().map_err(PkiError::crypto(
+        "no se puede generar la clave del quiosco / cannot generate the kiosk's key",
+    ))?;
+    let cert = leaf_params(kiosk_id).signed_by(&key, &issuer).map_err(PkiError::crypto(
+        "no se puede firmar el certificado del quiosco / cannot sign the kiosk's certificate",
+    ))?;
     let credentials =
         KioskCredentials { cert_pem: cert.pem(), key_pem: key.serialize_pem(), ca_pem: ca_cert_pem(dir)? };
     // The key first, created exclusively: of two enrolments of one id racing,
@@ -339,11 +550,11 @@ pub fn enroll_kiosk(dir: &Path, kiosk_id: &str) -> Result<KioskCredentials> {
 /// not revoked (revocation is by id), not enrolled already.
 fn enrolment_free(dir: &Path, kiosk_id: &str) -> Result<PathBuf> {
     if read_revoked(dir)?.contains(kiosk_id) {
-        bail!("kiosk {kiosk_id} was revoked; enrol the replacement under a new kiosk id");
+        return Err(PkiError::Revoked { kiosk_id: kiosk_id.to_string() });
     }
     let cert_path = kiosk_path(dir, kiosk_id, "crt");
     if cert_path.exists() || kiosk_path(dir, kiosk_id, "key").exists() {
-        bail!("kiosk {kiosk_id} is already enrolled ({}); revoke it and enrol a new id", cert_path.display());
+        return Err(PkiError::AlreadyEnrolled { kiosk_id: kiosk_id.to_string(), path: cert_path });
     }
     Ok(cert_path)
 }
@@ -351,14 +562,24 @@ fn enrolment_free(dir: &Path, kiosk_id: &str) -> Result<PathBuf> {
 /// The venue CA as the issuer of kiosk certificates.
 fn venue_issuer(dir: &Path) -> Result<Issuer<'static, KeyPair>> {
     let ca_pem = ca_cert_pem(dir)?;
-    let ca_der = CertificateDer::from_pem_slice(ca_pem.as_bytes())
-        .with_context(|| format!("{}: not a PEM certificate", tls_dir(dir).join("ca.crt").display()))?;
-    let ca_name = common_name(&ca_der).context("the venue CA's certificate has no common name")?;
+    let ca_path = tls_dir(dir).join("ca.crt").display().to_string();
+    let ca_der = CertificateDer::from_pem_slice(ca_pem.as_bytes()).map_err(|e| {
+        PkiError::malformed(&ca_path, format!("no es un certificado PEM / not a PEM certificate: {e}"))
+    })?;
+    let ca_name = common_name(&ca_der).ok_or_else(|| {
+        PkiError::malformed(
+            &ca_path,
+            "el certificado de la autoridad no tiene nombre común / the venue CA's certificate has no common name",
+        )
+    })?;
     let ca_key_path = tls_dir(dir).join("ca.key");
-    let ca_key_pem = fs::read_to_string(&ca_key_path)
-        .with_context(|| format!("{}: cannot read the venue CA's key", ca_key_path.display()))?;
-    let ca_key = KeyPair::from_pem(&ca_key_pem)
-        .with_context(|| format!("{}: not a PEM private key", ca_key_path.display()))?;
+    let ca_key_pem = fs::read_to_string(&ca_key_path).map_err(PkiError::io(&ca_key_path, READ))?;
+    let ca_key = KeyPair::from_pem(&ca_key_pem).map_err(|e| {
+        PkiError::malformed(
+            ca_key_path.display().to_string(),
+            format!("no es una clave privada PEM / not a PEM private key: {e}"),
+        )
+    })?;
     Ok(Issuer::new(ca_issuer_params(&ca_name), ca_key))
 }
 
@@ -378,11 +599,17 @@ fn leaf_params(kiosk_id: &str) -> CertificateParams {
 /// CN = `kiosk_id`, signed by that key), the only thing that leaves.
 pub fn kiosk_request(kiosk_id: &str) -> Result<(String, String)> {
     check_kiosk_id(kiosk_id)?;
-    let key = KeyPair::generate().context("cannot generate the kiosk's key")?;
+    let key = KeyPair::generate().map_err(PkiError::crypto(
+        "no se puede generar la clave del quiosco / cannot generate the kiosk's key",
+    ))?;
     let mut params = CertificateParams::default();
     params.distinguished_name = distinguished_name(kiosk_id);
-    let request = params.serialize_request(&key).context("cannot write the certificate request")?;
-    let pem = request.pem().context("cannot write the certificate request as PEM")?;
+    let request = params.serialize_request(&key).map_err(PkiError::crypto(
+        "no se puede escribir la solicitud de certificado / cannot write the certificate request",
+    ))?;
+    let pem = request.pem().map_err(PkiError::crypto(
+        "no se puede escribir la solicitud de certificado en PEM / cannot write the certificate request as PEM",
+    ))?;
     Ok((key.serialize_pem(), pem))
 }
 
@@ -395,20 +622,17 @@ pub fn kiosk_request(kiosk_id: &str) -> Result<(String, String)> {
 /// it says; the request gives only its public key.
 pub fn sign_kiosk_request(dir: &Path, kiosk_id: &str, request_pem: &str) -> Result<KioskCredentials> {
     check_kiosk_id(kiosk_id)?;
-    let request = rcgen::CertificateSigningRequestParams::from_pem(request_pem).map_err(|e| {
-        anyhow::anyhow!(
-            "not a valid certificate request (PKCS#10 PEM, signed by its key): {e}; make it again on the kiosk with `asamblea-kiosk enroll`"
-        )
-    })?;
+    let request = rcgen::CertificateSigningRequestParams::from_pem(request_pem)
+        .map_err(|e| PkiError::BadRequest { reason: e.to_string() })?;
     let asked = request.params.distinguished_name.get(&DnType::CommonName).map(dn_text).unwrap_or_default();
     if asked != kiosk_id {
-        bail!("the request is for kiosk «{asked}», not {kiosk_id}: enrol it under its own id, or make the request again on the kiosk");
+        return Err(PkiError::RequestForAnother { asked, kiosk_id: kiosk_id.to_string() });
     }
     let cert_path = enrolment_free(dir, kiosk_id)?;
     let issuer = venue_issuer(dir)?;
-    let cert = leaf_params(kiosk_id)
-        .signed_by(&request.public_key, &issuer)
-        .context("cannot sign the kiosk's certificate")?;
+    let cert = leaf_params(kiosk_id).signed_by(&request.public_key, &issuer).map_err(PkiError::crypto(
+        "no se puede firmar el certificado del quiosco / cannot sign the kiosk's certificate",
+    ))?;
     let credentials =
         KioskCredentials { cert_pem: cert.pem(), key_pem: String::new(), ca_pem: ca_cert_pem(dir)? };
     write_new_file(&cert_path, &credentials.cert_pem, false)?;
@@ -432,20 +656,18 @@ fn dn_text(value: &rcgen::DnValue) -> String {
 pub fn revoke_kiosk(dir: &Path, kiosk_id: &str) -> Result<()> {
     check_kiosk_id(kiosk_id)?;
     if !kiosk_path(dir, kiosk_id, "crt").exists() {
-        bail!("no kiosk {kiosk_id} is enrolled in {}", dir.display());
+        return Err(PkiError::NotEnrolled { kiosk_id: kiosk_id.to_string(), dir: dir.to_path_buf() });
     }
     if read_revoked(dir)?.contains(kiosk_id) {
         return Ok(());
     }
     let path = revoked_path(dir);
-    let mut file = fs::OpenOptions::new()
-        .append(true)
-        .create(true)
-        .open(&path)
-        .with_context(|| format!("{}: cannot open", path.display()))?;
+    let mut file = fs::OpenOptions::new().append(true).create(true).open(&path).map_err(|source| {
+        PkiError::Io { path: path.clone(), doing: "no se puede abrir / cannot open", source }
+    })?;
     file.write_all(format!("{kiosk_id}\n").as_bytes())
         .and_then(|()| file.sync_all())
-        .with_context(|| format!("{}: cannot write", path.display()))?;
+        .map_err(|source| PkiError::Io { path: path.clone(), doing: WRITE, source })?;
     Ok(())
 }
 
@@ -502,11 +724,11 @@ fn provider() -> Arc<CryptoProvider> {
 const VERSIONS: &[&rustls::SupportedProtocolVersion] = &[&rustls::version::TLS13, &rustls::version::TLS12];
 
 fn parse_certs(pem: &[u8], what: &str) -> Result<Vec<CertificateDer<'static>>> {
-    let certs = CertificateDer::pem_slice_iter(pem)
-        .collect::<Result<Vec<_>, _>>()
-        .with_context(|| format!("{what}: not PEM certificates"))?;
+    let certs = CertificateDer::pem_slice_iter(pem).collect::<Result<Vec<_>, _>>().map_err(|e| {
+        PkiError::malformed(what, format!("no son certificados PEM / not PEM certificates: {e}"))
+    })?;
     if certs.is_empty() {
-        bail!("{what}: no certificate found");
+        return Err(PkiError::malformed(what, "no trae ningún certificado / no certificate found"));
     }
     Ok(certs)
 }
@@ -514,10 +736,18 @@ fn parse_certs(pem: &[u8], what: &str) -> Result<Vec<CertificateDer<'static>>> {
 fn roots(ca_pem: &[u8], what: &str) -> Result<Arc<RootCertStore>> {
     let mut roots = RootCertStore::empty();
     for cert in parse_certs(ca_pem, what)? {
-        roots.add(cert).with_context(|| format!("{what}: not a usable CA certificate"))?;
+        roots.add(cert).map_err(|e| {
+            PkiError::malformed(
+                what,
+                format!("no es un certificado de autoridad utilizable / not a usable CA certificate: {e}"),
+            )
+        })?;
     }
     Ok(Arc::new(roots))
 }
+
+/// What a TLS configuration is made with: both ends ask for the same.
+const TLS_VERSIONS: &str = "las versiones de TLS / TLS versions";
 
 /// The daemon's TLS configuration from `DIR/tls`: TLS 1.3 and 1.2, ALPN
 /// `http/1.1` only, the daemon's certificate, and client certificates
@@ -526,25 +756,31 @@ pub fn server_config(dir: &Path) -> Result<Arc<ServerConfig>> {
     let tls = tls_dir(dir);
     let read = |name: &str| -> Result<Vec<u8>> {
         let path = tls.join(name);
-        fs::read(&path).with_context(|| {
-            format!("{}: cannot read; was the meeting made by `asamblea init`?", path.display())
-        })
+        fs::read(&path).map_err(PkiError::io(&path, READ))
     };
     let provider = provider();
     let verifier =
         WebPkiClientVerifier::builder_with_provider(roots(&read("ca.crt")?, "tls/ca.crt")?, provider.clone())
             .allow_unauthenticated()
             .build()
-            .context("cannot build the client-certificate verifier")?;
+            .map_err(PkiError::crypto(
+                "no se puede hacer el verificador de certificados de cliente / cannot build the client-certificate verifier",
+            ))?;
     let chain = parse_certs(&read("server.crt")?, "tls/server.crt")?;
-    let key = PrivateKeyDer::from_pem_slice(&read("server.key")?)
-        .context("tls/server.key: not a PEM private key")?;
+    let key = PrivateKeyDer::from_pem_slice(&read("server.key")?).map_err(|e| {
+        PkiError::malformed(
+            "tls/server.key",
+            format!("no es una clave privada PEM / not a PEM private key: {e}"),
+        )
+    })?;
     let mut config = ServerConfig::builder_with_provider(provider)
         .with_protocol_versions(VERSIONS)
-        .context("TLS versions")?
+        .map_err(PkiError::crypto(TLS_VERSIONS))?
         .with_client_cert_verifier(verifier)
         .with_single_cert(chain, key)
-        .context("tls/server.crt and tls/server.key do not make a usable pair")?;
+        .map_err(PkiError::crypto(
+            "tls/server.crt y tls/server.key no forman un par utilizable / tls/server.crt and tls/server.key do not make a usable pair",
+        ))?;
     config.alpn_protocols = vec![ALPN_HTTP_1_1.to_vec()];
     Ok(Arc::new(config))
 }
@@ -555,15 +791,22 @@ pub fn server_config(dir: &Path) -> Result<Arc<ServerConfig>> {
 pub fn client_config(ca_pem: &str, client: Option<(&str, &str)>) -> Result<ClientConfig> {
     let builder = ClientConfig::builder_with_provider(provider())
         .with_protocol_versions(VERSIONS)
-        .context("TLS versions")?
-        .with_root_certificates(roots(ca_pem.as_bytes(), "the venue CA")?);
+        .map_err(PkiError::crypto(TLS_VERSIONS))?
+        .with_root_certificates(roots(ca_pem.as_bytes(), "la autoridad de certificación / the venue CA")?);
     let mut config = match client {
         None => builder.with_no_client_auth(),
         Some((cert_pem, key_pem)) => {
-            let chain = parse_certs(cert_pem.as_bytes(), "the client certificate")?;
-            let key = PrivateKeyDer::from_pem_slice(key_pem.as_bytes())
-                .context("the client key: not a PEM private key")?;
-            builder.with_client_auth_cert(chain, key).context("the client certificate and key")?
+            let chain =
+                parse_certs(cert_pem.as_bytes(), "el certificado del cliente / the client certificate")?;
+            let key = PrivateKeyDer::from_pem_slice(key_pem.as_bytes()).map_err(|e| {
+                PkiError::malformed(
+                    "la clave del cliente / the client key",
+                    format!("no es una clave privada PEM / not a PEM private key: {e}"),
+                )
+            })?;
+            builder.with_client_auth_cert(chain, key).map_err(PkiError::crypto(
+                "el certificado y la clave del cliente no forman un par utilizable / the client certificate and key do not make a usable pair",
+            ))?
         }
     };
     config.alpn_protocols = vec![ALPN_HTTP_1_1.to_vec()];
@@ -651,6 +894,50 @@ mod tests {
             let error = check_kiosk_id(bad).expect_err(bad).to_string();
             assert!(error.contains("kiosk id"), "{error}");
         }
+    }
+
+    #[test]
+    fn refusals_say_what_to_do_spanish_first_and_are_told_apart_from_failures() {
+        let dir = temp("refusals");
+        let missing = ca_cert_pem(&dir).unwrap_err();
+        assert!(matches!(missing, PkiError::Missing { .. }) && !missing.is_refusal(), "{missing:?}");
+        assert!(missing.to_string().contains("no se encuentra"), "{missing}");
+        create_venue_pki(&dir, &[]).unwrap();
+        let again = create_venue_pki(&dir, &[]).unwrap_err();
+        assert!(matches!(again, PkiError::AlreadyMade { .. }) && again.is_refusal(), "{again:?}");
+
+        let never = revoke_kiosk(&dir, "K1").unwrap_err();
+        assert!(matches!(never, PkiError::NotEnrolled { .. }) && never.is_refusal(), "{never:?}");
+        assert!(never.to_string().starts_with("no hay un quiosco K1 inscrito en "), "{never}");
+        enroll_kiosk(&dir, "K1").unwrap();
+        let twice = enroll_kiosk(&dir, "K1").unwrap_err();
+        assert!(matches!(twice, PkiError::AlreadyEnrolled { .. }) && twice.is_refusal(), "{twice:?}");
+        assert!(twice.to_string().starts_with("el quiosco K1 ya está inscrito"), "{twice}");
+        revoke_kiosk(&dir, "K1").unwrap();
+        fs::remove_file(kiosk_path(&dir, "K1", "crt")).unwrap();
+        fs::remove_file(kiosk_path(&dir, "K1", "key")).unwrap();
+        let revoked = enroll_kiosk(&dir, "K1").unwrap_err();
+        assert!(matches!(revoked, PkiError::Revoked { .. }) && revoked.is_refusal(), "{revoked:?}");
+        let said = revoked.to_string();
+        assert!(said.find("fue revocado").unwrap() < said.find("was revoked").unwrap(), "{said}");
+
+        let (_, request) = kiosk_request("K2").unwrap();
+        let other = sign_kiosk_request(&dir, "K3", &request).unwrap_err();
+        assert!(matches!(other, PkiError::RequestForAnother { .. }) && other.is_refusal(), "{other:?}");
+        let garbage = sign_kiosk_request(&dir, "K2", "not a request").unwrap_err();
+        assert!(matches!(garbage, PkiError::BadRequest { .. }) && garbage.is_refusal(), "{garbage:?}");
+        assert!(garbage.to_string().starts_with("no es una solicitud de certificado válida"), "{garbage}");
+
+        // A revocation list with a line that is no kiosk id: refused, naming
+        // the file and the line (forgetting a revocation is worse).
+        fs::write(revoked_path(&dir), "K1\nnot an id\n").unwrap();
+        let list = KioskRegistry::load(&dir).unwrap_err();
+        assert!(matches!(list, PkiError::Malformed { .. }) && !list.is_refusal(), "{list:?}");
+        assert!(
+            list.to_string().contains("revoked-kiosks, línea / line 2: el identificador de quiosco"),
+            "{list}"
+        );
+        fs::remove_dir_all(&dir).unwrap();
     }
 
     #[test]

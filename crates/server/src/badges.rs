@@ -228,7 +228,8 @@ pub(crate) async fn layout(
     responses(
         (status = 201, description = "Enrolled: the kiosk's certificate and the venue CA's", body = KioskEnrolled),
         (status = 400, description = "`bad-request`", body = ErrorAnswer),
-        (status = 422, description = "`bad-certificate-request`: not a request, another id, enrolled or revoked already", body = ErrorAnswer),
+        (status = 409, description = "`kiosk-enrolled`: that id is enrolled, or was revoked: use another", body = ErrorAnswer),
+        (status = 422, description = "`bad-certificate-request`: not a request, or a request for another id", body = ErrorAnswer),
     ))]
 pub(crate) async fn enroll_kiosk(
     State(state): State<AppState>,
@@ -242,12 +243,18 @@ pub(crate) async fn enroll_kiosk(
     let credentials = tokio::task::spawn_blocking(move || asamblea_pki::sign_kiosk_request(&dir, &kiosk, &csr))
         .await
         .map_err(|_| ApiError::task_failed())?
-        .map_err(|e| {
-            ApiError::new(
+        .map_err(|e| match &e {
+            asamblea_pki::PkiError::AlreadyEnrolled { .. } | asamblea_pki::PkiError::Revoked { .. } => ApiError::new(
+                ErrorCode::KioskEnrolled,
+                format!("No se inscribió el quiosco «{id}»: {e}. Inscríbalo con otro identificador."),
+                format!("Kiosk `{id}` was not enrolled: {e}."),
+            ),
+            e if e.is_refusal() => ApiError::new(
                 ErrorCode::BadCertificateRequest,
-                format!("No se inscribió el quiosco «{id}»: {e:#}. Haga la solicitud de nuevo en el quiosco (asamblea-kiosk enroll) o use otro identificador."),
-                format!("Kiosk `{id}` was not enrolled: {e:#}."),
-            )
+                format!("No se inscribió el quiosco «{id}»: {e}. Haga la solicitud de nuevo en el quiosco (asamblea-kiosk enroll)."),
+                format!("Kiosk `{id}` was not enrolled: {e}."),
+            ),
+            e => ApiError::internal("inscribir un quiosco / enrolling a kiosk", e),
         })?;
     tracing::info!(kiosk.id = %id, request.sha256 = %request_sha256, staff.name = %staff.name, "quiosco inscrito / kiosk enrolled");
     Ok((
@@ -279,11 +286,12 @@ pub(crate) async fn revoke_kiosk(
     tokio::task::spawn_blocking(move || registry.revoke(&id))
         .await
         .map_err(|_| ApiError::task_failed())?
-        .map_err(|e| {
-            ApiError::not_found(
-                format!("un quiosco inscrito «{kiosk}» ({e:#})"),
-                format!("an enrolled kiosk `{kiosk}` ({e:#})"),
-            )
+        .map_err(|e| match e {
+            e if e.is_refusal() => ApiError::not_found(
+                format!("un quiosco inscrito «{kiosk}» ({e})"),
+                format!("an enrolled kiosk `{kiosk}` ({e})"),
+            ),
+            e => ApiError::internal("revocar un quiosco / revoking a kiosk", &e),
         })?;
     tracing::info!(kiosk.id = %kiosk, staff.name = %staff.name, "quiosco revocado / kiosk revoked");
     Ok(Json(KioskRevoked { revoked: kiosk }))

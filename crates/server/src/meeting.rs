@@ -46,6 +46,8 @@ pub(crate) fn action_error(state: &AppState, e: ActionError) -> ApiError {
     match e {
         ActionError::Rejected(r) => ApiError::rejected(&r),
         ActionError::Ledger(l) => ledger_error(state, &l),
+        // A value from the request that no event can carry: the caller's.
+        ActionError::Other(e @ asamblea_venue::VenueError::Invalid { .. }) => ApiError::bad_request(&e, &e),
         ActionError::Other(e) => {
             ApiError::internal("una acción sobre la reunión / an action on the meeting", &e)
         }

@@ -21,8 +21,9 @@
 use std::io::Write as _;
 use std::path::{Path, PathBuf};
 
-use anyhow::{Context, Result};
 use asamblea_wire::{Checkpoint, MeetingId, PublicKey, Signature};
+
+use crate::error::{VenueError, OPEN, WRITE};
 
 /// The file, in the meeting directory.
 pub fn path(dir: &Path) -> PathBuf {
@@ -31,7 +32,7 @@ pub fn path(dir: &Path) -> PathBuf {
 
 /// Appends a daemon-signed checkpoint (owner-only file). A lost line only
 /// makes a later start check more, so the caller may ignore a failure.
-pub fn append(dir: &Path, checkpoint: &Checkpoint, signature: &Signature) -> Result<()> {
+pub fn append(dir: &Path, checkpoint: &Checkpoint, signature: &Signature) -> Result<(), VenueError> {
     let path = path(dir);
     let mut options = std::fs::OpenOptions::new();
     options.append(true).create(true);
@@ -40,10 +41,10 @@ pub fn append(dir: &Path, checkpoint: &Checkpoint, signature: &Signature) -> Res
         use std::os::unix::fs::OpenOptionsExt;
         options.mode(0o600);
     }
-    let mut file = options.open(&path).with_context(|| format!("{}: cannot open", path.display()))?;
+    let mut file = options.open(&path).map_err(VenueError::io(&path, OPEN))?;
     let line =
         format!("{}:{}:{}\n", checkpoint.seq, checkpoint.head, asamblea_wire::hex::encode(&signature.0));
-    file.write_all(line.as_bytes()).with_context(|| format!("{}: cannot write", path.display()))
+    file.write_all(line.as_bytes()).map_err(VenueError::io(&path, WRITE))
 }
 
 /// The latest checkpoint in the file that `daemon_key` signed for

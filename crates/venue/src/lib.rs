@@ -8,6 +8,17 @@
 //! before it returns. The command line and the HTTP daemon both act
 //! through it, so a check-in means the same thing wherever it comes from.
 //!
+//! # Errors
+//!
+//! One error type, [`VenueError`], whose variants are what a caller
+//! branches on (a file the system refused, a folder with no meeting, a
+//! file that does not parse and where, a meeting held by another process,
+//! a request refused, an event the ledger refuses, a ledger that failed).
+//! The register's and the TOML files' own errors
+//! ([`register_csv::ImportError`], [`fields::TomlFileError`]) are variants
+//! of it. Every message a person reads is Spanish first, then English,
+//! separated by ` / `.
+//!
 //! # Invariants
 //!
 //! - Every file from outside is validated here, at the edge, with an error
@@ -25,6 +36,7 @@
 //!
 //! # Layout
 //!
+//! - `error`: [`VenueError`].
 //! - `service`: a meeting directory (files, keys, ledger) and its actions.
 //! - `staff`: staff accounts, tokens and keys.
 //! - `lock`: one writer per meeting (`DIR/lock`), and how a running
@@ -42,6 +54,7 @@
 //!   TOML 1.0 (`docs/profile-format.md` §2).
 
 pub mod checkpoints;
+pub mod error;
 pub mod fields;
 pub mod lock;
 pub mod meeting_config;
@@ -54,3 +67,5 @@ pub mod staff;
 pub mod staging;
 pub mod text;
 pub mod toml_one;
+
+pub use error::VenueError;

@@ -26,7 +26,10 @@ use std::fs;
 use std::io::Write as _;
 use std::path::{Path, PathBuf};
 
-use anyhow::{bail, Context, Result};
+use crate::error::{VenueError, WRITE};
+
+/// What this module's functions return.
+type Result<T> = std::result::Result<T, VenueError>;
 
 /// The lock file of a meeting directory.
 pub fn lock_path(dir: &Path) -> PathBuf {
@@ -66,10 +69,7 @@ impl MeetingLock {
     /// untouched.
     pub fn acquire(dir: &Path) -> Result<std::result::Result<MeetingLock, Holder>> {
         if !dir.join("meeting.toml").is_file() {
-            bail!(
-                "{}: cannot read meeting.toml; is this a meeting directory made by `asamblea init`?",
-                dir.display()
-            );
+            return Err(VenueError::NotAMeeting { dir: dir.to_path_buf(), file: "meeting.toml" });
         }
         MeetingLock::acquire_fresh(dir)
     }
@@ -84,23 +84,27 @@ impl MeetingLock {
             .create(true)
             .truncate(false)
             .open(&path)
-            .map_err(|e| {
+            .map_err(|source| {
                 let read_only = matches!(
-                    e.kind(),
+                    source.kind(),
                     std::io::ErrorKind::ReadOnlyFilesystem | std::io::ErrorKind::PermissionDenied
                 );
-                let what = if read_only {
+                let doing = if read_only {
                     "la carpeta de la reunión es de solo lectura: móntela con escritura o corrija sus permisos para escribir en ella (verify y export no lo necesitan) / the meeting's folder is read-only: mount it writable or fix its permissions to write to it (verify and export do not need to)"
                 } else {
-                    "cannot open the meeting's lock file"
+                    "no se puede abrir el archivo de bloqueo de la reunión / cannot open the meeting's lock file"
                 };
-                anyhow::anyhow!("{}: {what}: {e}", path.display())
+                VenueError::Io { path: path.clone(), doing, source }
             })?;
         match file.try_lock() {
             Ok(()) => {}
             Err(fs::TryLockError::WouldBlock) => return Ok(Err(holder(dir))),
-            Err(fs::TryLockError::Error(e)) => {
-                return Err(e).with_context(|| format!("{}: cannot take the meeting's lock", path.display()))
+            Err(fs::TryLockError::Error(source)) => {
+                return Err(VenueError::Io {
+                    path,
+                    doing: "no se puede tomar el bloqueo de la reunión / cannot take the meeting's lock",
+                    source,
+                })
             }
         }
         let mut lock = MeetingLock { file, path };
@@ -115,19 +119,19 @@ impl MeetingLock {
     /// and what to do, for the commands that must write the files
     /// themselves (`serve`, `init`, `simulate`).
     pub fn acquire_or_explain(dir: &Path) -> Result<MeetingLock> {
-        MeetingLock::acquire(dir)?.or_else(|holder| bail!("{}", busy_message(dir, &holder)))
+        MeetingLock::acquire(dir)?.map_err(|holder| VenueError::Busy { dir: dir.to_path_buf(), holder })
     }
 
     /// [`MeetingLock::acquire_fresh`], or an error that says who holds it.
     pub fn acquire_fresh_or_explain(dir: &Path) -> Result<MeetingLock> {
-        MeetingLock::acquire_fresh(dir)?.or_else(|holder| bail!("{}", busy_message(dir, &holder)))
+        MeetingLock::acquire_fresh(dir)?.map_err(|holder| VenueError::Busy { dir: dir.to_path_buf(), holder })
     }
 
     fn write_pid(&mut self) -> Result<()> {
         self.file
             .set_len(0)
             .and_then(|()| writeln!(self.file, "{}", std::process::id()))
-            .with_context(|| format!("{}: cannot write the lock file", self.path.display()))
+            .map_err(VenueError::io(&self.path, WRITE))
     }
 }
 
@@ -195,36 +199,35 @@ impl KeysLock {
             use std::os::unix::fs::OpenOptionsExt;
             options.mode(0o600);
         }
-        let mut file = options
-            .open(&path)
-            .with_context(|| format!("{}: cannot open the key folder's lock", path.display()))?;
+        let mut file = options.open(&path).map_err(VenueError::io(
+            &path,
+            "no se puede abrir el bloqueo de la carpeta de claves / cannot open the key folder's lock",
+        ))?;
         #[cfg(unix)]
         {
             use std::os::unix::fs::PermissionsExt;
-            fs::set_permissions(&path, fs::Permissions::from_mode(0o600))
-                .with_context(|| format!("{}: cannot set its permissions", path.display()))?;
+            fs::set_permissions(&path, fs::Permissions::from_mode(0o600)).map_err(VenueError::io(
+                &path,
+                "no se pueden fijar sus permisos / cannot set its permissions",
+            ))?;
         }
         match file.try_lock() {
             Ok(()) => {}
             Err(fs::TryLockError::WouldBlock) => {
-                let other = fs::read_to_string(&path).unwrap_or_default();
-                bail!(
-                    "otra copia de esta reunión (el mismo identificador y las mismas claves) está abierta: {} — \
-                     trabaje sobre una sola carpeta / another copy of this meeting (same id, same keys) is open: {} — \
-                     work on one folder only",
-                    other.trim(),
-                    other.trim()
-                );
+                let other = fs::read_to_string(&path).unwrap_or_default().trim().to_string();
+                return Err(VenueError::KeysInUse { path, other });
             }
-            Err(fs::TryLockError::Error(e)) => {
-                return Err(e)
-                    .with_context(|| format!("{}: cannot take the key folder's lock", path.display()))
-            }
+            Err(fs::TryLockError::Error(source)) => return Err(VenueError::Io {
+                path,
+                doing:
+                    "no se puede tomar el bloqueo de la carpeta de claves / cannot take the key folder's lock",
+                source,
+            }),
         }
         let place = dir.canonicalize().unwrap_or_else(|_| dir.to_path_buf());
         file.set_len(0)
             .and_then(|()| writeln!(file, "{} (pid {})", place.display(), std::process::id()))
-            .with_context(|| format!("{}: cannot write the lock file", path.display()))?;
+            .map_err(VenueError::io(&path, WRITE))?;
         Ok(KeysLock { _file: file })
     }
 }
@@ -305,13 +308,21 @@ mod tests {
     #[test]
     fn one_holder_at_a_time_and_released_when_dropped() {
         let dir = temp("one");
-        assert!(MeetingLock::acquire(&dir).unwrap_err().to_string().contains("made by `asamblea init`"));
+        let error = MeetingLock::acquire(&dir).unwrap_err();
+        assert!(matches!(error, VenueError::NotAMeeting { file: "meeting.toml", .. }), "{error:?}");
+        assert!(
+            error.to_string().contains("¿es una carpeta de reunión hecha con `asamblea init`?"),
+            "{error}"
+        );
         assert!(!lock_path(&dir).exists(), "a folder without a meeting is left untouched");
         fs::write(dir.join("meeting.toml"), "").unwrap();
         let first = MeetingLock::acquire(&dir).unwrap().expect("free");
         let second = MeetingLock::acquire(&dir).unwrap().expect_err("held");
         assert_eq!(second, Holder::Command { pid: Some(std::process::id()) });
         assert!(busy_message(&dir, &second).contains("espere a que termine"));
+        let busy = MeetingLock::acquire_or_explain(&dir).unwrap_err();
+        assert!(matches!(&busy, VenueError::Busy { holder, .. } if *holder == second), "{busy:?}");
+        assert_eq!(busy.to_string(), busy_message(&dir, &second));
         drop(first);
         assert!(MeetingLock::acquire(&dir).unwrap().is_ok(), "released on drop");
         fs::remove_dir_all(&dir).unwrap();
@@ -349,6 +360,8 @@ mod tests {
         // And the keys sign for one copy at a time.
         let held = KeysLock::acquire(&keys, &dir).expect("free");
         let refused = KeysLock::acquire(&keys, &copy).expect_err("held by the other copy");
+        assert!(matches!(refused, VenueError::KeysInUse { .. }), "{refused:?}");
+        assert!(refused.to_string().starts_with("otra copia de esta reunión"), "{refused}");
         assert!(refused.to_string().contains("another copy of this meeting"), "{refused}");
         drop(held);
         fs::remove_dir_all(&copy).unwrap();

@@ -27,7 +27,7 @@
 
 use asamblea_rules::{Call, Capital, ItemSpec, MeetingKind, Profile};
 
-use crate::fields::{FieldError, Fields};
+use crate::fields::{FieldError, Fields, TomlFileError};
 use crate::profiles::{self, read_settings};
 
 /// One agenda item as noticed.
@@ -94,10 +94,10 @@ impl MeetingConfig {
     }
 }
 
-/// Parses `meeting.toml`; errors name the file and the key.
-pub fn parse(file: &str, text: &str) -> Result<MeetingConfig, String> {
-    let table: toml::Table = text.parse().map_err(|e| format!("{file}: not valid TOML: {e}"))?;
-    read(&table).map_err(|e| format!("{file}: {e}"))
+/// Parses `meeting.toml`; errors name the file, the line and the key,
+/// Spanish first.
+pub fn parse(file: &str, text: &str) -> Result<MeetingConfig, TomlFileError> {
+    crate::fields::parse_file(file, text, read)
 }
 
 fn read(table: &toml::Table) -> Result<MeetingConfig, FieldError> {
@@ -105,7 +105,7 @@ fn read(table: &toml::Table) -> Result<MeetingConfig, FieldError> {
     let text = |f: &mut Fields, key: &'static str| -> Result<String, FieldError> {
         let raw = f.required_string(key)?.to_string();
         if raw.trim().is_empty() {
-            return Err(f.error(key, "must not be empty"));
+            return Err(f.error(key, "está vacía / must not be empty"));
         }
         crate::text::name(&raw, false).map_err(|e| f.error(key, e))
     };
@@ -113,7 +113,7 @@ fn read(table: &toml::Table) -> Result<MeetingConfig, FieldError> {
     let nit = text(&mut f, "nit")?;
     let kind = f
         .choice("kind", &["ordinary", "extraordinary"], MeetingKind::from_code)?
-        .ok_or_else(|| f.error("kind", "is required"))?;
+        .ok_or_else(|| f.missing("kind"))?;
     let call = f.choice("call", &["first", "second", "own-right"], Call::from_code)?.unwrap_or(Call::First);
     let date = text(&mut f, "date")?;
     check_date(&f, "date", &date)?;
@@ -142,9 +142,10 @@ fn read(table: &toml::Table) -> Result<MeetingConfig, FieldError> {
     let mut twins = crate::text::Twins::default();
     for (i, value) in f.array("agenda")?.unwrap_or_default().iter().enumerate() {
         let prefix = format!("agenda[{i}]");
-        let t = value
-            .as_table()
-            .ok_or_else(|| FieldError { key: prefix.clone(), message: "expected a table".into() })?;
+        let t = value.as_table().ok_or_else(|| FieldError {
+            key: prefix.clone(),
+            message: "se esperaba una tabla / expected a table".into(),
+        })?;
         let item = read_item(t, &prefix)?;
         if let Some((twin, at)) = twins.check(item.spec.id(), i) {
             return Err(FieldError {
@@ -158,7 +159,7 @@ fn read(table: &toml::Table) -> Result<MeetingConfig, FieldError> {
         if agenda.iter().any(|a: &AgendaItem| a.spec.id() == item.spec.id()) {
             return Err(FieldError {
                 key: format!("{prefix}.id"),
-                message: format!("`{}` is used twice", item.spec.id()),
+                message: format!("`{id}` está repetido / `{id}` is used twice", id = item.spec.id()),
             });
         }
         agenda.push(item);
@@ -176,7 +177,10 @@ fn read(table: &toml::Table) -> Result<MeetingConfig, FieldError> {
         ));
     }
     if agenda.is_empty() {
-        return Err(f.error("agenda", "the meeting needs at least one agenda item"));
+        return Err(f.error(
+            "agenda",
+            "el orden del día necesita al menos un punto / the meeting needs at least one agenda item",
+        ));
     }
     let acta = match f.table("acta")? {
         Some(t) => read_acta(t)?,
@@ -215,11 +219,13 @@ fn read_acta(table: &toml::Table) -> Result<ActaFields, FieldError> {
     let designated = text("designated")?;
     let mut commission = Vec::new();
     for (i, value) in f.array("commission")?.unwrap_or_default().iter().enumerate() {
-        let name = value
-            .as_str()
-            .ok_or_else(|| f.error("commission", format!("[{i}] must be a name, in quotes")))?;
-        commission
-            .push(crate::text::name(name, false).map_err(|e| f.error("commission", format!("[{i}]: {e}")))?);
+        let name = value.as_str().ok_or_else(|| {
+            f.error(
+                &format!("commission[{i}]"),
+                "debe ser un nombre, entre comillas / must be a name, in quotes",
+            )
+        })?;
+        commission.push(crate::text::name(name, false).map_err(|e| f.error(&format!("commission[{i}]"), e))?);
     }
     f.finish()?;
     Ok(ActaFields { number, chair, secretary, designated, commission })
@@ -234,7 +240,12 @@ fn check_date(f: &Fields, key: &str, value: &str) -> Result<(), FieldError> {
         && b[7] == b'-'
         && b.iter().enumerate().all(|(i, c)| i == 4 || i == 7 || c.is_ascii_digit());
     if !shaped {
-        return Err(f.error(key, format!("`{value}` is not a date written YYYY-MM-DD")));
+        return Err(f.error(
+            key,
+            format!(
+                "`{value}` no es una fecha escrita AAAA-MM-DD / `{value}` is not a date written YYYY-MM-DD"
+            ),
+        ));
     }
     let number = |range: std::ops::Range<usize>| value[range].parse::<u32>().expect("digits");
     let (year, month, day) = (number(0..4), number(5..7), number(8..10));
@@ -247,9 +258,10 @@ fn check_date(f: &Fields, key: &str, value: &str) -> Result<(), FieldError> {
         _ => 0,
     };
     if year < 1900 || days == 0 || day == 0 || day > days {
-        return Err(
-            f.error(key, format!("`{value}` no es una fecha del calendario / is not a calendar date"))
-        );
+        return Err(f.error(
+            key,
+            format!("`{value}` no es una fecha del calendario / `{value}` is not a calendar date"),
+        ));
     }
     Ok(())
 }
@@ -265,7 +277,10 @@ fn check_time(f: &Fields, key: &str, value: &str) -> Result<(), FieldError> {
     if valid {
         Ok(())
     } else {
-        Err(f.error(key, format!("`{value}` no es una hora HH:MM (00:00 a 23:59) / is not a time HH:MM")))
+        Err(f.error(
+            key,
+            format!("`{value}` no es una hora HH:MM (00:00 a 23:59) / `{value}` is not a time HH:MM"),
+        ))
     }
 }
 
@@ -305,7 +320,7 @@ fn read_item(table: &toml::Table, prefix: &str) -> Result<AgendaItem, FieldError
     let mut f = Fields::new(&table, prefix);
     let id = f.required_string("id")?.to_string();
     if id.is_empty() {
-        return Err(f.error("id", "must not be empty"));
+        return Err(f.error("id", "está vacío / must not be empty"));
     }
     let title = f.required_string("title")?.to_string();
     let spec = crate::spec::read_open(&mut f, id)?;
@@ -340,28 +355,85 @@ mod tests {
     }
 
     fn error_of(edit: impl Fn(&str) -> String) -> String {
-        parse("m.toml", &edit(DEMO_MEETING)).expect_err("invalid")
+        parse("m.toml", &edit(DEMO_MEETING)).expect_err("invalid").to_string()
     }
 
     #[test]
-    fn defects_name_the_file_and_the_key() {
+    fn defects_name_the_file_the_line_and_the_key() {
         let e = error_of(|t| t.replace("date = \"2027-03-30\"", "date = \"25/03/2027\""));
-        assert_eq!(e, "m.toml: key `date`: `25/03/2027` is not a date written YYYY-MM-DD");
+        assert_eq!(
+            e,
+            "m.toml, línea / line 10, clave / key `date`: `25/03/2027` no es una fecha escrita AAAA-MM-DD / `25/03/2027` is not a date written YYYY-MM-DD"
+        );
         let e = error_of(|t| t.replace("kind = \"ordinary\"", "kind = \"annual\""));
-        assert!(e.starts_with("m.toml: key `kind`: `annual` is not one of"), "{e}");
+        assert!(
+            e.starts_with("m.toml, línea / line 5, clave / key `kind`: `annual` no es ninguno de"),
+            "{e}"
+        );
+        assert!(e.contains("/ `annual` is not one of"), "{e}");
         let e = error_of(|t| t.replace("matter = \"profit-distribution\"", "matter = \"profits\""));
-        assert!(e.starts_with("m.toml: key `agenda[2].matter`"), "{e}");
+        assert!(e.starts_with("m.toml, línea / line 43, clave / key `agenda[2].matter`"), "{e}");
         let e = error_of(|t| t.replace("id = \"item-2\"", "id = \"item-1\""));
-        assert_eq!(e, "m.toml: key `agenda[1].id`: `item-1` is used twice");
+        assert_eq!(
+            e,
+            "m.toml, línea / line 36, clave / key `agenda[1].id`: `item-1` está repetido / `item-1` is used twice"
+        );
+        // A missing key is told at the table that lacks it.
         let e = error_of(|t| t.replace("seats = 5\n", ""));
-        assert_eq!(e, "m.toml: key `agenda[3].seats`: a board election needs `seats`");
+        assert_eq!(
+            e,
+            "m.toml, línea / line 45, clave / key `agenda[3].seats`: la elección de junta necesita `seats`, el número de puestos / a board election needs `seats`"
+        );
+        // A key missing from the top of the file has no line to name.
         let e = error_of(|t| t.replace("place = ", "venue = "));
-        assert_eq!(e, "m.toml: key `place`: is required");
+        assert_eq!(e, "m.toml, clave / key `place`: falta: es obligatoria / is required");
         // The acta's table: names are names, and nothing unknown.
         let e = error_of(|t| t.replace("commission = [\"Luisa Martínez Ortiz\"", "commission = [7"));
-        assert!(e.starts_with("m.toml: key `acta.commission`: [0] must be a name"), "{e}");
+        assert_eq!(
+            e,
+            "m.toml, línea / line 24, clave / key `acta.commission[0]`: debe ser un nombre, entre comillas / must be a name, in quotes"
+        );
         let e = error_of(|t| t.replace("number = \"045\"", "numero = \"045\""));
         assert!(e.contains("acta.numero"), "{e}");
+    }
+
+    #[test]
+    fn an_unknown_key_is_named_in_spanish_first_with_its_file_and_line() {
+        let text = DEMO_MEETING.replace("number = \"045\"", "numero = \"045\"");
+        let error = parse("reunion.toml", &text).expect_err("an unknown key is refused");
+        let crate::fields::TomlFileError::Field { file, line, error: field } = &error else {
+            panic!("{error:?}")
+        };
+        assert_eq!((file.as_str(), *line, field.key.as_str()), ("reunion.toml", Some(20), "acta.numero"));
+        let said = error.to_string();
+        assert_eq!(
+            said,
+            "reunion.toml, línea / line 20, clave / key `acta.numero`: clave desconocida: revise cómo está escrita / unknown key: check its spelling"
+        );
+        assert!(said.find("clave desconocida").unwrap() < said.find("unknown key").unwrap(), "{said}");
+        // At the top of the file, and in an agenda item, the same.
+        let said = parse("m.toml", &DEMO_MEETING.replace("call = ", "cal = ")).unwrap_err().to_string();
+        assert!(said.starts_with("m.toml, línea / line 6, clave / key `cal`: clave desconocida"), "{said}");
+        let said = parse("m.toml", &DEMO_MEETING.replace("seats = 5", "seats = 5\nsillas = 5"))
+            .unwrap_err()
+            .to_string();
+        assert!(
+            said.starts_with("m.toml, línea / line 50, clave / key `agenda[3].sillas`: clave desconocida"),
+            "{said}"
+        );
+        // A wrong type says what was expected and what was found.
+        let said =
+            parse("m.toml", &DEMO_MEETING.replace("seats = 5", "seats = \"cinco\"")).unwrap_err().to_string();
+        assert_eq!(
+            said,
+            "m.toml, línea / line 49, clave / key `agenda[3].seats`: se esperaba un número entero, hay un texto / expected a whole number, found a string"
+        );
+        // Not TOML at all: the line and the column.
+        let said = parse("m.toml", &DEMO_MEETING.replace("time = \"10:00\"", "time = 10:00\""))
+            .unwrap_err()
+            .to_string();
+        assert!(said.starts_with("m.toml, línea / line 11, columna / column "), "{said}");
+        assert!(said.contains(": el archivo no es TOML válido / not valid TOML: "), "{said}");
     }
 
     #[test]
@@ -378,7 +450,12 @@ mod tests {
     #[test]
     fn dates_and_times_are_real_and_the_notice_comes_first() {
         let e = error_of(|t| t.replace("date = \"2027-03-30\"", "date = \"2027-02-30\""));
-        assert!(e.starts_with("m.toml: key `date`: `2027-02-30` no es una fecha del calendario"), "{e}");
+        assert!(
+            e.starts_with(
+                "m.toml, línea / line 10, clave / key `date`: `2027-02-30` no es una fecha del calendario"
+            ),
+            "{e}"
+        );
         let e = error_of(|t| t.replace("date = \"2027-03-30\"", "date = \"2027-13-01\""));
         assert!(e.contains("no es una fecha del calendario"), "{e}");
         let leap = DEMO_MEETING.replace("date = \"2027-03-30\"", "date = \"2028-02-29\"");
@@ -386,10 +463,13 @@ mod tests {
         let e = error_of(|t| t.replace("date = \"2027-03-30\"", "date = \"2026-02-29\""));
         assert!(e.contains("no es una fecha del calendario"), "{e}");
         let e = error_of(|t| t.replace("time = \"10:00\"", "time = \"25:99\""));
-        assert!(e.starts_with("m.toml: key `time`: `25:99` no es una hora HH:MM"), "{e}");
+        assert!(
+            e.starts_with("m.toml, línea / line 11, clave / key `time`: `25:99` no es una hora HH:MM"),
+            "{e}"
+        );
         let e = error_of(|t| t.replace("convened_on = \"2027-03-02\"", "convened_on = \"2027-03-31\""));
         assert!(
-            e.starts_with("m.toml: key `convened_on`: la convocatoria (2027-03-31) debe ser anterior"),
+            e.starts_with("m.toml, línea / line 14, clave / key `convened_on`: la convocatoria (2027-03-31) debe ser anterior"),
             "{e}"
         );
         let e = error_of(|t| t.replace("convened_on = \"2027-03-02\"", "convened_on = \"2027-03-30\""));
@@ -400,26 +480,36 @@ mod tests {
     fn agenda_ids_and_lists_follow_the_ledger_rules_at_init() {
         let long = "x".repeat(65);
         let e = error_of(|t| t.replace("id = \"item-1\"", &format!("id = \"{long}\"")));
-        assert!(e.starts_with("m.toml: key `agenda[0].id`: no cabe en el registro"), "{e}");
+        assert!(
+            e.starts_with("m.toml, línea / line 31, clave / key `agenda[0].id`: no cabe en el registro"),
+            "{e}"
+        );
         let e = error_of(|t| t.replace("id = \"item-1\"", "id = \"item\\u0007\""));
-        assert!(e.starts_with("m.toml: key `agenda[0].id`: contiene U+0007"), "{e}");
+        assert!(e.starts_with("m.toml, línea / line 31, clave / key `agenda[0].id`: contiene U+0007"), "{e}");
         let e = error_of(|t| t.replace("\"Lista 1\"", &format!("\"{long}\"")));
-        assert!(e.starts_with("m.toml: key `agenda[3].lists[0]`: no cabe en el registro"), "{e}");
+        assert!(
+            e.starts_with(
+                "m.toml, línea / line 50, clave / key `agenda[3].lists[0]`: no cabe en el registro"
+            ),
+            "{e}"
+        );
         // Latin L and Cyrillic Ӏ (U+04C0) look alike.
         let e = error_of(|t| t.replace("\"Lista 2\"", "\"\\u04C0ista 1\""));
         assert!(
-            e.starts_with("m.toml: key `agenda[3].lists[1]`: `Ӏista 1` se confunde a la vista con `Lista 1`"),
+            e.starts_with(
+                "m.toml, línea / line 50, clave / key `agenda[3].lists[1]`: `Ӏista 1` se confunde a la vista con `Lista 1`"
+            ),
             "{e}"
         );
         let e = error_of(|t| t.replace("id = \"item-2\"", "id = \"ITEM-1\""));
         assert!(
-            e.starts_with("m.toml: key `agenda[1].id`: `ITEM-1` se confunde a la vista con `item-1`"),
+            e.starts_with("m.toml, línea / line 36, clave / key `agenda[1].id`: `ITEM-1` se confunde a la vista con `item-1`"),
             "{e}"
         );
         let e = error_of(|t| {
             t.replace("company = \"Inversiones Andinas S.A.\"", "company = \"Inversiones\\u0000\"")
         });
-        assert!(e.starts_with("m.toml: key `company`: contiene U+0000"), "{e}");
+        assert!(e.starts_with("m.toml, línea / line 3, clave / key `company`: contiene U+0000"), "{e}");
         // An id written in NFD is stored in NFC.
         let nfd =
             DEMO_MEETING.replace("id = \"item-1\"", "id = \"ítem-1\"".replace('í', "i\u{301}").as_str());

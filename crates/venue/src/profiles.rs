@@ -10,7 +10,7 @@ use asamblea_rules::{
     BylawRules, DecisionBase, Majority, MatterKind, MatterRules, MeetingKind, Profile, QuorumRule, Settings,
 };
 
-use crate::fields::{FieldError, Fields};
+use crate::fields::{FieldError, Fields, TomlFileError};
 
 /// The profiles shipped in `config/`, by name.
 pub const EMBEDDED: [(&str, &str); 3] = [
@@ -19,20 +19,15 @@ pub const EMBEDDED: [(&str, &str); 3] = [
     ("legal-default", include_str!("../../../config/legal-default.toml")),
 ];
 
-/// A profile that could not be loaded: which file, which key, what.
-#[derive(Debug, thiserror::Error)]
+/// A profile that could not be loaded: which file, which line and key,
+/// what.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum ProfileLoadError {
     /// No shipped profile of that name.
-    #[error("unknown profile `{0}`: expected one of grupo-aval, almagrario, legal-default")]
+    #[error(
+        "no hay un perfil `{0}`: los perfiles son grupo-aval, almagrario y legal-default / unknown profile `{0}`: expected one of grupo-aval, almagrario, legal-default"
+    )]
     Unknown(String),
-    /// Not TOML.
-    #[error("{file}: not valid TOML: {message}")]
-    Syntax {
-        /// The file.
-        file: String,
-        /// The parser's message, with line and column.
-        message: String,
-    },
     /// TOML, but of a kind only TOML 1.1 allows: a profile is TOML 1.0, so
     /// that every verifier of a bundle reads the same profiles.
     #[error(
@@ -48,14 +43,10 @@ pub enum ProfileLoadError {
         /// What only TOML 1.1 allows.
         what: crate::toml_one::Toml11Only,
     },
-    /// A key with a bad value, or missing, or unknown.
-    #[error("{file}: {error}")]
-    Field {
-        /// The file.
-        file: String,
-        /// The key and what is wrong.
-        error: FieldError,
-    },
+    /// Not TOML, or a key with a bad value, missing or unknown: the file,
+    /// the line and the key.
+    #[error(transparent)]
+    File(#[from] TomlFileError),
 }
 
 /// One of the shipped profiles, by name.
@@ -69,16 +60,15 @@ pub fn embedded(name: &str) -> Result<Profile, ProfileLoadError> {
 
 /// Parses and validates a profile; `file` names it in errors.
 pub fn parse_profile(file: &str, text: &str) -> Result<Profile, ProfileLoadError> {
-    let table: toml::Table = text.parse().map_err(|e: toml::de::Error| ProfileLoadError::Syntax {
-        file: file.to_string(),
-        message: e.to_string(),
-    })?;
     // The parser reads TOML 1.1; a profile must be TOML 1.0 (see
-    // `toml_one` for why), so what 1.1 added is refused here.
-    if let Some((line, what)) = crate::toml_one::first_toml11_only(text) {
-        return Err(ProfileLoadError::Toml11 { file: file.to_string(), line, what });
+    // `toml_one` for why), so what 1.1 added is refused here, once the
+    // text is TOML at all (a syntax error is said as such first).
+    if text.parse::<toml::Table>().is_ok() {
+        if let Some((line, what)) = crate::toml_one::first_toml11_only(text) {
+            return Err(ProfileLoadError::Toml11 { file: file.to_string(), line, what });
+        }
     }
-    read_profile(&table).map_err(|error| ProfileLoadError::Field { file: file.to_string(), error })
+    Ok(crate::fields::parse_file(file, text, read_profile)?)
 }
 
 fn read_profile(table: &toml::Table) -> Result<Profile, FieldError> {
@@ -87,26 +77,30 @@ fn read_profile(table: &toml::Table) -> Result<Profile, FieldError> {
     top.string("company")?;
     let settings = match top.table("settings")? {
         Some(t) => read_settings(t, "settings", Settings::default(), true)?,
-        None => return Err(top.error("settings", "is required")),
+        None => return Err(top.missing("settings")),
     };
-    let matters_table = top.table("matters")?.ok_or_else(|| top.error("matters", "is required"))?;
+    let matters_table = top.table("matters")?.ok_or_else(|| top.missing("matters"))?;
     top.finish()?;
 
     let mut matters = Fields::new(matters_table, "matters");
     let mut rules = Vec::new();
     for kind in MatterKind::ALL {
         let Some(value) = matters.value(kind.code()) else {
-            return Err(matters.error(kind.code(), "is missing: every matter kind needs its rules"));
+            return Err(matters.error(
+                kind.code(),
+                "falta: cada clase de asunto necesita sus reglas / is missing: every matter kind needs its rules",
+            ));
         };
         let path = matters.path(kind.code());
-        let table = value
-            .as_table()
-            .ok_or_else(|| FieldError { key: path.clone(), message: "expected a table".into() })?;
+        let table = value.as_table().ok_or_else(|| FieldError {
+            key: path.clone(),
+            message: "se esperaba una tabla / expected a table".into(),
+        })?;
         rules.push((kind, read_matter(table, &path)?));
     }
     matters.finish()?;
     Profile::new(name, settings, rules)
-        .map_err(|e| FieldError { key: "matters".into(), message: e.to_string() })
+        .map_err(|e| FieldError { key: "matters".into(), message: format!("las reglas no concuerdan / {e}") })
 }
 
 /// Reads a `[settings]` table over `defaults`. Scenario files use it too,
@@ -148,7 +142,7 @@ fn read_matter(table: &toml::Table, path: &str) -> Result<MatterRules, FieldErro
     let mut f = Fields::new(table, path);
     let majority = match f.value("majority") {
         Some(v) => read_majority(v, &f.path("majority"))?,
-        None => return Err(f.error("majority", "is required")),
+        None => return Err(f.missing("majority")),
     };
     let mut rules = MatterRules::plain(majority);
     rules.administrators_barred = f.boolean("administrators_barred")?.unwrap_or(false);
@@ -179,7 +173,8 @@ fn read_majority(value: &toml::Value, path: &str) -> Result<Majority, FieldError
             "electoral-quotient" => Ok(Majority::ElectoralQuotient),
             "single-seat" => Ok(Majority::SingleSeat),
             other => Err(bad(format!(
-                "`{other}` is not one of: simple, electoral-quotient, single-seat, or a table {{ percent = N, plural = bool }} / {{ two_class_percent = N }}"
+                "`{other}` no es simple, electoral-quotient, single-seat ni una tabla {{ percent = N, plural = bool }} o {{ two_class_percent = N }} / \
+                 `{other}` is not one of: simple, electoral-quotient, single-seat, or a table {{ percent = N, plural = bool }} or {{ two_class_percent = N }}"
             ))),
         },
         toml::Value::Table(t) => {
@@ -188,7 +183,12 @@ fn read_majority(value: &toml::Value, path: &str) -> Result<Majority, FieldError
                 u8::try_from(n)
                     .ok()
                     .filter(|p| (1..=100).contains(p))
-                    .ok_or_else(|| f.error(key, format!("must be a percentage from 1 to 100, found {n}")))
+                    .ok_or_else(|| {
+                        f.error(
+                            key,
+                            format!("debe ser un porcentaje de 1 a 100, y es {n} / must be a percentage from 1 to 100, found {n}"),
+                        )
+                    })
             };
             let result = if let Some(n) = f.count("two_class_percent")? {
                 Majority::TwoClassSubscribed { percent: percent(&f, "two_class_percent", n)? }
@@ -196,22 +196,33 @@ fn read_majority(value: &toml::Value, path: &str) -> Result<Majority, FieldError
                 let plural = f.boolean("plural")?.unwrap_or(false);
                 Majority::AtLeastPercent { percent: percent(&f, "percent", n)?, plural }
             } else {
-                return Err(bad("expected `percent` or `two_class_percent`".into()));
+                return Err(bad(
+                    "se esperaba `percent` o `two_class_percent` / expected `percent` or `two_class_percent`".into(),
+                ));
             };
             f.finish()?;
             Ok(result)
         }
-        other => Err(bad(format!("expected a string or a table, found {}", crate::fields::type_name(other)))),
+        other => {
+            let (es, en) = crate::fields::found(other);
+            Err(bad(format!("se esperaba un texto o una tabla, hay {es} / expected a string or a table, found {en}")))
+        }
     }
 }
 
 /// The profile a bundle names, from the file the bundle carries: what
-/// every verifier of a bundle loads (`asamblea_ledger::ProfileLoader`).
+/// every verifier of a bundle loads (`asamblea_ledger::ProfileLoader`,
+/// which takes its error as text).
 pub fn load_profile(name: &str, bytes: &[u8]) -> Result<Profile, String> {
-    let text = std::str::from_utf8(bytes).map_err(|_| "the profile is not UTF-8 text".to_string())?;
-    let profile = parse_profile(&format!("profile `{name}`"), text).map_err(|e| e.to_string())?;
+    let text = std::str::from_utf8(bytes).map_err(|_| {
+        format!("el perfil `{name}` no es texto UTF-8 / the profile `{name}` is not UTF-8 text")
+    })?;
+    let profile = parse_profile(&format!("perfil / profile `{name}`"), text).map_err(|e| e.to_string())?;
     if profile.name() != name {
-        return Err(format!("the profile file is named `{}`, not `{name}`", profile.name()));
+        return Err(format!(
+            "el archivo del perfil se llama `{got}`, no `{name}` / the profile file is named `{got}`, not `{name}`",
+            got = profile.name()
+        ));
     }
     Ok(profile)
 }
@@ -271,13 +282,18 @@ mod tests {
     #[test]
     fn an_unknown_setting_is_refused() {
         let text = EMBEDDED[0].1.replace("listed = true", "listed = true\nlisteed = false");
-        assert!(error_of(&text).contains("key `settings.listeed`: unknown key"));
+        let message = error_of(&text);
+        assert!(message.starts_with("p.toml, línea / line "), "{message}");
+        assert!(message.contains(", clave / key `settings.listeed`: clave desconocida"), "{message}");
+        assert!(message.ends_with("/ unknown key: check its spelling"), "{message}");
     }
 
     #[test]
     fn a_wrong_type_is_named() {
         let text = EMBEDDED[0].1.replace("listed = true", "listed = \"yes\"");
-        assert!(error_of(&text).contains("key `settings.listed`: expected true or false, found a string"));
+        assert!(error_of(&text).contains(
+            "clave / key `settings.listed`: se esperaba true o false, hay un texto / expected true or false, found a string"
+        ));
     }
 
     #[test]
@@ -322,6 +338,19 @@ mod tests {
 
     #[test]
     fn syntax_errors_name_the_file() {
-        assert!(error_of("name = ").starts_with("p.toml: not valid TOML"));
+        let message = error_of("name = ");
+        assert!(
+            message.starts_with(
+                "p.toml, línea / line 1, columna / column 8: el archivo no es TOML válido / not valid TOML"
+            ),
+            "{message}"
+        );
+    }
+
+    #[test]
+    fn an_unknown_profile_is_named_spanish_first() {
+        let message = embedded("acme").unwrap_err().to_string();
+        assert!(message.starts_with("no hay un perfil `acme`"), "{message}");
+        assert!(message.contains("/ unknown profile `acme`"), "{message}");
     }
 }

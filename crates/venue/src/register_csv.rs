@@ -14,8 +14,8 @@
 //! `employee`/`empleado`; `split` is empty, `omnibus-custodian` or
 //! `dismembered`. A holder of both classes has one row per class. `shares`
 //! is a whole number written with digits only. Any bad row refuses the
-//! whole file, naming the line and the field: a register is imported whole
-//! or not at all.
+//! whole file, naming the line and the field, in Spanish first and in
+//! English after: a register is imported whole or not at all.
 //!
 //! What Excel in Colombia writes is read too: a file that is not UTF-8 is
 //! read as Windows-1252 (Excel's "CSV" there) and a header separated by `;`
@@ -126,21 +126,32 @@ fn decode(file: &str, bytes: Vec<u8>, notes: &mut Vec<String>) -> Result<String,
     Ok(text)
 }
 
-/// A register file that could not be imported.
+/// A register file that could not be imported. Every message names the
+/// file and, where there is one, the line and the column; it says what is
+/// wrong in Spanish first and in English after.
 #[derive(Debug, thiserror::Error)]
 pub enum ImportError {
-    /// Not readable as CSV.
-    #[error("{file}: line {line}: {message}")]
+    /// The file could not be read at all.
+    #[error("{file}: no se puede leer / cannot read: {source}")]
+    Io {
+        /// The file.
+        file: String,
+        /// What the operating system said.
+        #[source]
+        source: std::io::Error,
+    },
+    /// Not readable as CSV (an encoding, a row of the wrong length).
+    #[error("{file}, línea / line {line}: {message}")]
     Csv {
         /// The file.
         file: String,
         /// The line, from 1.
         line: u64,
-        /// What the CSV reader said.
+        /// What is wrong, Spanish first.
         message: String,
     },
     /// A field with a bad value.
-    #[error("{file}: line {line}, field `{field}`: {message}")]
+    #[error("{file}, línea / line {line}, campo / field `{field}`: {message}")]
     Field {
         /// The file.
         file: String,
@@ -148,15 +159,15 @@ pub enum ImportError {
         line: u64,
         /// The column.
         field: &'static str,
-        /// What is wrong and what to do.
+        /// What is wrong and what to do, Spanish first.
         message: String,
     },
     /// The header lacks a column, or has an unknown one.
-    #[error("{file}: line 1 (header): {message}")]
+    #[error("{file}, línea / line 1 (encabezado / header): {message}")]
     Header {
         /// The file.
         file: String,
-        /// What is wrong.
+        /// What is wrong, Spanish first.
         message: String,
     },
     /// The rows are fine one by one but not together.
@@ -164,7 +175,7 @@ pub enum ImportError {
     Register {
         /// The file.
         file: String,
-        /// What is wrong.
+        /// What is wrong, Spanish first.
         message: String,
     },
 }
@@ -180,11 +191,7 @@ pub fn import(
     mut progress: impl FnMut(u64),
 ) -> Result<Imported, ImportError> {
     let mut bytes = Vec::new();
-    input.read_to_end(&mut bytes).map_err(|e| ImportError::Csv {
-        file: file.into(),
-        line: 0,
-        message: format!("cannot read: {e}"),
-    })?;
+    input.read_to_end(&mut bytes).map_err(|source| ImportError::Io { file: file.into(), source })?;
     let mut notes = Vec::new();
     let text = decode(file, bytes, &mut notes)?;
     let header_line = text.lines().next().unwrap_or("");
@@ -203,7 +210,10 @@ pub fn import(
         .from_reader(text.as_bytes());
     let header = reader
         .headers()
-        .map_err(|e| ImportError::Header { file: file.into(), message: e.to_string() })?
+        .map_err(|e| ImportError::Header {
+            file: file.into(),
+            message: format!("el encabezado no se puede leer / the header cannot be read: {e}"),
+        })?
         .clone();
     let mut at = [usize::MAX; 6];
     for (i, name) in header.iter().enumerate() {
@@ -213,18 +223,24 @@ pub fn import(
             Some(_) => {
                 return Err(ImportError::Header {
                     file: file.into(),
-                    message: format!("column `{name}` appears twice"),
+                    message: format!("la columna `{name}` aparece dos veces / column `{name}` appears twice"),
                 })
             }
             None => {
-                let hint = if name.contains(';') {
-                    "; the columns seem separated by `;` and `,` at once: save as CSV with one separator"
+                let (hint_es, hint_en) = if name.contains(';') {
+                    (
+                        "; las columnas parecen separadas por `;` y `,` a la vez: guarde como CSV con un solo separador",
+                        "; the columns seem separated by `;` and `,` at once: save as CSV with one separator",
+                    )
                 } else {
-                    ""
+                    ("", "")
                 };
+                let columns = COLUMNS.join(", ");
                 return Err(ImportError::Header {
                     file: file.into(),
-                    message: format!("unknown column `{name}`; the columns are {}{hint}", COLUMNS.join(", ")),
+                    message: format!(
+                        "columna desconocida `{name}`; las columnas son {columns}{hint_es} / unknown column `{name}`; the columns are {columns}{hint_en}"
+                    ),
                 });
             }
         }
@@ -233,7 +249,10 @@ pub fn import(
         if i == usize::MAX {
             return Err(ImportError::Header {
                 file: file.into(),
-                message: format!("column `{}` is missing", COLUMNS[c]),
+                message: format!(
+                    "falta la columna `{column}` / column `{column}` is missing",
+                    column = COLUMNS[c]
+                ),
             });
         }
     }
@@ -251,12 +270,14 @@ pub fn import(
             let line = e.position().map_or(0, |p| p.line());
             let message = match e.kind() {
                 csv::ErrorKind::UnequalLengths { expected_len, len, .. } => {
-                    format!("the row has {len} fields where the header has {expected_len}")
+                    format!(
+                        "la fila tiene {len} campos y el encabezado {expected_len} / the row has {len} fields where the header has {expected_len}"
+                    )
                 }
                 csv::ErrorKind::Utf8 { .. } => {
-                    "the row is not valid UTF-8 text: save the file as UTF-8".into()
+                    "la fila no es texto UTF-8: guarde el archivo como UTF-8 / the row is not valid UTF-8 text: save the file as UTF-8".into()
                 }
-                _ => e.to_string(),
+                _ => format!("la fila no se puede leer como CSV / the row cannot be read as CSV: {e}"),
             };
             ImportError::Csv { file: file.into(), line, message }
         })?;
@@ -270,7 +291,11 @@ pub fn import(
         };
 
         if field(0).is_empty() {
-            return Err(bad("holder_id", "is empty: every row needs the holder's id".into()));
+            return Err(bad(
+                "holder_id",
+                "está vacío: cada fila necesita el identificador del accionista / is empty: every row needs the holder's id"
+                    .into(),
+            ));
         }
         let id = crate::text::id(field(0)).map_err(|e| bad("holder_id", e))?;
         let id = id.as_str();
@@ -278,36 +303,56 @@ pub fn import(
             return Err(bad(
                 "holder_id",
                 format!(
-                    "`{id}` se confunde a la vista con `{twin}` de la línea {twin_line}: corrija uno de los dos / looks like `{twin}` at line {twin_line}: correct one of them"
+                    "`{id}` se confunde a la vista con `{twin}` de la línea {twin_line}: corrija uno de los dos / `{id}` looks like `{twin}` at line {twin_line}: correct one of them"
                 ),
             ));
         }
         if field(1).is_empty() {
-            return Err(bad("name", "is empty: every row needs the holder's name".into()));
+            return Err(bad(
+                "name",
+                "está vacío: cada fila necesita el nombre del accionista / is empty: every row needs the holder's name"
+                    .into(),
+            ));
         }
         let name = crate::text::holder_name(field(1)).map_err(|e| bad("name", e))?;
         let name = name.as_str();
-        let class = ShareClass::from_code(field(2))
-            .ok_or_else(|| bad("class", format!("`{}` is not ORD or PREF", field(2))))?;
+        let class = ShareClass::from_code(field(2)).ok_or_else(|| {
+            bad("class", format!("`{x}` no es ORD ni PREF / `{x}` is not ORD or PREF", x = field(2)))
+        })?;
         let shares_text = field(3);
         if shares_text.is_empty() || !shares_text.bytes().all(|b| b.is_ascii_digit()) {
             return Err(bad(
                 "shares",
-                format!("`{shares_text}` is not a whole number of shares (write digits only, no separators)"),
+                format!(
+                    "`{shares_text}` no es un número entero de acciones (escriba solo dígitos, sin separadores) / `{shares_text}` is not a whole number of shares (write digits only, no separators)"
+                ),
             ));
         }
-        let shares =
-            shares_text.parse::<u64>().map_err(|_| bad("shares", format!("`{shares_text}` is too large")))?;
+        let shares = shares_text.parse::<u64>().map_err(|_| {
+            bad("shares", format!("`{shares_text}` es demasiado grande / `{shares_text}` is too large"))
+        })?;
         let role = match field(4) {
             "" => None,
             "administrator" | "administrador" => Some(Role::Administrator),
             "employee" | "empleado" => Some(Role::Employee),
-            other => return Err(bad("role", format!("`{other}` is not empty, administrator or employee"))),
+            other => {
+                return Err(bad(
+                    "role",
+                    format!(
+                        "`{other}` no es vacío, administrador ni empleado / `{other}` is not empty, administrator or employee"
+                    ),
+                ))
+            }
         };
         let split = match field(5) {
             "" => None,
             other => Some(SplitPermission::from_code(other).ok_or_else(|| {
-                bad("split", format!("`{other}` is not empty, omnibus-custodian or dismembered"))
+                bad(
+                    "split",
+                    format!(
+                        "`{other}` no es vacío, omnibus-custodian ni dismembered / `{other}` is not empty, omnibus-custodian or dismembered"
+                    ),
+                )
             })?),
         };
 
@@ -325,7 +370,10 @@ pub fn import(
                 if !seen_classes.insert((id.to_string(), class.code())) {
                     return Err(bad(
                         "class",
-                        format!("holder `{id}` already has a {} row at line {first_line}", class.code()),
+                        format!(
+                            "el accionista `{id}` ya tiene una fila {class} en la línea {first_line} / holder `{id}` already has a {class} row at line {first_line}",
+                            class = class.code()
+                        ),
                     ));
                 }
                 if spec.role != role || spec.split != split || names.get(id).map(String::as_str) != Some(name)
@@ -333,7 +381,7 @@ pub fn import(
                     return Err(bad(
                         "holder_id",
                         format!(
-                            "holder `{id}` appears at line {first_line} with another name, role or split"
+                            "el accionista `{id}` aparece en la línea {first_line} con otro nombre, cargo o división / holder `{id}` appears at line {first_line} with another name, role or split"
                         ),
                     ));
                 }
@@ -362,7 +410,9 @@ pub fn import(
     let specs = order.into_iter().map(|id| holders.remove(&id).expect("every ordered id has a row").0);
     let register = Register::new(capital, specs).map_err(|e| ImportError::Register {
         file: file.into(),
-        message: format!("{e}; check the capital in meeting.toml"),
+        message: format!(
+            "el registro no cuadra con el capital: revise [capital] en meeting.toml / {e}; check the capital in meeting.toml"
+        ),
     })?;
     Ok(Imported { register, names, notes })
 }
@@ -373,6 +423,9 @@ fn set(holdings: &mut ClassShares, class: ShareClass, shares: Shares) {
         ShareClass::Preferred => holdings.preferred = shares,
     }
 }
+
+#[cfg(test)]
+mod properties;
 
 #[cfg(test)]
 mod tests {
@@ -422,36 +475,36 @@ mod tests {
         let head = "holder_id,name,class,shares,role,split\nA,Ana,ORD,10,,\n";
         check_error(
             &format!("{head}B,Bea,ORD,1.000,,\n"),
-            "r.csv: line 3, field `shares`: `1.000` is not a whole number of shares (write digits only, no separators)",
+            "r.csv, línea / line 3, campo / field `shares`: `1.000` no es un número entero de acciones (escriba solo dígitos, sin separadores) / `1.000` is not a whole number of shares (write digits only, no separators)",
         );
-        check_error(&format!("{head}B,Bea,ORD,-4,,\n"), "r.csv: line 3, field `shares`: `-4` is not a whole number of shares (write digits only, no separators)");
+        check_error(&format!("{head}B,Bea,ORD,-4,,\n"), "r.csv, línea / line 3, campo / field `shares`: `-4` no es un número entero de acciones (escriba solo dígitos, sin separadores) / `-4` is not a whole number of shares (write digits only, no separators)");
         check_error(
             &format!("{head}B,Bea,COMMON,4,,\n"),
-            "r.csv: line 3, field `class`: `COMMON` is not ORD or PREF",
+            "r.csv, línea / line 3, campo / field `class`: `COMMON` no es ORD ni PREF / `COMMON` is not ORD or PREF",
         );
         check_error(
             &format!("{head},Bea,ORD,4,,\n"),
-            "r.csv: line 3, field `holder_id`: is empty: every row needs the holder's id",
+            "r.csv, línea / line 3, campo / field `holder_id`: está vacío: cada fila necesita el identificador del accionista / is empty: every row needs the holder's id",
         );
         check_error(
             &format!("{head}B,Bea,ORD,4,boss,\n"),
-            "r.csv: line 3, field `role`: `boss` is not empty, administrator or employee",
+            "r.csv, línea / line 3, campo / field `role`: `boss` no es vacío, administrador ni empleado / `boss` is not empty, administrator or employee",
         );
         check_error(
             &format!("{head}A,Ana,ORD,4,,\n"),
-            "r.csv: line 3, field `class`: holder `A` already has a ORD row at line 2",
+            "r.csv, línea / line 3, campo / field `class`: el accionista `A` ya tiene una fila ORD en la línea 2 / holder `A` already has a ORD row at line 2",
         );
         check_error(
             "holder_id,name,class,shares\nA,Ana,ORD,0\nA,Ana,ORD,500\n",
-            "r.csv: line 3, field `class`: holder `A` already has a ORD row at line 2",
+            "r.csv, línea / line 3, campo / field `class`: el accionista `A` ya tiene una fila ORD en la línea 2 / holder `A` already has a ORD row at line 2",
         );
         check_error(
             &format!("{head}A,Ana María,PREF,4,,\n"),
-            "r.csv: line 3, field `holder_id`: holder `A` appears at line 2 with another name, role or split",
+            "r.csv, línea / line 3, campo / field `holder_id`: el accionista `A` aparece en la línea 2 con otro nombre, cargo o división / holder `A` appears at line 2 with another name, role or split",
         );
         check_error(
             &format!("{head}B,Bea,ORD\n"),
-            "r.csv: line 3: the row has 3 fields where the header has 6",
+            "r.csv, línea / line 3: la fila tiene 3 campos y el encabezado 6 / the row has 3 fields where the header has 6",
         );
     }
 
@@ -460,26 +513,32 @@ mod tests {
         let head = "holder_id,name,class,shares,role,split\nCC-1,Ana,ORD,10,,\n";
         check_error(
             &format!("{head}CC-2\u{7},Bea,ORD,4,,\n"),
-            "r.csv: line 3, field `holder_id`: contiene U+0007 (invisible): un identificador lleva solo letras, dígitos y - . _ / / contains U+0007 (invisible): an id holds letters, digits and - . _ / only",
+            "r.csv, línea / line 3, campo / field `holder_id`: contiene U+0007 (invisible): un identificador lleva solo letras, dígitos y - . _ / / contains U+0007 (invisible): an id holds letters, digits and - . _ / only",
         );
         for bad in ["CC-2\u{85}", "CC-2\u{7f}", "CC\u{200B}-2"] {
             let Err(e) = import("r.csv", format!("{head}{bad},Bea,ORD,4,,\n").as_bytes(), capital(), |_| {})
             else {
                 panic!("{bad:?} accepted")
             };
-            assert!(e.to_string().starts_with("r.csv: line 3, field `holder_id`: contiene U+"), "{e}");
+            assert!(
+                e.to_string().starts_with("r.csv, línea / line 3, campo / field `holder_id`: contiene U+"),
+                "{e}"
+            );
         }
         // Cyrillic С (U+0421) and Latin C.
         check_error(
             &format!("{head}\u{421}C-1,Bea,ORD,4,,\n"),
-            "r.csv: line 3, field `holder_id`: `СC-1` se confunde a la vista con `CC-1` de la línea 2: corrija uno de los dos / looks like `CC-1` at line 2: correct one of them",
+            "r.csv, línea / line 3, campo / field `holder_id`: `СC-1` se confunde a la vista con `CC-1` de la línea 2: corrija uno de los dos / `СC-1` looks like `CC-1` at line 2: correct one of them",
         );
         // NFD and NFC are one id: a second row of the same holder.
         let both = "holder_id,name,class,shares\nJOSE\u{301}-1,José,ORD,10\nJOS\u{c9}-1,José,ORD,4\n";
-        check_error(both, "r.csv: line 3, field `class`: holder `JOSÉ-1` already has a ORD row at line 2");
+        check_error(
+            both,
+            "r.csv, línea / line 3, campo / field `class`: el accionista `JOSÉ-1` ya tiene una fila ORD en la línea 2 / holder `JOSÉ-1` already has a ORD row at line 2",
+        );
         check_error(
             &format!("{head}CC-2,Bea\0,ORD,4,,\n"),
-            "r.csv: line 3, field `name`: contiene U+0000 (invisible) / contains U+0000 (invisible)",
+            "r.csv, línea / line 3, campo / field `name`: contiene U+0000 (invisible) / contains U+0000 (invisible)",
         );
     }
 
@@ -511,7 +570,7 @@ mod tests {
             panic!("0x81 is in no encoding here")
         };
         assert!(
-            e.to_string().starts_with("r.csv: line 2: el archivo no es texto UTF-8 ni Windows-1252"),
+            e.to_string().starts_with("r.csv, línea / line 2: el archivo no es texto UTF-8 ni Windows-1252"),
             "{e}"
         );
         assert!(e.to_string().contains("guarde como CSV UTF-8"), "{e}");
@@ -520,20 +579,53 @@ mod tests {
         let Err(e) = import("r.csv", &bytes[..], capital(), |_| {}) else {
             panic!("a UTF-8 file with a bad byte")
         };
-        assert!(e.to_string().starts_with("r.csv: line 4: el archivo es UTF-8 pero tiene bytes"), "{e}");
+        assert!(
+            e.to_string().starts_with("r.csv, línea / line 4: el archivo es UTF-8 pero tiene bytes"),
+            "{e}"
+        );
     }
 
     #[test]
     fn the_header_must_name_the_columns() {
-        check_error("holder_id,name,shares\n", "r.csv: line 1 (header): column `class` is missing");
-        check_error("holder_id,name,class,shares,colour\n", "r.csv: line 1 (header): unknown column `colour`; the columns are holder_id, name, class, shares, role, split");
+        check_error(
+            "holder_id,name,shares\n",
+            "r.csv, línea / line 1 (encabezado / header): falta la columna `class` / column `class` is missing",
+        );
+    }
+
+    #[test]
+    fn an_unknown_column_is_named_in_spanish_first_at_the_header() {
+        let Err(error) =
+            import("registro.csv", "holder_id,name,class,shares,colour\n".as_bytes(), capital(), |_| {})
+        else {
+            panic!("an unknown column is refused")
+        };
+        assert!(matches!(error, ImportError::Header { .. }), "{error:?}");
+        let text = error.to_string();
+        assert_eq!(
+            text,
+            "registro.csv, línea / line 1 (encabezado / header): columna desconocida `colour`; las columnas son holder_id, name, class, shares, role, split / unknown column `colour`; the columns are holder_id, name, class, shares, role, split"
+        );
+        // The Spanish sentence comes first: it ends before the English one
+        // begins.
+        let spanish = text.find("columna desconocida").expect("in Spanish");
+        let english = text.find("unknown column").expect("in English");
+        assert!(spanish < english, "{text}");
+        // Separated by `;` and `,` at once: the hint says so in both.
+        let Err(error) = import("r.csv", "holder_id;name,class;shares\n".as_bytes(), capital(), |_| {})
+        else {
+            panic!("mixed separators are refused")
+        };
+        let text = error.to_string();
+        assert!(text.contains("guarde como CSV con un solo separador"), "{text}");
+        assert!(text.contains("save as CSV with one separator"), "{text}");
     }
 
     #[test]
     fn a_register_beyond_the_capital_is_refused_whole() {
         check_error(
             "holder_id,name,class,shares\nA,Ana,ORD,9000000\nB,Bea,ORD,1000001\n",
-            "r.csv: holders hold 10000001 ORD shares but only 10000000 are outstanding; check the capital in meeting.toml",
+            "r.csv: el registro no cuadra con el capital: revise [capital] en meeting.toml / holders hold 10000001 ORD shares but only 10000000 are outstanding; check the capital in meeting.toml",
         );
     }
 }

@@ -24,9 +24,13 @@
 use std::fs;
 use std::path::{Path, PathBuf};
 
-use anyhow::{Context, Result};
 use asamblea_wire::hex::encode as hex;
 use asamblea_wire::MeetingId;
+
+use crate::error::{VenueError, CREATE, READ, WRITE};
+
+/// What this module's functions return.
+type Result<T> = std::result::Result<T, VenueError>;
 
 /// The environment variable naming the folder that holds the key folders
 /// of every meeting.
@@ -39,19 +43,24 @@ pub const KEYS_ENV: &str = "ASAMBLEA_KEYS";
 pub fn key_folder(meeting: &MeetingId) -> Result<PathBuf> {
     let root = match std::env::var_os(KEYS_ENV).filter(|v| !v.is_empty()) {
         Some(root) if Path::new(&root).is_absolute() => PathBuf::from(root),
-        Some(root) => anyhow::bail!(
-            "ASAMBLEA_KEYS={}: debe ser una ruta absoluta (p. ej. /srv/claves) / must be an absolute path",
-            Path::new(&root).display()
-        ),
+        Some(root) => {
+            return Err(VenueError::KeyFolder {
+                message: format!(
+                    "ASAMBLEA_KEYS={}: debe ser una ruta absoluta (p. ej. /srv/claves) / must be an absolute path",
+                    Path::new(&root).display()
+                ),
+            })
+        }
         None => {
             let config = std::env::var_os("XDG_CONFIG_HOME")
                 .filter(|v| !v.is_empty())
                 .map(PathBuf::from)
                 .or_else(|| std::env::var_os("HOME").filter(|v| !v.is_empty()).map(|h| PathBuf::from(h).join(".config")))
-                .context(
-                    "no sé dónde guardar las claves de la reunión: defina ASAMBLEA_KEYS con una carpeta fuera de la reunión / \
-                     nowhere to keep the meeting's keys: set ASAMBLEA_KEYS to a folder outside the meeting",
-                )?;
+                .ok_or_else(|| VenueError::KeyFolder {
+                    message: "no sé dónde guardar las claves de la reunión: defina ASAMBLEA_KEYS con una carpeta fuera de la reunión / \
+                              nowhere to keep the meeting's keys: set ASAMBLEA_KEYS to a folder outside the meeting"
+                        .into(),
+                })?;
             config.join("asamblea").join("keys")
         }
     };
@@ -61,9 +70,7 @@ pub fn key_folder(meeting: &MeetingId) -> Result<PathBuf> {
 /// The meeting id of the meeting in `dir`, from its `meeting-id` file.
 pub fn read_meeting_id(dir: &Path) -> Result<MeetingId> {
     let path = dir.join("meeting-id");
-    let text = fs::read_to_string(&path).with_context(|| {
-        format!("{}: cannot read it; is this a meeting directory made by `asamblea init`?", path.display())
-    })?;
+    let text = fs::read_to_string(&path).map_err(VenueError::meeting_file(dir, "meeting-id"))?;
     Ok(MeetingId(unhex(&text, &path)?))
 }
 
@@ -78,13 +85,7 @@ pub fn key_folder_of(dir: &Path) -> Result<PathBuf> {
 pub fn read_key(keys: &Path, name: &str) -> Result<[u8; 32]> {
     let path = keys.join(format!("{name}.seed"));
     if !path.exists() {
-        anyhow::bail!(
-            "{}: no está la clave `{name}` de esta reunión. Las claves se guardan fuera de la carpeta de la reunión \
-             (ASAMBLEA_KEYS, o ~/.config/asamblea/keys); use la misma cuenta y el mismo ASAMBLEA_KEYS que `asamblea init`. \
-             / the meeting's `{name}` key is not there: keys are kept outside the meeting folder; run as the account, \
-             and with the ASAMBLEA_KEYS, that ran `asamblea init`",
-            path.display()
-        );
+        return Err(VenueError::MissingKey { path, name: name.to_string() });
     }
     read_seed(&path)
 }
@@ -98,15 +99,20 @@ pub fn random<const N: usize>() -> [u8; N] {
 
 /// `N` bytes from the hexadecimal text of `file`, or an error naming it.
 pub(crate) fn unhex<const N: usize>(text: &str, file: &Path) -> Result<[u8; N]> {
-    asamblea_wire::hex::decode_array(text)
-        .with_context(|| format!("{}: expected {} hexadecimal digits", file.display(), 2 * N))
+    asamblea_wire::hex::decode_array(text).ok_or_else(|| VenueError::Malformed {
+        path: file.to_path_buf(),
+        place: None,
+        message: format!(
+            "se esperaban {digits} dígitos hexadecimales / expected {digits} hexadecimal digits",
+            digits = 2 * N
+        ),
+    })
 }
 
 /// Writes a secret seed as hex, readable by the owner only; refuses to
 /// replace an existing file.
 pub fn write_secret(path: &Path, seed: &[u8; 32]) -> Result<()> {
     write_private_new(path, format!("{}\n", hex(seed)).as_bytes())
-        .with_context(|| format!("{}: cannot create the key file", path.display()))
 }
 
 /// Options that create a file readable and writable by its owner only.
@@ -127,7 +133,7 @@ fn private_options() -> fs::OpenOptions {
 fn set_mode(path: &Path, mode: u32) -> Result<()> {
     use std::os::unix::fs::PermissionsExt;
     fs::set_permissions(path, fs::Permissions::from_mode(mode))
-        .with_context(|| format!("{}: cannot set its permissions", path.display()))
+        .map_err(VenueError::io(path, "no se pueden fijar sus permisos / cannot set its permissions"))
 }
 
 #[cfg(not(unix))]
@@ -139,14 +145,9 @@ fn set_mode(_path: &Path, _mode: u32) -> Result<()> {
 /// replace an existing one.
 pub fn write_private_new(path: &Path, bytes: &[u8]) -> Result<()> {
     use std::io::Write;
-    let mut file = private_options()
-        .create_new(true)
-        .open(path)
-        .with_context(|| format!("{}: cannot create", path.display()))?;
+    let mut file = private_options().create_new(true).open(path).map_err(VenueError::io(path, CREATE))?;
     set_mode(path, 0o600)?;
-    file.write_all(bytes)
-        .and_then(|()| file.sync_all())
-        .with_context(|| format!("{}: cannot write", path.display()))
+    file.write_all(bytes).and_then(|()| file.sync_all()).map_err(VenueError::io(path, WRITE))
 }
 
 /// Writes an owner-only file (0600) whole, replacing any: written beside it
@@ -157,7 +158,7 @@ pub fn write_private_replacing(path: &Path, bytes: &[u8]) -> Result<()> {
     let temporary = path.with_file_name(format!(".{name}.tmp-{}", std::process::id()));
     let _ = fs::remove_file(&temporary);
     write_private_new(&temporary, bytes)?;
-    fs::rename(&temporary, path).with_context(|| format!("{}: cannot replace", path.display()))
+    fs::rename(&temporary, path).map_err(VenueError::io(path, "no se puede reemplazar / cannot replace"))
 }
 
 /// Creates `path` and any missing parents as owner-only folders (0700,
@@ -175,13 +176,14 @@ pub fn create_private_dir(path: &Path) -> Result<()> {
         use std::os::unix::fs::DirBuilderExt;
         builder.mode(0o700);
     }
-    builder.create(path).with_context(|| format!("{}: cannot create the folder", path.display()))?;
+    builder
+        .create(path)
+        .map_err(VenueError::io(path, "no se puede crear la carpeta / cannot create the folder"))?;
     set_mode(path, 0o700)
 }
 
 /// Reads a seed written by [`write_secret`].
 pub fn read_seed(path: &Path) -> Result<[u8; 32]> {
-    let text =
-        fs::read_to_string(path).with_context(|| format!("{}: cannot read the key file", path.display()))?;
+    let text = fs::read_to_string(path).map_err(VenueError::io(path, READ))?;
     unhex(&text, path)
 }

@@ -31,7 +31,6 @@
 use std::fs;
 use std::path::{Path, PathBuf};
 
-use anyhow::{Context, Result};
 use asamblea_ledger::{register_bytes, register_from_bytes, Appended, Bundle, Journal, Signed, SubmitError};
 use asamblea_rules::{Meeting, Outcome};
 use asamblea_wire::{
@@ -42,12 +41,17 @@ use asamblea_wire::{
 
 use asamblea_wire::hex::encode as hex;
 
+use crate::error::{VenueError, READ};
 use crate::lock::MeetingLock;
 use crate::meeting_config::{self, MeetingConfig};
 use crate::register_csv;
 use crate::secrets::{create_private_dir, key_folder, random, write_private_new, write_secret};
 
-/// Why an action on the meeting did not happen.
+/// What this module's functions return.
+type Result<T, E = VenueError> = std::result::Result<T, E>;
+
+/// Why an action on the meeting did not happen: the three answers the
+/// daemon gives (a refusal, a stop, bad input).
 #[derive(Debug, thiserror::Error)]
 pub enum ActionError {
     /// The ledger's checks (the rules among them) refuse it; nothing
@@ -57,9 +61,10 @@ pub enum ActionError {
     /// It could not be made durable: the daemon must stop.
     #[error("{0}")]
     Ledger(asamblea_ledger::LedgerError),
-    /// Anything else (bad input turned into an event).
-    #[error("{0:#}")]
-    Other(anyhow::Error),
+    /// Anything else: bad input that no event can carry, a key that cannot
+    /// be read.
+    #[error("{0}")]
+    Other(VenueError),
 }
 
 /// What [`Service::issue_badge_as`] did.
@@ -83,6 +88,33 @@ impl From<SubmitError> for ActionError {
             SubmitError::Ledger(l) => ActionError::Ledger(l),
         }
     }
+}
+
+impl From<VenueError> for ActionError {
+    /// A refusal or a ledger failure keeps its own variant, so the daemon
+    /// answers it as such wherever it was found.
+    fn from(e: VenueError) -> ActionError {
+        match e {
+            VenueError::Rejected(r) => ActionError::Rejected(r),
+            VenueError::Ledger(l) => ActionError::Ledger(l),
+            other => ActionError::Other(other),
+        }
+    }
+}
+
+impl From<ActionError> for VenueError {
+    fn from(e: ActionError) -> VenueError {
+        match e {
+            ActionError::Rejected(r) => VenueError::Rejected(r),
+            ActionError::Ledger(l) => VenueError::Ledger(l),
+            ActionError::Other(other) => other,
+        }
+    }
+}
+
+/// `text` as a ledger id, or an error naming what it is.
+fn id(what: &str, text: &str) -> Result<Id> {
+    Id::new(text).map_err(VenueError::invalid(format!("{what} `{text}`")))
 }
 
 /// An open meeting directory.
@@ -124,21 +156,18 @@ pub struct MeetingFiles {
 impl MeetingFiles {
     /// Reads them, each error naming its file.
     pub fn read(dir: &Path) -> Result<MeetingFiles> {
-        let read = |name: &str| -> Result<Vec<u8>> {
-            fs::read(dir.join(name)).with_context(|| {
-                format!(
-                    "{}: cannot read {name}; is this a meeting directory made by `asamblea init`?",
-                    dir.display()
-                )
+        let read = |name: &'static str| -> Result<Vec<u8>> {
+            fs::read(dir.join(name)).map_err(VenueError::meeting_file(dir, name))
+        };
+        let text = |name: &'static str| -> Result<String> {
+            String::from_utf8(read(name)?).map_err(|_| VenueError::Malformed {
+                path: dir.join(name),
+                place: None,
+                message: "no es texto UTF-8 / is not UTF-8 text".into(),
             })
         };
-        let text = |name: &str| -> Result<String> {
-            String::from_utf8(read(name)?)
-                .with_context(|| format!("{}: {name} is not UTF-8 text", dir.display()))
-        };
         let config =
-            meeting_config::parse(&dir.join("meeting.toml").display().to_string(), &text("meeting.toml")?)
-                .map_err(anyhow::Error::msg)?;
+            meeting_config::parse(&dir.join("meeting.toml").display().to_string(), &text("meeting.toml")?)?;
         let meeting_id = crate::secrets::read_meeting_id(dir)?;
         let daemon = Keypair::from_seed(&crate::secrets::read_key(&key_folder(&meeting_id)?, "daemon")?);
         Ok(MeetingFiles {
@@ -162,7 +191,11 @@ impl MeetingFiles {
         let records = asamblea_ledger::read_records(&dir.join("ledger.db"), &meeting)?;
         match records.first().map(|(record, _)| &record.event.body) {
             Some(EventBody::MeetingConvened { agenda, .. }) => Ok(agenda.clone()),
-            _ => anyhow::bail!("{}: the ledger does not start with meeting-convened", dir.display()),
+            _ => Err(VenueError::Malformed {
+                path: dir.join("ledger.db"),
+                place: None,
+                message: "el registro no empieza por la convocatoria (meeting-convened) / the ledger does not start with meeting-convened".into(),
+            }),
         }
     }
 
@@ -235,14 +268,14 @@ impl NewMeeting {
         register_bytes: &[u8],
         progress: impl FnMut(u64),
     ) -> Result<NewMeeting> {
-        let config = meeting_config::parse(meeting_file, meeting_text).map_err(anyhow::Error::msg)?;
+        let config = meeting_config::parse(meeting_file, meeting_text)?;
         // The convening event carries the whole agenda: it must fit one
         // ledger message (64 KiB), said before anything is written.
         let probe = Event {
             nonce: Nonce([0; 16]),
             body: EventBody::MeetingConvened {
                 daemon_key: Keypair::from_seed(&[1; 32]).public_key(),
-                profile: Id::new(config.profile.name())?,
+                profile: id("el perfil / profile", config.profile.name())?,
                 profile_digest: Digest([0; 32]),
                 meeting_kind: config.kind,
                 call: config.call,
@@ -251,10 +284,10 @@ impl NewMeeting {
             },
         };
         probe.encode().map_err(|e| {
-            anyhow::anyhow!(
+            VenueError::refused(format!(
                 "{meeting_file}: el orden del día no cabe en el evento de convocatoria del registro ({e}); acorte los títulos o las listas / \
                  the agenda does not fit the ledger's convening event: shorten the titles or the lists"
-            )
+            ))
         })?;
         let imported = register_csv::import(register_file, register_bytes, config.capital, progress)?;
         Ok(NewMeeting {
@@ -276,13 +309,15 @@ fn convened_agenda(config: &MeetingConfig) -> Result<Vec<AgendaItem>> {
             let (seats, lists) = match entry.spec.options() {
                 asamblea_rules::BallotOptions::Decision => (0, Vec::new()),
                 asamblea_rules::BallotOptions::Election { seats, lists } => {
-                    (*seats, lists.iter().map(|l| Id::new(l)).collect::<Result<Vec<_>, _>>()?)
+                    (*seats, lists.iter().map(|l| id("la lista / list", l)).collect::<Result<Vec<_>>>()?)
                 }
             };
-            let id = entry.spec.id();
+            let item = entry.spec.id();
             Ok(AgendaItem {
-                item: Id::new(id)?,
-                title: Text::new(&entry.title).with_context(|| format!("agenda item `{id}`: its title"))?,
+                item: id("el punto / agenda item", item)?,
+                title: Text::new(&entry.title).map_err(VenueError::invalid(format!(
+                    "el título del punto / the title of agenda item `{item}`"
+                )))?,
                 matter: entry.spec.matter(),
                 noticed: entry.spec.noticed(),
                 seats,
@@ -302,15 +337,21 @@ pub fn sign_ballot(
     mut votes: Vec<HolderVote>,
 ) -> Result<Signed> {
     votes.sort_by(|a, b| a.holder.cmp(&b.holder));
-    let body = EventBody::Ballot(Ballot { item: Id::new(item)?, credential: credential.id(), votes });
+    let body = EventBody::Ballot(Ballot {
+        item: id("el punto / agenda item", item)?,
+        credential: credential.id(),
+        votes,
+    });
     sign_event(meeting, credential.keypair(), body)
 }
 
 /// An event with a fresh nonce, signed by `key` for `meeting`.
 fn sign_event(meeting: &MeetingId, key: &Keypair, body: EventBody) -> Result<Signed> {
+    let kind = body.kind();
     let event = Event { nonce: Nonce(random()), body };
-    let bytes = event.encode()?;
-    let signature = key.sign(meeting, &bytes)?;
+    let bytes = event.encode().map_err(VenueError::invalid(format!("el evento / event `{kind}`")))?;
+    let signature =
+        key.sign(meeting, &bytes).map_err(VenueError::invalid(format!("el evento / event `{kind}`")))?;
     Ok(Signed { event, bytes, signer: key.public_key(), signature })
 }
 
@@ -330,7 +371,10 @@ impl Service {
     pub fn init(dir: &Path, lock: MeetingLock, new: NewMeeting) -> Result<Service> {
         let NewMeeting { config, register, meeting_text, register_bytes: register_file, notes: _ } = new;
         if dir.join("ledger.db").exists() {
-            anyhow::bail!("{}: a meeting already exists here; choose an empty directory", dir.display());
+            return Err(VenueError::refused(format!(
+                "{}: aquí ya hay una reunión; elija una carpeta vacía / a meeting already exists here; choose an empty directory",
+                dir.display()
+            )));
         }
         let profile_text = crate::profiles::EMBEDDED
             .iter()
@@ -358,7 +402,7 @@ impl Service {
         let agenda = convened_agenda(&service.config)?;
         service.daemon_event(EventBody::MeetingConvened {
             daemon_key,
-            profile: Id::new(service.config.profile.name())?,
+            profile: id("el perfil / profile", service.config.profile.name())?,
             profile_digest: Digest::sha256(profile_text.as_bytes()),
             meeting_kind: service.config.kind,
             call: service.config.call,
@@ -370,7 +414,7 @@ impl Service {
             service.daemon_event(EventBody::StaffEnrolled {
                 key: account.key.public_key(),
                 role: account.role,
-                name: Id::new(&account.name)?,
+                name: id("la cuenta / staff account", &account.name)?,
             })?;
         }
         service.tokens = tokens;
@@ -385,11 +429,16 @@ impl Service {
         let names = service.holder_names()?;
         let ordered = register
             .iter()
-            .map(|(_, holder)| Text::new(names.get(holder.id()).map_or("", String::as_str)))
-            .collect::<Result<Vec<_>, _>>()?;
+            .map(|(_, holder)| {
+                Text::new(names.get(holder.id()).map_or("", String::as_str)).map_err(VenueError::invalid(
+                    format!("el nombre del accionista / the name of holder `{}`", holder.id()),
+                ))
+            })
+            .collect::<Result<Vec<_>>>()?;
         service.record_names(ordered)?;
         service.daemon_event(EventBody::MeetingDescribed {
-            file: asamblea_wire::FileText::new(&meeting_text)?,
+            file: asamblea_wire::FileText::new(&meeting_text)
+                .map_err(VenueError::invalid("el archivo de la reunión / the meeting file"))?,
         })?;
         Ok(service)
     }
@@ -444,8 +493,11 @@ impl Service {
             }
         }
         let register_path = dir.join("register.bin");
-        let register = register_from_bytes(&files.register_bytes)
-            .with_context(|| format!("{}", register_path.display()))?;
+        let register = register_from_bytes(&files.register_bytes).map_err(|e| VenueError::Malformed {
+            path: register_path,
+            place: None,
+            message: format!("el registro de accionistas guardado no se puede leer / the stored register cannot be read: {e}"),
+        })?;
         // The records up to the latest head the daemon signed need their
         // chain checked, not every signature again (`crate::checkpoints`).
         let trusted = crate::checkpoints::latest_trusted(dir, &files.meeting_id, &files.daemon.public_key());
@@ -461,13 +513,13 @@ impl Service {
         )
         .map_err(|e| match e {
             asamblea_ledger::OpenError::CheckpointMismatch { .. }
-            | asamblea_ledger::OpenError::ShorterThanSigned { .. } => anyhow::anyhow!(
-                "{}: {e}. EL REGISTRO FUE ALTERADO O PERDIÓ EVENTOS GUARDADOS: no lo sirva; guarde una copia de la carpeta y avise \
-                 al revisor fiscal (`asamblea verify` nombra el evento). / THE LEDGER WAS CHANGED OR LOST SAVED EVENTS: do not \
-                 serve it; keep a copy of the folder and tell the statutory auditor.",
-                dir.join("ledger.db").display()
-            ),
-            other => anyhow::Error::from(other),
+            | asamblea_ledger::OpenError::ShorterThanSigned { .. } => {
+                VenueError::Tampered { path: dir.join("ledger.db"), source: e }
+            }
+            asamblea_ledger::OpenError::Ledger(error) => VenueError::Ledger(error),
+            asamblea_ledger::OpenError::Rejected { seq, rejection } => {
+                VenueError::Unreplayable { path: dir.join("ledger.db"), seq, rejection }
+            }
         })?;
         Ok(Service {
             dir: dir.to_path_buf(),
@@ -535,11 +587,16 @@ impl Service {
     /// the role that may sign it.
     fn signer_for(&self, kind: MessageKind) -> Result<std::sync::Arc<Keypair>> {
         let SignerRole::Staff(role) = kind.signer() else {
-            anyhow::bail!("`{kind}` is not signed by staff");
+            return Err(VenueError::refused(format!(
+                "`{kind}` no lo firma el personal / `{kind}` is not signed by staff"
+            )));
         };
-        self.signers.iter().find(|(r, _)| *r == role).map(|(_, key)| std::sync::Arc::clone(key)).with_context(
-            || format!("{}: staff.toml has no {role} account to sign `{kind}`", self.dir.display()),
-        )
+        self.signers.iter().find(|(r, _)| *r == role).map(|(_, key)| std::sync::Arc::clone(key)).ok_or_else(|| {
+            VenueError::refused(format!(
+                "{}: staff.toml no tiene una cuenta {role} para firmar `{kind}` / staff.toml has no {role} account to sign `{kind}`",
+                self.dir.join("staff.toml").display()
+            ))
+        })
     }
 
     /// A staff action, signed by the command line's member of the role
@@ -553,7 +610,7 @@ impl Service {
 
     /// A staff action signed by the acting member's key (the API's actor).
     pub fn staff_event_as(&mut self, key: &Keypair, body: EventBody) -> Result<Appended, ActionError> {
-        let signed = self.signed(key, body).map_err(ActionError::Other)?;
+        let signed = self.signed(key, body)?;
         self.submit(signed).map_err(ActionError::from)
     }
 
@@ -564,7 +621,7 @@ impl Service {
     pub fn queue_staff_event(&mut self, body: EventBody, done: asamblea_ledger::Completion) -> Result<()> {
         let key = self.signer_for(body.kind())?;
         let signed = self.signed(&key, body)?;
-        self.journal.admit_and_append(signed, done).map_err(|rejection| anyhow::anyhow!("{rejection}"))
+        Ok(self.journal.admit_and_append(signed, done)?)
     }
 
     /// Admits a ballot whose signature the caller verified, and queues it;
@@ -596,7 +653,7 @@ impl Service {
 
     /// A holder checks in person.
     pub fn check_in(&mut self, holder: &str) -> Result<Appended> {
-        self.staff_event(EventBody::CheckedInPerson { holder: Id::new(holder)? })
+        self.staff_event(EventBody::CheckedInPerson { holder: id("el accionista / holder", holder)? })
     }
 
     /// An agent checks in with principals (sorted here, as the format
@@ -611,17 +668,19 @@ impl Service {
         declared_role: Option<asamblea_rules::Role>,
         power_document: &str,
     ) -> Result<Appended> {
-        let mut ids = principals.iter().map(|p| Id::new(p)).collect::<Result<Vec<_>, _>>()?;
+        let mut ids =
+            principals.iter().map(|p| id("el representado / principal", p)).collect::<Result<Vec<_>>>()?;
         ids.sort();
         let arrival = AgentArrival {
-            agent: Id::new(agent)?,
+            agent: id("el apoderado / agent", agent)?,
             principals: ids,
             capacity,
             declared_role,
-            power_document: Text::new(power_document)?,
+            power_document: Text::new(power_document)
+                .map_err(VenueError::invalid("el poder / the power of attorney"))?,
         };
         let operator = self.signer_for(MessageKind::CheckedInAgent)?;
-        self.check_in_agent_as(&operator, arrival).map_err(|e| anyhow::anyhow!("{e}"))
+        Ok(self.check_in_agent_as(&operator, arrival)?)
     }
 
     /// An agent's arrival by a given staff member. A proxy the rules
@@ -710,7 +769,7 @@ impl Service {
         let person = match state.badge(old) {
             None => return Err(ActionError::Rejected(Rejection::UnknownBadge(old))),
             Some((_, _, true)) => return Err(ActionError::Rejected(Rejection::RevokedBadge(old))),
-            Some((_, person, false)) => Id::new(person).map_err(|e| ActionError::Other(e.into()))?,
+            Some((_, person, false)) => id("la persona / person", person)?,
         };
         // Checked before anything is pushed: past the revocation, a refused
         // issue would leave the group half done.
@@ -719,7 +778,7 @@ impl Service {
         }
         let number = CredentialId(state.badges_issued() + 1);
         let meeting_id = self.meeting_id;
-        let sign = |body: EventBody| sign_event(&meeting_id, staff, body).map_err(ActionError::Other);
+        let sign = |body: EventBody| sign_event(&meeting_id, staff, body).map_err(ActionError::from);
         let revoke = sign(EventBody::BadgeRevoked { credential: old })?;
         let issue = sign(EventBody::BadgeIssued { credential: number, key, person: person.clone() })?;
         let mut group = self.journal.begin_group()?;
@@ -728,7 +787,10 @@ impl Service {
             Ok(appended) => appended,
             Err(error) => {
                 return Err(ActionError::Ledger(asamblea_ledger::LedgerError::WriterStopped {
-                    reason: format!("the re-issue of badge {} could not be completed: {error}", old.0),
+                    reason: format!(
+                        "la reexpedición de la credencial {n} no se pudo completar / the re-issue of badge {n} could not be completed: {error}",
+                        n = old.0
+                    ),
                     cause: asamblea_ledger::Cause::Other,
                 }))
             }
@@ -765,17 +827,20 @@ impl Service {
     /// the desk to print the QR of its seed with). The meeting never sees
     /// a badge's seed (ledger-format §9).
     pub fn issue_badge(&mut self, person: &str, key: PublicKey) -> Result<(CredentialId, Appended)> {
-        let id = CredentialId(self.journal.state().badges_issued() + 1);
-        let appended =
-            self.staff_event(EventBody::BadgeIssued { credential: id, key, person: Id::new(person)? })?;
-        Ok((id, appended))
+        let number = CredentialId(self.journal.state().badges_issued() + 1);
+        let appended = self.staff_event(EventBody::BadgeIssued {
+            credential: number,
+            key,
+            person: id("la persona / person", person)?,
+        })?;
+        Ok((number, appended))
     }
 
     /// Each holder's name, by id, read from the register as imported
     /// (`DIR/register.csv`; the rules and the ledger keep ids only).
     pub fn holder_names(&self) -> Result<crate::register_csv::Names> {
         let bytes = fs::read(self.dir.join("register.csv"))
-            .with_context(|| format!("{}: cannot read register.csv", self.dir.display()))?;
+            .map_err(VenueError::io(&self.dir.join("register.csv"), READ))?;
         Ok(crate::register_csv::import("register.csv", bytes.as_slice(), self.config().capital, |_| {})?
             .names)
     }
@@ -805,8 +870,10 @@ impl Service {
 
     /// The `item-opened` event of an item of the convened agenda, by id.
     pub fn item_opened(&self, item: &str) -> Result<EventBody> {
-        let entry = self.agenda().iter().find(|entry| entry.item.as_str() == item).with_context(|| {
-            format!("`{item}` no está en el orden del día convocado / is not on the convened agenda")
+        let entry = self.agenda().iter().find(|entry| entry.item.as_str() == item).ok_or_else(|| {
+            VenueError::refused(format!(
+                "`{item}` no está en el orden del día convocado / `{item}` is not on the convened agenda"
+            ))
         })?;
         Ok(EventBody::ItemOpened { item: entry.item.clone() })
     }
@@ -837,7 +904,7 @@ impl Service {
     /// read out and print.
     pub fn close_item(&mut self, item: &str) -> Result<(Checkpoint, Signature)> {
         let chair = self.signer_for(MessageKind::ItemClosed)?;
-        self.close_item_as(&chair, item).map_err(|e| anyhow::anyhow!("{e}"))
+        Ok(self.close_item_as(&chair, item)?)
     }
 
     /// [`Service::close_item`] by a given staff member.
@@ -853,11 +920,11 @@ impl Service {
         key: &Keypair,
         item: &str,
     ) -> Result<(Checkpoint, Signature), ActionError> {
-        let item_id = Id::new(item).map_err(|e| ActionError::Other(e.into()))?;
+        let item_id = id("el punto / agenda item", item)?;
         let meeting_id = self.meeting_id;
         let daemon = &self.daemon;
         let sign =
-            |key: &Keypair, body: EventBody| sign_event(&meeting_id, key, body).map_err(ActionError::Other);
+            |key: &Keypair, body: EventBody| sign_event(&meeting_id, key, body).map_err(ActionError::from);
         let mut group = self.journal.begin_group()?;
         let closed = group.push(sign(key, EventBody::ItemClosed { item: item_id.clone() })?)?;
         let checkpoint = Checkpoint { seq: closed.seq, head: closed.head };
@@ -887,7 +954,7 @@ impl Service {
                     .expect("a lot has candidates");
                 let winner =
                     entry.option_name(asamblea_rules::OptionIndex::list(e.lot_between[position as usize]));
-                let winner = Id::new(winner).map_err(|e| ActionError::Other(e.into()))?;
+                let winner = id("la lista / list", winner)?;
                 group.push(sign(key, EventBody::LotDrawn { item: item_id.clone(), round, seed, winner })?)?;
                 let result = result_of(group.state());
                 group.push(sign(daemon, EventBody::ResultPublished { item: item_id.clone(), result })?)?;
@@ -896,7 +963,9 @@ impl Service {
         })();
         if let Err(error) = completed {
             return Err(ActionError::Ledger(asamblea_ledger::LedgerError::WriterStopped {
-                reason: format!("the close of `{item}` could not be completed: {error}"),
+                reason: format!(
+                    "el cierre de `{item}` no se pudo completar / the close of `{item}` could not be completed: {error}"
+                ),
                 cause: asamblea_ledger::Cause::Other,
             }));
         }

@@ -21,8 +21,12 @@
 
 use std::path::Path;
 
-use anyhow::{bail, Context, Result};
 use asamblea_wire::{Digest, Keypair};
+
+use crate::error::VenueError;
+
+/// What this module's functions return.
+type Result<T> = std::result::Result<T, VenueError>;
 
 /// What a staff member may do: the role enrolled with the member's key in
 /// the ledger (`staff-enrolled`), where it also fixes which events the key
@@ -82,32 +86,58 @@ impl Accounts {
     pub fn load(dir: &Path) -> Result<Accounts> {
         let keys = crate::secrets::key_folder_of(dir)?;
         let path = dir.join("staff.toml");
-        let text =
-            std::fs::read_to_string(&path).with_context(|| format!("{}: cannot read", path.display()))?;
-        let table: toml::Table =
-            text.parse().with_context(|| format!("{}: not valid TOML", path.display()))?;
+        let text = std::fs::read_to_string(&path).map_err(VenueError::meeting_file(dir, "staff.toml"))?;
+        let malformed = |place: Option<String>, message: String| VenueError::Malformed {
+            path: path.clone(),
+            place,
+            message,
+        };
+        let table: toml::Table = text.parse().map_err(|e: toml::de::Error| {
+            malformed(None, format!("el archivo no es TOML válido / not valid TOML: {}", e.message().trim()))
+        })?;
         let mut accounts = Vec::new();
         let list = table.get("staff").and_then(toml::Value::as_array).map(Vec::as_slice).unwrap_or_default();
         for (i, entry) in list.iter().enumerate() {
+            let place = |key: &str| {
+                let line = crate::fields::line_of(&text, &format!("staff[{i}].{key}"));
+                let line = line.map_or(String::new(), |line| format!("línea / line {line}, "));
+                Some(format!("{line}clave / key `staff[{i}].{key}`"))
+            };
             let field = |key: &str| -> Result<&str> {
-                entry.get(key).and_then(toml::Value::as_str).with_context(|| {
-                    format!("{}: staff[{i}].{key} is missing or not a string", path.display())
+                entry.get(key).and_then(toml::Value::as_str).ok_or_else(|| {
+                    malformed(place(key), "falta o no es un texto / is missing or not a string".into())
                 })
             };
             let name = field("name")?;
             if name.is_empty() || !name.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'-') {
-                bail!("{}: staff[{i}].name `{name}` must be letters, digits and dashes", path.display());
+                return Err(malformed(
+                    place("name"),
+                    format!(
+                        "`{name}` debe llevar solo letras, dígitos y guiones / `{name}` must be letters, digits and dashes"
+                    ),
+                ));
             }
-            let role = Role::from_code(field("role")?).with_context(|| {
-                format!("{}: staff[{i}].role must be operator, chair, secretary or auditor", path.display())
+            let role = Role::from_code(field("role")?).ok_or_else(|| {
+                malformed(
+                    place("role"),
+                    "debe ser operator, chair, secretary o auditor / must be operator, chair, secretary or auditor"
+                        .into(),
+                )
             })?;
-            let token_digest = Digest::from_hex(field("token_sha256")?)
-                .map_err(|e| anyhow::anyhow!("{}: staff[{i}].token_sha256: {e}", path.display()))?;
+            let token_digest = Digest::from_hex(field("token_sha256")?).map_err(|e| {
+                malformed(
+                    place("token_sha256"),
+                    format!("no es un resumen SHA-256 / not a SHA-256 digest: {e}"),
+                )
+            })?;
             let key = std::sync::Arc::new(Keypair::from_seed(&crate::secrets::read_key(&keys, name)?));
             accounts.push(Account { name: name.to_string(), role, token_digest, key });
         }
         if accounts.is_empty() {
-            bail!("{}: no staff accounts", path.display());
+            return Err(malformed(
+                None,
+                "no tiene ninguna cuenta del personal / holds no staff accounts".into(),
+            ));
         }
         Ok(Accounts(accounts))
     }
@@ -127,11 +157,11 @@ impl Accounts {
     /// fresh at every start and never stored but in that owner-only file.
     /// Returns the token.
     pub fn add_desk_token(&mut self) -> Result<String> {
-        let operator = self
-            .0
-            .iter()
-            .find(|a| a.role == Role::Operator)
-            .context("staff.toml has no operator account for the registration desk")?;
+        let operator = self.0.iter().find(|a| a.role == Role::Operator).ok_or_else(|| {
+            VenueError::refused(
+                "staff.toml no tiene una cuenta de operador para la mesa de registro / staff.toml has no operator account for the registration desk",
+            )
+        })?;
         let token = hex(&crate::secrets::random::<24>());
         let desk = Account {
             name: operator.name.clone(),

@@ -8,9 +8,11 @@
 use std::fs;
 use std::path::{Path, PathBuf};
 
-use anyhow::{bail, Context, Result};
-
+use crate::error::{VenueError, READ};
 use crate::lock::MeetingLock;
+
+/// What this module's functions return.
+type Result<T> = std::result::Result<T, VenueError>;
 
 /// A meeting directory being made.
 #[derive(Debug)]
@@ -28,7 +30,7 @@ fn leftovers(target: &Path) -> Result<Vec<PathBuf>> {
     let entries = match fs::read_dir(&parent) {
         Ok(entries) => entries,
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(found),
-        Err(e) => return Err(e).with_context(|| format!("{}: cannot read the folder", parent.display())),
+        Err(e) => return Err(VenueError::io(&parent, READ)(e)),
     };
     for entry in entries.flatten() {
         if entry.file_name().to_string_lossy().starts_with(&prefix) {
@@ -42,7 +44,12 @@ fn leftovers(target: &Path) -> Result<Vec<PathBuf>> {
 fn parts(target: &Path) -> Result<(PathBuf, String)> {
     let name = target
         .file_name()
-        .with_context(|| format!("{}: name a folder for the meeting", target.display()))?
+        .ok_or_else(|| {
+            VenueError::refused(format!(
+                "{}: nombre una carpeta para la reunión / name a folder for the meeting",
+                target.display()
+            ))
+        })?
         .to_string_lossy()
         .into_owned();
     let parent = match target.parent() {
@@ -59,19 +66,23 @@ impl Staging {
     /// every input has been checked, so that bad input writes nothing.
     pub fn begin(target: &Path, notice: &mut dyn FnMut(String)) -> Result<(Staging, MeetingLock)> {
         if target.join("ledger.db").exists() {
-            bail!("{}: a meeting already exists here; choose an empty directory", target.display());
+            return Err(VenueError::refused(format!(
+                "{}: aquí ya hay una reunión; elija una carpeta vacía / a meeting already exists here; choose an empty directory",
+                target.display()
+            )));
         }
         match fs::read_dir(target) {
             Ok(mut entries) => {
                 if entries.next().is_some() {
-                    bail!(
-                        "{}: the folder is not empty; `init` makes a new meeting in an empty or new folder",
+                    return Err(VenueError::refused(format!(
+                        "{}: la carpeta no está vacía; `init` hace una reunión nueva en una carpeta vacía o nueva / \
+                         the folder is not empty; `init` makes a new meeting in an empty or new folder",
                         target.display()
-                    );
+                    )));
                 }
             }
             Err(e) if e.kind() == std::io::ErrorKind::NotFound => {}
-            Err(e) => return Err(e).with_context(|| format!("{}: cannot read the folder", target.display())),
+            Err(e) => return Err(VenueError::io(target, READ)(e)),
         }
         for leftover in leftovers(target)? {
             match MeetingLock::acquire_fresh(&leftover)? {
@@ -80,16 +91,19 @@ impl Staging {
                     // A killed init may have made its meeting's key folder.
                     remove_key_folder(&leftover);
                     fs::remove_dir_all(&leftover)
-                        .with_context(|| format!("{}: cannot remove", leftover.display()))?;
+                        .map_err(VenueError::io(&leftover, "no se puede borrar / cannot remove"))?;
                     notice(format!(
                         "Se borró una creación anterior incompleta / removed an earlier, unfinished init: {}",
                         leftover.display()
                     ));
                 }
-                Err(_) => bail!(
-                    "{}: another `asamblea init` of this meeting is running; wait for it to finish",
-                    target.display()
-                ),
+                Err(_) => {
+                    return Err(VenueError::refused(format!(
+                        "{}: otro `asamblea init` de esta reunión está en curso; espere a que termine / \
+                         another `asamblea init` of this meeting is running; wait for it to finish",
+                        target.display()
+                    )))
+                }
             }
         }
         let (parent, prefix) = parts(target)?;
@@ -113,16 +127,15 @@ impl Staging {
         let temporary = self.temporary.take().expect("committed once");
         // An empty target folder (made by hand) is replaced.
         if self.target.is_dir() {
-            fs::remove_dir(&self.target)
-                .with_context(|| format!("{}: cannot replace the empty folder", self.target.display()))?;
+            fs::remove_dir(&self.target).map_err(VenueError::io(
+                &self.target,
+                "no se puede reemplazar la carpeta vacía / cannot replace the empty folder",
+            ))?;
         }
-        fs::rename(&temporary, &self.target).with_context(|| {
-            format!(
-                "{}: cannot move the new meeting into place from {}",
-                self.target.display(),
-                temporary.display()
-            )
-        })?;
+        fs::rename(&temporary, &self.target).map_err(VenueError::io(
+            &self.target,
+            "no se puede poner la reunión nueva en su lugar / cannot move the new meeting into place",
+        ))?;
         // The rename itself is durable once the parent folder is.
         if let Ok((parent, _)) = parts(&self.target) {
             if let Ok(folder) = fs::File::open(parent) {

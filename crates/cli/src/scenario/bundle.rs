@@ -58,19 +58,22 @@ pub fn record(scenario: &Scenario, dir: &Path) -> Result<Bundle> {
         // The daemon's action must agree with the rules' verdict on the
         // scenario (a refused proxy is refused here too, and recorded).
         let done = match step {
-            Step::ArriveInPerson(holder) => service.check_in(holder).map(drop),
+            Step::ArriveInPerson(holder) => service.check_in(holder).map(drop).map_err(anyhow::Error::from),
             Step::ArriveAsAgent { agent, represents, capacity, agent_role } => {
                 let principals: Vec<&str> = represents.iter().map(String::as_str).collect();
-                service.check_in_agent(agent, &principals, *capacity, *agent_role, "").map(drop)
+                service
+                    .check_in_agent(agent, &principals, *capacity, *agent_role, "")
+                    .map(drop)
+                    .map_err(anyhow::Error::from)
             }
             Step::Leave(person) => Id::new(person)
                 .map_err(anyhow::Error::from)
-                .and_then(|person| service.staff_event(EventBody::CheckedOut { person }).map(drop)),
-            Step::Open(spec) => service.open_item(spec.id()).map(drop),
+                .and_then(|person| Ok(service.staff_event(EventBody::CheckedOut { person }).map(drop)?)),
+            Step::Open(spec) => service.open_item(spec.id()).map(drop).map_err(anyhow::Error::from),
             Step::Vote { item, holder, choice } => {
                 vote(&mut service, &meeting_id, &mut badges, item, holder, choice)
             }
-            Step::Close(item) => service.close_item(item).map(drop),
+            Step::Close(item) => service.close_item(item).map(drop).map_err(anyhow::Error::from),
             Step::Draw { .. } => Ok(()),
         };
         if let (Ok(()), Err(e)) = (verdict, &done) {
@@ -84,7 +87,7 @@ pub fn record(scenario: &Scenario, dir: &Path) -> Result<Bundle> {
         }
     }
     service.close();
-    MeetingFiles::export(dir)
+    Ok(MeetingFiles::export(dir)?)
 }
 
 /// A ballot for `holder` on `item`, signed with the badge of the person
@@ -123,7 +126,8 @@ fn vote(
         badges.insert(person.clone(), seed.numbered(number));
     }
     let credential = &badges[&person];
-    service.cast(credential, item, vec![HolderVote { holder: Id::new(holder)?, choice }]).map(drop)
+    service.cast(credential, item, vec![HolderVote { holder: Id::new(holder)?, choice }])?;
+    Ok(())
 }
 
 /// A TOML basic string: quoted, with `"`, `\` and control characters

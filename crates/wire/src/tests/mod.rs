@@ -6,3 +6,4 @@ mod malformed;
 mod roundtrip;
 mod signatures;
 mod strategies;
+mod untrusted;

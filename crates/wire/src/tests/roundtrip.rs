@@ -4,37 +4,8 @@
 
 use proptest::prelude::*;
 
-use super::strategies::{arb_event, arb_record};
+use super::strategies::{arb_event, arb_mutation, arb_record, mutate};
 use crate::{Checkpoint, Digest, Event, EventRecord, Receipt};
-
-/// A valid encoding with one change: a byte flipped, a byte inserted, or a
-/// cut.
-#[derive(Clone, Debug)]
-enum Mutation {
-    Flip { at: prop::sample::Index, mask: u8 },
-    Insert { at: prop::sample::Index, byte: u8 },
-    Cut { at: prop::sample::Index },
-}
-
-fn arb_mutation() -> impl Strategy<Value = Mutation> {
-    prop_oneof![
-        3 => (any::<prop::sample::Index>(), 1u8..=255).prop_map(|(at, mask)| Mutation::Flip { at, mask }),
-        1 => (any::<prop::sample::Index>(), any::<u8>()).prop_map(|(at, byte)| Mutation::Insert { at, byte }),
-        1 => any::<prop::sample::Index>().prop_map(|at| Mutation::Cut { at }),
-    ]
-}
-
-fn mutate(mut bytes: Vec<u8>, mutation: &Mutation) -> Vec<u8> {
-    match mutation {
-        Mutation::Flip { at, mask } => {
-            let at = at.index(bytes.len());
-            bytes[at] ^= mask;
-        }
-        Mutation::Insert { at, byte } => bytes.insert(at.index(bytes.len() + 1), *byte),
-        Mutation::Cut { at } => bytes.truncate(at.index(bytes.len())),
-    }
-    bytes
-}
 
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(512))]

@@ -16,6 +16,42 @@ use crate::{
     Signature, SplitPart, StaffRole, Text, Withdrawal,
 };
 
+/// A valid encoding with one change: a byte flipped, a byte inserted, or a
+/// cut.
+#[derive(Clone, Debug)]
+pub(crate) enum Mutation {
+    Flip { at: prop::sample::Index, mask: u8 },
+    Insert { at: prop::sample::Index, byte: u8 },
+    Cut { at: prop::sample::Index },
+}
+
+pub(crate) fn arb_mutation() -> impl Strategy<Value = Mutation> {
+    prop_oneof![
+        3 => (any::<prop::sample::Index>(), 1u8..=255).prop_map(|(at, mask)| Mutation::Flip { at, mask }),
+        1 => (any::<prop::sample::Index>(), any::<u8>()).prop_map(|(at, byte)| Mutation::Insert { at, byte }),
+        1 => any::<prop::sample::Index>().prop_map(|at| Mutation::Cut { at }),
+    ]
+}
+
+/// `bytes` with `mutation` applied (an empty input is only ever grown).
+pub(crate) fn mutate(mut bytes: Vec<u8>, mutation: &Mutation) -> Vec<u8> {
+    match mutation {
+        Mutation::Flip { at, mask } => {
+            if !bytes.is_empty() {
+                let at = at.index(bytes.len());
+                bytes[at] ^= mask;
+            }
+        }
+        Mutation::Insert { at, byte } => bytes.insert(at.index(bytes.len() + 1), *byte),
+        Mutation::Cut { at } => {
+            if !bytes.is_empty() {
+                bytes.truncate(at.index(bytes.len()));
+            }
+        }
+    }
+    bytes
+}
+
 /// Key derivation is slow in a debug build: a few fixed keys serve.
 pub(crate) fn keys() -> &'static [PublicKey] {
     static KEYS: OnceLock<Vec<PublicKey>> = OnceLock::new();
