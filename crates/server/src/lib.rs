@@ -1,16 +1,14 @@
 //! `asamblea-server`: the venue daemon's HTTPS service — one [`router`]
 //! over an [`AppState`], served over rustls by [`tls::serve`].
 //!
-//! Who may call what (checked in every handler, tested route by route):
-//!
-//! | caller | how it proves it | may |
-//! |---|---|---|
-//! | public | nothing | status, results, receipts by hash, the live feed, the OpenAPI document |
-//! | operator | bearer token | check-ins and exits, badges (issue, revoke), the attendees' list, kiosks (enrol, revoke) |
-//! | chair | bearer token | open and close polls (lots are drawn and recorded at the close) |
-//! | secretary | bearer token | export the audit bundle; record written statements (constancias) |
-//! | auditor | bearer token | export the audit bundle (read-only) |
-//! | kiosk | an enrolled client certificate (mTLS) | read a badge's ballot sheet, cast ballots |
+//! Who may call what is written once, in each caller's module (`public`,
+//! `desk`, `badges`, `chair`, `secretary`, `kiosk`, `console`): its
+//! `routes()` groups its routes with the callers they let in. The router,
+//! the role table ([`route_table`], walked by the role test) and the
+//! OpenAPI document ([`openapi_json`], committed as
+//! `crates/server/openapi.json`) are all made from those groups
+//! (`routes`). The public needs nothing; staff a bearer token (or a
+//! console's session); a kiosk its enrolled client certificate.
 //!
 //! Every staff action is a ledger event signed with the acting member's
 //! key; a ballot is signed by the attendee's badge key in the kiosk and
@@ -28,11 +26,15 @@
 //! # Layout
 //!
 //! - this file: [`AppState`] (the meeting behind a lock, receipts, the
-//!   live feed, rate limits), [`router`] and [`ROUTES`].
-//! - `handlers`: one function per route; roles are extractors that run
-//!   before the body is read.
-//! - `error`: [`ApiError`], the one error answer (stable code, Spanish and
-//!   English message).
+//!   live feed, rate limits) and [`router`]; [`Daemon`] assembles the
+//!   daemon for `serve`, `demo` and `bench`.
+//! - the callers' modules (above), `callers` (what they declare) and
+//!   [`routes`] (the assembly and the document); `access`: the gates and
+//!   extractors; `meeting`: work on the meeting and its errors; `directory`:
+//!   the desk's search; `ballots`: receipts found again, and checked.
+//! - `error`: [`ApiError`], the one error answer (an
+//!   [`asamblea_api::ErrorCode`], Spanish and English messages, an incident
+//!   number for a failure inside the daemon, whose cause is only logged).
 //! - [`tls`]: the accept loop over rustls, with its limits and the kiosk
 //!   identity of each connection.
 //! - `limits`: what the service bounds itself (body time and size, feed
@@ -40,8 +42,8 @@
 //!   but the kiosks' two routes'.
 //! - `board.html` (with `board.css`, `board.js`; at `/proyeccion` the
 //!   same page shows one closed item read aloud in projector type, with
-//!   `reading.js`, which the chair's console shares), `openapi.json`: the
-//!   public pages and the API document, served as they are.
+//!   `reading.js`, which the chair's console shares): the public pages,
+//!   served as they are.
 //! - [`receipts`]: a voter's receipt as JSON and as one line of text,
 //!   written and read back in one place; `receipt_page`: the board's
 //!   receipt check (`/recibo`), server-rendered, no script.

@@ -24,7 +24,6 @@ use asamblea_ledger::{BundleError, LedgerError, OpenError, Rejection, SubmitErro
 use asamblea_wire::WireError;
 
 use crate::fields::TomlFileError;
-use crate::lock::{busy_message, Holder};
 use crate::register_csv::ImportError;
 
 /// Why something on a meeting directory did not happen.
@@ -75,12 +74,14 @@ pub enum VenueError {
     },
     /// The meeting is held by another process: a daemon serving it, or
     /// another command writing it.
-    #[error("{}", busy_message(dir, holder))]
+    #[error("{message}")]
     Busy {
         /// The meeting directory.
         dir: PathBuf,
-        /// Who holds it.
-        holder: Holder,
+        /// Who holds it and what to do, as `lock::busy_message` says it
+        /// (kept as text: the lock's types stay in `lock`, which names this
+        /// module, not the other way round).
+        message: String,
     },
     /// Another copy of the meeting (the same id, so the same keys) is open:
     /// the keys sign for one copy at a time.

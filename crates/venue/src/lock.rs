@@ -119,12 +119,12 @@ impl MeetingLock {
     /// and what to do, for the commands that must write the files
     /// themselves (`serve`, `init`, `simulate`).
     pub fn acquire_or_explain(dir: &Path) -> Result<MeetingLock> {
-        MeetingLock::acquire(dir)?.map_err(|holder| VenueError::Busy { dir: dir.to_path_buf(), holder })
+        MeetingLock::acquire(dir)?.map_err(|holder| busy(dir, &holder))
     }
 
     /// [`MeetingLock::acquire_fresh`], or an error that says who holds it.
     pub fn acquire_fresh_or_explain(dir: &Path) -> Result<MeetingLock> {
-        MeetingLock::acquire_fresh(dir)?.map_err(|holder| VenueError::Busy { dir: dir.to_path_buf(), holder })
+        MeetingLock::acquire_fresh(dir)?.map_err(|holder| busy(dir, &holder))
     }
 
     fn write_pid(&mut self) -> Result<()> {
@@ -133,6 +133,11 @@ impl MeetingLock {
             .and_then(|()| writeln!(self.file, "{}", std::process::id()))
             .map_err(VenueError::io(&self.path, WRITE))
     }
+}
+
+/// The error of a busy meeting.
+fn busy(dir: &Path, holder: &Holder) -> VenueError {
+    VenueError::Busy { dir: dir.to_path_buf(), message: busy_message(dir, holder) }
 }
 
 /// What an operator reads when a meeting is busy.
@@ -321,7 +326,10 @@ mod tests {
         assert_eq!(second, Holder::Command { pid: Some(std::process::id()) });
         assert!(busy_message(&dir, &second).contains("espere a que termine"));
         let busy = MeetingLock::acquire_or_explain(&dir).unwrap_err();
-        assert!(matches!(&busy, VenueError::Busy { holder, .. } if *holder == second), "{busy:?}");
+        assert!(
+            matches!(&busy, VenueError::Busy { message, .. } if *message == busy_message(&dir, &second)),
+            "{busy:?}"
+        );
         assert_eq!(busy.to_string(), busy_message(&dir, &second));
         drop(first);
         assert!(MeetingLock::acquire(&dir).unwrap().is_ok(), "released on drop");

@@ -79,7 +79,8 @@ fn an_invalid_file_exits_2_naming_file_step_and_key() {
         assert_eq!(out.status.code(), Some(2), "{args:?}");
         let stderr = text(&out.stderr);
         assert!(
-            stderr.contains("bad.toml: step[1] (line 6): key `chioce`: unknown key for a `vote` step"),
+            stderr
+                .contains("bad.toml: step[1] (line 6): clave / key `chioce`: unknown key for a `vote` step"),
             "{stderr}"
         );
     }

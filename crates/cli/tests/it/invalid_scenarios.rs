@@ -109,7 +109,7 @@ fn unknown_profiles_matters_and_codes_are_refused() {
 fn the_profile_is_required_but_meeting_and_call_default() {
     let text = HEAD.replace("profile = \"legal-default\"\n", "");
     let error = scenario::parse("bad.toml", &text).unwrap_err().to_string();
-    assert!(error.contains("key `profile`: is required"), "{error}");
+    assert!(error.contains("clave / key `profile`: falta: es obligatoria / is required"), "{error}");
     let parsed = scenario::parse("ok.toml", HEAD).expect("valid");
     assert_eq!(parsed.meeting, asamblea_rules::MeetingKind::Ordinary);
     assert_eq!(parsed.call, asamblea_rules::Call::First);

@@ -186,7 +186,7 @@ fn init_refuses_bad_input_and_leaves_no_meeting_behind() {
     let out = asamblea(&["init", s(&dir), "--register", s(&register)]);
     assert_eq!(out.status.code(), Some(2));
     assert!(
-        text(&out.stderr).contains("line 2, field `shares`: `12x` is not a whole number"),
+        text(&out.stderr).contains("línea / line 2, campo / field `shares`: `12x` no es un número entero"),
         "{}",
         text(&out.stderr)
     );
