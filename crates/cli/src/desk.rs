@@ -25,13 +25,13 @@ enum Writer {
     /// Nobody else: this process, on the files, holding the lock.
     Files(MeetingLock),
     /// A running daemon, through its API.
-    Daemon(Daemon),
+    Daemon(Box<Daemon>),
 }
 
 fn writer(dir: &Path) -> Result<Writer> {
     match MeetingLock::acquire(dir)? {
         Ok(lock) => Ok(Writer::Files(lock)),
-        Err(Holder::Daemon(run)) => Ok(Writer::Daemon(Daemon::connect(dir, run)?)),
+        Err(Holder::Daemon(run)) => Ok(Writer::Daemon(Box::new(Daemon::connect(dir, run)?))),
         Err(holder) => bail!("{}", busy_message(dir, &holder)),
     }
 }

@@ -41,7 +41,7 @@ pub(crate) struct Routes {
 
 /// API routes, documented; or pages and assets, served as they are.
 pub(crate) enum Kind {
-    Api(OpenApiRouter<AppState>),
+    Api(Box<OpenApiRouter<AppState>>),
     Pages(Vec<Page>),
 }
 
@@ -73,7 +73,7 @@ where
 impl Routes {
     /// API routes let in for `callers`.
     pub(crate) fn api(callers: Callers, routes: OpenApiRouter<AppState>) -> Routes {
-        Routes { callers, kind: Kind::Api(routes) }
+        Routes { callers, kind: Kind::Api(Box::new(routes)) }
     }
 
     /// Pages and assets for `callers` (a console page lets anyone reach it
