@@ -18,7 +18,7 @@ use asamblea_rules::Capacity;
 use asamblea_venue::lock::{busy_message, DaemonRun, Holder, MeetingLock};
 use asamblea_venue::secrets::{create_private_dir, write_private_new, write_private_replacing};
 use asamblea_venue::service::{Attendee, Service};
-use serde_json::{json, Value};
+use serde_json::Value;
 
 /// Who writes the meeting for this command.
 enum Writer {
@@ -99,12 +99,37 @@ impl Daemon {
         if status.is_success() {
             return Ok(answer);
         }
-        let error = &answer["error"];
-        match (error["code"].as_str(), error["message"].as_str(), error["message_en"].as_str()) {
-            (Some(code), Some(es), Some(en)) => bail!("{code} — {es} / {en}"),
-            _ => bail!("the daemon answered {status}: {answer}"),
+        match serde_json::from_value::<asamblea_api::ErrorAnswer>(answer.clone()) {
+            Ok(refused) => {
+                let error = refused.error;
+                bail!("{} — {} / {}", error.code, error.message, error.message_en)
+            }
+            Err(_) => bail!("el servicio respondió / the daemon answered {status}: {answer}"),
         }
     }
+
+    /// `POST path` with a typed body, and the typed answer.
+    fn post<A: serde::de::DeserializeOwned>(
+        &mut self,
+        path: &str,
+        body: &impl serde::Serialize,
+    ) -> Result<A> {
+        let answer = self.call(path, Some(serde_json::to_value(body)?))?;
+        read_answer(path, answer)
+    }
+
+    /// `GET path`, and the typed answer.
+    fn get<A: serde::de::DeserializeOwned>(&mut self, path: &str) -> Result<A> {
+        let answer = self.call(path, None)?;
+        read_answer(path, answer)
+    }
+}
+
+/// The daemon's answer to `path` as the API types it.
+fn read_answer<A: serde::de::DeserializeOwned>(path: &str, answer: Value) -> Result<A> {
+    serde_json::from_value(answer.clone()).with_context(|| {
+        format!("la respuesta del servicio a {path} no es la del contrato / the daemon's answer to {path} is not the contract's: {answer}")
+    })
 }
 
 /// The quorum line printed after a check-in.
@@ -147,48 +172,49 @@ pub fn checkin(
             print_quorum(out, present, outstanding, u64::from(quorum.holders), quorum.this_call)
         }
         Writer::Daemon(mut daemon) => {
+            use asamblea_api::desk::{Capacity as As, CheckinAnswer, CheckinRequest};
             let body = if represents.is_empty() {
-                json!({ "holder": person })
+                CheckinRequest { holder: Some(person.to_string()), ..CheckinRequest::default() }
             } else {
-                let capacity = match capacity {
-                    Capacity::LegalRepresentative => "legal-representative",
-                    Capacity::Proxy => "proxy",
-                };
-                json!({ "agent": person, "represents": represents, "as": capacity, "power_document": power_document })
+                CheckinRequest {
+                    agent: Some(person.to_string()),
+                    represents: represents.to_vec(),
+                    capacity: Some(match capacity {
+                        Capacity::LegalRepresentative => As::LegalRepresentative,
+                        Capacity::Proxy => As::Proxy,
+                    }),
+                    power_document: power_document.to_string(),
+                    ..CheckinRequest::default()
+                }
             };
-            let answer = daemon.call("/api/v1/checkins", Some(body))?;
-            let status = daemon.call("/api/v1/status", None)?;
-            let seq = answer["seq"].as_u64().context("the daemon's answer has no event number")?;
+            let answer: CheckinAnswer = daemon.post("/api/v1/checkins", &body)?;
+            let status: asamblea_api::public::Status = daemon.get("/api/v1/status")?;
+            let seq = answer.seq;
             writeln!(
                 out,
                 "Registrado / checked in: {person} (evento {seq}; vía el servicio / through the daemon)"
             )?;
-            let quorum = &status["quorum"];
-            let figure = |key: &str| quorum[key].as_u64().unwrap_or(0);
-            let met = quorum["met"].as_bool().unwrap_or(false);
-            print_quorum(out, figure("present_shares"), figure("voting_outstanding"), figure("holders"), met)
+            let quorum = status.quorum.reading;
+            print_quorum(
+                out,
+                quorum.present_shares,
+                quorum.voting_outstanding,
+                u64::from(quorum.holders),
+                quorum.met,
+            )
         }
     }
 }
 
 /// The attendees of the meeting, from the daemon's list.
-fn attendees_from(answer: &Value) -> Result<Vec<Attendee>> {
-    let list = answer["attendees"].as_array().context("the daemon's answer has no attendees")?;
-    list.iter()
-        .map(|a| {
-            Ok(Attendee {
-                person: a["person"].as_str().context("an attendee without a person")?.to_string(),
-                carries: a["carries"]
-                    .as_array()
-                    .context("an attendee without its holders")?
-                    .iter()
-                    .filter_map(|h| h.as_str().map(str::to_string))
-                    .collect(),
-                badge: a["badge"]
-                    .as_u64()
-                    .and_then(|b| u32::try_from(b).ok())
-                    .map(asamblea_wire::CredentialId),
-            })
+fn attendees_from(answer: asamblea_api::desk::Attendees) -> Vec<Attendee> {
+    answer
+        .attendees
+        .into_iter()
+        .map(|a| Attendee {
+            person: a.person,
+            carries: a.carries,
+            badge: a.badge.map(asamblea_wire::CredentialId),
         })
         .collect()
 }
@@ -289,7 +315,7 @@ pub fn issue_badges(
             service.close();
         }
         Writer::Daemon(mut daemon) => {
-            let people: Vec<Attendee> = attendees_from(&daemon.call("/api/v1/attendees", None)?)?
+            let people: Vec<Attendee> = attendees_from(daemon.get("/api/v1/attendees")?)
                 .into_iter()
                 .filter(|a| a.badge.is_none())
                 .collect();
@@ -364,8 +390,9 @@ pub fn revoke(dir: &Path, credential: u32, out: &mut dyn Write) -> Result<()> {
             result?.seq
         }
         Writer::Daemon(mut daemon) => {
-            let answer = daemon.call(&format!("/api/v1/badges/{credential}/revoke"), Some(json!({})))?;
-            answer["seq"].as_u64().context("the daemon's answer has no event number")?
+            let answer: asamblea_api::desk::BadgeRevoked =
+                daemon.post(&format!("/api/v1/badges/{credential}/revoke"), &serde_json::Map::new())?;
+            answer.seq
         }
     };
     writeln!(out, "Credencial {credential} revocada / revoked (evento {seq})")?;
@@ -403,7 +430,8 @@ pub fn kiosk(
                 writeln!(out, "Quiosco {id} revocado / kiosk revoked.")?;
             }
             Writer::Daemon(mut daemon) => {
-                daemon.call(&format!("/api/v1/kiosks/{id}/revoke"), Some(json!({})))?;
+                let _: asamblea_api::desk::KioskRevoked =
+                    daemon.post(&format!("/api/v1/kiosks/{id}/revoke"), &serde_json::Map::new())?;
                 writeln!(
                     out,
                     "Quiosco {id} revocado / kiosk revoked; el servicio lo rechaza desde ya / the daemon refuses it from now on."
