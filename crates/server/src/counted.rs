@@ -13,17 +13,18 @@ use std::sync::Arc;
 
 use axum::extract::{Path, Query, State};
 use axum::http::StatusCode;
-use axum::response::{Html, IntoResponse, Response};
+use axum::response::Response;
 use axum::Json;
+use maud::{html, Markup};
 use serde::Deserialize;
 
-use asamblea_documents::markup::escape;
 use asamblea_documents::numfmt::thousands;
 use asamblea_wire::hex::encode as hex;
 use asamblea_wire::Digest;
 
 use asamblea_api::public::{CountedBallot, CountedBallots, CountedQuery};
 
+use crate::layout::{self, Frame};
 use crate::{ApiError, AppState};
 
 /// Hashes on one page of the list.
@@ -154,101 +155,190 @@ pub(crate) async fn page(
     let query = query.map(|Query(q)| q).unwrap_or_default();
     let item = query.punto.clone().unwrap_or_default();
     let searched = query.q.trim().to_string();
-    let answer = match wanted(&query.q) {
+    let found = match wanted(&query.q) {
         Err(e) => Err(e),
-        Ok(q) => counted(&state, &item)
-            .await
-            .map(|(title, found)| (title, found.len(), page_of(&found, &q, query.pagina))),
+        Ok(q) => counted(&state, &item).await.map(|(title, found)| {
+            let (ballots, matched, page, pages) = page_of(&found, &q, query.pagina);
+            Found { title, counted: found.len(), matched, page, pages, ballots }
+        }),
     };
-    let (status, title, body) = match answer {
-        Err(error) => (
-            error.status(),
-            String::new(),
-            format!(
-                r#"<div class="error-summary" role="alert"><h2>No se puede mostrar la lista <span class="en">the list cannot be shown</span></h2><p>{}</p><p class="en">{}</p></div>"#,
-                escape(&error.message_es),
-                escape(&error.message_en)
-            ),
-        ),
-        Ok((title, counted, (shown, matched, page, pages))) => {
-            let rows: String = shown
-                .iter()
-                .map(|(seq, hash)| {
-                    format!(
-                        "<tr><td class=\"num\">{}</td><td class=\"hash\">{hash}</td></tr>\n",
-                        thousands(*seq)
-                    )
-                })
-                .collect();
-            let more = |to: usize, label: &str| {
-                format!(
-                    r#"<a class="button" href="/papeletas?punto={}&amp;buscar={}&amp;pagina={to}">{label}</a> "#,
-                    escape(&item),
-                    escape(&searched)
-                )
-            };
-            let mut nav = String::new();
-            if page > 1 {
-                nav.push_str(&more(page - 1, "← Anterior / previous"));
-            }
-            if page < pages {
-                nav.push_str(&more(page + 1, "Siguiente / next →"));
-            }
-            let summary = if searched.is_empty() {
-                format!(
-                    "{} papeletas contadas. <span class=\"en\">{} ballots counted.</span>",
-                    thousands(counted as u64),
-                    counted
-                )
-            } else {
-                format!(
-                    "{} de {} papeletas empiezan por «{}». <span class=\"en\">{} of {} ballots match.</span>",
-                    thousands(matched as u64),
-                    thousands(counted as u64),
-                    escape(&searched),
-                    matched,
-                    counted
-                )
-            };
-            (
-                StatusCode::OK,
-                title,
-                format!(
-                    r#"<p class="lead" role="status">{summary}</p>
-<p class="hint">Página {page} de {pages}. Cada papeleta aparece con su número en el registro y el resumen (hash) que nombra su recibo; nunca su contenido. <span class="en">Page {page} of {pages}. Each ballot by its number and the hash its receipt names; never its content.</span></p>
-<div class="table-wrap"><table>
-<thead><tr><th class="num">Número <span class="en">number</span></th><th>Resumen de la papeleta <span class="en">ballot hash</span></th></tr></thead>
-<tbody>
-{rows}</tbody>
-</table></div>
-<p>{nav}</p>"#
-                ),
-            )
-        }
-    };
+    let (status, html) = list_page(&item, &searched, &found);
+    layout::respond(status, html)
+}
+
+/// What `/papeletas` found: a page of an item's counted ballots.
+struct Found {
+    /// The item's title.
+    title: String,
+    /// The ballots counted on it.
+    counted: usize,
+    /// Those the search matched.
+    matched: usize,
+    /// This page, from 1, and how many there are.
+    page: usize,
+    pages: usize,
+    /// This page's ballots: number and hash.
+    ballots: Vec<(u64, String)>,
+}
+
+/// The page of the list: the search form, then the ballots found (or why
+/// there are none to show), with links to the pages before and after.
+fn list_page(item: &str, searched: &str, found: &Result<Found, ApiError>) -> (StatusCode, Markup) {
+    let status = found.as_ref().map_or_else(ApiError::status, |_| StatusCode::OK);
+    let title = found.as_ref().map_or("", |f| f.title.as_str());
     let heading = if title.is_empty() {
-        "Papeletas contadas".to_string()
-    } else {
-        format!("Papeletas contadas: {}", escape(&title))
-    };
-    let body = format!(
-        r#"<form method="get" action="/papeletas" class="narrow">
-  <input type="hidden" name="punto" value="{item}">
-  <label for="buscar">Busque su recibo por el comienzo de su resumen <span class="en">find your receipt by the start of its hash</span></label>
-  <p class="hint">En la línea del recibo (NÚMERO:CABEZA:RESUMEN:FIRMA), lo que sigue al segundo «:»; bastan los primeros caracteres (0–9, a–f). <span class="en">In the receipt's line, what follows the second colon; its first characters are enough.</span></p>
-  <input id="buscar" name="buscar" type="search" value="{searched}" autocomplete="off" spellcheck="false" maxlength="64">
-  <button type="submit">Buscar <span class="en">search</span></button>
-</form>
-{body}
-<p><a href="/">Volver al tablero <span class="en">back to the board</span></a> · <a href="/recibo">Verificar un recibo completo <span class="en">check a whole receipt</span></a></p>"#,
-        item = escape(&item),
-        searched = escape(&searched),
-    );
-    let plain_title = if title.is_empty() {
         "Papeletas contadas".to_string()
     } else {
         format!("Papeletas contadas: {title}")
     };
-    let html = crate::receipt_page::public_page(&plain_title, (&heading, "Counted ballots"), "", &body);
-    (status, Html(html)).into_response()
+    let main = html! {
+        form.narrow method="get" action="/papeletas" {
+            input type="hidden" name="punto" value=(item);
+            label for="buscar" {
+                "Busque su recibo por el comienzo de su resumen "
+                span.en { "find your receipt by the start of its hash" }
+            }
+            p.hint {
+                "En la línea del recibo (NÚMERO:CABEZA:RESUMEN:FIRMA), lo que sigue al segundo «:»; bastan \
+                 los primeros caracteres (0–9, a–f). "
+                span.en {
+                    "In the receipt's line, what follows the second colon; its first characters are enough."
+                }
+            }
+            input #buscar name="buscar" type="search" value=(searched) autocomplete="off" spellcheck="false"
+                maxlength="64";
+            " "
+            button type="submit" { "Buscar " span.en { "search" } }
+        }
+        @match found {
+            Err(error) => {
+                div.error-summary role="alert" {
+                    h2 { "No se puede mostrar la lista " span.en { "the list cannot be shown" } }
+                    p { (error.message_es) }
+                    p.en { (error.message_en) }
+                }
+            }
+            Ok(found) => { (ballots(item, searched, found)) }
+        }
+        p {
+            a href="/" { "Volver al tablero " span.en { "back to the board" } }
+            " · "
+            a href="/recibo" { "Verificar un recibo completo " span.en { "check a whole receipt" } }
+        }
+    };
+    let frame = Frame { title: &heading, heading: (&heading, "Counted ballots"), ..Frame::default() };
+    (status, layout::page(frame, main))
+}
+
+/// A page of the ballots found: how many, the table of numbers and hashes,
+/// and links to the pages before and after it.
+fn ballots(item: &str, searched: &str, found: &Found) -> Markup {
+    let Found { counted, matched, page, pages, .. } = *found;
+    let (counted_es, matched_es) = (thousands(counted as u64), thousands(matched as u64));
+    // The same search, another page.
+    let link =
+        |to: usize| layout::query(&[("punto", item), ("buscar", searched), ("pagina", &to.to_string())]);
+    html! {
+        p.lead role="status" {
+            @if searched.is_empty() {
+                (counted_es) " papeletas contadas. "
+                span.en { (counted) " ballots counted." }
+            } @else {
+                (matched_es) " de " (counted_es) " papeletas empiezan por «" (searched) "». "
+                span.en { (matched) " of " (counted) " ballots match." }
+            }
+        }
+        p.hint {
+            "Página " (page) " de " (pages) ". Cada papeleta aparece con su número en el registro y el \
+             resumen (hash) que nombra su recibo; nunca su contenido. "
+            span.en {
+                "Page " (page) " of " (pages) ". Each ballot by its number and the hash its receipt names; \
+                 never its content."
+            }
+        }
+        div.table-wrap {
+            table {
+                thead {
+                    tr {
+                        th.num { "Número " span.en { "number" } }
+                        th { "Resumen de la papeleta " span.en { "ballot hash" } }
+                    }
+                }
+                tbody {
+                    @for (seq, hash) in &found.ballots {
+                        tr { td.num { (thousands(*seq)) } td.hash { (hash) } }
+                    }
+                }
+            }
+        }
+        @if pages > 1 {
+            p {
+                @if page > 1 {
+                    a.button href={ "/papeletas?" (link(page - 1)) } { "← Anterior / previous" }
+                    " "
+                }
+                @if page < pages {
+                    a.button href={ "/papeletas?" (link(page + 1)) } { "Siguiente / next →" }
+                    " "
+                }
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The second of three pages of a search on an item whose id and
+    /// title need escaping and encoding.
+    fn middle_page() -> Found {
+        Found {
+            title: "Fusión <A & B>".into(),
+            counted: 1_234,
+            matched: 250,
+            page: 2,
+            pages: 3,
+            ballots: vec![(1_001, "ab".repeat(32)), (1_002, format!("ab{}", "0".repeat(62)))],
+        }
+    }
+
+    #[test]
+    fn a_middle_page_links_to_the_pages_around_it_with_the_same_search() {
+        let (status, html) = list_page("punto 1&x", "ab", &Ok(middle_page()));
+        let html = html.into_string();
+        assert_eq!(status, StatusCode::OK);
+        assert!(html.contains("<h1>Papeletas contadas: Fusión &lt;A &amp; B&gt;</h1>"), "{html}");
+        assert!(html.contains("value=\"punto 1&amp;x\""), "{html}");
+        assert!(html.contains("250 de 1.234 papeletas empiezan por «ab». "), "{html}");
+        assert!(html.contains("<td class=\"num\">1.001</td><td class=\"hash\">abab"), "{html}");
+        for (to, label) in [(1, "← Anterior / previous"), (3, "Siguiente / next →")] {
+            let link = format!(
+                "<a class=\"button\" href=\"/papeletas?punto=punto+1%26x&amp;buscar=ab&amp;pagina={to}\">{label}</a>"
+            );
+            assert!(html.contains(&link), "{link} in {html}");
+        }
+    }
+
+    #[test]
+    fn the_first_and_only_page_has_no_links_to_other_pages() {
+        let only = Found { page: 1, pages: 1, ..middle_page() };
+        let html = list_page("item-1", "", &Ok(only)).1.into_string();
+        assert!(html.contains("1.234 papeletas contadas. <span class=\"en\">1234 ballots counted.</span>"));
+        assert!(!html.contains("pagina="), "{html}");
+    }
+
+    #[test]
+    fn a_list_that_cannot_be_shown_says_why_with_the_errors_status() {
+        let error = ApiError::not_found("el punto «<x>»", "item `<x>`");
+        let (status, html) = list_page("<x>", "", &Err(error));
+        let html = html.into_string();
+        assert_eq!(status, StatusCode::NOT_FOUND);
+        assert!(html.contains("<h1>Papeletas contadas</h1>"), "{html}");
+        assert!(
+            html.contains("No se puede mostrar la lista") && html.contains("el punto «&lt;x&gt;»"),
+            "{html}"
+        );
+        assert!(!html.contains("<x>"), "{html}");
+    }
 }

@@ -47,6 +47,10 @@
 //! - [`receipts`]: a voter's receipt as JSON and as one line of text,
 //!   written and read back in one place; `receipt_page`: the board's
 //!   receipt check (`/recibo`), server-rendered, no script.
+//! - `layout`: the one frame of the pages the daemon renders (the staff
+//!   consoles, `/recibo`, `/papeletas`), as `maud` templates that escape
+//!   every value; `console` (a folder, one file per console): the staff
+//!   consoles and their sign-in.
 //! - [`reports`]: the tallies made from an audit bundle (verified first),
 //!   for `asamblea export-results` and the secretary's downloads.
 //! - `counted`: the ballots counted on a closed item, by the hash each
@@ -66,6 +70,7 @@ mod directory;
 mod error;
 mod feed;
 mod kiosk;
+mod layout;
 mod limits;
 mod meeting;
 mod public;

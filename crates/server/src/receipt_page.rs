@@ -9,18 +9,19 @@
 //! One thing per page, an error summary at the top that links to the
 //! field, a label that says what to paste and a button that says what
 //! happens (the GOV.UK Design System's habits); the style is the board's
-//! (`board.css`), large type for a phone in the room.
+//! (`board.css`), large type for a phone in the room. The page is a `maud`
+//! template in the frame every page of the daemon shares (`layout`).
 
 use axum::extract::rejection::FormRejection;
 use axum::extract::State;
 use axum::http::StatusCode;
-use axum::response::{Html, IntoResponse, Response};
+use axum::response::Response;
 use axum::Form;
+use maud::{html, Markup};
 use serde::Deserialize;
 
-use asamblea_documents::markup::escape;
-
 use crate::ballots::receipt_borne_out;
+use crate::layout::{self, error_summary, Frame};
 use crate::AppState;
 
 /// The form's one field.
@@ -160,46 +161,50 @@ async fn counted_at(
     }))
 }
 
-/// The box with the check's answer: `good` or `bad`, a heading, the
-/// message in Spanish and English (escaped here), and `more` (markup).
-fn verdict(kind: &str, heading: &str, es: &str, en: &str, more: &str) -> String {
-    let role = if kind == "good" { "status" } else { "alert" };
-    format!(
-        "<div class=\"verdict {kind}\" role=\"{role}\">\n<h2>{}</h2>\n<p>{}</p>\n<p class=\"en\">{}</p>\n{more}</div>",
-        escape(heading),
-        escape(es),
-        escape(en)
-    )
+/// The box with the check's answer: good (a status) or not (an alert), a
+/// heading, the message in Spanish and English, and `more` below it.
+fn verdict(good: bool, heading: &str, es: &str, en: &str, more: Markup) -> Markup {
+    html! {
+        div.verdict.good[good].bad[!good] role=(if good { "status" } else { "alert" }) {
+            h2 { (heading) }
+            p { (es) }
+            p.en { (en) }
+            (more)
+        }
+    }
 }
 
+/// The answer: the page with what the check found, and its status.
 fn page(status: StatusCode, outcome: &Outcome, pasted: &str) -> Response {
+    layout::respond(status, render(outcome, pasted))
+}
+
+/// The page: what the check found (if anything), then the form again with
+/// what was pasted.
+fn render(outcome: &Outcome, pasted: &str) -> Markup {
     let (title, notice) = match outcome {
-        Outcome::Ask => ("Verifique su recibo", String::new()),
-        Outcome::NotAReceipt(why) => (
-            "Error: verifique su recibo",
-            format!(
-                r##"<div class="error-summary" role="alert" aria-labelledby="error-title" tabindex="-1">
-<h2 id="error-title">Hay un problema <span class="en">there is a problem</span></h2>
-<p><a href="#recibo">{}</a></p>
-</div>"##,
-                escape(why)
-            ),
-        ),
+        Outcome::Ask => ("Verifique su recibo", html! {}),
+        Outcome::NotAReceipt(why) => ("Error: verifique su recibo", error_summary("recibo", why, None)),
         Outcome::BorneOut(seq) => (
             "Recibo verificado",
             verdict(
-                "good",
+                true,
                 "✔ Su papeleta está en el registro",
                 &crate::receipts::borne_out_es(*seq),
                 &crate::receipts::borne_out_en(*seq),
-                "<p>Guarde el recibo: cuando se publique el paquete de auditoría, cualquiera puede comprobarlo allí \
-                 con <code>asamblea verify --receipts</code>, sin confiar en este servidor.</p>",
+                html! {
+                    p {
+                        "Guarde el recibo: cuando se publique el paquete de auditoría, cualquiera puede \
+                         comprobarlo allí con " code { "asamblea verify --receipts" } ", sin confiar en este \
+                         servidor."
+                    }
+                },
             ),
         ),
         Outcome::NotBorneOut(problem) => (
             "Recibo no respaldado",
             verdict(
-                "bad",
+                false,
                 if *problem == asamblea_ledger::ReceiptProblem::NotSigned {
                     "✘ No es un recibo de esta reunión"
                 } else {
@@ -207,110 +212,107 @@ fn page(status: StatusCode, outcome: &Outcome, pasted: &str) -> Response {
                 },
                 &crate::receipts::not_borne_out_es(*problem),
                 &crate::receipts::not_borne_out_en(*problem),
-                "",
+                html! {},
             ),
         ),
         Outcome::Counted { title, item, seq, head } => (
             "Papeleta contada",
             verdict(
-                "good",
+                true,
                 "✔ Su papeleta fue contada",
                 &format!("Contada en el punto «{title}», posición {seq}, cadena {head}."),
                 &format!("Counted on item “{title}”, position {seq}, chain {head}."),
-                &format!(
-                    "<p><a href=\"/papeletas?punto={}\">Ver todas las papeletas contadas en este punto <span class=\"en\">see every ballot counted on this item</span></a></p>",
-                    escape(item)
-                ),
+                html! {
+                    p {
+                        a href={ "/papeletas?" (layout::query(&[("punto", item)])) } {
+                            "Ver todas las papeletas contadas en este punto "
+                            span.en { "see every ballot counted on this item" }
+                        }
+                    }
+                },
             ),
         ),
         Outcome::NotCounted => (
             "Papeleta no encontrada",
             verdict(
-                "bad",
+                false,
                 "✘ Ese resumen no está en el registro",
-                "Ninguna papeleta guardada tiene ese resumen. Revise que lo copió completo (64 caracteres) o pegue el recibo entero.",
+                "Ninguna papeleta guardada tiene ese resumen. Revise que lo copió completo (64 caracteres) \
+                 o pegue el recibo entero.",
                 "No saved ballot has that hash. Check you copied all 64 characters, or paste the whole receipt.",
-                "",
+                html! {},
             ),
         ),
         Outcome::Unreadable(error) => (
             "No se pudo verificar",
-            verdict("bad", "No se pudo verificar el recibo", &error.message_es, &error.message_en, ""),
+            verdict(false, "No se pudo verificar el recibo", &error.message_es, &error.message_en, html! {}),
         ),
     };
     let invalid = matches!(outcome, Outcome::NotAReceipt(_));
-    let body = format!(
-        r#"{notice}
-<form method="post" action="/recibo" novalidate>
-  <label for="recibo">Pegue el recibo que le entregó el quiosco, o el resumen de su papeleta <span class="en">paste the receipt the kiosk gave you, or your ballot's hash</span></label>
-  <p class="hint">El recibo es una línea que empieza con un número y dos puntos, o el texto entre llaves que muestra el quiosco; el resumen, los 64 caracteres de su código QR. <span class="en">The receipt is one line that starts with a number and a colon, or the text in braces; the hash, the 64 characters of its QR code.</span></p>
-  <textarea id="recibo" name="recibo" rows="5" spellcheck="false" autocomplete="off"{aria}>{pasted}</textarea>
-  <button type="submit">Verificar el recibo <span class="en">check the receipt</span></button>
-</form>
-<p><a href="/">Volver al tablero <span class="en">back to the board</span></a></p>"#,
-        aria = if invalid { r#" aria-invalid="true" aria-describedby="error-title""# } else { "" },
-        pasted = escape(pasted),
-    );
-    let html = public_page(title, ("Verifique su recibo", "Check your receipt"), "narrow", &body);
-    (status, Html(html)).into_response()
+    let main = html! {
+        (notice)
+        form method="post" action="/recibo" novalidate {
+            label for="recibo" {
+                "Pegue el recibo que le entregó el quiosco, o el resumen de su papeleta "
+                span.en { "paste the receipt the kiosk gave you, or your ballot's hash" }
+            }
+            p.hint {
+                "El recibo es una línea que empieza con un número y dos puntos, o el texto entre llaves que \
+                 muestra el quiosco; el resumen, los 64 caracteres de su código QR. "
+                span.en {
+                    "The receipt is one line that starts with a number and a colon, or the text in braces; \
+                     the hash, the 64 characters of its QR code."
+                }
+            }
+            textarea #recibo name="recibo" rows="5" spellcheck="false" autocomplete="off"
+                aria-invalid=[invalid.then_some("true")] aria-describedby=[invalid.then_some("error-title")] {
+                (pasted)
+            }
+            " "
+            button type="submit" { "Verificar el recibo " span.en { "check the receipt" } }
+        }
+        p { a href="/" { "Volver al tablero " span.en { "back to the board" } } }
+    };
+    let frame = Frame {
+        title,
+        heading: ("Verifique su recibo", "Check your receipt"),
+        main_class: Some("narrow"),
+        ..Frame::default()
+    };
+    layout::page(frame, main)
 }
 
-/// A public page of the board without script (this one, `/papeletas`):
-/// `title` (escaped here), a heading in Spanish and English (markup), and
-/// `body` (markup) in a `<main>` of class `main_class`.
-pub(crate) fn public_page(title: &str, heading: (&str, &str), main_class: &str, body: &str) -> String {
-    page_html(&Page { title, head: "", body_attributes: "", heading, header: "", main_class, main: body })
-}
+#[cfg(test)]
+mod tests {
+    use super::*;
 
-/// The parts of a page of the daemon's (the board's server-rendered pages
-/// and the staff consoles share one frame).
-pub(crate) struct Page<'a> {
-    /// The title, before "— Asamblea" (escaped here).
-    pub(crate) title: &'a str,
-    /// Markup for `<head>`: metas, scripts.
-    pub(crate) head: &'a str,
-    /// Attributes of `<body>` (markup, with a leading space).
-    pub(crate) body_attributes: &'a str,
-    /// The heading in Spanish and English (markup).
-    pub(crate) heading: (&'a str, &'a str),
-    /// More of the header (markup): who is signed in.
-    pub(crate) header: &'a str,
-    /// The class of `<main>`.
-    pub(crate) main_class: &'a str,
-    /// The page's body (markup).
-    pub(crate) main: &'a str,
-}
+    #[test]
+    fn a_counted_ballot_links_to_its_items_list_and_escapes_what_it_shows() {
+        let counted = Outcome::Counted {
+            title: "<Fusión>".into(),
+            item: "a&b 1".into(),
+            seq: 42,
+            head: "0f".repeat(32),
+        };
+        let html = render(&counted, "<b>").into_string();
+        assert!(
+            html.contains("<div class=\"verdict good\" role=\"status\"><h2>✔ Su papeleta fue contada</h2>")
+        );
+        assert!(html.contains("Contada en el punto «&lt;Fusión&gt;», posición 42, cadena 0f0f"), "{html}");
+        assert!(html.contains("<a href=\"/papeletas?punto=a%26b+1\">"), "{html}");
+        assert!(html.contains(">&lt;b&gt;</textarea>") && !html.contains("<b>"), "{html}");
+        assert!(!html.contains("aria-invalid"), "nothing to correct: {html}");
+    }
 
-/// A whole page: Spanish, the board's style sheet, no inline script or
-/// style (the CSP forbids both).
-pub(crate) fn page_html(page: &Page<'_>) -> String {
-    format!(
-        r#"<!doctype html>
-<html lang="es">
-<head>
-<meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-{head}<title>{title} — Asamblea</title>
-<link rel="stylesheet" href="/assets/board.css">
-</head>
-<body{body_attributes}>
-<header>
-<h1>{es}</h1>
-<p>{en}</p>
-{header}</header>
-<main class="{main_class}">
-{main}
-</main>
-</body>
-</html>
-"#,
-        head = page.head,
-        title = escape(page.title),
-        body_attributes = page.body_attributes,
-        es = page.heading.0,
-        en = page.heading.1,
-        header = page.header,
-        main_class = page.main_class,
-        main = page.main,
-    )
+    #[test]
+    fn what_is_not_a_receipt_is_summarised_above_the_field_it_marks() {
+        let html = render(&Outcome::NotAReceipt("pegue el recibo / paste it".into()), "").into_string();
+        assert!(html.contains("<title>Error: verifique su recibo — Asamblea</title>"), "{html}");
+        assert!(html.contains("<p><a href=\"#recibo\">pegue el recibo / paste it</a></p></div>"), "{html}");
+        assert!(
+            html.contains("aria-invalid=\"true\" aria-describedby=\"error-title\"></textarea>"),
+            "{html}"
+        );
+        assert!(html.contains("<main class=\"narrow\">"), "{html}");
+    }
 }

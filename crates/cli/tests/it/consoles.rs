@@ -278,7 +278,7 @@ pub(crate) fn screenshots() -> PathBuf {
 
 /// Signs in on `/personal` as `role`, typing the token; waits for the
 /// console's heading.
-fn sign_in(browser: &Browser, demo: &Demo, role: &str, heading: &str) {
+pub(crate) fn sign_in(browser: &Browser, demo: &Demo, role: &str, heading: &str) {
     browser.goto(&format!("{}/personal", demo.base));
     browser.type_into("#clave", &demo.tokens[role]);
     browser.click("form button[type=submit]");

@@ -7,6 +7,7 @@ mod architecture;
 mod board;
 mod cli;
 mod consoles;
+mod desk_badge;
 mod exports;
 mod firmware;
 mod invalid_scenarios;

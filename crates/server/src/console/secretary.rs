@@ -1,0 +1,199 @@
+//! The secretary's console (`/secretaria`, also the statutory auditor's):
+//! the results, the quorum series, administrators and employees, impeded
+//! shares and withdrawal rights, written statements, and the downloads —
+//! the tallies made from the audit bundle and the bundle itself.
+
+use axum::extract::State;
+use axum::http::HeaderMap;
+use axum::response::Response;
+use maud::{html, Markup};
+
+use asamblea_venue::staff::Role;
+
+use crate::AppState;
+
+/// `GET /secretaria`: the secretary's results and the audit bundle.
+pub(super) async fn page(State(state): State<AppState>, headers: HeaderMap) -> Response {
+    let main = html! {
+        p #quorum .quorum aria-live="polite" { "…" }
+        (results())
+        section aria-labelledby="impeded-title" {
+            h2 #impeded-title {
+                "Acciones impedidas y derecho de retiro " span.en { "impeded shares and withdrawal rights" }
+            }
+            div #retiro {}
+        }
+        (statements())
+        (downloads())
+    };
+    super::console(
+        &state,
+        &headers,
+        &[Role::Secretary, Role::Auditor],
+        ("Secretaría", "Secretary"),
+        "secretaria",
+        main,
+    )
+}
+
+/// The results, the quorum series and the administrators and employees:
+/// tables `console.js` fills from the API.
+fn results() -> Markup {
+    html! {
+        section aria-labelledby="results-title" {
+            h2 #results-title { "Resultados " span.en { "results" } }
+            div.table-wrap {
+                table {
+                    thead {
+                        tr {
+                            th { "Punto y regla " span.en { "item and rule" } }
+                            th { "Decisión " span.en { "decision" } }
+                            th.num { "Sí " span.en { "for" } }
+                            th.num { "No " span.en { "against" } }
+                            th.num { "En blanco " span.en { "blank" } }
+                            th.num { "Abstención " span.en { "abstained" } }
+                            th.num { "Impedidas " span.en { "impeded" } }
+                            th.num { "Base" }
+                        }
+                    }
+                    tbody #agenda {}
+                }
+            }
+        }
+        section aria-labelledby="series-title" {
+            h2 #series-title { "Continuidad del quórum " span.en { "the quorum series" } }
+            p.hint {
+                "El quórum al abrir y al cerrar cada votación, como lo pide el Decreto 398 de 2020 para el \
+                 acta. "
+                span.en { "The quorum at each poll's open and close, as the minutes must record it." }
+            }
+            div.table-wrap {
+                table {
+                    thead {
+                        tr {
+                            th { "Punto " span.en { "item" } }
+                            th { "Momento " span.en { "moment" } }
+                            th.num { "Acciones presentes " span.en { "shares present" } }
+                            th.num { "% con voto " span.en { "% voting" } }
+                            th.num { "Accionistas " span.en { "holders" } }
+                            th { "Quórum" }
+                        }
+                    }
+                    tbody #serie-tabla {}
+                }
+            }
+        }
+        section aria-labelledby="ae-title" {
+            h2 #ae-title { "Administradores y empleados " span.en { "administrators and employees" } }
+            p.hint {
+                "No pueden representar acciones ajenas como apoderados ni votar los estados financieros \
+                 de fin de ejercicio (art. 185 C.Co.). "
+                span.en {
+                    "They may not carry others' shares as proxies nor vote on the year-end statements."
+                }
+            }
+            div.table-wrap {
+                table {
+                    thead {
+                        tr {
+                            th { "Documento " span.en { "id" } }
+                            th { "Nombre " span.en { "name" } }
+                            th { "Cargo " span.en { "role" } }
+                            th.num { "Acciones " span.en { "shares" } }
+                            th { "Estado " span.en { "state" } }
+                        }
+                    }
+                    tbody #administradores {}
+                }
+            }
+        }
+    }
+}
+
+/// A written statement (constancia) to record, and those recorded.
+fn statements() -> Markup {
+    html! {
+        section aria-labelledby="statements-title" {
+            h2 #statements-title { "Constancias escritas " span.en { "written statements" } }
+            p.hint {
+                "Lo que un asistente pide que conste en el acta, sobre un punto: queda en el registro \
+                 firmado con su nombre. "
+                span.en {
+                    "What an attendee asks the minutes to record about an item: kept in the signed \
+                     ledger under their name."
+                }
+            }
+            form #constancia .agent novalidate {
+                label for="constancia-punto" { "Punto " span.en { "item" } }
+                select #constancia-punto {}
+                label for="constancia-persona" {
+                    "Documento de quien la presenta (presente en la reunión) "
+                    span.en { "the id of its author, present at the meeting" }
+                }
+                input #constancia-persona autocomplete="off" spellcheck="false";
+                label for="constancia-texto" {
+                    "Texto, tal como lo entregó " span.en { "its words, as handed in" }
+                }
+                textarea #constancia-texto rows="5" maxlength="4000" {}
+                p #constancia-mensaje role="status" aria-live="polite" {}
+                button type="button" #constancia-registrar {
+                    "Registrar la constancia " span.en { "record the statement" }
+                }
+            }
+            div #constancias {}
+        }
+    }
+}
+
+/// The downloads: the tallies (made from the audit bundle, verified
+/// first) and the bundle itself.
+fn downloads() -> Markup {
+    /// Each table of the tallies as CSV: its `tabla`, and its name.
+    const TABLES: [(&str, &str); 4] = [
+        ("puntos", "Puntos (CSV)"),
+        ("accionistas", "Accionistas y votos (CSV)"),
+        ("asistencia", "Asistencia (CSV)"),
+        ("retiro", "Derecho de retiro (CSV)"),
+    ];
+    html! {
+        section aria-labelledby="exports-title" {
+            h2 #exports-title { "Resultados para descargar " span.en { "tallies to download" } }
+            p.hint {
+                "Hechos del paquete de auditoría, verificado primero: las mismas cifras que da "
+                code { "asamblea verify" } ". "
+                span.en { "Made from the audit bundle, verified first." }
+            }
+            p {
+                a.button href="/api/v1/exports/acta.docx" download {
+                    "Borrador del acta (Word) " span.en { "acta draft" }
+                }
+                " "
+                a.button href="/api/v1/exports/acta.pdf" download { "Acta (PDF)" }
+            }
+            p {
+                a.button href="/api/v1/exports/resultados.xlsx" download { "Excel (.xlsx)" }
+                @for (table, name) in TABLES {
+                    " "
+                    a.button href={ "/api/v1/exports/resultados.csv?tabla=" (table) } download={ (table) ".csv" } {
+                        (name)
+                    }
+                }
+                " "
+                a.button href="/api/v1/exports/resultados.json" download { "JSON" }
+            }
+        }
+        section aria-labelledby="bundle-title" {
+            h2 #bundle-title { "Paquete de auditoría " span.en { "audit bundle" } }
+            p {
+                "Todo el registro firmado, para verificarlo con " code { "asamblea verify" }
+                " sin confiar en este servidor. "
+                span.en { "The whole signed ledger, to check with asamblea verify." }
+            }
+            p {
+                a.button href="/api/v1/export" download="asamblea.bundle" {
+                    "Descargar el paquete " span.en { "download the bundle" }
+                }
+            }
+        }
+    }
+}
