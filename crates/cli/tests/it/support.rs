@@ -160,28 +160,8 @@ pub fn remove_meeting(dir: &Path) {
 
 /// A small extraordinary meeting on one merger (which gives the derecho de
 /// retiro) and its register of three holders: A-1 (500), B-2 (300), C-3
-/// (200).
-pub const MERGER_MEETING: &str = r#"
-company = "Fusiones de Prueba S.A."
-nit = "900.000.001-2"
-kind = "extraordinary"
-call = "second"
-date = "2027-05-10"
-time = "09:00"
-place = "Cali, sede principal"
-convened_by = "Aviso en la página web"
-convened_on = "2027-04-20"
-profile = "legal-default"
-
-[capital]
-ORD = { subscribed = 1_000 }
-
-[[agenda]]
-id = "fusion"
-title = "Fusión por absorción de Filial S.A.S."
-matter = "merger"
-"#;
+/// (200). The server's API tests use the same files.
+pub const MERGER_MEETING: &str = include_str!("../../../server/tests/fixtures/merger/meeting.toml");
 
 /// The register of [`MERGER_MEETING`].
-pub const MERGER_REGISTER: &str =
-    "holder_id,name,class,shares,role,split\nA-1,Ana Pérez,ORD,500,,\nB-2,Bernardo Ruiz,ORD,300,,\nC-3,Carmen Díaz,ORD,200,,\n";
+pub const MERGER_REGISTER: &str = include_str!("../../../server/tests/fixtures/merger/register.csv");

@@ -1,0 +1,57 @@
+//! The chair's polls as the public status shows them: the quorum's
+//! threshold, and its series at every poll's open and close.
+
+use axum::http::{Method, StatusCode};
+use serde_json::json;
+
+use super::fixture::Api;
+
+#[tokio::test]
+async fn the_status_says_the_quorum_threshold_and_records_it_at_every_poll_open_and_close() {
+    let api = Api::demo("series");
+    // Without a quorum the chair is told how far it is, with the figures.
+    let (status, refused) = api.call(Method::POST, "/api/v1/items/item-1/open", "chair", None).await;
+    assert_eq!(
+        (status, refused["error"]["code"].as_str()),
+        (StatusCode::UNPROCESSABLE_ENTITY, Some("no-quorum"))
+    );
+    let said = refused["error"]["message"].as_str().unwrap();
+    assert!(
+        said.starts_with("No hay quórum para abrir la votación: están presentes 0 de 98.000.000 acciones")
+            && said.contains("al menos 49.000.001 de 98.000.000")
+            && said.contains("Registre más llegadas"),
+        "{said}"
+    );
+    api.check_in_a_quorum().await;
+    let status = api.ok(Method::GET, "/api/v1/status", "public", None).await;
+    let quorum = &status["quorum"];
+    // The demo is a first call on 98.000.000 voting shares: more than half.
+    assert_eq!(quorum["minimum_shares"], 49_000_001);
+    assert!(
+        quorum["threshold_es"].as_str().unwrap().contains("al menos 49.000.001 de 98.000.000"),
+        "{quorum}"
+    );
+    assert_eq!(quorum["threshold_source"], "Ley 222 de 1995, art. 68");
+    assert_eq!(quorum["series"], json!([]));
+    let item = status["items"][0]["id"].as_str().unwrap().to_string();
+    api.ok(Method::POST, &format!("/api/v1/items/{item}/open"), "chair", None).await;
+    api.ok(Method::POST, &format!("/api/v1/items/{item}/close"), "chair", None).await;
+    let status = api.ok(Method::GET, "/api/v1/status", "public", None).await;
+    let series = status["quorum"]["series"].as_array().unwrap();
+    assert_eq!(series.len(), 2);
+    assert_eq!(
+        (series[0]["item"].as_str(), series[0]["moment"].as_str()),
+        (Some(item.as_str()), Some("open"))
+    );
+    assert_eq!(series[1]["moment"], "close");
+    for point in series {
+        assert_eq!(point["present_shares"], status["quorum"]["present_shares"]);
+        assert_eq!(point["met"], true);
+    }
+    // The closed item says why it failed (nobody voted), with what was needed.
+    let why = status["items"][0]["why_es"].as_str().unwrap();
+    assert!(
+        why.starts_with("no aprobado: 0 acciones a favor") && why.contains("se necesitaban al menos"),
+        "{why}"
+    );
+}

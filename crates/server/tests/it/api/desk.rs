@@ -1,0 +1,237 @@
+//! The registration desk: badges for keys the desk drew, their
+//! replacement and layout, the register's search, and the desk's figures.
+
+use asamblea_venue::staff::Role;
+use axum::http::{Method, StatusCode};
+use serde_json::{json, Value};
+
+use super::fixture::{Api, BadgeSeed};
+
+#[tokio::test]
+async fn a_badge_is_issued_for_a_key_the_desk_drew_and_never_for_a_seed() {
+    let api = Api::demo("badge-keys");
+    api.ok(Method::POST, "/api/v1/checkins", "operator", Some(json!({ "holder": "CC-10000000" }))).await;
+    let before = api.ok(Method::GET, "/api/v1/status", "public", None).await;
+    for (body, field) in [
+        (json!({ "person": "CC-10000000" }), "key"),
+        (json!({ "person": "CC-10000000", "key": "zz" }), "`key`"),
+        (json!({ "person": "CC-10000000", "key": "00".repeat(32) }), "`key`"),
+        (json!({ "person": "CC-10000000", "key": "ab".repeat(31) }), "`key`"),
+    ] {
+        let (status, value) = api.call(Method::POST, "/api/v1/badges", "operator", Some(body.clone())).await;
+        assert_eq!(
+            (status, &value["error"]["code"]),
+            (StatusCode::BAD_REQUEST, &json!("bad-request")),
+            "{body}"
+        );
+        assert!(value["error"]["message_en"].as_str().unwrap().contains(field), "{body}: {value}");
+    }
+    let seed = BadgeSeed::draw(&api.meeting);
+    let issued = api.ok(Method::POST, "/api/v1/badges", "operator", Some(seed.request("CC-10000000"))).await;
+    assert_eq!(issued["key"], seed.public_key().to_string());
+    assert!(issued.get("qr_text").is_none(), "no seed ever leaves the daemon: {issued}");
+    let credential = seed.credential(&issued);
+    let sheet =
+        api.ok(Method::GET, &format!("/api/v1/kiosk/badges/{}", credential.id().0), "kiosk", None).await;
+    assert_eq!(sheet["person"], "CC-10000000", "{sheet}");
+    // The same request again (the desk lost the answer): the same badge,
+    // not a second one.
+    let (status, again) =
+        api.call(Method::POST, "/api/v1/badges", "operator", Some(seed.request("CC-10000000"))).await;
+    assert_eq!((status, &again["credential"]), (StatusCode::OK, &issued["credential"]), "{again}");
+    // The same key for someone else is refused: a badge key is one badge's.
+    api.ok(Method::POST, "/api/v1/checkins", "operator", Some(json!({ "holder": "CC-10007919" }))).await;
+    let (status, value) =
+        api.call(Method::POST, "/api/v1/badges", "operator", Some(seed.request("CC-10007919"))).await;
+    assert_eq!(
+        (status, &value["error"]["code"]),
+        (StatusCode::CONFLICT, &json!("badge-key-in-use")),
+        "{value}"
+    );
+    // And a second badge for CC-10000000 waits for the first's revocation.
+    let other = BadgeSeed::draw(&api.meeting);
+    let (status, value) =
+        api.call(Method::POST, "/api/v1/badges", "operator", Some(other.request("CC-10000000"))).await;
+    assert_eq!((status, &value["error"]["code"]), (StatusCode::CONFLICT, &json!("badge-held")), "{value}");
+    let mut after = api.ok(Method::GET, "/api/v1/status", "public", None).await;
+    after["head"] = before["head"].clone();
+    after["quorum"] = before["quorum"].clone();
+    assert_eq!(after, before, "a badge changes no public figure (but the quorum, by the check-in)");
+}
+
+#[tokio::test]
+async fn a_lost_badge_is_replaced_in_one_step_and_the_desk_prints_from_the_daemons_layout() {
+    let api = Api::demo("reissue");
+    api.check_in_a_quorum().await;
+    let old = api.badge("NIT-800100200").await;
+    // The layout the desk's browser prints: the person's name and number,
+    // the QR square left for the browser (the daemon never holds the seed).
+    let (status, svg) = api.page(Method::GET, &format!("/api/v1/badges/{}/layout", old.id().0), None).await;
+    assert_eq!(status, StatusCode::UNAUTHORIZED, "the layout is the desk's: {svg}");
+    let (status, svg) = api.text_as(&format!("/api/v1/badges/{}/layout", old.id().0), Role::Operator).await;
+    assert_eq!(status, StatusCode::OK);
+    assert!(
+        svg.contains(r#"id="qr-slot""#)
+            && svg.contains("NIT-800100200")
+            && svg.contains(&format!("N.º {}", old.id().0)),
+        "{svg}"
+    );
+    // Re-issued: a new number for the same person, the old one revoked in the same transaction.
+    let seed = BadgeSeed::draw(&api.meeting);
+    let key = json!({ "key": seed.public_key().to_string() });
+    let answer = api
+        .ok(Method::POST, &format!("/api/v1/badges/{}/reissue", old.id().0), "operator", Some(key.clone()))
+        .await;
+    assert_eq!(
+        (answer["revoked"].as_u64(), answer["person"].as_str()),
+        (Some(u64::from(old.id().0)), Some("NIT-800100200"))
+    );
+    let number = answer["credential"].as_u64().unwrap();
+    assert_eq!(number, u64::from(old.id().0) + 1);
+    // The old one is revoked; a second re-issue of it, or one with a key already used, changes nothing.
+    let (status, value) = api
+        .call(Method::POST, &format!("/api/v1/badges/{}/reissue", old.id().0), "operator", Some(key.clone()))
+        .await;
+    assert_eq!(
+        (status, value["error"]["code"].as_str()),
+        (StatusCode::UNPROCESSABLE_ENTITY, Some("revoked-badge")),
+        "{value}"
+    );
+    let (status, value) =
+        api.call(Method::POST, &format!("/api/v1/badges/{number}/reissue"), "operator", Some(key)).await;
+    assert!(status.is_client_error() && value["error"]["code"].as_str().is_some(), "{status} {value}");
+    let desk = api.ok(Method::GET, "/api/v1/desk", "operator", None).await;
+    assert_eq!(
+        (
+            desk["badges"]["issued"].as_u64(),
+            desk["badges"]["revoked"].as_u64(),
+            desk["badges"]["live"].as_u64()
+        ),
+        (Some(2), Some(1), Some(1))
+    );
+    let (status, _) = api.text_as(&format!("/api/v1/badges/{}/layout", old.id().0), Role::Operator).await;
+    assert_eq!(status, StatusCode::UNPROCESSABLE_ENTITY, "a revoked badge is not printed again");
+    // The search says who holds which badge.
+    let found = api.ok(Method::GET, "/api/v1/holders?q=NIT-800100200", "operator", None).await;
+    assert_eq!(found["holders"][0]["badge"].as_u64(), Some(number));
+}
+
+#[tokio::test]
+async fn the_desk_search_finds_by_id_start_or_any_part_of_the_name_accents_aside() {
+    let api = Api::demo("search");
+    let found = api.ok(Method::GET, "/api/v1/holders?q=", "operator", None).await;
+    let all = found["matched"].as_u64().unwrap();
+    assert!(all > 20 && found["holders"].as_array().unwrap().len() == 20, "{found}");
+    let by_id = api.ok(Method::GET, "/api/v1/holders?q=cc-1000000", "operator", None).await;
+    assert!(by_id["holders"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .all(|h| h["id"].as_str().unwrap().starts_with("CC-1000000")));
+    assert!(by_id["matched"].as_u64().unwrap() >= 1);
+    // A name from the register, searched by a part of it without accents.
+    let first = &found["holders"][0];
+    let name = first["name"].as_str().unwrap().to_string();
+    let word = name.split_whitespace().last().unwrap().to_lowercase();
+    let plain: String = word
+        .chars()
+        .map(|c| match c {
+            'á' => 'a',
+            'é' => 'e',
+            'í' => 'i',
+            'ó' => 'o',
+            'ú' => 'u',
+            'ñ' => 'n',
+            c => c,
+        })
+        .collect();
+    let by_name = api.ok(Method::GET, &format!("/api/v1/holders?q={}", plain), "operator", None).await;
+    assert!(
+        by_name["holders"].as_array().unwrap().iter().any(|h| h["id"] == first["id"]),
+        "{plain}: {by_name}"
+    );
+    let none = api.ok(Method::GET, "/api/v1/holders?q=zzzz-nadie", "operator", None).await;
+    assert_eq!(none["matched"], 0);
+    let (status, answer) =
+        api.call(Method::GET, &format!("/api/v1/holders?q={}", "x".repeat(65)), "operator", None).await;
+    assert_eq!(status, StatusCode::BAD_REQUEST, "{answer}");
+}
+
+#[tokio::test]
+async fn the_desk_figures_count_arrivals_refusals_and_badges_as_the_ledger_records_them() {
+    let api = Api::demo("desk");
+    let desk = || api.ok(Method::GET, "/api/v1/desk", "operator", None);
+    let before = desk().await;
+    let absent: Vec<(String, u64)> = api
+        .holders("cc-")
+        .await
+        .holders
+        .into_iter()
+        .filter(|h| !h.present && h.shares.preferred == 0)
+        .map(|h| (h.id, h.shares.ordinary))
+        .collect();
+    assert!(absent.len() >= 5, "five absent holders: {absent:?}");
+    // One holder in person.
+    api.check_in(&absent[0].0).await;
+    // An administrator as a proxy: refused by the rules, and the refusal recorded.
+    let barred = json!({ "agent": "CC-77777777", "represents": [absent[1].0, absent[2].0], "as": "proxy", "agent_role": "administrator", "power_document": "P-1" });
+    let (status, refused) = api.call(Method::POST, "/api/v1/checkins", "operator", Some(barred)).await;
+    assert_eq!(
+        (status, refused["error"]["code"].as_str()),
+        (StatusCode::UNPROCESSABLE_ENTITY, Some("proxy-agent-barred"))
+    );
+    // A power the desk found wanting: recorded, nobody admitted.
+    let wanting = json!({ "agent": "CC-66666666", "represents": [absent[3].0], "as": "proxy", "power_document": "sin firma", "power_rejected": true });
+    let recorded = api.ok(Method::POST, "/api/v1/checkins", "operator", Some(wanting)).await;
+    assert_eq!(recorded["refused"], "power-document-rejected");
+    // `power_rejected` belongs to an agent's arrival only, and changes nothing else.
+    let (status, _) = api
+        .call(
+            Method::POST,
+            "/api/v1/checkins",
+            "operator",
+            Some(json!({ "holder": absent[4].0, "power_rejected": true })),
+        )
+        .await;
+    assert_eq!(status, StatusCode::BAD_REQUEST);
+    // A proxy admitted for two holders.
+    let proxy = json!({ "agent": "CC-55555555", "represents": [absent[1].0, absent[2].0], "as": "proxy", "power_document": "P-2" });
+    api.ok(Method::POST, "/api/v1/checkins", "operator", Some(proxy)).await;
+    // A badge issued, and revoked.
+    let credential = api.badge(&absent[0].0).await;
+    api.ok(Method::POST, &format!("/api/v1/badges/{}/revoke", credential.id().0), "operator", None).await;
+
+    let after = api.ok(Method::GET, "/api/v1/desk", "secretary", None).await;
+    let delta = |path: &[&str]| {
+        let pick = |v: &Value| path.iter().fold(v.clone(), |v, k| v[*k].clone()).as_u64().unwrap();
+        pick(&after) - pick(&before)
+    };
+    assert_eq!(delta(&["in_person", "holders"]), 1);
+    assert_eq!(delta(&["in_person", "shares"]), absent[0].1);
+    assert_eq!(delta(&["proxy", "holders"]), 2);
+    assert_eq!(delta(&["proxy", "agents"]), 1);
+    assert_eq!(delta(&["proxy", "shares"]), absent[1].1 + absent[2].1);
+    assert_eq!(
+        (delta(&["badges", "issued"]), delta(&["badges", "revoked"]), delta(&["badges", "live"])),
+        (1, 1, 0)
+    );
+    let refused = after["refused"].as_array().unwrap();
+    assert_eq!(refused.len() - before["refused"].as_array().unwrap().len(), 2);
+    let barred = &refused[refused.len() - 2];
+    assert_eq!(
+        (barred["agent"].as_str(), barred["reason"].as_str()),
+        (Some("CC-77777777"), Some("proxy-agent-barred"))
+    );
+    assert!(barred["reason_es"].as_str().unwrap().contains("Art. 185"), "{barred}");
+    assert_eq!(barred["principals"], json!([absent[1].0, absent[2].0]));
+    let wanting = &refused[refused.len() - 1];
+    assert_eq!(
+        (wanting["reason"].as_str(), wanting["power_document"].as_str()),
+        (Some("power-document-rejected"), Some("sin firma"))
+    );
+    // The chair and the public do not get the desk's figures.
+    for caller in ["chair", "public"] {
+        let (status, _) = api.call(Method::GET, "/api/v1/desk", caller, None).await;
+        assert!(status == StatusCode::FORBIDDEN || status == StatusCode::UNAUTHORIZED, "{caller}: {status}");
+    }
+}

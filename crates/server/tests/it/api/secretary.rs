@@ -1,0 +1,199 @@
+//! The secretary and the auditor: what a new meeting records, written
+//! statements, who may withdraw after a merger, and the downloads (the
+//! tallies and the acta) made from the verified bundle.
+
+use asamblea_rules::OptionIndex;
+use asamblea_venue::staff::Role;
+use asamblea_wire::{Choice, HolderVote, Id};
+use axum::http::{Method, StatusCode};
+use serde_json::{json, Value};
+
+use super::fixture::{not_run, Api, DEMO_MEETING, MERGER_MEETING, MERGER_REGISTER};
+
+#[tokio::test]
+async fn a_new_meeting_records_its_holders_names_and_its_meeting_file_in_the_ledger() {
+    let api = Api::demo("described");
+    let bundle = asamblea_venue::service::MeetingFiles::export(&api.dir).expect("the bundle");
+    let options = asamblea_ledger::VerifyOptions::bundle_alone(&asamblea_venue::profiles::load_profile);
+    let (_, state) =
+        asamblea_ledger::verify_bundle_state(std::io::Cursor::new(bundle.encode()), &options, &mut |_, _| {})
+            .expect("the bundle verifies");
+    assert_eq!(state.description(), Some(DEMO_MEETING), "the meeting file, byte for byte");
+    let meeting = state.meeting().unwrap();
+    assert_eq!(state.names().len(), meeting.register().len(), "a name for every holder");
+    let (_, first) = meeting.register().iter().next().unwrap();
+    assert_eq!(first.id(), "NIT-800100200");
+    assert_eq!(state.names()[0].as_str(), "Fondo de Pensiones Porvenir del Sur S.A.");
+}
+
+#[tokio::test]
+async fn a_written_statement_is_a_signed_ledger_event_of_a_present_attendee_about_an_item() {
+    let api = Api::demo("statements");
+    api.check_in_a_quorum().await;
+    let text = "Dejo constancia de mi voto en contra:\r\nlos estados no incluyen la provisión.  ";
+    let body = json!({ "item": "item-2", "person": "NIT-800100200", "text": text });
+    let recorded = api.ok(Method::POST, "/api/v1/statements", "secretary", Some(body.clone())).await;
+    let seq = recorded["seq"].as_u64().unwrap();
+    let listed = api.ok(Method::GET, "/api/v1/statements", "auditor", None).await;
+    let statement = &listed["statements"][0];
+    assert_eq!(
+        statement["text"],
+        "Dejo constancia de mi voto en contra:\nlos estados no incluyen la provisión."
+    );
+    assert_eq!(
+        (statement["item"].as_str(), statement["person"].as_str()),
+        (Some("item-2"), Some("NIT-800100200"))
+    );
+    assert!(statement["title"].as_str().unwrap().starts_with("Estados financieros"), "{statement}");
+    assert!(!statement["name"].as_str().unwrap().is_empty());
+    // Refused, saying why, and nothing recorded: someone absent, an item
+    // not on the agenda, no words, a tab; and the auditor signs nothing.
+    let absent = api.holders("cc-").await.holders.into_iter().find(|h| !h.present).unwrap().id;
+    for (body, status, code) in [
+        (
+            json!({ "item": "item-2", "person": absent, "text": "x" }),
+            StatusCode::UNPROCESSABLE_ENTITY,
+            "not-an-attendee",
+        ),
+        (
+            json!({ "item": "item-99", "person": "NIT-800100200", "text": "x" }),
+            StatusCode::UNPROCESSABLE_ENTITY,
+            "not-on-agenda",
+        ),
+        (
+            json!({ "item": "item-2", "person": "NIT-800100200", "text": "   " }),
+            StatusCode::BAD_REQUEST,
+            "bad-request",
+        ),
+        (
+            json!({ "item": "item-2", "person": "NIT-800100200", "text": "a\tb" }),
+            StatusCode::BAD_REQUEST,
+            "bad-request",
+        ),
+        (
+            json!({ "item": "item-2", "person": "NIT-800100200", "text": "x".repeat(4_001) }),
+            StatusCode::BAD_REQUEST,
+            "bad-request",
+        ),
+    ] {
+        let (got, value) =
+            api.call(Method::POST, "/api/v1/statements", "secretary", Some(body.clone())).await;
+        assert_eq!((got, value["error"]["code"].as_str()), (status, Some(code)), "{body}: {value}");
+        assert!(value["error"]["message"].as_str().is_some_and(|m| !m.is_empty()));
+    }
+    let (got, _) = api.call(Method::POST, "/api/v1/statements", "auditor", Some(body)).await;
+    assert_eq!(got, StatusCode::FORBIDDEN);
+    let listed = api.ok(Method::GET, "/api/v1/statements", "secretary", None).await;
+    assert_eq!(listed["statements"].as_array().unwrap().len(), 1, "the refusals recorded nothing");
+    // In the exported bundle, signed by the secretary's key, and verified.
+    let bundle = asamblea_venue::service::MeetingFiles::export(&api.dir).expect("the bundle");
+    let record = asamblea_wire::EventRecord::decode(&bundle.records[seq as usize - 1].0).unwrap();
+    assert!(matches!(record.event.body, asamblea_wire::EventBody::StatementRecorded { .. }));
+    let options = asamblea_ledger::VerifyOptions::bundle_alone(&asamblea_venue::profiles::load_profile);
+    let (_, state) =
+        asamblea_ledger::verify_bundle_state(std::io::Cursor::new(bundle.encode()), &options, &mut |_, _| {})
+            .expect("the bundle verifies");
+    assert_eq!(state.statements().len(), 1);
+    assert_eq!(
+        state.staff_member(&record.signer).map(|(role, _)| role),
+        Some(asamblea_wire::StaffRole::Secretary)
+    );
+}
+
+#[tokio::test]
+async fn the_secretary_reads_who_may_withdraw_with_names_and_shares_after_a_merger() {
+    let api = Api::new("withdrawal", MERGER_MEETING, MERGER_REGISTER);
+    for holder in ["A-1", "B-2"] {
+        api.check_in(holder).await;
+    }
+    api.ok(Method::POST, "/api/v1/items/fusion/open", "chair", None).await;
+    for (holder, option) in [("A-1", OptionIndex::FOR), ("B-2", OptionIndex::AGAINST)] {
+        let credential = api.badge(holder).await;
+        let vote = HolderVote { holder: Id::new(holder).unwrap(), choice: Choice::Whole(option) };
+        api.ok(Method::POST, "/api/v1/ballots", "kiosk", Some(api.ballot(&credential, "fusion", vec![vote])))
+            .await;
+    }
+    api.ok(Method::POST, "/api/v1/items/fusion/close", "chair", None).await;
+    let minutes = api.ok(Method::GET, "/api/v1/minutes", "secretary", None).await;
+    let item = &minutes["items"][0];
+    assert_eq!(item["id"], "fusion");
+    // The dissenter and the absent holder, with their names and shares; not the holder who voted for.
+    let may: Vec<(String, String, u64)> = item["withdrawal"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|h| {
+            (
+                h["id"].as_str().unwrap().into(),
+                h["name"].as_str().unwrap().into(),
+                h["shares"]["ORD"].as_u64().unwrap(),
+            )
+        })
+        .collect();
+    assert_eq!(
+        may,
+        vec![("B-2".into(), "Bernardo Ruiz".into(), 300), ("C-3".into(), "Carmen Díaz".into(), 200)]
+    );
+
+    // The acta carries them, with a refused power and a written statement,
+    // in the PDF the secretary downloads.
+    let wanting = json!({ "agent": "X-9", "represents": ["C-3"], "as": "proxy", "power_document": "sin firma", "power_rejected": true });
+    api.ok(Method::POST, "/api/v1/checkins", "operator", Some(wanting)).await;
+    let statement = json!({ "item": "fusion", "person": "B-2", "text": "Me opongo a la fusión y me reservo el derecho de retiro." });
+    api.ok(Method::POST, "/api/v1/statements", "secretary", Some(statement)).await;
+    let (status, bytes) = api.bytes_as("/api/v1/exports/acta.pdf", Role::Secretary).await;
+    assert_eq!(status, StatusCode::OK);
+    assert!(bytes.starts_with(b"%PDF-"), "a PDF");
+    let pdf = api.dir.with_extension("acta.pdf");
+    std::fs::write(&pdf, &bytes).unwrap();
+    let Ok(text) = std::process::Command::new("pdftotext").arg(&pdf).arg("-").output() else {
+        return not_run(
+            "api::secretary::the_secretary_reads_who_may_withdraw…: the acta's PDF read by poppler",
+            "no pdftotext (apt-get install poppler-utils)",
+        );
+    };
+    let text = String::from_utf8_lossy(&text.stdout).split_whitespace().collect::<Vec<_>>().join(" ");
+    for expected in [
+        "ASAMBLEA GENERAL EXTRAORDINARIA",
+        "en segunda convocatoria",
+        "Fusión por absorción de Filial S.A.S.",
+        "Pueden ejercer el derecho de retiro los accionistas ausentes y los disidentes (Ley 222 de 1995, arts. 12 a 17), dentro de los ocho días siguientes a la decisión (art. 14): Documento Nombre Acciones Motivo B-2 Bernardo Ruiz 300 votó en contra C-3 Carmen Díaz 200 ausente",
+        "Poderes rechazados (arts. 184 y 185 C.Co.)",
+        "sin firma",
+        "Me opongo a la fusión y me reservo el derecho de retiro.",
+    ] {
+        assert!(text.contains(expected), "the acta lacks «{expected}»: {text}");
+    }
+}
+
+#[tokio::test]
+async fn the_secretary_downloads_the_tallies_made_from_the_verified_bundle() {
+    let api = Api::demo("downloads");
+    api.check_in_a_quorum().await;
+    api.ok(Method::POST, "/api/v1/items/item-1/open", "chair", None).await;
+    api.ok(Method::POST, "/api/v1/items/item-1/close", "chair", None).await;
+    let (status, json) = api.text_as("/api/v1/exports/resultados.json", Role::Secretary).await;
+    assert_eq!(status, StatusCode::OK, "{json}");
+    let json: Value = serde_json::from_str(&json).unwrap();
+    assert_eq!(json["schema"], "asamblea-resultados/1");
+    assert_eq!(json["tables"]["puntos"][0]["item"], "item-1");
+    assert_eq!(json["tables"]["puntos"][0]["decision"], "NO APROBADO");
+    let (status, csv) = api.text_as("/api/v1/exports/resultados.csv?tabla=asistencia", Role::Auditor).await;
+    assert_eq!(status, StatusCode::OK);
+    assert!(csv.starts_with("\u{feff}documento (id);nombre (name);"), "{csv}");
+    assert!(
+        csv.contains("NIT-800100200;Fondo de Pensiones Porvenir del Sur S.A.;18000000;en persona"),
+        "{csv}"
+    );
+    for (path, expected) in [
+        ("/api/v1/exports/resultados.pdf", StatusCode::NOT_FOUND),
+        ("/api/v1/exports/resultados.csv?tabla=nada", StatusCode::BAD_REQUEST),
+    ] {
+        assert_eq!(api.text_as(path, Role::Secretary).await.0, expected, "{path}");
+    }
+    assert_eq!(api.text_as("/api/v1/exports/resultados.json", Role::Chair).await.0, StatusCode::FORBIDDEN);
+    // The acta draft, as `asamblea acta` makes it: a Word document (a zip).
+    let (status, bytes) = api.bytes_as("/api/v1/exports/acta.docx", Role::Secretary).await;
+    assert_eq!(status, StatusCode::OK);
+    assert!(bytes.starts_with(b"PK\x03\x04"), "a zip archive");
+}

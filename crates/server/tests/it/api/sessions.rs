@@ -1,0 +1,189 @@
+//! Staff in a browser: the sign-in form and its throttle, the session
+//! cookie and its CSRF token, and the consoles, one role each.
+
+use asamblea_server::{route_table, router};
+use asamblea_venue::staff::Role;
+use axum::body::Body;
+use axum::http::{Method, Request, StatusCode};
+use http_body_util::BodyExt;
+use serde_json::{json, Value};
+use tower::ServiceExt;
+
+use super::fixture::{browser, sign_in, Api};
+
+#[tokio::test]
+async fn wrong_staff_tokens_are_refused_for_a_while_after_ten() {
+    let api = Api::demo("sign-in");
+    let attempt = |token: String| {
+        let request = Request::builder()
+            .method(Method::POST)
+            .uri("/api/v1/checkouts")
+            .header("authorization", format!("Bearer {token}"))
+            .header("content-type", "application/json")
+            .body(Body::from(r#"{"person":"CC-10000000"}"#))
+            .unwrap();
+        let app = router(api.state.clone());
+        async move {
+            let response = app.oneshot(request).await.unwrap();
+            let status = response.status();
+            let bytes = response.into_body().collect().await.unwrap().to_bytes();
+            (status, serde_json::from_slice::<Value>(&bytes).unwrap_or(Value::Null))
+        }
+    };
+    for n in 1..=asamblea_server::SIGN_IN_FAILURES {
+        let (status, answer) = attempt(format!("wrong-{n}")).await;
+        assert_eq!(status, StatusCode::UNAUTHORIZED, "attempt {n}: {answer}");
+    }
+    let (status, answer) = attempt("wrong-again".into()).await;
+    assert_eq!(
+        (status, answer["error"]["code"].as_str()),
+        (StatusCode::TOO_MANY_REQUESTS, Some("too-many-sign-ins"))
+    );
+    // Refused even with the right token, from that address, for a while.
+    let (status, _) = attempt(api.tokens[&Role::Operator].clone()).await;
+    assert_eq!(status, StatusCode::TOO_MANY_REQUESTS);
+}
+
+#[tokio::test]
+async fn a_staff_member_signs_in_once_and_the_cookie_acts_only_with_its_csrf_token() {
+    let api = Api::demo("session");
+    let token = api.tokens[&Role::Operator].clone();
+    // The form: a wrong token is refused and opens nothing.
+    let (status, headers, page) = browser(
+        &api,
+        Method::POST,
+        "/personal/entrar",
+        None,
+        None,
+        Some(("application/x-www-form-urlencoded", "clave=no-es-una-clave".into())),
+    )
+    .await;
+    assert_eq!(status, StatusCode::UNAUTHORIZED);
+    assert!(headers.get("set-cookie").is_none());
+    assert!(page.contains("Esa clave no es de esta reunión") && !page.contains("no-es-una-clave"), "{page}");
+    // A sign-in form posted from another site is refused.
+    let request = Request::builder()
+        .method(Method::POST)
+        .uri("/personal/entrar")
+        .header("host", "urna.local:8443")
+        .header("origin", "https://evil.example")
+        .header("content-type", "application/x-www-form-urlencoded")
+        .body(Body::from(format!("clave={token}")))
+        .unwrap();
+    let response = router(api.state.clone()).oneshot(request).await.unwrap();
+    assert_eq!(response.status(), StatusCode::FORBIDDEN);
+    assert!(response.headers().get("set-cookie").is_none());
+
+    let (cookie, csrf) = sign_in(&api, Role::Operator).await;
+    assert_ne!(cookie, token, "the cookie is not the token");
+    // The console is the operator's; without a session, the sign-in page.
+    let (status, _, page) = browser(&api, Method::GET, "/registro", Some(&cookie), None, None).await;
+    assert_eq!(status, StatusCode::OK);
+    assert!(
+        page.contains(&csrf) && !page.contains(&token),
+        "the page holds the CSRF token, never the staff token"
+    );
+    let (status, headers, _) = browser(&api, Method::GET, "/registro", None, None, None).await;
+    assert_eq!((status, headers["location"].to_str().unwrap()), (StatusCode::SEE_OTHER, "/personal"));
+
+    // A change with the cookie but without its CSRF token changes nothing.
+    let holder = "CC-10000000";
+    let present = |api: &Api, cookie: String| {
+        let app = router(api.state.clone());
+        async move {
+            let request = Request::get(format!("/api/v1/holders?q={holder}"))
+                .header("cookie", format!("asamblea_personal={cookie}"))
+                .body(Body::empty())
+                .unwrap();
+            let bytes = app.oneshot(request).await.unwrap().into_body().collect().await.unwrap().to_bytes();
+            let found: Value = serde_json::from_slice(&bytes).unwrap();
+            found["holders"][0]["present"].as_bool().unwrap()
+        }
+    };
+    let checkin = Some(("application/json", json!({ "holder": holder }).to_string()));
+    for wrong in [None, Some("0".repeat(64)), Some(csrf[..10].to_string())] {
+        let (status, _, answer) =
+            browser(&api, Method::POST, "/api/v1/checkins", Some(&cookie), wrong.as_deref(), checkin.clone())
+                .await;
+        assert_eq!(status, StatusCode::FORBIDDEN, "{answer}");
+        assert!(answer.contains(r#""code":"csrf""#), "{answer}");
+        assert!(!present(&api, cookie.clone()).await, "refused: nothing changed");
+    }
+    let (status, _, answer) =
+        browser(&api, Method::POST, "/api/v1/checkins", Some(&cookie), Some(&csrf), checkin.clone()).await;
+    assert!(status.is_success(), "{status} {answer}");
+    assert!(present(&api, cookie.clone()).await);
+
+    // Signing out takes the CSRF token too; after it the cookie opens nothing.
+    let (status, _, _) = browser(
+        &api,
+        Method::POST,
+        "/personal/salir",
+        Some(&cookie),
+        None,
+        Some(("application/x-www-form-urlencoded", "csrf=wrong".into())),
+    )
+    .await;
+    assert_eq!(status, StatusCode::FORBIDDEN);
+    let (status, headers, _) = browser(
+        &api,
+        Method::POST,
+        "/personal/salir",
+        Some(&cookie),
+        None,
+        Some(("application/x-www-form-urlencoded", format!("csrf={csrf}"))),
+    )
+    .await;
+    assert_eq!(status, StatusCode::SEE_OTHER);
+    assert!(headers["set-cookie"].to_str().unwrap().contains("Max-Age=0"));
+    let (status, _, _) = browser(&api, Method::GET, "/api/v1/attendees", Some(&cookie), None, None).await;
+    assert_eq!(status, StatusCode::UNAUTHORIZED);
+    let (status, headers, _) = browser(&api, Method::GET, "/registro", Some(&cookie), None, None).await;
+    assert_eq!((status, headers["location"].to_str().unwrap()), (StatusCode::SEE_OTHER, "/personal"));
+}
+
+#[tokio::test]
+async fn every_console_lets_in_exactly_its_role_and_every_api_route_takes_the_cookie_as_the_token() {
+    let api = Api::demo("consoles");
+    let consoles = [
+        ("/registro", &["operator"][..]),
+        ("/presidencia", &["chair"][..]),
+        ("/secretaria", &["secretary", "auditor"][..]),
+    ];
+    for role in Role::ALL {
+        let (cookie, csrf) = sign_in(&api, role).await;
+        for (path, allowed) in consoles {
+            let (status, _, page) = browser(&api, Method::GET, path, Some(&cookie), None, None).await;
+            if allowed.contains(&role.code()) {
+                assert_eq!(status, StatusCode::OK, "{path} as {}", role.code());
+                assert!(
+                    page.contains(r#"<script src="/assets/console.js" defer>"#) && !page.contains("<style")
+                );
+            } else {
+                assert_eq!(status, StatusCode::FORBIDDEN, "{path} as {}", role.code());
+                assert!(page.contains("Esta consola no es de su cargo"), "{page}");
+            }
+        }
+        // The API lets the cookie in exactly where the role's token goes.
+        for route in route_table() {
+            let (method, path, allowed) = (route.method, route.path, route.callers);
+            if !allowed.iter().any(|a| Role::ALL.iter().any(|r| r.code() == *a)) {
+                continue;
+            }
+            let path = path.replace("{item}", "item-1").replace("{credential}", "1").replace("{kiosk}", "k");
+            let method = Method::from_bytes(method.as_bytes()).unwrap();
+            let body = (method == Method::POST).then(|| ("application/json", "{}".to_string()));
+            let (status, _, answer) =
+                browser(&api, method.clone(), &path, Some(&cookie), Some(&csrf), body).await;
+            if allowed.contains(&role.code()) {
+                assert!(
+                    status != StatusCode::UNAUTHORIZED && status != StatusCode::FORBIDDEN,
+                    "{method} {path}: {} with a cookie must be let in, got {status} {answer}",
+                    role.code()
+                );
+            } else {
+                assert_eq!(status, StatusCode::FORBIDDEN, "{method} {path} as {}: {answer}", role.code());
+            }
+        }
+    }
+}
