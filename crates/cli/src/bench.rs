@@ -210,20 +210,20 @@ fn quantile(latencies: &[Duration], per_mille: usize) -> Duration {
 /// `asamblea bench`.
 pub fn bench(options: &BenchOptions, out: &mut dyn Write) -> Result<()> {
     if options.kiosks == 0 || options.kiosks > 10_000 {
-        bail!("--kiosks must be between 1 and 10000");
+        bail!("--kiosks debe estar entre 1 y 10000 / --kiosks must be between 1 and 10000");
     }
     if options.ballots < options.kiosks {
-        bail!("--ballots must be at least --kiosks ({})", options.kiosks);
+        bail!("--ballots debe ser al menos --kiosks ({0}): cada quiosco necesita papeletas / --ballots must be at least --kiosks ({0})", options.kiosks);
     }
     if options.rounds == 0 {
-        bail!("--rounds must be at least 1");
+        bail!("--rounds debe ser al menos 1 / --rounds must be at least 1");
     }
     // Two agenda items a round (and the watchers' rounds), and an agenda
     // holds at most 256.
     let watched = if options.subscribers > 0 { WATCHED_ROUNDS } else { 0 };
     if options.rounds + watched > asamblea_wire::limits::MAX_AGENDA_ITEMS / 2 {
         bail!(
-            "--rounds must be at most {} (two agenda items a round)",
+            "--rounds debe ser a lo sumo {} (dos puntos del orden del día por ronda) / --rounds must be at most that (two agenda items a round)",
             asamblea_wire::limits::MAX_AGENDA_ITEMS / 2 - watched
         );
     }
@@ -279,8 +279,9 @@ fn run(options: &BenchOptions, dir: &Path, out: &mut dyn Write) -> Result<()> {
     let mut service = Service::init(dir, MeetingLock::acquire_fresh_or_explain(dir)?, new)?;
     asamblea_pki::create_venue_pki(dir, &[])?;
     let accounts = asamblea_venue::staff::Accounts::load(dir)?;
-    let operator =
-        accounts.iter().find(|a| a.role == Role::Operator).map(|a| a.key.clone()).context("an operator")?;
+    let operator = accounts.iter().find(|a| a.role == Role::Operator).map(|a| a.key.clone()).context(
+        "la reunión de prueba no tiene cuenta de operador / the bench meeting has no operator account",
+    )?;
     let meeting = service.meeting_id();
     let bodies = ids.iter().map(|id| Ok(EventBody::CheckedInPerson { holder: Id::new(id)? }));
     queue_all(&mut service, &operator, bodies.collect::<Result<Vec<_>>>()?)?;
@@ -304,7 +305,9 @@ fn run(options: &BenchOptions, dir: &Path, out: &mut dyn Write) -> Result<()> {
         .into_iter()
         .find(|(_, role, _)| *role == Role::Chair)
         .map(|(_, _, token)| token)
-        .context("a chair's token")?;
+        .context(
+            "la reunión de prueba no tiene clave de presidente / the bench meeting has no chair's token",
+        )?;
     let kiosks: Vec<Arc<rustls::ClientConfig>> = (0..options.kiosks)
         .map(|k| {
             let kiosk = asamblea_pki::enroll_kiosk(dir, &format!("bench-{k:04}"))?;
@@ -347,7 +350,10 @@ fn run(options: &BenchOptions, dir: &Path, out: &mut dyn Write) -> Result<()> {
     let daemon_key = state.daemon_key();
     let listener = server
         .block_on(tokio::net::TcpListener::bind(&options.listen))
-        .with_context(|| format!("cannot listen on {}", options.listen))?;
+        .with_context(|| format!(
+                "no se puede escuchar en {}: ¿hay otro servicio allí? Elija otra dirección con --listen / cannot listen there: is another daemon running? Choose another address with --listen",
+                options.listen
+            ))?;
     let addr = listener.local_addr()?;
     let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
     let daemon = server.spawn(daemon.serve(listener, limits, async move {
@@ -451,11 +457,14 @@ fn run(options: &BenchOptions, dir: &Path, out: &mut dyn Write) -> Result<()> {
         &echo,
     )?;
     let _ = stop_echo.send(());
-    server.block_on(echo_server).context("the hello-world server")??;
+    server
+        .block_on(echo_server)
+        .context("el servidor hello-world de referencia falló / the hello-world server failed")??;
 
     // 5. Stop, flush, and count the commits in the ledger.
     let _ = stop.send(());
-    server.block_on(async { daemon.await.context("the daemon task")? })?;
+    server
+        .block_on(async { daemon.await.context("la tarea del daemon falló / the daemon task failed")? })?;
     state.close();
     drop(server);
     let records = asamblea_ledger::read_records(&dir.join("ledger.db"), &meeting)?;
@@ -581,7 +590,10 @@ fn run(options: &BenchOptions, dir: &Path, out: &mut dyn Write) -> Result<()> {
     let failures = ceiling.failures + https.failures + echo.failures;
     if failures > 0 {
         let first = [&https, &ceiling, &echo].into_iter().find_map(|r| r.first_failure.as_deref());
-        bail!("{failures} ballots were not acknowledged (first: {})", first.unwrap_or("?"));
+        bail!(
+            "{failures} papeletas sin confirmar / ballots not acknowledged (primera / first: {})",
+            first.unwrap_or("?")
+        );
     }
     Ok(())
 }
@@ -756,7 +768,7 @@ async fn watch(
         )
         .await?;
     if !status.is_success() {
-        bail!("the close of {} was refused: {status} {answer}", setup.close);
+        bail!("el cierre de {} fue rechazado / the close was refused: {status} {answer}", setup.close);
     }
     let mut delays = Vec::with_capacity(held);
     let deadline = tokio::time::sleep(Duration::from_secs(30));
@@ -852,10 +864,12 @@ fn queue_all(service: &mut Service, key: &Keypair, bodies: Vec<EventBody>) -> Re
                     let _ = sender.send(result.map(|_| ()));
                 }),
             )
-            .map_err(|rejection| anyhow::anyhow!("setup refused: {rejection}"))?;
+            .map_err(|rejection| {
+                anyhow::anyhow!("la preparación fue rechazada / setup refused: {rejection}")
+            })?;
     }
     for _ in 0..count {
-        durable.recv().context("the ledger writer stopped")??;
+        durable.recv().context("el escritor del libro se detuvo / the ledger writer stopped")??;
     }
     Ok(())
 }
@@ -885,7 +899,9 @@ fn sign_all(
             .collect();
         let mut all = Vec::with_capacity(credentials.len());
         for worker in workers {
-            all.extend(worker.join().map_err(|_| anyhow::anyhow!("a signing thread panicked"))??);
+            all.extend(worker.join().map_err(|_| {
+                anyhow::anyhow!("un hilo de firma falló (panic) / a signing thread panicked")
+            })??);
         }
         Ok(all)
     })
@@ -977,7 +993,7 @@ impl LoadKiosk {
         self.buffer.clear();
         let (status, head, length) = loop {
             if self.stream.read_buf(&mut self.buffer).await? == 0 {
-                bail!("the daemon closed the connection");
+                bail!("el daemon cerró la conexión / the daemon closed the connection");
             }
             let mut headers = [httparse::EMPTY_HEADER; 16];
             let mut response = httparse::Response::new(&mut headers);
@@ -986,18 +1002,18 @@ impl LoadKiosk {
                     .headers
                     .iter()
                     .find(|h| h.name.eq_ignore_ascii_case("content-length"))
-                    .context("an answer without content-length")?;
+                    .context("una respuesta sin content-length / an answer without content-length")?;
                 let length: usize = std::str::from_utf8(length.value)?.trim().parse()?;
                 break (response.code.unwrap_or(0), head, length);
             }
         };
         while self.buffer.len() < head + length {
             if self.stream.read_buf(&mut self.buffer).await? == 0 {
-                bail!("the answer was cut short");
+                bail!("la respuesta llegó incompleta / the answer was cut short");
             }
         }
         if self.buffer.len() > head + length {
-            bail!("bytes after the answer, none asked for");
+            bail!("bytes de más tras la respuesta, sin haberlos pedido / bytes after the answer, none asked for");
         }
         Ok((status, self.buffer[head..].to_vec()))
     }
@@ -1018,7 +1034,7 @@ async fn https_run(
         connecting.spawn(LoadKiosk::connect(addr, tls));
     }
     while let Some(connected) = connecting.join_next().await {
-        clients.push(connected.context("a kiosk task")??);
+        clients.push(connected.context("la tarea de un quiosco falló / a kiosk task failed")??);
     }
     let numbered: Vec<(usize, Vec<u8>)> = requests.into_iter().enumerate().collect();
     let (go, ready) = tokio::sync::watch::channel(false);
@@ -1064,12 +1080,15 @@ fn check_receipts(
     daemon_key: &asamblea_wire::PublicKey,
 ) -> Result<()> {
     for (number, answer) in answers {
-        let answer: serde_json::Value = serde_json::from_slice(answer)
-            .with_context(|| format!("answer to ballot {number} is not JSON"))?;
+        let answer: serde_json::Value = serde_json::from_slice(answer).with_context(|| {
+            format!(
+                "la respuesta a la papeleta {number} no es JSON / the answer to ballot {number} is not JSON"
+            )
+        })?;
         let (receipt, _) = asamblea_kiosk::read_receipt(&answer, meeting, Some(daemon_key))
-            .with_context(|| format!("answer to ballot {number}"))?;
+            .with_context(|| format!("respuesta a la papeleta {number} / answer to ballot {number}"))?;
         if receipt.event != digests[*number] {
-            bail!("the receipt for ballot {number} names another event");
+            bail!("el recibo de la papeleta {number} nombra otro evento / the receipt for ballot {number} names another event");
         }
     }
     Ok(())
@@ -1103,7 +1122,7 @@ async fn collect(
                 failures.extend(done.failures);
                 answers.extend(done.answers);
             }
-            Err(e) => failures.push(format!("a task failed: {e}")),
+            Err(e) => failures.push(format!("una tarea falló / a task failed: {e}")),
         }
     }
     let elapsed = start.elapsed();

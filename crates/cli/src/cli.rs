@@ -446,7 +446,7 @@ pub fn run(cli: Cli, out: &mut dyn Write, err: &mut dyn Write) -> u8 {
             } else {
                 let _ = writeln!(
                     err,
-                    "error: give one FILE for JSON output, or use --check or --report for several"
+                    "error: dé un solo ARCHIVO para la salida JSON, o use --check o --report para varios / give one FILE for JSON output, or use --check or --report for several"
                 );
                 2
             }
@@ -616,7 +616,8 @@ fn finish(result: anyhow::Result<()>, err: &mut dyn Write) -> u8 {
 }
 
 fn load(file: &str) -> Result<scenario::Scenario, String> {
-    let text = std::fs::read_to_string(file).map_err(|e| format!("{file}: cannot read the file: {e}"))?;
+    let text = std::fs::read_to_string(file)
+        .map_err(|e| format!("{file}: no se puede leer el archivo / cannot read the file: {e}"))?;
     scenario::parse(file, &text).map_err(|e| e.to_string())
 }
 
@@ -649,7 +650,7 @@ fn check_files(files: &[String], out: &mut dyn Write, err: &mut dyn Write) -> u8
             }
         };
         let Some(expect) = &s.expect else {
-            let _ = writeln!(out, "FAIL {file}: no [expect] table to check against");
+            let _ = writeln!(out, "FALLA / FAIL {file}: no tiene tabla [expect] con qué comparar / no [expect] table to check against");
             failed += 1;
             continue;
         };
@@ -659,14 +660,18 @@ fn check_files(files: &[String], out: &mut dyn Write, err: &mut dyn Write) -> u8
             let _ = writeln!(out, "ok   {file}");
             passed += 1;
         } else {
-            let _ = writeln!(out, "FAIL {file}");
+            let _ = writeln!(out, "FALLA / FAIL {file}");
             for d in differences {
                 let _ = writeln!(out, "     {d}");
             }
             failed += 1;
         }
     }
-    let _ = writeln!(out, "scenarios: {passed} passed, {} failed", failed + invalid);
+    let _ = writeln!(
+        out,
+        "escenarios / scenarios: {passed} correctos / passed, {} fallidos / failed",
+        failed + invalid
+    );
     if invalid > 0 {
         2
     } else if failed > 0 {
@@ -680,7 +685,11 @@ fn check_files(files: &[String], out: &mut dyn Write, err: &mut dyn Write) -> u8
 /// daemon records a meeting, its audit bundle written to DIR.
 fn bundle_files(files: &[String], out_dir: &std::path::Path, out: &mut dyn Write, err: &mut dyn Write) -> u8 {
     if let Err(e) = std::fs::create_dir_all(out_dir) {
-        let _ = writeln!(err, "error: {}: cannot create the folder: {e}", out_dir.display());
+        let _ = writeln!(
+            err,
+            "error: {}: no se puede crear la carpeta / cannot create the folder: {e}",
+            out_dir.display()
+        );
         return 2;
     }
     let (mut written, mut invalid) = (0, 0);
@@ -705,7 +714,7 @@ fn bundle_files(files: &[String], out_dir: &std::path::Path, out: &mut dyn Write
         let recorded = recorded.and_then(|bundle| {
             anyhow::ensure!(
                 stems.insert(stem.clone()),
-                "{}: another file of that name was written already",
+                "{}: ya se escribió otro archivo con ese nombre; renombre uno de los escenarios / another file of that name was written already",
                 path.display()
             );
             Ok(bundle)
@@ -713,8 +722,9 @@ fn bundle_files(files: &[String], out_dir: &std::path::Path, out: &mut dyn Write
         match recorded.and_then(|bundle| {
             // Written only once it verifies, with the same loader as `verify`.
             crate::commands::verify_bytes(&bundle.encode())?;
-            std::fs::write(&path, bundle.encode())
-                .map_err(|e| anyhow::anyhow!("{}: cannot write: {e}", path.display()))?;
+            std::fs::write(&path, bundle.encode()).map_err(|e| {
+                anyhow::anyhow!("{}: no se puede escribir / cannot write: {e}", path.display())
+            })?;
             Ok(bundle.records.len())
         }) {
             Ok(records) => {
@@ -732,7 +742,7 @@ fn bundle_files(files: &[String], out_dir: &std::path::Path, out: &mut dyn Write
             }
         }
     }
-    let _ = writeln!(out, "bundles: {written} written, {invalid} not");
+    let _ = writeln!(out, "paquetes / bundles: {written} escritos / written, {invalid} no / not");
     if invalid > 0 {
         2
     } else {

@@ -99,7 +99,9 @@ fn create_meeting(
     let (register_name, register_bytes) = match register {
         Some(p) => (
             p.display().to_string(),
-            std::fs::read(p).with_context(|| format!("{}: cannot read the file", p.display()))?,
+            std::fs::read(p).with_context(|| {
+                format!("{}: no se puede leer el archivo / cannot read the file", p.display())
+            })?,
         ),
         None => ("config/demo/register.csv (embedded)".to_string(), DEMO_REGISTER.as_bytes().to_vec()),
     };
@@ -107,7 +109,8 @@ fn create_meeting(
     // The signing keys must not land inside the meeting directory (a
     // copy of it must hold nothing that signs).
     let keys = asamblea_venue::secrets::key_folder(&asamblea_wire::MeetingId([0; 32]))?;
-    let target = std::path::absolute(dir).with_context(|| format!("{}: not a usable path", dir.display()))?;
+    let target = std::path::absolute(dir)
+        .with_context(|| format!("{}: no es una ruta utilizable / not a usable path", dir.display()))?;
     if keys.starts_with(&target) {
         anyhow::bail!(
             "{}: las claves de firma quedarían dentro de la carpeta de la reunión; defina ASAMBLEA_KEYS fuera de ella / \
@@ -168,7 +171,8 @@ fn create_meeting(
 }
 
 fn fs_read(path: &Path) -> Result<String> {
-    std::fs::read_to_string(path).with_context(|| format!("{}: cannot read the file", path.display()))
+    std::fs::read_to_string(path)
+        .with_context(|| format!("{}: no se puede leer el archivo / cannot read the file", path.display()))
 }
 
 use asamblea_wire::hex::encode as hex;
@@ -222,7 +226,7 @@ impl Owed {
     /// Waits until every event queued so far is durable.
     fn settle(&mut self) -> Result<()> {
         for _ in 0..std::mem::take(&mut self.count) {
-            self.receiver.recv().context("the ledger writer stopped")??;
+            self.receiver.recv().context("el escritor del libro se detuvo / the ledger writer stopped")??;
         }
         Ok(())
     }
@@ -396,7 +400,9 @@ fn sign_on_every_core<T: Send, R: Send>(items: Vec<T>, f: impl Fn(T) -> Result<R
             .collect();
         let mut all = Vec::new();
         for worker in workers {
-            all.extend(worker.join().map_err(|_| anyhow::anyhow!("a signing thread panicked"))??);
+            all.extend(worker.join().map_err(|_| {
+                anyhow::anyhow!("un hilo de firma falló (panic) / a signing thread panicked")
+            })??);
         }
         Ok(all)
     })
@@ -409,10 +415,11 @@ pub fn export(dir: &Path, file: &Path, out: &mut dyn Write) -> Result<()> {
     let name = file.file_name().map_or_else(|| "bundle".into(), |n| n.to_string_lossy().into_owned());
     let partial = file.with_file_name(format!(".{name}.partial-{}", std::process::id()));
     let written = std::fs::File::create(&partial)
-        .with_context(|| format!("{}: cannot write", file.display()))
+        .with_context(|| format!("{}: no se puede escribir / cannot write", file.display()))
         .and_then(|f| Ok(MeetingFiles::export_to(dir, f)?))
         .and_then(|exported| {
-            std::fs::rename(&partial, file).with_context(|| format!("{}: cannot write", file.display()))?;
+            std::fs::rename(&partial, file)
+                .with_context(|| format!("{}: no se puede escribir / cannot write", file.display()))?;
             Ok(exported)
         });
     let exported = match written {
@@ -438,15 +445,21 @@ pub fn export(dir: &Path, file: &Path, out: &mut dyn Write) -> Result<()> {
 /// Parses `SEQ:HEX` as printed by `export` and at each close.
 pub fn parse_checkpoint(text: &str) -> Result<(u64, Digest)> {
     let (seq, head) =
-        text.split_once(':').context("a checkpoint is written SEQ:HEAD, as printed at each close")?;
-    let seq = seq.trim().parse().with_context(|| format!("`{seq}` is not an event number"))?;
+        text.split_once(':').context(
+        "un punto de control se escribe NÚMERO:CABEZA, como se imprime en cada cierre / a checkpoint is written SEQ:HEAD, as printed at each close",
+    )?;
+    let seq = seq
+        .trim()
+        .parse()
+        .with_context(|| format!("`{seq}` no es un número de evento / is not an event number"))?;
     // Events are numbered from 1: a checkpoint 0 names nothing, and is
     // refused as a mistake in what was typed, not judged as a bundle cut
     // short.
     if seq == 0 {
         bail!("el punto de control 0 no existe: la numeración empieza en 1 / checkpoint 0 does not exist: numbering starts at 1");
     }
-    let head = Digest::from_hex(head.trim()).map_err(|e| anyhow::anyhow!("the checkpoint's head: {e}"))?;
+    let head = Digest::from_hex(head.trim())
+        .map_err(|e| anyhow::anyhow!("la cabeza del punto de control / the checkpoint's head: {e}"))?;
     Ok((seq, head))
 }
 
@@ -483,20 +496,35 @@ pub struct VerifyInputs {
 /// A signed head, as `SEQ:HEAD:SIGNATURE` or the feed's JSON.
 fn parse_witness(line: &str) -> Result<(asamblea_wire::Checkpoint, asamblea_wire::Signature)> {
     let (seq, head, signature) = if line.starts_with('{') {
-        let value: serde_json::Value = serde_json::from_str(line).context("not JSON")?;
-        let text = |key: &str| value[key].as_str().map(str::to_string).with_context(|| format!("no `{key}`"));
-        (value["seq"].as_u64().context("no `seq`")?, text("head")?, text("signature")?)
+        let value: serde_json::Value = serde_json::from_str(line).context("no es JSON / not JSON")?;
+        let text = |key: &str| {
+            value[key].as_str().map(str::to_string).with_context(|| format!("falta `{key}` / no `{key}`"))
+        };
+        (value["seq"].as_u64().context("falta `seq` / no `seq`")?, text("head")?, text("signature")?)
     } else {
         let mut parts = line.splitn(3, ':');
-        let seq = parts.next().unwrap_or("").trim().parse().context("SEQ is not a number")?;
-        let head = parts.next().context("write SEQ:HEAD:SIGNATURE")?.trim().to_string();
-        let signature = parts.next().context("write SEQ:HEAD:SIGNATURE")?.trim().to_string();
+        let seq = parts
+            .next()
+            .unwrap_or("")
+            .trim()
+            .parse()
+            .context("NÚMERO no es un número / SEQ is not a number")?;
+        let head = parts
+            .next()
+            .context("escriba NÚMERO:CABEZA:FIRMA / write SEQ:HEAD:SIGNATURE")?
+            .trim()
+            .to_string();
+        let signature = parts
+            .next()
+            .context("escriba NÚMERO:CABEZA:FIRMA / write SEQ:HEAD:SIGNATURE")?
+            .trim()
+            .to_string();
         (seq, head, signature)
     };
-    let head = Digest::from_hex(&head).map_err(|e| anyhow::anyhow!("the head: {e}"))?;
+    let head = Digest::from_hex(&head).map_err(|e| anyhow::anyhow!("la cabeza / the head: {e}"))?;
     let signature = asamblea_wire::hex::decode(&signature)
         .and_then(|b| asamblea_wire::Signature::from_slice(&b).ok())
-        .context("the signature: 128 hexadecimal digits")?;
+        .context("la firma: 128 dígitos hexadecimales / the signature: 128 hexadecimal digits")?;
     Ok((asamblea_wire::Checkpoint { seq, head }, signature))
 }
 
@@ -520,10 +548,12 @@ fn receipts_of(path: &Path) -> Result<ReceiptTexts> {
         return Ok(ReceiptTexts { receipts: lines_of(path)?, skipped: Vec::new() });
     }
     let mut entries: Vec<std::path::PathBuf> = std::fs::read_dir(path)
-        .with_context(|| format!("{}: cannot read the folder", path.display()))?
+        .with_context(|| format!("{}: no se puede leer la carpeta / cannot read the folder", path.display()))?
         .map(|entry| entry.map(|e| e.path()))
         .collect::<std::io::Result<_>>()
-        .with_context(|| format!("{}: cannot read the folder", path.display()))?;
+        .with_context(|| {
+            format!("{}: no se puede leer la carpeta / cannot read the folder", path.display())
+        })?;
     entries.sort();
     let (mut receipts, mut skipped) = (Vec::new(), Vec::new());
     for entry in entries {
@@ -553,7 +583,9 @@ struct ReceiptTexts {
 fn lines_of(path: &Path) -> Result<Vec<(String, String)>> {
     let files: Vec<std::path::PathBuf> = if path.is_dir() {
         let mut files: Vec<_> = std::fs::read_dir(path)
-            .with_context(|| format!("{}: cannot read the folder", path.display()))?
+            .with_context(|| {
+                format!("{}: no se puede leer la carpeta / cannot read the folder", path.display())
+            })?
             .flatten()
             .map(|e| e.path())
             .filter(|p| p.is_file())
@@ -646,7 +678,7 @@ pub fn verify(path: &Path, inputs: &VerifyInputs, out: &mut dyn Write) -> Result
             hex(&files.meeting_id.0[..4])
         )));
         let file = std::fs::File::create(&temporary.0)
-            .with_context(|| format!("{}: cannot write a temporary bundle", temporary.0.display()))?;
+            .with_context(|| format!("{}: no se puede escribir un paquete temporal; ¿hay espacio en disco? / cannot write a temporary bundle: is there disk space?", temporary.0.display()))?;
         let sign = |c: &asamblea_wire::Checkpoint| c.sign(&files.meeting_id, &files.daemon);
         asamblea_ledger::export_raw_bundle(&path.join("ledger.db"), &files.bundle_head(), sign, file)?;
         Some(temporary)
@@ -662,8 +694,9 @@ pub fn verify(path: &Path, inputs: &VerifyInputs, out: &mut dyn Write) -> Result
     };
     // A bundle file is read a slice at a time, never whole.
     let source = temporary.as_ref().map_or(path, |temporary| temporary.0.as_path());
-    let file =
-        std::fs::File::open(source).with_context(|| format!("{}: cannot read the bundle", path.display()))?;
+    let file = std::fs::File::open(source).with_context(|| {
+        format!("{}: no se puede leer el paquete / cannot read the bundle", path.display())
+    })?;
     let verdict = asamblea_ledger::verify_bundle_state(file, &options, &mut progress);
     drop(temporary);
     if let Some(bar) = bar {
@@ -776,7 +809,8 @@ impl Drop for TemporaryFile {
 }
 
 fn parse_hex32(text: &str) -> Result<[u8; 32]> {
-    asamblea_wire::hex::decode_array(text).context("expected 64 hexadecimal digits")
+    asamblea_wire::hex::decode_array(text)
+        .context("se esperaban 64 dígitos hexadecimales / expected 64 hexadecimal digits")
 }
 
 /// Resolves on Ctrl-C or SIGTERM. On Unix the handlers are registered
@@ -787,8 +821,10 @@ fn parse_hex32(text: &str) -> Result<[u8; 32]> {
 #[cfg(unix)]
 fn shutdown_signal() -> Result<impl std::future::Future<Output = ()>> {
     use tokio::signal::unix::{signal, SignalKind};
-    let mut interrupt = signal(SignalKind::interrupt()).context("cannot handle SIGINT")?;
-    let mut terminate = signal(SignalKind::terminate()).context("cannot handle SIGTERM")?;
+    let mut interrupt =
+        signal(SignalKind::interrupt()).context("no se puede atender SIGINT / cannot handle SIGINT")?;
+    let mut terminate =
+        signal(SignalKind::terminate()).context("no se puede atender SIGTERM / cannot handle SIGTERM")?;
     Ok(async move {
         tokio::select! {
             _ = interrupt.recv() => {},
@@ -811,7 +847,8 @@ fn spawn_kiosk_reloader(kiosks: asamblea_pki::KioskRegistry) -> Result<tokio::ta
     #[cfg(unix)]
     {
         use tokio::signal::unix::{signal, SignalKind};
-        let mut hangups = signal(SignalKind::hangup()).context("cannot handle SIGHUP")?;
+        let mut hangups =
+            signal(SignalKind::hangup()).context("no se puede atender SIGHUP / cannot handle SIGHUP")?;
         Ok(tokio::spawn(async move {
             while hangups.recv().await.is_some() {
                 match kiosks.reload() {
@@ -960,7 +997,7 @@ fn serve_locked(
         let (state, kiosks) = (daemon.state.clone(), daemon.kiosks.clone());
         let listener = tokio::net::TcpListener::bind(listen)
             .await
-            .with_context(|| format!("cannot listen on {listen}: is another daemon running there?"))?;
+            .with_context(|| format!("no se puede escuchar en {listen}: ¿hay otro servicio allí? Deténgalo o elija otra dirección con --listen / cannot listen on {listen}: is another daemon running there?"))?;
         let address = listener.local_addr()?;
         let stop_signal = shutdown_signal()?;
         let reloader = spawn_kiosk_reloader(kiosks.clone())?;
@@ -1073,7 +1110,8 @@ pub fn verify_bytes(bytes: &[u8]) -> Result<asamblea_ledger::Verified> {
         receipts: Vec::new(),
         load_profile: &load_profile,
     };
-    verify_bundle(bytes, &options).map_err(|e| anyhow::anyhow!("the bundle does not verify: {e}"))
+    verify_bundle(bytes, &options)
+        .map_err(|e| anyhow::anyhow!("el paquete no verifica / the bundle does not verify: {e}"))
 }
 
 /// `asamblea ballot DIR --badge QR --item ITEM --vote HOLDER=OPTION…`:
@@ -1098,18 +1136,20 @@ pub fn sign_ballot(dir: &Path, badge: &str, item: &str, votes: &[String], out: &
     for vote in votes {
         let (holder, option) = vote
             .split_once('=')
-            .with_context(|| format!("--vote `{vote}`: write HOLDER=OPTION, e.g. CC-1=for"))?;
-        let index = options
-            .iter()
-            .position(|o| o == option)
-            .with_context(|| format!("--vote `{vote}`: the options of {item} are {}", options.join(", ")))?;
+            .with_context(|| format!("--vote `{vote}`: escriba ACCIONISTA=OPCIÓN, p. ej. CC-1=for / write HOLDER=OPTION, e.g. CC-1=for"))?;
+        let index = options.iter().position(|o| o == option).with_context(|| {
+            format!(
+                "--vote `{vote}`: las opciones de {item} son {0} / the options of {item} are {0}",
+                options.join(", ")
+            )
+        })?;
         parsed.push(HolderVote {
             holder: Id::new(holder).map_err(|e| anyhow::anyhow!("--vote `{vote}`: {e}"))?,
             choice: Choice::Whole(OptionIndex::list(index)),
         });
     }
     if parsed.is_empty() {
-        bail!("give at least one --vote HOLDER=OPTION");
+        bail!("dé al menos un --vote ACCIONISTA=OPCIÓN / give at least one --vote HOLDER=OPTION");
     }
     let ballot = asamblea_kiosk::SignedBallot::sign(&credential, item, parsed)?;
     writeln!(out, "{}", ballot.body())?;
@@ -1159,14 +1199,19 @@ pub fn export_results(
             text.into_bytes()
         }
         _ => {
-            let chosen = report.tables.iter().find(|t| t.name == table).context("no such table")?;
+            let chosen = report
+                .tables
+                .iter()
+                .find(|t| t.name == table)
+                .with_context(|| format!("--table {table}: no existe esa tabla / no such table"))?;
             let flavour = if csv_plain { tables::CsvFlavour::Plain } else { tables::CsvFlavour::Excel };
             tables::csv(chosen, flavour).into_bytes()
         }
     };
     match file {
         Some(file) => {
-            std::fs::write(file, &bytes).with_context(|| format!("{}: cannot write it", file.display()))?;
+            std::fs::write(file, &bytes)
+                .with_context(|| format!("{}: no se puede escribir / cannot write it", file.display()))?;
             writeln!(
                 out,
                 "Resultados escritos / tallies written: {} ({} bytes)",
@@ -1207,9 +1252,10 @@ pub fn acta(
     use asamblea_documents::pdf::Paper;
     use asamblea_server::reports::{self, ActaFormat, ReportError};
     let claimed = match check {
-        Some(claimed) => {
-            Some(std::fs::read(claimed).with_context(|| format!("{}: cannot read it", claimed.display()))?)
-        }
+        Some(claimed) => Some(
+            std::fs::read(claimed)
+                .with_context(|| format!("{}: no se puede leer / cannot read it", claimed.display()))?,
+        ),
         None => None,
     };
     let pdf = match (asked.format, &claimed, file) {
@@ -1254,8 +1300,11 @@ pub fn acta(
         )?;
         return Ok(false);
     }
-    let file = file.context("-o FILE")?;
-    std::fs::write(file, &made).with_context(|| format!("{}: cannot write it", file.display()))?;
+    let file = file.context(
+        "falta -o ARCHIVO: diga dónde escribir el acta / -o FILE is needed: where to write the acta",
+    )?;
+    std::fs::write(file, &made)
+        .with_context(|| format!("{}: no se puede escribir / cannot write it", file.display()))?;
     writeln!(
         out,
         "Acta escrita / acta written: {} ({} bytes)",

@@ -60,7 +60,7 @@ impl Daemon {
         let addr = run
             .address
             .parse()
-            .with_context(|| format!("daemon.run: `{}` is not an address", run.address))?;
+            .with_context(|| format!("daemon.run: `{}` no es una dirección; ¿se cortó el archivo? Reinicie el servicio / is not an address", run.address))?;
         let tls = asamblea_kiosk::staff_tls(dir)?;
         let client = runtime.block_on(HttpsClient::connect(addr, tls)).with_context(|| {
             format!(
@@ -228,8 +228,9 @@ pub fn issue_badges(
 ) -> Result<()> {
     let config = asamblea_venue::meeting_config::parse(
         "meeting.toml",
-        &std::fs::read_to_string(dir.join("meeting.toml"))
-            .with_context(|| format!("{}: cannot read meeting.toml", dir.display()))?,
+        &std::fs::read_to_string(dir.join("meeting.toml")).with_context(|| {
+            format!("{}: no se puede leer meeting.toml / cannot read meeting.toml", dir.display())
+        })?,
     )
     .map_err(anyhow::Error::msg)?;
     let names = asamblea_venue::register_csv::import(
@@ -246,10 +247,11 @@ pub fn issue_badges(
         Some(out_dir) => out_dir.to_path_buf(),
         None => default_badges_folder(dir)?,
     };
-    let meeting_dir =
-        dir.canonicalize().with_context(|| format!("{}: cannot find the folder", dir.display()))?;
-    let printing =
-        std::path::absolute(&out_dir).with_context(|| format!("{}: not a usable path", out_dir.display()))?;
+    let meeting_dir = dir
+        .canonicalize()
+        .with_context(|| format!("{}: no se encuentra la carpeta / cannot find the folder", dir.display()))?;
+    let printing = std::path::absolute(&out_dir)
+        .with_context(|| format!("{}: no es una ruta utilizable / not a usable path", out_dir.display()))?;
     if printing.starts_with(&meeting_dir) {
         bail!(
             "{}: las credenciales llevan las claves de voto y no van dentro de la carpeta de la reunión; elija otra con --out / \
@@ -372,7 +374,9 @@ pub fn issue_badges(
 /// meeting directory (`.` and `..` are resolved first, so the folder is
 /// never inside the meeting).
 pub fn default_badges_folder(dir: &Path) -> Result<std::path::PathBuf> {
-    let dir = dir.canonicalize().with_context(|| format!("{}: cannot find the folder", dir.display()))?;
+    let dir = dir
+        .canonicalize()
+        .with_context(|| format!("{}: no se encuentra la carpeta / cannot find the folder", dir.display()))?;
     let name = dir.file_name().map_or_else(|| "reunion".into(), |n| n.to_string_lossy().into_owned());
     Ok(dir.with_file_name(format!("{name}-credenciales")))
 }
@@ -463,7 +467,7 @@ pub fn kiosk(
         KioskEnrolment::Shortcut(folder) => {
             let credentials = enrol_here(dir, id)?;
             std::fs::create_dir_all(&folder)
-                .with_context(|| format!("{}: cannot create", folder.display()))?;
+                .with_context(|| format!("{}: no se puede crear / cannot create", folder.display()))?;
             write_private_new(&folder.join(asamblea_kiosk::folder::KEY), credentials.key_pem.as_bytes())?;
             write_kiosk_folder(dir, id, daemon, &folder, &credentials)?;
             writeln!(out, "Quiosco {id} inscrito (atajo de demostración: la clave se hizo aquí) / kiosk enrolled (demo shortcut).")?;
@@ -547,7 +551,8 @@ fn write_kiosk_folder(
         [(CERT, credentials.cert_pem.as_str()), (CA, credentials.ca_pem.as_str()), (SETTINGS, toml.as_str())]
     {
         let path = folder.join(name);
-        std::fs::write(&path, contents).with_context(|| format!("{}: cannot write", path.display()))?;
+        std::fs::write(&path, contents)
+            .with_context(|| format!("{}: no se puede escribir / cannot write", path.display()))?;
     }
     Ok(())
 }

@@ -98,9 +98,10 @@ fn peak_kb(status: &str) -> Option<u64> {
 /// Runs the bench.
 pub fn bench_scale(options: &ScaleOptions, out: &mut dyn Write) -> Result<()> {
     if options.holders < 10 || options.items == 0 {
-        bail!("--holders must be at least 10 and --items at least 1");
+        bail!("--holders debe ser al menos 10 y --items al menos 1 / --holders must be at least 10 and --items at least 1");
     }
-    let exe = std::env::current_exe().context("cannot find the asamblea binary")?;
+    let exe = std::env::current_exe()
+        .context("no se encuentra el programa asamblea / cannot find the asamblea binary")?;
     let cache = options.cache.clone().unwrap_or_else(|| {
         std::env::temp_dir().join(format!(
             "asamblea-bench-scale/{}h-{}i-{}pct-v{}",
@@ -138,7 +139,9 @@ pub fn bench_scale(options: &ScaleOptions, out: &mut dyn Write) -> Result<()> {
         .lines()
         .find_map(|l| l.strip_prefix("ballots "))
         .and_then(|n| n.trim().parse::<u64>().ok())
-        .context("built.txt does not say how many ballots: delete the cache to rebuild")?;
+        .context(
+            "built.txt no dice cuántas papeletas hay: borre la caché para reconstruirla / built.txt does not say how many ballots: delete the cache to rebuild",
+        )?;
     let events = asamblea_ledger_events(&dir)?;
     writeln!(
         out,
@@ -149,7 +152,8 @@ pub fn bench_scale(options: &ScaleOptions, out: &mut dyn Write) -> Result<()> {
     out.flush()?;
 
     // 2. Restarts after kill -9.
-    let ca = std::fs::read_to_string(dir.join("tls/ca.crt")).context("the venue CA")?;
+    let ca = std::fs::read_to_string(dir.join("tls/ca.crt"))
+        .context("no se puede leer la CA de la sede (tls/ca.crt) / cannot read the venue CA")?;
     let tls = Arc::new(asamblea_pki::client_config(&ca, None)?);
     let mut first = Daemon::start(&exe, &dir, &keys)?;
     first.wait_answering(&tls, Duration::from_secs(600))?;
@@ -304,10 +308,12 @@ fn build(
 ) -> Result<String> {
     let started = Instant::now();
     if cache.exists() {
-        std::fs::remove_dir_all(cache).with_context(|| format!("{}: cannot clear", cache.display()))?;
+        std::fs::remove_dir_all(cache)
+            .with_context(|| format!("{}: no se puede borrar / cannot clear", cache.display()))?;
     }
     let inputs = cache.join("inputs");
-    std::fs::create_dir_all(&inputs).with_context(|| format!("{}: cannot create", inputs.display()))?;
+    std::fs::create_dir_all(&inputs)
+        .with_context(|| format!("{}: no se puede crear / cannot create", inputs.display()))?;
     let (toml, csv) = (inputs.join("meeting.toml"), inputs.join("register.csv"));
     let (capital, register) = register_csv(options.holders);
     std::fs::write(&toml, meeting_toml(options.items, capital))?;
@@ -336,7 +342,9 @@ fn build(
         .lines()
         .find_map(|l| l.strip_prefix("Papeletas firmadas / signed ballots: "))
         .map(|n| n.trim().replace('.', ""))
-        .context("simulate did not say how many ballots it signed")?;
+        .context(
+            "simulate no dijo cuántas papeletas firmó / simulate did not say how many ballots it signed",
+        )?;
     let summary = format!("ballots {ballots}\nbuilt in {} s\n", started.elapsed().as_secs());
     std::fs::write(cache.join("built.txt"), &summary)?;
     writeln!(out, "  Construida en / built in {}", crate::bench::seconds(started.elapsed()))?;
@@ -354,7 +362,7 @@ fn run(exe: &Path, keys: &Path, args: &[&std::ffi::OsStr]) -> Result<String> {
     let output = Command::new(exe).args(args).env("ASAMBLEA_KEYS", keys).stdin(Stdio::null()).output()?;
     if !output.status.success() {
         bail!(
-            "asamblea {} failed: {}",
+            "asamblea {} falló / failed: {}",
             args.first().map_or("".into(), |a| a.to_string_lossy()),
             String::from_utf8_lossy(&output.stderr)
         );
@@ -375,7 +383,7 @@ fn measured(exe: &Path, keys: &Path, args: &[&std::ffi::OsStr]) -> Result<(Durat
     let stderr = String::from_utf8_lossy(&output.stderr);
     if !output.status.success() {
         bail!(
-            "asamblea {} failed: {}{stderr}",
+            "asamblea {} falló / failed: {}{stderr}",
             args.first().map_or("".into(), |a| a.to_string_lossy()),
             String::from_utf8_lossy(&output.stdout)
         );
@@ -384,7 +392,9 @@ fn measured(exe: &Path, keys: &Path, args: &[&std::ffi::OsStr]) -> Result<(Durat
         .lines()
         .find_map(|l| l.strip_prefix(PEAK_MEMORY_LINE))
         .and_then(|n| n.trim().parse().ok())
-        .context("the child did not report its peak memory")?;
+        .context(
+            "el proceso hijo no informó su pico de memoria / the child did not report its peak memory",
+        )?;
     Ok((took, peak))
 }
 
@@ -423,11 +433,11 @@ impl Daemon {
                 if let Some(mut stderr) = self.child.stderr.take() {
                     let _ = stderr.read_to_string(&mut err);
                 }
-                bail!("asamblea serve ended ({status}) before answering: {err}");
+                bail!("asamblea serve terminó ({status}) antes de responder / ended before answering: {err}");
             }
             if self.started.elapsed() > limit {
                 self.kill()?;
-                bail!("asamblea serve did not answer within {} s", limit.as_secs());
+                bail!("asamblea serve no respondió en {0} s / did not answer within {0} s", limit.as_secs());
             }
             std::thread::sleep(Duration::from_millis(20));
         }
@@ -472,7 +482,7 @@ fn desk_token(keys: &Path) -> Result<String> {
             }
         }
     }
-    bail!("{}: no desk token (the daemon writes one at start)", keys.display())
+    bail!("{}: no hay ficha de mesa (el daemon escribe una al arrancar) / no desk token (the daemon writes one at start)", keys.display())
 }
 
 /// One search of the register through the API, timed from the connection
@@ -496,7 +506,7 @@ fn search(addr: SocketAddr, tls: &Arc<rustls::ClientConfig>, token: &str, q: &st
     let _ = stream.read_to_end(&mut answer);
     if !answer.starts_with(b"HTTP/1.1 200") {
         bail!(
-            "the search for {q:?} was answered: {}",
+            "la búsqueda de {q:?} recibió / the search was answered: {}",
             String::from_utf8_lossy(&answer[..answer.len().min(300)])
         );
     }

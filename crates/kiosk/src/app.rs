@@ -272,13 +272,13 @@ impl App {
         let folder = &self.0.folder;
         let addr = folder.daemon_addr()?;
         let name = rustls::pki_types::ServerName::try_from(folder.daemon_host())
-            .context("the daemon's name in kiosk.toml")?;
+            .context("kiosk.toml: el nombre del daemon no es válido / the daemon's name is not valid")?;
         let mut client = tokio::time::timeout(
             Duration::from_secs(5),
             HttpsClient::connect_named(addr, name, folder.tls.clone()),
         )
         .await
-        .context("the daemon did not answer within 5 s")??;
+        .context("el daemon no respondió en 5 s / the daemon did not answer within 5 s")??;
         let answer = async {
             match body {
                 Some(body) => client.post_body(path, body, None).await,
@@ -287,14 +287,14 @@ impl App {
         };
         let (status, value) = tokio::time::timeout(Duration::from_secs(10), answer)
             .await
-            .context("the daemon did not answer within 10 s")??;
+            .context("el daemon no respondió en 10 s / the daemon did not answer within 10 s")??;
         Ok((StatusCode::from_u16(status.as_u16())?, value))
     }
 
     fn mark(&self, state: &Value) {
         let path = self.0.folder.dir.join(IN_PROGRESS);
         if let Err(error) = write_durably(&path, state.to_string().as_bytes()) {
-            tracing::warn!(%error, "cannot write the mark of a vote in progress");
+            tracing::warn!(%error, "no se puede escribir la marca del voto en curso / cannot write the mark of a vote in progress");
         }
     }
 
@@ -325,7 +325,7 @@ pub async fn run(options: Options, ready: impl FnOnce(SocketAddr)) -> Result<()>
     let folder = Folder::open(&options.folder)?;
     let listener = tokio::net::TcpListener::bind(options.listen)
         .await
-        .with_context(|| format!("{}: cannot listen", options.listen))?;
+        .with_context(|| format!("{}: no se puede escuchar; ¿hay otro quiosco abierto en este equipo? / cannot listen: is another kiosk running here?", options.listen))?;
     let addr = listener.local_addr()?;
     let app = App(Arc::new(Shared {
         folder,
@@ -373,7 +373,7 @@ pub async fn run(options: Options, ready: impl FnOnce(SocketAddr)) -> Result<()>
         .layer(axum::middleware::from_fn(loopback_host))
         .with_state(app);
     ready(addr);
-    axum::serve(listener, router).await.context("the kiosk page stopped")
+    axum::serve(listener, router).await.context("la página del quiosco se detuvo / the kiosk page stopped")
 }
 
 /// A restart during a vote: say what became of it.
@@ -1021,7 +1021,7 @@ async fn confirm(State(app): State<App>, headers: HeaderMap) -> Response {
     match signed {
         None => {}
         Some(Err(error)) => {
-            tracing::error!(%error, "a ballot could not be signed");
+            tracing::error!(%error, "no se pudo firmar una papeleta / a ballot could not be signed");
             app.unmark();
             app.with(|k| {
                 k.reset(Some(Notice::error(

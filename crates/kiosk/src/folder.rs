@@ -74,13 +74,19 @@ impl Settings {
     /// The meeting id.
     pub fn meeting_id(&self) -> Result<MeetingId> {
         MeetingId::from_hex(&self.meeting)
-            .with_context(|| format!("{SETTINGS}: meeting = \"{}\"", self.meeting))
+            .with_context(|| format!(
+                "{SETTINGS}: meeting = \"{}\" no es un identificador de reunión; pida a la mesa un kiosk.toml nuevo / is not a meeting id",
+                self.meeting
+            ))
     }
 
     /// The daemon's key.
     pub fn daemon_public_key(&self) -> Result<PublicKey> {
         PublicKey::from_hex(&self.daemon_key)
-            .with_context(|| format!("{SETTINGS}: daemon_key = \"{}\"", self.daemon_key))
+            .with_context(|| format!(
+                "{SETTINGS}: daemon_key = \"{}\" no es una clave; pida a la mesa un kiosk.toml nuevo / is not a key",
+                self.daemon_key
+            ))
     }
 }
 
@@ -111,13 +117,17 @@ impl Folder {
                 )
             })
         };
-        let settings: Settings = toml::from_str(&read(SETTINGS)?)
-            .with_context(|| format!("{}: not valid kiosk settings", dir.join(SETTINGS).display()))?;
+        let settings: Settings = toml::from_str(&read(SETTINGS)?).with_context(|| {
+            format!(
+                "{}: la configuración del quiosco no es válida / not valid kiosk settings",
+                dir.join(SETTINGS).display()
+            )
+        })?;
         let meeting = settings.meeting_id()?;
         let daemon_key = settings.daemon_public_key()?;
         let (ca, cert, key) = (read(CA)?, read(CERT)?, read(KEY)?);
         let tls = asamblea_pki::client_config(&ca, Some((&cert, &key)))
-            .with_context(|| format!("{}: the kiosk's certificate, key or CA do not load", dir.display()))?;
+            .with_context(|| format!("{}: el certificado, la clave o la CA del quiosco no cargan; inscríbalo de nuevo / the kiosk's certificate, key or CA do not load", dir.display()))?;
         Ok(Folder { dir: dir.to_path_buf(), settings, meeting, daemon_key, tls: Arc::new(tls) })
     }
 
@@ -127,9 +137,9 @@ impl Folder {
         self.settings
             .daemon
             .to_socket_addrs()
-            .with_context(|| format!("{SETTINGS}: daemon = \"{}\" is not an address", self.settings.daemon))?
+            .with_context(|| format!("{SETTINGS}: daemon = \"{}\" no es una dirección (HOST:PUERTO) / is not an address (HOST:PORT)", self.settings.daemon))?
             .next()
-            .with_context(|| format!("{SETTINGS}: daemon = \"{}\" resolves to nothing", self.settings.daemon))
+            .with_context(|| format!("{SETTINGS}: daemon = \"{}\" no corresponde a ninguna dirección; revise la red y el nombre / resolves to nothing", self.settings.daemon))
     }
 
     /// The name the daemon's certificate must carry: the host of `daemon`.
@@ -145,7 +155,9 @@ impl Folder {
 /// certificate request; the request's SHA-256, to read out at the desk.
 /// Refuses a folder that already holds a key: a kiosk is enrolled once.
 pub fn enroll(dir: &Path, kiosk_id: &str) -> Result<(PathBuf, String)> {
-    std::fs::create_dir_all(dir).with_context(|| format!("{}: cannot create the folder", dir.display()))?;
+    std::fs::create_dir_all(dir).with_context(|| {
+        format!("{}: no se puede crear la carpeta / cannot create the folder", dir.display())
+    })?;
     let key_path = dir.join(KEY);
     if key_path.exists() {
         bail!(
@@ -157,7 +169,7 @@ pub fn enroll(dir: &Path, kiosk_id: &str) -> Result<(PathBuf, String)> {
     write_private(&key_path, key.as_bytes())?;
     let request_path = dir.join(REQUEST);
     std::fs::write(&request_path, &request)
-        .with_context(|| format!("{}: cannot write", request_path.display()))?;
+        .with_context(|| format!("{}: no se puede escribir / cannot write", request_path.display()))?;
     Ok((request_path, asamblea_wire::Digest::sha256(request.as_bytes()).to_string()))
 }
 
@@ -173,10 +185,12 @@ fn write_private(path: &Path, bytes: &[u8]) -> Result<()> {
         use std::os::unix::fs::OpenOptionsExt;
         options.mode(0o600);
     }
-    let mut file = options.open(path).with_context(|| format!("{}: cannot create", path.display()))?;
+    let mut file = options
+        .open(path)
+        .with_context(|| format!("{}: no se puede crear / cannot create", path.display()))?;
     file.write_all(bytes)
         .and_then(|()| file.sync_all())
-        .with_context(|| format!("{}: cannot write", path.display()))
+        .with_context(|| format!("{}: no se puede escribir / cannot write", path.display()))
 }
 
 #[cfg(test)]

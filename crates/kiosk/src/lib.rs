@@ -115,7 +115,7 @@ impl BadgeSeed {
     /// randomness.
     pub fn draw(meeting: &MeetingId) -> Result<BadgeSeed> {
         let mut seed = [0u8; 32];
-        getrandom::fill(&mut seed).map_err(|e| anyhow::anyhow!("no randomness for a badge seed: {e}"))?;
+        getrandom::fill(&mut seed).map_err(|e| anyhow::anyhow!("el sistema no da azar para la semilla de una credencial / no randomness for a badge seed: {e}"))?;
         let unnumbered = Credential::generate_from(meeting, asamblea_wire::CredentialId(0), &seed);
         seed.fill(0);
         Ok(BadgeSeed { unnumbered })
@@ -140,9 +140,9 @@ impl BadgeSeed {
     /// badge number).
     pub fn credential(&self, answer: &Value) -> Result<Credential> {
         let issued: asamblea_api::desk::BadgeIssued = serde_json::from_value(answer.clone())
-            .with_context(|| format!("the daemon's badge answer is not a badge: {answer}"))?;
+            .with_context(|| format!("la respuesta del daemon no es una credencial / the daemon's badge answer is not a badge: {answer}"))?;
         if issued.key != self.public_key().to_string() {
-            anyhow::bail!("the daemon's badge answer names another key: {answer}");
+            anyhow::bail!("la respuesta del daemon nombra otra clave / the daemon's badge answer names another key: {answer}");
         }
         Ok(self.numbered(asamblea_wire::CredentialId(issued.credential)))
     }
@@ -184,12 +184,13 @@ impl SignedBallot {
         let event = Event {
             nonce: Nonce(random()),
             body: EventBody::Ballot(Ballot {
-                item: Id::new(item).with_context(|| format!("item `{item}`"))?,
+                item: Id::new(item).with_context(|| format!("punto / item `{item}`"))?,
                 credential: credential.id(),
                 votes,
             }),
         };
-        let bytes = event.encode().context("the ballot cannot be encoded")?;
+        let bytes =
+            event.encode().context("la papeleta no se puede codificar / the ballot cannot be encoded")?;
         let signature = credential.keypair().sign(credential.meeting(), &bytes)?;
         Ok(SignedBallot { event: bytes, signer: credential.public_key(), signature })
     }
@@ -228,13 +229,15 @@ pub fn read_receipt(
     daemon_key: Option<&PublicKey>,
 ) -> Result<(Receipt, Signature)> {
     let signed: asamblea_api::public::SignedReceipt = serde_json::from_value(answer.clone())
-        .with_context(|| format!("the answer is not a receipt: {answer}"))?;
+        .with_context(|| format!("la respuesta no es un recibo / the answer is not a receipt: {answer}"))?;
     let head = Digest::from_hex(&signed.receipt.head)?;
     let event = Digest::from_hex(&signed.receipt.event)?;
     let signature = Signature::from_slice(&unhex(&signed.signature)?)?;
     let receipt = Receipt { seq: signed.receipt.seq, head, event };
     if let Some(key) = daemon_key {
-        receipt.verify(meeting, key, &signature).context("the receipt's signature is not the daemon's")?;
+        receipt.verify(meeting, key, &signature).context(
+            "la firma del recibo no es la del daemon / the receipt's signature is not the daemon's",
+        )?;
     }
     Ok((receipt, signature))
 }
@@ -272,7 +275,9 @@ impl HttpsClient {
     /// address: `127.0.0.1` and `::1` always are) and completes the TLS
     /// handshake.
     pub async fn connect(addr: SocketAddr, tls: Arc<ClientConfig>) -> Result<HttpsClient> {
-        let server_name = ServerName::try_from(addr.ip().to_string()).context("the daemon's address")?;
+        let server_name = ServerName::try_from(addr.ip().to_string()).context(
+            "la dirección del daemon no sirve como nombre TLS / the daemon's address is not a TLS name",
+        )?;
         HttpsClient::connect_named(addr, server_name, tls).await
     }
 
@@ -371,7 +376,8 @@ impl HttpsClient {
         if let Some(token) = bearer {
             request = request.header(hyper::header::AUTHORIZATION, format!("Bearer {token}"));
         }
-        let mut request = request.body(body).context("the request")?;
+        let mut request =
+            request.body(body).context("la solicitud no se puede armar / the request cannot be built")?;
         // A connection the daemon closed (idle too long) is opened again;
         // a request hyper gives back unsent is sent once more on the new
         // one. Nothing of it reached the daemon, so sending it again
@@ -380,17 +386,20 @@ impl HttpsClient {
         let response = loop {
             attempts += 1;
             if self.sender.is_closed() || self.sender.ready().await.is_err() {
-                self.reconnect().await.context("the connection to the daemon is closed")?;
-                self.sender.ready().await.context("the connection to the daemon is closed")?;
+                self.reconnect().await.context(
+                    "la conexión con el daemon está cerrada / the connection to the daemon is closed",
+                )?;
+                self.sender.ready().await.context(
+                    "la conexión con el daemon está cerrada / the connection to the daemon is closed",
+                )?;
             }
             match self.sender.try_send_request(request).await {
                 Ok(response) => break response,
                 Err(mut error) => match error.take_message() {
                     Some(unsent) if attempts < 3 => request = unsent,
                     _ => {
-                        return Err(
-                            anyhow::Error::new(error.into_error()).context("no answer from the daemon")
-                        )
+                        return Err(anyhow::Error::new(error.into_error())
+                            .context("el daemon no respondió / no answer from the daemon"))
                     }
                 },
             }
@@ -399,7 +408,7 @@ impl HttpsClient {
         let bytes = http_body_util::Limited::new(response.into_body(), MAX_ANSWER_BYTES)
             .collect()
             .await
-            .map_err(|e| anyhow::anyhow!("the answer was cut short: {e}"))?
+            .map_err(|e| anyhow::anyhow!("la respuesta llegó incompleta / the answer was cut short: {e}"))?
             .to_bytes();
         let value = if bytes.is_empty() {
             Value::Null
@@ -419,12 +428,12 @@ pub async fn tls_connect(
     server_name: ServerName<'static>,
     tls: Arc<ClientConfig>,
 ) -> Result<tokio_rustls::client::TlsStream<TcpStream>> {
-    let tcp = TcpStream::connect(addr).await.with_context(|| format!("cannot connect to {addr}"))?;
+    let tcp = TcpStream::connect(addr).await.with_context(|| format!("no se puede conectar con {addr}: ¿está encendido el servicio y hay red? / cannot connect to {addr}"))?;
     tcp.set_nodelay(true)?;
     tokio_rustls::TlsConnector::from(tls)
         .connect(server_name, tcp)
         .await
-        .with_context(|| format!("TLS handshake with {addr} failed"))
+        .with_context(|| format!("falló el saludo TLS con {addr} / TLS handshake with {addr} failed"))
 }
 
 impl Drop for HttpsClient {
@@ -443,7 +452,8 @@ fn random<const N: usize>() -> [u8; N] {
 }
 
 fn unhex(text: &str) -> Result<Vec<u8>> {
-    asamblea_wire::hex::decode(text).with_context(|| format!("`{text}` is not hexadecimal"))
+    asamblea_wire::hex::decode(text)
+        .with_context(|| format!("`{text}` no es hexadecimal / is not hexadecimal"))
 }
 
 #[cfg(test)]
@@ -529,7 +539,14 @@ mod tests {
         let (read, _) = read_receipt(&answer, &meeting(), Some(&daemon.public_key())).unwrap();
         assert_eq!(read, receipt);
         let other = asamblea_wire::Keypair::from_seed(&[0x23; 32]).public_key();
-        assert!(read_receipt(&answer, &meeting(), Some(&other)).is_err());
-        assert!(read_receipt(&json!({ "error": {} }), &meeting(), None).is_err());
+        let forged = format!("{:#}", read_receipt(&answer, &meeting(), Some(&other)).unwrap_err());
+        assert!(
+            forged.contains(
+                "la firma del recibo no es la del daemon / the receipt's signature is not the daemon's"
+            ),
+            "{forged}"
+        );
+        let not_one = format!("{:#}", read_receipt(&json!({ "error": {} }), &meeting(), None).unwrap_err());
+        assert!(not_one.contains("la respuesta no es un recibo / the answer is not a receipt"), "{not_one}");
     }
 }

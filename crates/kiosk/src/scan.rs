@@ -42,10 +42,10 @@ pub fn serial(
             match opened {
                 Ok(mut device) => {
                     read_lines(&mut device, &scanned);
-                    tracing::warn!(path = %path.display(), "the serial scanner closed");
+                    tracing::warn!(path = %path.display(), "el lector serial se cerró / the serial scanner closed");
                 }
                 Err(error) => {
-                    tracing::warn!(path = %path.display(), %error, "the serial scanner cannot be opened");
+                    tracing::warn!(path = %path.display(), %error, "no se puede abrir el lector serial / the serial scanner cannot be opened");
                     trouble(
                         format!(
                             "El lector de credenciales ({}) no responde: avise al personal.",

@@ -77,11 +77,11 @@ pub fn record(scenario: &Scenario, dir: &Path) -> Result<Bundle> {
             Step::Draw { .. } => Ok(()),
         };
         if let (Ok(()), Err(e)) = (verdict, &done) {
-            anyhow::bail!("step {index}: the rules accept it but the daemon's action failed: {e:#}");
+            anyhow::bail!("paso {index}: las reglas lo aceptan pero la acción del daemon falló / step {index}: the rules accept it but the daemon's action failed: {e:#}");
         }
         if let (Err(refusal), Ok(())) = (verdict, &done) {
             anyhow::bail!(
-                "step {index}: the rules refuse it ({}) but the daemon recorded it",
+                "paso {index}: las reglas lo rechazan ({0}) pero el daemon lo registró / step {index}: the rules refuse it ({0}) but the daemon recorded it",
                 refusal.code()
             );
         }
@@ -101,14 +101,16 @@ fn vote(
     choice: &VoteChoice,
 ) -> Result<()> {
     let meeting = service.meeting();
-    let at = meeting.register().lookup(holder).context("not in the register")?;
+    let at = meeting.register().lookup(holder).context("no figura en el registro / not in the register")?;
     let person = match meeting.presence().channel(at) {
-        Channel::Absent => anyhow::bail!("not present"),
+        Channel::Absent => anyhow::bail!("no está presente / not present"),
         Channel::InPerson => holder.to_string(),
         Channel::Agent { agent, .. } => meeting.presence().agent_id(agent).to_string(),
     };
-    let entry = meeting.item_index(item).map(|i| meeting.item(i)).context("not opened")?;
-    let option = |name: &str| entry.option(name).with_context(|| format!("`{name}` is not on the ballot"));
+    let entry = meeting.item_index(item).map(|i| meeting.item(i)).context("no está abierto / not opened")?;
+    let option = |name: &str| {
+        entry.option(name).with_context(|| format!("`{name}` no está en la papeleta / is not on the ballot"))
+    };
     let choice = match choice {
         VoteChoice::Whole(name) => Choice::Whole(option(name)?),
         VoteChoice::Split(parts) => {

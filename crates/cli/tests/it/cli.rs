@@ -39,7 +39,8 @@ fn check_passes_on_the_own_scenarios_and_counts_them() {
     let out = asamblea(&args);
     assert_eq!(out.status.code(), Some(0), "{}{}", text(&out.stdout), text(&out.stderr));
     assert!(
-        text(&out.stdout).contains(&format!("scenarios: {count} passed, 0 failed")),
+        text(&out.stdout)
+            .contains(&format!("escenarios / scenarios: {count} correctos / passed, 0 fallidos / failed")),
         "{}",
         text(&out.stdout)
     );
@@ -86,7 +87,11 @@ fn an_invalid_file_exits_2_naming_file_step_and_key() {
     }
     let out = asamblea(&["scenario", "/nonexistent/x.toml"]);
     assert_eq!(out.status.code(), Some(2));
-    assert!(text(&out.stderr).contains("/nonexistent/x.toml: cannot read the file"));
+    assert!(
+        text(&out.stderr).contains("/nonexistent/x.toml: no se puede leer el archivo / cannot read the file"),
+        "{}",
+        text(&out.stderr)
+    );
     crate::support::remove_meeting(&dir);
 }
 
@@ -128,8 +133,13 @@ fn bench_acknowledges_and_stores_every_ballot_of_every_round() {
 #[test]
 fn bench_refuses_bad_options_before_doing_anything() {
     for (args, says) in [
-        (&["bench", "--kiosks", "0"][..], "--kiosks must be between 1 and 10000"),
+        (
+            &["bench", "--kiosks", "0"][..],
+            "--kiosks debe estar entre 1 y 10000 / --kiosks must be between 1 and 10000",
+        ),
+        (&["bench", "--kiosks", "8", "--ballots", "4"][..], "--ballots debe ser al menos --kiosks (8)"),
         (&["bench", "--kiosks", "8", "--ballots", "4"][..], "--ballots must be at least --kiosks (8)"),
+        // clap refuses it first (1..=100), in its own words.
         (&["bench", "--rounds", "0"][..], "--rounds"),
     ] {
         let out = asamblea(args);

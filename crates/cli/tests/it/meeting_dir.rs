@@ -266,7 +266,8 @@ fn the_ballot_command_signs_what_a_kiosk_would_send() {
     );
     let out = asamblea(&["ballot", s(&dir), "--badge", &qr, "--item", "item-1", "--vote", "CC-10000000=yes"]);
     assert!(
-        text(&out.stderr).contains("the options of item-1 are for, against, blank"),
+        text(&out.stderr).contains("las opciones de item-1 son for, against, blank")
+            && text(&out.stderr).contains("the options of item-1 are for, against, blank"),
         "{}",
         text(&out.stderr)
     );
