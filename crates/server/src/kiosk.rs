@@ -295,3 +295,32 @@ pub(crate) async fn submit_ballot(
     });
     finish.await.map_err(|_| ApiError::task_failed())?
 }
+
+#[cfg(test)]
+mod tests {
+    use super::BallotRequest;
+
+    /// The hot path reads the contract's ballot (`asamblea_api::kiosk::
+    /// BallotRequest`, what the kiosk sends and the document describes)
+    /// into its own borrowing struct: both must take exactly the same JSON.
+    #[test]
+    fn the_hot_paths_ballot_reads_what_the_contract_writes_and_nothing_else() {
+        let sent = asamblea_api::kiosk::BallotRequest {
+            event: "ab".repeat(8),
+            signer: "cd".repeat(32),
+            signature: "ef".repeat(64),
+        };
+        let text = serde_json::to_string(&sent).unwrap();
+        let read: BallotRequest<'_> = serde_json::from_str(&text).expect("the contract's ballot reads");
+        assert_eq!(
+            (&*read.event, &*read.signer, &*read.signature),
+            (&*sent.event, &*sent.signer, &*sent.signature)
+        );
+        let extra = text.replacen('{', "{\"colour\":1,", 1);
+        assert!(serde_json::from_str::<BallotRequest<'_>>(&extra).is_err());
+        assert!(serde_json::from_str::<asamblea_api::kiosk::BallotRequest>(&extra).is_err());
+        let short = format!(r#"{{"event":"{}","signer":"{}"}}"#, sent.event, sent.signer);
+        assert!(serde_json::from_str::<BallotRequest<'_>>(&short).is_err());
+        assert!(serde_json::from_str::<asamblea_api::kiosk::BallotRequest>(&short).is_err());
+    }
+}
