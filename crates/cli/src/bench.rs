@@ -349,7 +349,7 @@ fn run(options: &BenchOptions, dir: &Path, out: &mut dyn Write) -> Result<()> {
     let state = daemon.state.clone().with_kiosk_rate(u32::MAX / 1000, u32::MAX / 1000);
     let daemon_key = state.daemon_key();
     let listener = server
-        .block_on(tokio::net::TcpListener::bind(&options.listen))
+        .block_on(asamblea_server::tls::listen(&options.listen))
         .with_context(|| format!(
                 "no se puede escuchar en {}: ¿hay otro servicio allí? Elija otra dirección con --listen / cannot listen there: is another daemon running? Choose another address with --listen",
                 options.listen

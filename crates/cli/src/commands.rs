@@ -995,7 +995,7 @@ fn serve_locked(
         let daemon_key = service.daemon_key();
         let daemon = asamblea_server::Daemon::assemble(service, accounts, service_limits)?;
         let (state, kiosks) = (daemon.state.clone(), daemon.kiosks.clone());
-        let listener = tokio::net::TcpListener::bind(listen)
+        let listener = asamblea_server::tls::listen(listen)
             .await
             .with_context(|| format!("no se puede escuchar en {listen}: ¿hay otro servicio allí? Deténgalo o elija otra dirección con --listen / cannot listen on {listen}: is another daemon running there?"))?;
         let address = listener.local_addr()?;

@@ -227,6 +227,12 @@ struct Shared {
     options: Options,
     kiosk: Mutex<Kiosk>,
     changed: tokio::sync::Notify,
+    /// The one keep-alive connection to the daemon, opened at the first
+    /// exchange and again whenever it is lost. A kiosk that already holds
+    /// a connection needs no new one, so a flood of connections on the
+    /// venue network cannot keep it from the daemon (`docs/threat-model.md`
+    /// R10); the exchanges of the page wait for each other on it.
+    daemon: tokio::sync::Mutex<Option<HttpsClient>>,
 }
 
 #[derive(Clone)]
@@ -243,8 +249,8 @@ impl App {
         out
     }
 
-    /// One exchange with the daemon on a fresh mutual-TLS connection: a
-    /// `POST` of `body`, or a `GET`.
+    /// One exchange with the daemon on the kiosk's mutual-TLS connection:
+    /// a `POST` of `body`, or a `GET`.
     async fn daemon(&self, path: &str, body: Option<String>) -> Result<(StatusCode, Value)> {
         let answer = self.daemon_once(path, body).await;
         // What went wrong, and where, for the technician: the screen only
@@ -269,25 +275,44 @@ impl App {
     }
 
     async fn daemon_once(&self, path: &str, body: Option<String>) -> Result<(StatusCode, Value)> {
-        let folder = &self.0.folder;
-        let addr = folder.daemon_addr()?;
-        let name = rustls::pki_types::ServerName::try_from(folder.daemon_host())
-            .context("kiosk.toml: el nombre del daemon no es válido / the daemon's name is not valid")?;
-        let mut client = tokio::time::timeout(
-            Duration::from_secs(5),
-            HttpsClient::connect_named(addr, name, folder.tls.clone()),
-        )
-        .await
-        .context("el daemon no respondió en 5 s / the daemon did not answer within 5 s")??;
+        let mut held = self.0.daemon.lock().await;
+        let client = match held.as_mut() {
+            Some(client) => client,
+            None => {
+                let folder = &self.0.folder;
+                let addr = folder.daemon_addr()?;
+                let name = rustls::pki_types::ServerName::try_from(folder.daemon_host()).context(
+                    "kiosk.toml: el nombre del daemon no es válido / the daemon's name is not valid",
+                )?;
+                let client = tokio::time::timeout(
+                    Duration::from_secs(5),
+                    HttpsClient::connect_named(addr, name, folder.tls.clone()),
+                )
+                .await
+                .context("el daemon no respondió en 5 s / the daemon did not answer within 5 s")??;
+                held.insert(client)
+            }
+        };
+        // A connection the daemon closed is opened again by the client
+        // itself; one that failed or timed out is dropped, and the next
+        // exchange opens a new one.
         let answer = async {
             match body {
                 Some(body) => client.post_body(path, body, None).await,
                 None => client.get_json(path).await,
             }
         };
-        let (status, value) = tokio::time::timeout(Duration::from_secs(10), answer)
+        let answered = tokio::time::timeout(Duration::from_secs(10), answer)
             .await
-            .context("el daemon no respondió en 10 s / the daemon did not answer within 10 s")??;
+            .context("el daemon no respondió en 10 s / the daemon did not answer within 10 s")
+            .and_then(|answer| answer);
+        let (status, value) = match answered {
+            Ok(answer) => answer,
+            Err(error) => {
+                *held = None;
+                return Err(error);
+            }
+        };
         Ok((StatusCode::from_u16(status.as_u16())?, value))
     }
 
@@ -330,6 +355,7 @@ pub async fn run(options: Options, ready: impl FnOnce(SocketAddr)) -> Result<()>
     let app = App(Arc::new(Shared {
         folder,
         options,
+        daemon: tokio::sync::Mutex::new(None),
         kiosk: Mutex::new(Kiosk {
             screen: Screen::Idle,
             generation: 1,

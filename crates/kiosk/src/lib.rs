@@ -34,11 +34,11 @@
 //! and presenting the kiosk's client certificate, see
 //! [`asamblea_pki::client_config`]) speaking HTTP/1.1 with keep-alive through
 //! `hyper::client::conn::http1`: one request at a time, in order, on the
-//! same connection. A kiosk holds one for its whole session; when the
-//! daemon goes away every call fails, and the kiosk connects again. (The
-//! kiosk program opens a fresh connection for each exchange: an attendee's
-//! few requests need no keep-alive, and a daemon that restarted is simply
-//! reached again.)
+//! same connection. The kiosk program holds one for as long as it runs:
+//! a connection the daemon closed (idle, or restarted) is opened again at
+//! the next request, and one that failed is dropped and replaced. A kiosk
+//! that holds its connection needs no new one, so a flood of connections
+//! on the venue network cannot keep it from the daemon.
 //!
 //! # What this crate does not know
 //!

@@ -20,9 +20,10 @@
 //! kiosk still completes the handshake: it is served as an anonymous client,
 //! and logged.
 
-use std::collections::HashMap;
+mod pool;
+
 use std::future::Future;
-use std::net::{IpAddr, SocketAddr};
+use std::net::SocketAddr;
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -34,126 +35,17 @@ use hyper::body::Incoming;
 use hyper::server::conn::http1;
 use hyper_util::rt::{TokioIo, TokioTimer};
 use rustls::ServerConfig;
-use tokio::net::{TcpListener, TcpStream};
+use tokio::net::{TcpListener, TcpSocket, TcpStream};
 use tokio::sync::watch;
 use tokio::task::JoinSet;
 use tokio_rustls::TlsAcceptor;
 use tower::ServiceExt;
 
-/// How long a client has to complete the TLS handshake after connecting. A
-/// silent or plain-HTTP client holds only its own task and one handshake
-/// slot, and only this long.
-/// The default of [`Limits::handshake_timeout`].
-pub const HANDSHAKE_TIMEOUT: Duration = Duration::from_secs(5);
-
-/// How long a client has to send a request's headers, counted from when the
-/// connection is ready for the next request: it is also the idle time after
-/// which a keep-alive connection is closed. The default of
-/// [`Limits::header_read_timeout`].
-pub const HEADER_READ_TIMEOUT: Duration = Duration::from_secs(30);
-
-/// The largest request line plus headers accepted; larger gets `431`.
-/// Bodies are limited by the router, per route. The default of
-/// [`Limits::max_header_bytes`].
-pub const MAX_HEADER_BYTES: usize = 16 * 1024;
-
-/// After shutdown is asked, how long in-flight requests have to finish
-/// before their connections are dropped. The default of
-/// [`Limits::shutdown_grace`].
-pub const SHUTDOWN_GRACE: Duration = Duration::from_secs(10);
-
-/// The serving layer's limits on slow or silent clients, on how many
-/// connections anyone may hold, and on shutdown. `Limits::default()` is
-/// what [`serve`] uses (tests shorten them; the daemon sizes the connection
-/// caps from its open-file limit with [`Limits::for_open_files`]).
-///
-/// Connections are counted in three pools, so that the public can never
-/// crowd out the kiosks or the staff:
-///
-/// - **handshakes** in progress ([`Limits::max_handshakes`] in all, at most
-///   [`Limits::max_handshakes_per_address`] of them from one address, an
-///   eighth): a silent or bare TCP client holds a slot for
-///   [`Limits::handshake_timeout`] at most, and one address cannot take the
-///   room a kiosk needs to connect;
-/// - **kiosks**, once their enrolled certificate is seen: never counted
-///   against the public, at most [`Limits::max_per_kiosk`] each (kiosks
-///   are few, and each needs one or two);
-/// - **everyone else** (staff consoles, the board, phones, the live feed):
-///   [`Limits::max_public`] in all and [`Limits::max_per_address`] from one
-///   address. The live feed has its own, lower cap in the router;
-/// - **staff room**: when the public's room is full, up to
-///   [`Limits::max_staff_room`] more connections are let in marked
-///   [`StaffOnly`], and the router answers on them only requests with a
-///   staff credential (anything else gets `503` and the connection is
-///   closed), so a flood of watchers never locks the operator or the chair
-///   out.
-///
-/// A connection over a cap is closed at once, and the daemon says so in
-/// its log (once a second at most per cap).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Limits {
-    /// See [`HANDSHAKE_TIMEOUT`].
-    pub handshake_timeout: Duration,
-    /// See [`HEADER_READ_TIMEOUT`].
-    pub header_read_timeout: Duration,
-    /// See [`MAX_HEADER_BYTES`].
-    pub max_header_bytes: usize,
-    /// See [`SHUTDOWN_GRACE`].
-    pub shutdown_grace: Duration,
-    /// TLS handshakes in progress, from everyone.
-    pub max_handshakes: usize,
-    /// TLS handshakes in progress from one client address.
-    pub max_handshakes_per_address: usize,
-    /// Connections (handshakes and public ones) from one client address.
-    pub max_per_address: usize,
-    /// Connections that are not an enrolled kiosk's, in all.
-    pub max_public: usize,
-    /// Connections of one enrolled kiosk.
-    pub max_per_kiosk: usize,
-    /// Connections let in past the public's room, for staff only.
-    pub max_staff_room: usize,
-}
-
-impl Default for Limits {
-    fn default() -> Limits {
-        Limits::for_open_files(DEFAULT_OPEN_FILES)
-    }
-}
-
-/// The open-file limit [`Limits::default`] is sized for.
-pub const DEFAULT_OPEN_FILES: u64 = 1024;
-
-/// File descriptors kept for everything but connections: the ledger and
-/// its WAL, the log, certificates read at start, the runtime.
-pub const RESERVED_FILES: u64 = 64;
-
-/// The most public connections, whatever the open-file limit: past it,
-/// memory (TLS buffers, ~50 kB a connection) runs out before descriptors.
-pub const MAX_PUBLIC_CONNECTIONS: usize = 12_000;
-
-impl Limits {
-    /// Caps that fit a process allowed `open_files` descriptors: after
-    /// [`RESERVED_FILES`], a quarter for kiosks, an eighth for handshakes,
-    /// the rest (at most [`MAX_PUBLIC_CONNECTIONS`]) for the public; one
-    /// address may hold at most 64 (or half the public's room).
-    pub fn for_open_files(open_files: u64) -> Limits {
-        let room = usize::try_from(open_files.saturating_sub(RESERVED_FILES)).unwrap_or(usize::MAX).max(16);
-        let handshakes = (room / 8).clamp(4, 1024);
-        let public = (room - room / 4 - handshakes).clamp(4, MAX_PUBLIC_CONNECTIONS);
-        Limits {
-            handshake_timeout: HANDSHAKE_TIMEOUT,
-            header_read_timeout: HEADER_READ_TIMEOUT,
-            max_header_bytes: MAX_HEADER_BYTES,
-            shutdown_grace: SHUTDOWN_GRACE,
-            max_handshakes: handshakes,
-            max_handshakes_per_address: (handshakes / 8).max(2),
-            max_per_address: (public / 2).clamp(2, 64),
-            max_public: public,
-            max_per_kiosk: 8,
-            max_staff_room: 16,
-        }
-    }
-}
+use pool::{Cap, Pool, Slot};
+pub use pool::{
+    Limits, DEFAULT_OPEN_FILES, HANDSHAKE_TIMEOUT, HEADER_READ_TIMEOUT, MAX_HEADER_BYTES,
+    MAX_PUBLIC_CONNECTIONS, RESERVED_FILES, SHUTDOWN_GRACE,
+};
 
 /// The request extension that [`serve`] inserts on a connection let in past
 /// the public's room (see [`Limits::max_staff_room`]): the router serves
@@ -178,175 +70,31 @@ struct Shared {
     kiosks: KioskRegistry,
     /// HTTP/1.1 settings, built once from the limits.
     http: http1::Builder,
-    limits: Limits,
-    counts: std::sync::Mutex<Counts>,
-    /// When each cap last said so in the log (milliseconds since start).
-    last_warned: [std::sync::atomic::AtomicU64; 4],
-    started: std::time::Instant,
+    /// The connection counts and their limits.
+    pool: Pool,
 }
 
-/// Open connections by pool (see [`Limits`]).
-#[derive(Default)]
-struct Counts {
-    handshakes: usize,
-    public: usize,
-    staff_room: usize,
-    /// Handshakes and public connections, by client address.
-    by_address: HashMap<IpAddr, usize>,
-    /// Handshakes alone, by client address.
-    handshakes_by_address: HashMap<IpAddr, usize>,
-    /// Connections by kiosk id.
-    by_kiosk: HashMap<Arc<str>, usize>,
-}
+/// How many connections the kernel may queue before the daemon accepts
+/// them; Linux caps it at `net.core.somaxconn` (4.096 by default). A flood
+/// of connections overflows a short queue, and then the kernel drops a
+/// kiosk's connection before the daemon ever sees it.
+pub const LISTEN_BACKLOG: u32 = 4096;
 
-/// Which cap refused a connection.
-#[derive(Clone, Copy)]
-enum Cap {
-    Handshakes = 0,
-    PerAddress = 1,
-    Public = 2,
-    PerKiosk = 3,
-}
-
-impl Shared {
-    fn counts(&self) -> std::sync::MutexGuard<'_, Counts> {
-        self.counts.lock().unwrap_or_else(std::sync::PoisonError::into_inner)
-    }
-
-    /// Logs that `cap` refused `peer`, once a second at most per cap.
-    fn refused(&self, cap: Cap, peer: SocketAddr) {
-        let now = u64::try_from(self.started.elapsed().as_millis()).unwrap_or(u64::MAX);
-        let last = &self.last_warned[cap as usize];
-        let before = last.load(std::sync::atomic::Ordering::Relaxed);
-        if before != 0 && now.saturating_sub(before) < 1000 {
-            return;
-        }
-        last.store(now.max(1), std::sync::atomic::Ordering::Relaxed);
-        let limits = &self.limits;
-        let (limit, what_es, what_en) = match cap {
-            Cap::Handshakes => {
-                (limits.max_handshakes, "conexiones en saludo TLS", "TLS handshakes in progress")
-            }
-            Cap::PerAddress => (
-                limits.max_per_address,
-                "conexiones desde una misma dirección",
-                "connections from one address",
-            ),
-            Cap::Public => {
-                (limits.max_public, "conexiones del público y del personal", "public and staff connections")
-            }
-            Cap::PerKiosk => {
-                (limits.max_per_kiosk, "conexiones de un mismo quiosco", "connections of one kiosk")
-            }
-        };
-        tracing::warn!(
-            peer.addr = %peer,
-            limit,
-            "se rechazan conexiones: se alcanzó el máximo de {limit} {what_es}; los quioscos inscritos conservan su lugar / refusing connections: the limit of {limit} {what_en} was reached; enrolled kiosks keep their room"
-        );
-    }
-
-    /// Takes a handshake slot for `peer`, or says which cap refused it.
-    fn admit_handshake(&self, peer: IpAddr) -> Result<(), Cap> {
-        let mut counts = self.counts();
-        if counts.handshakes >= self.limits.max_handshakes {
-            return Err(Cap::Handshakes);
-        }
-        if counts
-            .handshakes_by_address
-            .get(&peer)
-            .is_some_and(|n| *n >= self.limits.max_handshakes_per_address)
-        {
-            return Err(Cap::Handshakes);
-        }
-        let from_peer = counts.by_address.entry(peer).or_insert(0);
-        if *from_peer >= self.limits.max_per_address {
-            return Err(Cap::PerAddress);
-        }
-        *from_peer += 1;
-        *counts.handshakes_by_address.entry(peer).or_insert(0) += 1;
-        counts.handshakes += 1;
-        Ok(())
-    }
-
-    /// Moves a connection whose handshake is done from the handshake pool
-    /// to its own: the kiosk's (it leaves its address's count) or the
-    /// public's. On refusal the connection holds nothing.
-    fn admit_connection(&self, peer: IpAddr, kiosk: Option<&Arc<str>>) -> Result<Slot, Cap> {
-        let mut counts = self.counts();
-        counts.handshakes -= 1;
-        Counts::release_address(&mut counts.handshakes_by_address, peer);
-        match kiosk {
-            Some(kiosk) => {
-                Counts::release_address(&mut counts.by_address, peer);
-                let held = counts.by_kiosk.entry(Arc::clone(kiosk)).or_insert(0);
-                if *held >= self.limits.max_per_kiosk {
-                    return Err(Cap::PerKiosk);
-                }
-                *held += 1;
-                Ok(Slot::Kiosk(Arc::clone(kiosk)))
-            }
-            None if counts.public >= self.limits.max_public => {
-                if counts.staff_room < self.limits.max_staff_room {
-                    counts.staff_room += 1;
-                    return Ok(Slot::StaffRoom(peer));
-                }
-                Counts::release_address(&mut counts.by_address, peer);
-                Err(Cap::Public)
-            }
-            None => {
-                counts.public += 1;
-                Ok(Slot::Public(peer))
-            }
+/// Listens on `address` (`host:port`) with [`LISTEN_BACKLOG`]: the daemon's
+/// listener for [`serve`].
+pub async fn listen(address: &str) -> std::io::Result<TcpListener> {
+    let mut last = None;
+    for addr in tokio::net::lookup_host(address).await? {
+        let socket = if addr.is_ipv4() { TcpSocket::new_v4()? } else { TcpSocket::new_v6()? };
+        socket.set_reuseaddr(true)?;
+        match socket.bind(addr).and_then(|()| socket.listen(LISTEN_BACKLOG)) {
+            Ok(listener) => return Ok(listener),
+            Err(error) => last = Some(error),
         }
     }
-
-    /// Gives back what a connection held.
-    fn release(&self, slot: Slot) {
-        let mut counts = self.counts();
-        match slot {
-            Slot::Handshake(peer) => {
-                counts.handshakes -= 1;
-                Counts::release_address(&mut counts.handshakes_by_address, peer);
-                Counts::release_address(&mut counts.by_address, peer);
-            }
-            Slot::Public(peer) => {
-                counts.public -= 1;
-                Counts::release_address(&mut counts.by_address, peer);
-            }
-            Slot::StaffRoom(peer) => {
-                counts.staff_room -= 1;
-                Counts::release_address(&mut counts.by_address, peer);
-            }
-            Slot::Kiosk(kiosk) => {
-                if let Some(held) = counts.by_kiosk.get_mut(&kiosk) {
-                    *held -= 1;
-                    if *held == 0 {
-                        counts.by_kiosk.remove(&kiosk);
-                    }
-                }
-            }
-        }
-    }
-}
-
-impl Counts {
-    fn release_address(by_address: &mut HashMap<IpAddr, usize>, peer: IpAddr) {
-        if let Some(held) = by_address.get_mut(&peer) {
-            *held -= 1;
-            if *held == 0 {
-                by_address.remove(&peer);
-            }
-        }
-    }
-}
-
-/// What an open connection holds.
-enum Slot {
-    Handshake(IpAddr),
-    Public(IpAddr),
-    StaffRoom(IpAddr),
-    Kiosk(Arc<str>),
+    Err(last.unwrap_or_else(|| {
+        std::io::Error::new(std::io::ErrorKind::NotFound, format!("{address}: no address"))
+    }))
 }
 
 /// Resolves once shutdown has been asked.
@@ -396,16 +144,8 @@ pub async fn serve_with_limits(
     http.timer(TokioTimer::new())
         .header_read_timeout(limits.header_read_timeout)
         .max_header_size(limits.max_header_bytes);
-    let shared = Arc::new(Shared {
-        acceptor: TlsAcceptor::from(tls),
-        app,
-        kiosks,
-        http,
-        limits,
-        counts: std::sync::Mutex::new(Counts::default()),
-        last_warned: Default::default(),
-        started: std::time::Instant::now(),
-    });
+    let shared =
+        Arc::new(Shared { acceptor: TlsAcceptor::from(tls), app, kiosks, http, pool: Pool::new(limits) });
     let (stop_sender, stop) = watch::channel(false);
     let mut connections = JoinSet::new();
     let mut shutdown = std::pin::pin!(shutdown);
@@ -414,14 +154,17 @@ pub async fn serve_with_limits(
             biased;
             () = &mut shutdown => break,
             accepted = listener.accept() => match accepted {
-                Ok((tcp, peer)) => match shared.admit_handshake(peer.ip()) {
-                    Ok(()) => {
-                        connections.spawn(connection(tcp, peer, shared.clone(), stop.clone()));
+                Ok((tcp, peer)) => match shared.pool.admit_handshake(peer.ip()) {
+                    Ok((handshake, pushed_out)) => {
+                        if let Some(source) = pushed_out {
+                            shared.pool.refused(Cap::PushedOut, SocketAddr::new(source, 0));
+                        }
+                        connections.spawn(connection(tcp, peer, handshake, shared.clone(), stop.clone()));
                     }
                     Err(cap) => {
                         // Closed at once: the descriptor is free again.
                         drop(tcp);
-                        shared.refused(cap, peer);
+                        shared.pool.refused(cap, peer);
                     }
                 },
                 Err(error) if is_connection_error(&error) => {
@@ -474,9 +217,15 @@ fn log_join(joined: Result<(), tokio::task::JoinError>) {
 
 /// One connection: handshake, identify the kiosk, serve HTTP/1.1 until the
 /// client leaves or shutdown is asked.
-async fn connection(tcp: TcpStream, peer: SocketAddr, shared: Arc<Shared>, stop: watch::Receiver<bool>) {
-    let mut held = Held { shared: Arc::clone(&shared), slot: Some(Slot::Handshake(peer.ip())) };
-    handshake_and_serve(tcp, peer, &shared, stop, &mut held).await;
+async fn connection(
+    tcp: TcpStream,
+    peer: SocketAddr,
+    handshake: pool::Handshake,
+    shared: Arc<Shared>,
+    stop: watch::Receiver<bool>,
+) {
+    let mut held = Held { shared: Arc::clone(&shared), slot: Some(handshake.slot) };
+    handshake_and_serve(tcp, peer, handshake.pushed_out, &shared, stop, &mut held).await;
 }
 
 /// What a connection holds, given back when it is dropped — on every way
@@ -489,7 +238,7 @@ struct Held {
 impl Drop for Held {
     fn drop(&mut self) {
         if let Some(slot) = self.slot.take() {
-            self.shared.release(slot);
+            self.shared.pool.release(slot);
         }
     }
 }
@@ -498,6 +247,7 @@ impl Drop for Held {
 async fn handshake_and_serve(
     tcp: TcpStream,
     peer: SocketAddr,
+    pushed_out: tokio::sync::oneshot::Receiver<()>,
     shared: &Arc<Shared>,
     stop: watch::Receiver<bool>,
     held: &mut Held,
@@ -507,7 +257,11 @@ async fn handshake_and_serve(
     let handshake = tokio::select! {
         biased;
         () = stopped(stop.clone()) => return,
-        handshake = tokio::time::timeout(shared.limits.handshake_timeout, shared.acceptor.accept(tcp)) => handshake,
+        Ok(()) = pushed_out => {
+            tracing::debug!(peer.addr = %peer, "TLS handshake pushed out to make room");
+            return;
+        }
+        handshake = tokio::time::timeout(shared.pool.limits.handshake_timeout, shared.acceptor.accept(tcp)) => handshake,
     };
     let stream = match handshake {
         Ok(Ok(stream)) => stream,
@@ -538,11 +292,14 @@ async fn handshake_and_serve(
 
     let live_kiosk = kiosk_id.as_ref().filter(|id| !shared.kiosks.is_revoked(id));
     // The handshake's slot is given back by the admission, whatever it says.
-    held.slot = None;
-    let slot = match shared.admit_connection(peer.ip(), live_kiosk) {
+    let Some(handshake) = held.slot.take() else {
+        return;
+    };
+    let slot = match shared.pool.admit_connection(handshake, live_kiosk) {
         Ok(slot) => slot,
+        Err(Cap::PushedOut) => return,
         Err(cap) => {
-            shared.refused(cap, peer);
+            shared.pool.refused(cap, peer);
             return;
         }
     };

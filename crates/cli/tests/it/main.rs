@@ -10,6 +10,7 @@ mod consoles;
 mod desk_badge;
 mod exports;
 mod firmware;
+mod flood;
 mod invalid_scenarios;
 mod kill;
 mod kiosk;

@@ -12,6 +12,7 @@ use asamblea_kiosk::{kiosk_tls, staff_tls, whole_votes, BadgeSeed, HttpsClient, 
 use asamblea_rules::OptionIndex;
 use serde_json::{json, Value};
 
+use crate::flood::{status_of, tls_from};
 use crate::support::{meeting_id, token, Daemon};
 
 fn asamblea(args: &[&str]) -> Output {
@@ -28,13 +29,13 @@ fn ok(args: &[&str]) -> String {
     text(&out.stdout)
 }
 
-fn temp(name: &str) -> PathBuf {
+pub(crate) fn temp(name: &str) -> PathBuf {
     let dir = std::env::temp_dir().join(format!("asamblea-day-{name}-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
     dir
 }
 
-fn s(path: &Path) -> &str {
+pub(crate) fn s(path: &Path) -> &str {
     path.to_str().expect("a UTF-8 path")
 }
 
@@ -42,7 +43,7 @@ fn mode(path: &Path) -> u32 {
     std::fs::metadata(path).unwrap_or_else(|e| panic!("{}: {e}", path.display())).permissions().mode() & 0o777
 }
 
-async fn get(client: &mut HttpsClient, path: &str, bearer: Option<&str>) -> (u16, Value) {
+pub(crate) async fn get(client: &mut HttpsClient, path: &str, bearer: Option<&str>) -> (u16, Value) {
     let (status, answer) = match bearer {
         Some(token) => client.get_json_as(path, token).await,
         None => client.get_json(path).await,
@@ -51,7 +52,12 @@ async fn get(client: &mut HttpsClient, path: &str, bearer: Option<&str>) -> (u16
     (status.as_u16(), answer)
 }
 
-async fn post(client: &mut HttpsClient, path: &str, body: Value, bearer: Option<&str>) -> (u16, Value) {
+pub(crate) async fn post(
+    client: &mut HttpsClient,
+    path: &str,
+    body: Value,
+    bearer: Option<&str>,
+) -> (u16, Value) {
     let (status, answer) = client.post_json(path, &body, bearer).await.expect("the daemon answers");
     (status.as_u16(), answer)
 }
@@ -499,165 +505,6 @@ fn verify_works_on_read_only_media_and_serve_refuses_them_at_start() {
     assert!(text(&served.stderr).contains("solo lectura"), "{}", text(&served.stderr));
     crate::support::remove_meeting(&dir);
     std::fs::remove_dir_all(&mount).ok();
-}
-
-/// A TLS connection to the daemon from the loopback address `source`
-/// (127.0.0.0/8 is all this machine's), as a client with no certificate.
-async fn tls_from(
-    source: &str,
-    daemon: std::net::SocketAddr,
-    dir: &Path,
-) -> std::io::Result<tokio_rustls::client::TlsStream<tokio::net::TcpStream>> {
-    let socket = tokio::net::TcpSocket::new_v4()?;
-    socket.bind(format!("{source}:0").parse().unwrap())?;
-    let tcp = socket.connect(daemon).await?;
-    let config = staff_tls(dir).unwrap();
-    let name = rustls::pki_types::ServerName::from(daemon.ip());
-    tokio_rustls::TlsConnector::from(config).connect(name, tcp).await
-}
-
-/// Writes `request` and reads the status line of the answer (within 20 s).
-async fn status_of(
-    stream: &mut (impl tokio::io::AsyncRead + tokio::io::AsyncWrite + Unpin),
-    request: &[u8],
-) -> Option<u16> {
-    use tokio::io::{AsyncReadExt, AsyncWriteExt};
-    stream.write_all(request).await.ok()?;
-    let mut head = Vec::new();
-    let mut byte = [0u8; 1];
-    let read = tokio::time::timeout(Duration::from_secs(20), async {
-        while !head.ends_with(b"\r\n") {
-            if stream.read(&mut byte).await.ok()? == 0 {
-                return None;
-            }
-            head.push(byte[0]);
-        }
-        Some(())
-    })
-    .await;
-    read.ok()??;
-    String::from_utf8_lossy(&head).split_whitespace().nth(1)?.parse().ok()
-}
-
-/// The daemon under a low open-file limit, flooded with live-feed
-/// subscribers and bare TCP connections from other addresses, and sent a
-/// dribbled body and a huge declared one: every flood is refused, the
-/// daemon says so, and a kiosk's ballot still gets its receipt in its
-/// usual time.
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn floods_are_refused_while_a_kiosk_still_votes() {
-    let dir = temp("flood");
-    let wrapper = format!("ulimit -n 256 && exec '{}' \"$@\"", env!("CARGO_BIN_EXE_asamblea"));
-    let (daemon, printed) = Daemon::start_command(Command::new("sh").args([
-        "-c",
-        &wrapper,
-        "sh",
-        "demo",
-        "--dir",
-        s(&dir),
-        "--body-timeout",
-        "2",
-    ]));
-    let (chair, operator) = (token(&printed, "chair"), token(&printed, "operator"));
-    let capacity = printed.iter().find(|l| l.contains("Conexiones / connections")).expect("capacity printed");
-    assert!(capacity.contains("open-file limit 256"), "{capacity}");
-    let mut desk = HttpsClient::connect(daemon.addr, staff_tls(&dir).unwrap()).await.unwrap();
-    assert_eq!(post(&mut desk, "/api/v1/items/item-1/open", json!({}), Some(&chair)).await.0, 200);
-    let meeting = meeting_id(&dir);
-    let (_, attendees) = get(&mut desk, "/api/v1/attendees", Some(&operator)).await;
-    let people: Vec<String> = attendees["attendees"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .filter(|a| a["carries"].as_array().unwrap().len() == 1 && a["carries"][0] == a["person"])
-        .take(2)
-        .map(|a| a["person"].as_str().unwrap().to_string())
-        .collect();
-    let mut badges = Vec::new();
-    for holder in &people {
-        let seed = BadgeSeed::draw(&meeting).unwrap();
-        let (_, badge) = post(&mut desk, "/api/v1/badges", seed.request(holder), Some(&operator)).await;
-        badges.push((holder.as_str(), seed.credential(&badge).unwrap()));
-    }
-    let mut kiosk = HttpsClient::connect(daemon.addr, kiosk_tls(&dir, "quiosco-1").unwrap()).await.unwrap();
-    let vote = |holder: &str, credential: &asamblea_wire::Credential| {
-        SignedBallot::sign(credential, "item-1", whole_votes(&[holder], OptionIndex::FOR).unwrap()).unwrap()
-    };
-    let started = std::time::Instant::now();
-    let (status, _) =
-        kiosk.post_body("/api/v1/ballots", vote(badges[0].0, &badges[0].1).body(), None).await.unwrap();
-    let usual = started.elapsed();
-    assert_eq!(status.as_u16(), 200);
-
-    // The flood: live-feed subscribers from three addresses, held open.
-    let mut held = Vec::new();
-    let (mut feeds, mut refused) = (0, 0);
-    for source in ["127.0.0.2", "127.0.0.3", "127.0.0.4"] {
-        for _ in 0..80 {
-            let Ok(mut stream) = tls_from(source, daemon.addr, &dir).await else {
-                refused += 1;
-                continue;
-            };
-            match status_of(&mut stream, b"GET /api/v1/feed HTTP/1.1\r\nHost: x\r\n\r\n").await {
-                Some(200) => feeds += 1,
-                _ => refused += 1,
-            }
-            held.push(stream);
-        }
-    }
-    // Bare TCP connections that never start TLS.
-    let mut bare = Vec::new();
-    for _ in 0..100 {
-        let socket = tokio::net::TcpSocket::new_v4().unwrap();
-        socket.bind("127.0.0.5:0".parse().unwrap()).unwrap();
-        if let Ok(tcp) = socket.connect(daemon.addr).await {
-            bare.push(tcp);
-        }
-    }
-    println!("flood: {feeds} feeds served, {refused} refused, {} bare connections opened", bare.len());
-    assert!(feeds > 0 && refused > 0, "the flood reached the caps: {feeds} served, {refused} refused");
-    assert!(feeds <= 90, "at most the feed cap ({feeds})");
-
-    // The kiosk still votes, in its usual time.
-    let started = std::time::Instant::now();
-    let (status, answer) =
-        kiosk.post_body("/api/v1/ballots", vote(badges[1].0, &badges[1].1).body(), None).await.unwrap();
-    let during = started.elapsed();
-    println!("ballot before the flood {usual:?}, during it {during:?}");
-    assert_eq!(status.as_u16(), 200, "{answer}");
-    assert!(during < usual.max(Duration::from_millis(100)) * 10, "{during:?} against {usual:?}");
-    // A kiosk's new connection gets in too (kiosks have their own room).
-    let mut second = HttpsClient::connect(daemon.addr, kiosk_tls(&dir, "quiosco-1").unwrap()).await.unwrap();
-    assert_eq!(get(&mut second, &format!("/api/v1/kiosk/badges/{}", badges[0].1.id().0), None).await.0, 200);
-
-    // The staff still get in: past the public's room, the staff's room.
-    let mut staff = HttpsClient::connect(daemon.addr, staff_tls(&dir).unwrap()).await.unwrap();
-    let (code, answer) = get(&mut staff, "/api/v1/attendees", Some(&operator)).await;
-    assert_eq!(code, 200, "{answer}");
-    // … and the public, past its room, is told so.
-    let mut public = tls_from("127.0.0.7", daemon.addr, &dir).await.unwrap();
-    assert_eq!(status_of(&mut public, b"GET /api/v1/status HTTP/1.1\r\nHost: x\r\n\r\n").await, Some(503));
-
-    drop(held);
-    drop(bare);
-    drop(public);
-    tokio::time::sleep(Duration::from_millis(300)).await;
-    // A huge declared body is refused before it is read; a dribbled one is
-    // cut off after the body time-out.
-    let mut huge = tls_from("127.0.0.6", daemon.addr, &dir).await.unwrap();
-    let request = b"POST /api/v1/checkins HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 1000000000000\r\n\r\n";
-    assert_eq!(status_of(&mut huge, request).await, Some(413));
-    let mut slow = tls_from("127.0.0.6", daemon.addr, &dir).await.unwrap();
-    let started = std::time::Instant::now();
-    let request = b"POST /api/v1/checkins HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{\"holder\"";
-    assert_eq!(status_of(&mut slow, request).await, Some(408));
-    assert!(started.elapsed() < Duration::from_secs(10), "cut off after the 2 s time-out");
-
-    std::thread::sleep(Duration::from_millis(200));
-    let log = daemon.logged();
-    assert!(log.contains("se rechazan"), "the daemon says when a limit bites:\n{log}");
-    drop(daemon);
-    crate::support::remove_meeting(&dir);
 }
 
 /// A badge for someone present who carries only their own shares, and
