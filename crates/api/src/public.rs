@@ -176,6 +176,11 @@ pub struct ItemStatus {
     /// While open: the shares those votes weigh.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub shares_voted: Option<u64>,
+    /// Once opened: when the poll opened, in ms since the Unix epoch (the
+    /// time of its `item-opened` record): the room is told how long it has
+    /// been open.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub opened_at_ms: Option<u64>,
     /// Once closed: the outcome as the chair reads it (`APROBADO`, …).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub outcome_es: Option<String>,

@@ -49,10 +49,18 @@ pub fn rule_text(profile: &Profile, kind: MatterKind, meeting: MeetingKind) -> R
             "cuociente electoral: cada lista elige tantos puestos como veces quepa el cuociente en sus votos, y los restantes van a los residuos mayores".to_string(),
             "electoral quotient: each list wins a seat per quotient in its votes, the rest go to the largest remainders".to_string(),
         ),
-        Majority::SingleSeat => (
-            "es elegido quien obtenga más de la mitad de los votos".to_string(),
-            "elected with more than half of the votes".to_string(),
-        ),
+        // OQ8: 2·v > E, with E as every decision's base (OQ2); no one
+        // elected is a new round, as a new item.
+        Majority::SingleSeat => match profile.settings().base {
+            asamblea_rules::DecisionBase::Present => (
+                "es elegido el candidato que obtenga más de la mitad de las acciones presentes con derecho a voto en el punto al cierre (los votos en blanco, las abstenciones y quienes no votan cuentan en esa base); si nadie la alcanza, nadie es elegido y se vota de nuevo como un punto nuevo".to_string(),
+                "the candidate with more than half of the voting shares present on the item at the close is elected (blank votes, abstentions and those who do not vote count in that base); if no one reaches it, no one is elected and a new round is a new item".to_string(),
+            ),
+            asamblea_rules::DecisionBase::Cast => (
+                "es elegido el candidato que obtenga más de la mitad de los votos emitidos (cada candidato y en blanco); si nadie la alcanza, nadie es elegido y se vota de nuevo como un punto nuevo".to_string(),
+                "the candidate with more than half of the votes cast (every candidate and blank) is elected; if no one reaches it, no one is elected and a new round is a new item".to_string(),
+            ),
+        },
     };
     if rules.administrators_barred {
         es.push_str("; los administradores y empleados no votan y sus acciones salen de la base");

@@ -853,7 +853,7 @@ pub fn verify_bundle_state<R: std::io::Read + std::io::Seek>(
                 Err(Rejection::BadSignature)
             };
             admitted.map_err(|rejection| Ok(VerifyError::Rejected { seq: record.seq, rejection }))?;
-            state.chained(head);
+            state.chained(head, record.time_ms);
             match &record.event.body {
                 asamblea_wire::EventBody::ItemClosed { item }
                 | asamblea_wire::EventBody::LotDrawn { item, .. } => {

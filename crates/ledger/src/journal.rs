@@ -192,7 +192,7 @@ impl Journal {
                     Err(refusal)
                 };
             }
-            state.chained(head);
+            state.chained(head, record.time_ms);
             if matches!(record.event.body, asamblea_wire::EventBody::Ballot(_)) {
                 ballots.push(&event_digest, row.seq);
             }
@@ -242,7 +242,7 @@ impl Journal {
             .admit(&signed.event, &signed.bytes, &signed.signer, &signed.signature)
             .map_err(SubmitError::Rejected)?;
         let appended = self.ledger.append_blocking(signed).map_err(SubmitError::Ledger)?;
-        self.state.chained(appended.head);
+        self.state.chained(appended.head, appended.time_ms);
         self.records += 1;
         Ok(appended)
     }
@@ -331,7 +331,7 @@ impl Group<'_> {
                 return Err(SubmitError::Ledger(LedgerError::Encode(e)));
             }
         };
-        self.journal.state.chained(head);
+        self.journal.state.chained(head, self.time_ms);
         let appended = Appended {
             seq: record.seq,
             time_ms: self.time_ms,

@@ -154,6 +154,12 @@ pub struct State {
     /// The item whose `item-closed` was the last event admitted; its head
     /// becomes that item's lot seed in [`State::chained`].
     just_closed: Option<String>,
+    /// The item whose `item-opened` was the last event admitted; its time
+    /// becomes the item's opening time in [`State::chained`].
+    just_opened: Option<String>,
+    /// When each item's poll opened (the record's time, ms since the Unix
+    /// epoch): the room is told how long a poll has been open.
+    opened_at: HashMap<String, u64>,
     /// Lot seeds: the head after each item's `item-closed`.
     seeds: HashMap<String, Digest>,
     /// Draws made per item.
@@ -203,6 +209,8 @@ impl State {
             nonces: crate::nonces::Nonces::default(),
             meeting: None,
             just_closed: None,
+            just_opened: None,
+            opened_at: HashMap::new(),
             seeds: HashMap::new(),
             rounds: HashMap::new(),
             admitted: 0,
@@ -341,16 +349,29 @@ impl State {
             EventBody::ItemClosed { item } => Some(item.as_str().to_string()),
             _ => None,
         };
+        self.just_opened = match &event.body {
+            EventBody::ItemOpened { item } => Some(item.as_str().to_string()),
+            _ => None,
+        };
         self.admitted += 1;
         Ok(())
     }
 
-    /// Tells the state the head after the last admitted event, once it is
-    /// in the chain: the seed of a lot on an item just closed.
-    pub fn chained(&mut self, head: Digest) {
+    /// Tells the state the head and the time of the last admitted event,
+    /// once it is in the chain: the seed of a lot on an item just closed,
+    /// the opening time of an item just opened.
+    pub fn chained(&mut self, head: Digest, time_ms: u64) {
         if let Some(item) = self.just_closed.take() {
             self.seeds.insert(item, head);
         }
+        if let Some(item) = self.just_opened.take() {
+            self.opened_at.insert(item, time_ms);
+        }
+    }
+
+    /// When `item`'s poll opened (ms since the Unix epoch), if it did.
+    pub fn opened_at(&self, item: &str) -> Option<u64> {
+        self.opened_at.get(item).copied()
     }
 
     fn check_signer(&self, kind: MessageKind, body: &EventBody, signer: &PublicKey) -> Result<(), Rejection> {

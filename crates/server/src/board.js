@@ -46,7 +46,7 @@ if (projection) {
   section.className = "reading";
   section.id = "lectura";
   section.setAttribute("aria-live", "polite");
-  section.append(text(document.createElement("p"), "Esperando el cierre de una votación. / Waiting for a poll to close."));
+  section.append(text(document.createElement("p"), "Esperando la apertura o el cierre de una votación. / Waiting for a poll to open or close."));
   document.querySelector(".table-wrap").replaceWith(section);
   for (const id of ["head"]) document.getElementById(id).remove();
   document.querySelector(".receipt-link").remove();
@@ -54,7 +54,7 @@ if (projection) {
 function render(status) {
   lastStatus = status;
   text(document.getElementById("company"), status.meeting.company);
-  text(document.getElementById("when"), status.meeting.date + " " + status.meeting.time + " · " + status.meeting.place);
+  text(document.getElementById("when"), longDate(status.meeting.date) + ", " + status.meeting.time + " · " + status.meeting.place);
   const q = status.quorum;
   const quorum = document.getElementById("quorum");
   quorum.replaceChildren();
@@ -73,7 +73,7 @@ function render(status) {
     // the majority).
     const title = text(document.createElement("td"), item.title);
     title.className = "title";
-    title.append(text(document.createElement("div"), english ? item.matter.replaceAll("-", " ") : item.matter_es));
+    title.append(text(document.createElement("div"), english ? item.matter_en : item.matter_es));
     title.lastChild.className = "matter";
     const state = document.createElement("td");
     if (item.state === "closed") {
@@ -148,14 +148,66 @@ function showHead(head) {
   if (!head || !line) return;
   text(line, w().head + head.seq + ":" + head.head + " (firma / signature " + head.signature.slice(0, 16) + "…)");
 }
-// The projector view: the item asked for (`?punto=ID`), or the last one
-// closed, as the chair reads it (reading.js).
+// "17 de marzo de 2027" (or "17 March 2027"): the day convened as people
+// write it, not as the file stores it.
+function longDate(iso) {
+  const day = new Date(iso + "T12:00:00");
+  if (Number.isNaN(day.getTime())) return iso;
+  return day.toLocaleDateString(english ? "en-GB" : "es-CO", { day: "numeric", month: "long", year: "numeric" });
+}
+// The daemon's clock less this screen's, from the answer's Date header:
+// how long a poll has been open is counted on the daemon's clock.
+let skew = 0;
+fetch("/api/v1/status").then((r) => {
+  const at = Date.parse(r.headers.get("date") || "");
+  if (!Number.isNaN(at)) skew = at - Date.now();
+}).catch(() => {});
+// "3 min 05 s" since `ms` (the daemon's clock).
+function since(ms) {
+  const seconds = Math.max(0, Math.floor((Date.now() + skew - ms) / 1000));
+  const m = Math.floor(seconds / 60), s = seconds % 60;
+  return (m > 0 ? m + " min " : "") + String(s).padStart(m > 0 ? 2 : 1, "0") + " s";
+}
+// A poll open now, as the room needs it: which item, that it is time to
+// vote at the kiosks, how many have voted of those present, and for how
+// long it has been open. Never how they voted.
+function pollNow(item, q) {
+  const nodes = [];
+  const add = (tag, value, className) => { const node = text(document.createElement(tag), value); node.className = className; nodes.push(node); return node; };
+  add("p", "VOTACIÓN ABIERTA / POLL OPEN", "poll-open");
+  add("h2", item.title, "poll-title");
+  add("p", "Vote ahora en los quioscos con su credencial. / Vote now at the kiosks with your badge.", "poll-call");
+  const shares = item.shares_voted || 0;
+  const part = q.present_shares > 0 ? Math.floor(shares * 10000 / q.present_shares) : 0;
+  add("p", n(item.ballots || 0) + (item.ballots === 1 ? " voto" : " votos") + " · " + n(shares) + " acciones: el "
+    + (part / 100).toLocaleString("es-CO", { minimumFractionDigits: 2, maximumFractionDigits: 2 }) + "\u00a0% de las acciones presentes con voto / of the voting shares present", "poll-turnout");
+  if (item.opened_at_ms) {
+    const timer = add("p", "", "poll-time");
+    timer.id = "abierta";
+    timer.dataset.since = item.opened_at_ms;
+    timer.textContent = "Abierta hace " + since(item.opened_at_ms) + " / open for";
+  }
+  return nodes;
+}
+setInterval(() => {
+  const timer = document.getElementById("abierta");
+  if (timer) timer.textContent = "Abierta hace " + since(Number(timer.dataset.since)) + " / open for";
+}, 1000);
+// The projector view: the item asked for (`?punto=ID`); else a poll open
+// now; else the last one closed, as the chair reads it (reading.js).
 function project(status) {
   const wanted = new URLSearchParams(location.search).get("punto");
   const closed = status.items.filter((item) => item.state === "closed");
+  const open = status.items.filter((item) => item.state === "open");
+  const box = document.getElementById("lectura");
+  box.classList.toggle("poll", !wanted && open.length > 0);
+  if (!wanted && open.length > 0) {
+    box.replaceChildren(...pollNow(open[open.length - 1], status.quorum));
+    return;
+  }
   const item = wanted ? closed.find((i) => i.id === wanted) : closed[closed.length - 1];
   if (!item) return;
-  document.getElementById("lectura").replaceChildren(...readingOf(item, status.head));
+  box.replaceChildren(...readingOf(item, status.head));
 }
 // `?once` renders the status once, without the live feed (printing, tests).
 if (new URLSearchParams(location.search).has("once")) {

@@ -124,6 +124,14 @@ pub(crate) async fn close(
     let message =
         FeedMessage::Result(ResultMessage { kind: ResultType::Result, item, result: closed.result.clone() });
     let _ = state.0.feed.send(crate::FeedMessage::now("result", crate::public::feed_text(&message)));
+    // The head the room hears with the result is the chain after the close
+    // (its result and lots included), signed now, not the last one signed
+    // while the poll was open.
+    let signer = state.clone();
+    if let Ok(Some(head)) = tokio::task::spawn_blocking(move || signer.sign_head()).await {
+        let text = crate::public::feed_text(&FeedMessage::Head(head));
+        let _ = state.0.feed.send(crate::FeedMessage::now("head", text));
+    }
     state.publish_status();
     Ok(Json(closed))
 }

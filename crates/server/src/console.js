@@ -106,10 +106,32 @@ function plot(q) {
 }
 
 let lastStatus = null;
+let lastSeen = null;
 async function status() {
   const r = await api("GET", "/api/v1/status");
-  if (r.ok) { lastStatus = r.data; showQuorum(r.data.quorum); }
+  if (r.ok) { lastStatus = r.data; lastSeen = new Date(); showQuorum(r.data.quorum); }
+  stale(!r.ok);
   return r.ok ? r.data : null;
+}
+
+// When the daemon stops answering, every figure on screen is old: say so
+// at the top, with the time they are from, and grey them out.
+function stale(isStale) {
+  let banner = document.getElementById("sin-conexion");
+  if (!banner) {
+    banner = el("div", "", "offline");
+    banner.id = "sin-conexion";
+    banner.setAttribute("role", "alert");
+    const main = document.querySelector("main");
+    if (!main) return;
+    main.prepend(banner);
+  }
+  banner.hidden = !isStale;
+  document.body.classList.toggle("stale", isStale);
+  if (isStale) {
+    const at = lastSeen ? clock(lastSeen.getTime()) : "—";
+    banner.textContent = "SIN CONEXIÓN con el servicio — las cifras son de las " + at + " y pueden haber cambiado; no abra ni cierre votaciones hasta que vuelva. / Offline — figures as of " + at + ".";
+  }
 }
 
 // ----- registro: search the register and check holders in -----
@@ -413,8 +435,14 @@ function agendaRow(item, chair) {
   const stateCell = el("td", state, item.state === "closed" ? "decided" : "");
   // Why it came out so, with what was needed (the secretary's record).
   if (!chair && item.why_es) stateCell.append(el("div", item.why_es, "rule"));
-  // While open, the shares voted so far (never how they voted).
-  if (chair && item.state === "open") stateCell.append(el("div", n(item.shares_voted) + " acciones votadas / shares voted", "rule"));
+  // While open, the shares voted so far (never how they voted), as a
+  // share of the voting shares present, and since when it is open.
+  if (chair && item.state === "open") {
+    const present = lastStatus ? lastStatus.quorum.present_shares : 0;
+    stateCell.append(el("div", n(item.shares_voted) + " acciones votadas, " + pct(bp(item.shares_voted, present))
+      + " de las presentes / shares voted, of those present", "rule"));
+    if (item.opened_at_ms) stateCell.append(el("div", "Abierta a las " + clock(item.opened_at_ms) + " / opened at", "rule"));
+  }
   // The chair's table has room for the matter; the secretary's, with
   // every figure, gives it under the title.
   if (chair) row.append(title, el("td", item.matter_es), stateCell);
@@ -424,22 +452,7 @@ function agendaRow(item, chair) {
   }
   if (chair) {
     row.append(labelled(el("td", item.state === "open" ? n(item.ballots) : "", "num"), "Votos"));
-    const cell = el("td");
-    const action = item.state === "pending" ? ["open", "Abrir la votación", "open the poll"]
-      : item.state === "open" ? ["close", "Cerrar la votación", "close the poll"] : null;
-    if (action) {
-      const button = el("button", action[1]);
-      button.type = "button";
-      button.setAttribute("aria-label", action[1] + ": " + item.title + " / " + action[2]);
-      button.addEventListener("click", async () => {
-        button.disabled = true;
-        const done = await api("POST", "/api/v1/items/" + encodeURIComponent(item.id) + "/" + action[0]);
-        say(done.ok ? (action[0] === "open" ? "Votación abierta: " : "Votación cerrada: ") + item.title : failure(done), done.ok);
-        await agenda(true);
-      });
-      cell.append(button);
-    }
-    row.append(cell);
+    row.append(chairAction(item));
   } else {
     const r = item.result || {};
     const figures = [[r.for, "Sí"], [r.against, "No"], [r.blank, "En blanco"], [r.abstain, "Abstención"], [r.impeded, "Impedidas"], [r.base, "Base"]];
@@ -448,12 +461,87 @@ function agendaRow(item, chair) {
   return row;
 }
 
+// The chair's button for an item: open its poll in one step; close it in
+// two, because a close cannot be undone (R16): the first press asks, in
+// another colour, and puts «Cancelar» where the button was, so a double
+// tap cancels.
+let confirming = null;
+function chairAction(item) {
+  const cell = el("td");
+  const post = async (button, action) => {
+    button.disabled = true;
+    const done = await api("POST", "/api/v1/items/" + encodeURIComponent(item.id) + "/" + action);
+    confirming = null;
+    say(done.ok ? (action === "open" ? "Votación abierta: " : "Votación cerrada: ") + item.title : failure(done), done.ok);
+    await agenda(true);
+  };
+  if (item.state === "pending") {
+    const open = el("button", "Abrir la votación");
+    open.type = "button";
+    open.setAttribute("aria-label", "Abrir la votación: " + item.title + " / open the poll");
+    open.addEventListener("click", () => post(open, "open"));
+    cell.append(open);
+  } else if (item.state === "open" && confirming !== item.id) {
+    const close = el("button", "Cerrar la votación…", "leave");
+    close.type = "button";
+    close.dataset.focus = "close-" + item.id;
+    close.setAttribute("aria-label", "Cerrar la votación…: " + item.title + " / close the poll…");
+    close.addEventListener("click", async () => { confirming = item.id; await agenda(true); });
+    cell.append(close);
+  } else if (item.state === "open") {
+    const cancel = el("button", "Cancelar", "leave");
+    cancel.type = "button";
+    cancel.dataset.focus = "cancel-" + item.id;
+    cancel.setAttribute("aria-label", "Cancelar: no cerrar " + item.title + " / cancel");
+    cancel.addEventListener("click", async () => { confirming = null; await agenda(true); });
+    const ask = el("p", "¿Cerrar? Nadie podrá votar después; no se puede reabrir. / Close? No one can vote after; it cannot reopen.", "confirm");
+    const sure = el("button", "Sí, cerrar la votación", "danger");
+    sure.type = "button";
+    sure.setAttribute("aria-label", "Sí, cerrar la votación: " + item.title + " / yes, close the poll");
+    sure.addEventListener("click", () => post(sure, "close"));
+    cell.append(cancel, ask, sure);
+  }
+  return cell;
+}
+
+// "14:05": a time of the ledger's clock, as the room's clocks read it.
+// Colombia's time (UTC−5, no daylight saving), as the acta writes it.
+const clock = (ms) => new Date(ms).toLocaleTimeString("es-CO", { hour: "2-digit", minute: "2-digit", hour12: false, timeZone: "America/Bogota" });
+
+// The agenda, redrawn row by row: a row whose figures did not change stays
+// as it is, so the keyboard's focus stays where it was.
 async function agenda(chair) {
   const data = await status();
   if (!data) return;
   const body = document.getElementById("agenda");
-  body.replaceChildren(...data.items.map((item) => agendaRow(item, chair)));
-  if (chair) reading(data); else seriesTable(data);
+  const focused = document.activeElement && document.activeElement.dataset ? document.activeElement.dataset.focus : null;
+  const rows = data.items.map((item) => {
+    const key = JSON.stringify([item, chair && lastStatus ? lastStatus.quorum.present_shares : 0, confirming === item.id]);
+    const known = [...body.children].find((row) => row.dataset.item === item.id && row.dataset.key === key);
+    if (known) return known;
+    const row = agendaRow(item, chair);
+    row.dataset.item = item.id;
+    row.dataset.key = key;
+    return row;
+  });
+  rows.forEach((row, i) => {
+    if (body.children[i] !== row) {
+      if (body.children[i]) body.children[i].replaceWith(row); else body.append(row);
+    }
+  });
+  while (body.children.length > rows.length) body.lastChild.remove();
+  // A row redrawn under the keyboard gives it back to the same control
+  // (or to «Cancelar», where the close button was).
+  if (focused && !document.activeElement.dataset.focus) {
+    const again = body.querySelector('[data-focus="' + focused + '"]') || body.querySelector('[data-focus^="cancel-"]');
+    if (again) again.focus();
+  }
+  if (confirming && !body.querySelector('[data-focus="cancel-' + confirming + '"]')) confirming = null;
+  if (chair) {
+    const cancel = confirming && body.querySelector('[data-focus="cancel-' + confirming + '"]');
+    if (cancel && document.activeElement === document.body) cancel.focus();
+    reading(data);
+  } else seriesTable(data);
 }
 
 // The last item closed, as the chair reads it to the room (reading.js),

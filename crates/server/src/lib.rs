@@ -474,7 +474,7 @@ impl AppState {
     /// Signs the durable head and keeps it for the status; `None` once the
     /// ledger failed. Waits for the queued ballots' commit, but without the
     /// meeting's lock, so ballots go on meanwhile.
-    fn sign_head(&self) -> Option<asamblea_api::public::SignedHead> {
+    pub(crate) fn sign_head(&self) -> Option<asamblea_api::public::SignedHead> {
         let failed = || self.0.failed.lock().unwrap_or_else(std::sync::PoisonError::into_inner).is_some();
         if failed() {
             return None;

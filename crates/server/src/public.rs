@@ -108,6 +108,7 @@ pub(crate) fn status_now(state: &AppState) -> Status {
                     state: ItemState::Pending,
                     ballots: None,
                     shares_voted: None,
+                    opened_at_ms: service.state().opened_at(id),
                     outcome_es: None,
                     result: None,
                     why_es: None,

@@ -33,7 +33,17 @@ function readingOf(item, head) {
     cells.forEach((c, i) => tr.append(readingText(header ? "th" : "td", c, i > 0 ? "num" : "")));
     return tr;
   };
-  if (item.lists) {
+  if (item.lists && item.matter === "single-seat-election") {
+    // One seat: no quotient; the votes of each candidate against the base
+    // the rule names (why_es says how many were needed).
+    table.append(row(["Candidato / candidate", "Votos / votes", "% de la base", ""], true));
+    for (const list of item.lists) {
+      table.append(row([list.list, readingNumber(list.votes), readingPercent(list.votes, r.base), list.seats > 0 ? "ELEGIDO / elected" : ""]));
+    }
+    table.append(row(["En blanco / blank", readingNumber(r.blank), readingPercent(r.blank, r.base), ""]));
+    table.append(row(["Base de la decisión / base", readingNumber(r.base), "100,00\u00a0%", ""]));
+    nodes.push(table);
+  } else if (item.lists) {
     table.append(row(["Lista / list", "Votos", "Por cuociente", "Residuo", "Por residuo", "Puestos"], true));
     for (const list of item.lists) {
       table.append(row([list.list, readingNumber(list.votes), readingNumber(list.by_quotient), list.remainder,

@@ -23,7 +23,9 @@ function el(tag, attrs, ...children) {
 }
 
 // Spanish, then English under it.
-const both = (es, en, tag = "span") => el(tag, {}, es, el("span", { class: "en", lang: "en" }, en));
+// Spanish, then English in smaller type; a name that is the same in both
+// (an election's list) once.
+const both = (es, en, tag = "span") => es === en ? el(tag, {}, es) : el(tag, {}, es, el("span", { class: "en", lang: "en" }, en));
 
 async function send(path, body, type) {
   const headers = { "X-Quiosco": "1" };

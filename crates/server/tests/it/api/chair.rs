@@ -34,9 +34,25 @@ async fn the_status_says_the_quorum_threshold_and_records_it_at_every_poll_open_
     assert_eq!(quorum["threshold_source"], "Ley 222 de 1995, art. 68");
     assert_eq!(quorum["series"], json!([]));
     let item = status["items"][0]["id"].as_str().unwrap().to_string();
+    let before =
+        std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).unwrap().as_millis() as u64;
     api.ok(Method::POST, &format!("/api/v1/items/{item}/open"), "chair", None).await;
-    api.ok(Method::POST, &format!("/api/v1/items/{item}/close"), "chair", None).await;
+    // The room is told since when the poll is open: its record's time.
+    let open = api.ok(Method::GET, "/api/v1/status", "public", None).await;
+    let opened = open["items"][0]["opened_at_ms"].as_u64().expect("an open poll says when it opened");
+    assert!(opened >= before, "{opened} >= {before}");
+    assert_eq!(open["items"][1].get("opened_at_ms"), None, "an item never opened says nothing");
+    let closed = api.ok(Method::POST, &format!("/api/v1/items/{item}/close"), "chair", None).await;
     let status = api.ok(Method::GET, "/api/v1/status", "public", None).await;
+    assert_eq!(status["items"][0]["opened_at_ms"], opened, "the opening time stays once closed");
+    // The head read aloud with the result is the chain after the close,
+    // signed then: not one from before it.
+    let head = &status["head"];
+    assert!(
+        head["seq"].as_u64().unwrap() > closed["checkpoint"]["seq"].as_u64().unwrap(),
+        "the head {head} comes after the close {} and its result",
+        closed["checkpoint"]
+    );
     let series = status["quorum"]["series"].as_array().unwrap();
     assert_eq!(series.len(), 2);
     assert_eq!(
