@@ -92,9 +92,11 @@ impl Options {
 
 /// A message on screen, in Spanish and English.
 #[derive(Clone, Debug, PartialEq, Eq)]
-struct Notice {
-    es: String,
-    en: String,
+pub struct Notice {
+    /// In Spanish.
+    pub es: String,
+    /// In English.
+    pub en: String,
     error: bool,
 }
 
@@ -201,6 +203,9 @@ struct Kiosk {
     touched: Instant,
     /// Attempts to reach the daemon for the ballots on their way.
     attempts: u32,
+    /// What is wrong with the voting service, as last checked at start
+    /// and while idle ([`watch_daemon`]); `None` when it answered.
+    service: Option<Notice>,
 }
 
 impl Kiosk {
@@ -340,7 +345,7 @@ fn write_durably(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
 
 /// Runs the kiosk until the process is stopped; `ready` hears the
 /// address it serves on.
-pub async fn run(options: Options, ready: impl FnOnce(SocketAddr)) -> Result<()> {
+pub async fn run(options: Options, ready: impl FnOnce(SocketAddr, Option<&Notice>)) -> Result<()> {
     if !options.listen.ip().is_loopback() {
         anyhow::bail!(
             "--listen {}: el quiosco sirve su página solo en la dirección local (127.0.0.1) / the kiosk serves its page on loopback only",
@@ -365,6 +370,7 @@ pub async fn run(options: Options, ready: impl FnOnce(SocketAddr)) -> Result<()>
             outbox: Vec::new(),
             touched: Instant::now(),
             attempts: 0,
+            service: None,
         }),
         changed: tokio::sync::Notify::new(),
     }));
@@ -384,6 +390,14 @@ pub async fn run(options: Options, ready: impl FnOnce(SocketAddr)) -> Result<()>
         );
     }
     tokio::spawn(watch_idle(app.clone()));
+    // The daemon is checked before the kiosk says it is ready, then while
+    // idle: staff see at once what is wrong, not at the first scan.
+    let service = check_daemon(&app).await;
+    app.with(|k| {
+        k.service = service.clone();
+        k.changed();
+    });
+    tokio::spawn(watch_daemon(app.clone()));
     let router = Router::new()
         .route("/", get(page))
         .route("/kiosco.js", get(script))
@@ -398,7 +412,7 @@ pub async fn run(options: Options, ready: impl FnOnce(SocketAddr)) -> Result<()>
         .route("/api/tocar", post(touch))
         .layer(axum::middleware::from_fn(loopback_host))
         .with_state(app);
-    ready(addr);
+    ready(addr, service.as_ref());
     axum::serve(listener, router).await.context("la página del quiosco se detuvo / the kiosk page stopped")
 }
 
@@ -476,6 +490,44 @@ async fn watch_idle(app: App) {
     }
 }
 
+/// Asks the daemon for its status: `None` when it answers, or what is
+/// wrong, for the staff (where the kiosk looked, and why it failed).
+async fn check_daemon(app: &App) -> Option<Notice> {
+    let daemon = &app.0.folder.settings.daemon;
+    match app.daemon("/api/v1/status", None).await {
+        Ok((status, _)) if status.is_success() => None,
+        Ok((status, _)) => Some(Notice::error(
+            format!("El servicio de votación en {daemon} responde con error ({status}). Personal: revise el servicio; aquí no se puede votar por ahora."),
+            format!("The voting service at {daemon} answers with an error ({status}). Staff: check the daemon; no voting here for now."),
+        )),
+        Err(error) => Some(Notice::error(
+            format!("Sin conexión con el servicio de votación en {daemon}: {error:#}. Personal: revise la red, que el servicio esté en marcha y la dirección del quiosco (--daemon); aquí no se puede votar por ahora."),
+            format!("No connection to the voting service at {daemon}. Staff: check the network, that the daemon runs, and the kiosk's --daemon; no voting here for now."),
+        )),
+    }
+}
+
+/// How often an idle kiosk checks its daemon.
+const DAEMON_CHECK: Duration = Duration::from_secs(10);
+
+/// Checks the daemon every [`DAEMON_CHECK`] while the kiosk is idle, and
+/// keeps what it found for the idle screen.
+async fn watch_daemon(app: App) {
+    loop {
+        tokio::time::sleep(DAEMON_CHECK).await;
+        if !app.with(|k| k.screen == Screen::Idle) {
+            continue;
+        }
+        let service = check_daemon(&app).await;
+        app.with(|k| {
+            if k.service != service {
+                k.service = service;
+                k.changed();
+            }
+        });
+    }
+}
+
 /// Words for a scan that is not a badge of this meeting.
 fn unreadable(error: &WireError) -> Notice {
     match error {
@@ -505,16 +557,30 @@ fn unreachable_notice() -> Notice {
 
 /// A scan, from any reader.
 async fn scan(app: &App, text: Zeroizing<String>) {
-    let busy = app.with(|k| matches!(k.screen, Screen::Choose | Screen::Review | Screen::Sending));
-    if busy {
+    // A ballot being sent is finished first (it is signed; it must reach
+    // the daemon). A vote still being chosen is someone who walked away:
+    // a new badge ends it, with nothing signed or sent for them, and the
+    // screen shows none of their holdings to the newcomer.
+    let (sending, walked_away) =
+        app.with(|k| (k.screen == Screen::Sending, matches!(k.screen, Screen::Choose | Screen::Review)));
+    if sending {
         app.with(|k| {
             k.notice = Some(Notice::info(
-                "Termine o cancele la votación en curso antes de escanear otra credencial.",
-                "Finish or cancel the vote in progress before scanning another badge.",
+                "Espere: se está enviando el voto anterior. Escanee de nuevo en un momento.",
+                "Wait: the previous vote is being sent. Scan again in a moment.",
             ));
             k.changed();
         });
         return;
+    }
+    if walked_away {
+        app.with(|k| {
+            k.reset(Some(Notice::info(
+                "La votación anterior quedó sin terminar y se canceló: no se envió nada. Leyendo la nueva credencial…",
+                "The previous vote was left unfinished and was cancelled: nothing was sent. Reading the new badge…",
+            )))
+        });
+        app.unmark();
     }
     let credential = match parse_boxed(&text, &app.0.folder.meeting) {
         Ok(credential) => credential,
@@ -596,7 +662,9 @@ async fn scan(app: &App, text: Zeroizing<String>) {
     }
     app.mark(&json!({ "estado": "eligiendo" }));
     app.with(|k| {
-        k.reset(None);
+        // The newcomer is told the previous vote was cancelled, if it was.
+        let kept = if walked_away { k.notice.take() } else { None };
+        k.reset(kept);
         k.voter = Some(Voter { credential, sheet });
         k.screen = Screen::Choose;
         k.changed();
@@ -932,6 +1000,7 @@ fn describe(app: &App, k: &Kiosk) -> Value {
         "generation": k.generation,
         "screen": k.screen.code(),
         "notice": k.notice.as_ref().map(|n| json!({ "es": n.es, "en": n.en, "error": n.error })),
+        "service": k.service.as_ref().map(|n| json!({ "es": n.es, "en": n.en })),
         "idle_in": idle_in,
         "kiosk": app.0.folder.settings.kiosk,
         "sheet": k.voter.as_ref().map(|v| &v.sheet),

@@ -79,8 +79,12 @@ impl RunArgs {
                 return 2;
             }
         };
-        let served = runtime.block_on(crate::app::run(options, |addr| {
-            println!("Quiosco listo / kiosk ready: http://{addr}/");
+        let served = runtime.block_on(crate::app::run(options, |addr, trouble| match trouble {
+            None => println!("Quiosco listo / kiosk ready: http://{addr}/"),
+            Some(notice) => {
+                println!("Quiosco abierto SIN servicio de votación / kiosk open WITHOUT the voting service: http://{addr}/");
+                eprintln!("ATENCIÓN / WARNING: {} / {}", notice.es, notice.en);
+            }
         }));
         match served {
             Ok(()) => 0,

@@ -17,6 +17,8 @@ use crate::webdriver::{self, Browser};
 struct KioskRun {
     child: Child,
     url: String,
+    /// The first line it printed: ready, or open without the service.
+    said: String,
 }
 
 impl KioskRun {
@@ -33,7 +35,7 @@ impl KioskRun {
         let url = ready.rsplit(' ').next().unwrap().trim_end_matches('/').to_string();
         assert!(url.starts_with("http://127.0.0.1:"), "{ready}");
         std::thread::spawn(move || for _ in lines {});
-        KioskRun { child, url }
+        KioskRun { child, url, said: ready }
     }
 
     /// Killed as a power cut would (SIGKILL).
@@ -213,6 +215,16 @@ fn an_attendee_votes_at_the_kiosk_from_scan_to_receipt_and_nothing_is_lost_or_co
     assert!(text.contains("Sus 393.507 acciones preferenciales no votan este punto"), "{text}");
     browser.eval("document.querySelector('.motivo').scrollIntoView({ block: 'center' });");
     browser.screenshot(&shots.join("quiosco-4-no-vota-1280x800.png"));
+    // She walks away; the next person scans their own badge: her session
+    // ends with nothing sent, and none of her holdings stays on screen.
+    browser.keys(&format!("{}\n", in_person[5].2));
+    browser.wait_for_text("La votación anterior quedó sin terminar y se canceló", Duration::from_secs(10));
+    browser.wait_for_text("Hola, ", Duration::from_secs(10));
+    let text = browser.page_text();
+    assert!(
+        !text.contains("Ana Moreno") && !text.contains("393.507"),
+        "the previous voter's sheet is gone: {text}"
+    );
     browser.click("#cancelar");
     browser.wait_for_text("Votación cancelada: no se envió nada", Duration::from_secs(10));
 
@@ -430,6 +442,24 @@ fn an_attendee_votes_at_the_kiosk_from_scan_to_receipt_and_nothing_is_lost_or_co
     assert!(!text.contains("Su voto quedó registrado") && !text.contains("Registrado: recibo"), "{text}");
     assert!(text.contains("No se contó: "), "the reason, in the daemon's words: {text}");
     browser.screenshot(&shots.join("quiosco-10-no-contado-1280x800.png"));
+
+    // A kiosk started while its daemon is down says so at once, in its
+    // terminal and on its screen, and recovers by itself.
+    drop(kiosk);
+    demo.crash();
+    let kiosk = KioskRun::start(&folder, None);
+    assert!(kiosk.said.contains("SIN servicio de votación"), "{}", kiosk.said);
+    browser.goto(&format!("{}/", kiosk.url));
+    browser.wait_for_text("Este quiosco no puede recibir votos ahora", Duration::from_secs(10));
+    assert!(
+        browser.page_text().contains("Sin conexión con el servicio de votación en 127.0.0.1:"),
+        "{}",
+        browser.page_text()
+    );
+    assert!(!browser.page_text().contains("Acerque su credencial"), "no attendee is invited to scan");
+    browser.screenshot(&shots.join("quiosco-11-sin-servicio-1280x800.png"));
+    demo.restart();
+    browser.wait_for_text("Acerque su credencial al lector", Duration::from_secs(60));
 
     // Closed: the result is on the public board.
     browser.goto(&format!("{}/", demo.base));

@@ -53,7 +53,8 @@ async function poll() {
 }
 
 function show(next) {
-  const screenChanged = !state || state.screen !== next.screen || JSON.stringify(state.sheet) !== JSON.stringify(next.sheet);
+  const screenChanged = !state || state.screen !== next.screen || JSON.stringify(state.sheet) !== JSON.stringify(next.sheet)
+    || JSON.stringify(state.service) !== JSON.stringify(next.service);
   state = next;
   shownAt = Date.now();
   document.getElementById("quiosco").textContent = "Quiosco " + next.kiosk;
@@ -99,6 +100,14 @@ function render() {
 }
 
 function idle() {
+  // The voting service unreachable: said first, for the staff, so that no
+  // attendee scans in vain.
+  if (state.service) {
+    return el("section", { "aria-labelledby": "t" }, el("h2", { id: "t", class: "lector" }, "Inicio"),
+      el("div", { class: "aviso error", role: "alert" },
+        el("p", { class: "grande" }, "Este quiosco no puede recibir votos ahora / this kiosk cannot take votes now"),
+        both(state.service.es, state.service.en, "p")));
+  }
   const parts = [
     el("p", { class: "grande centro" }, "Acerque su credencial al lector"),
     el("p", { class: "centro en", lang: "en" }, "Hold your badge's QR code to the reader"),
