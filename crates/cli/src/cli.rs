@@ -143,6 +143,12 @@ enum Command {
         /// address for the kiosk.
         #[arg(long, default_value = "127.0.0.1:8443", value_name = "HOST:PUERTO")]
         daemon: String,
+        /// Dirección pública del tablero, a la que llevan los QR de los
+        /// recibos: donde la sociedad lo publica con un certificado que un
+        /// teléfono acepta (por omisión, la del servicio) / the board's
+        /// public address, where the receipts' QR codes lead.
+        #[arg(long, value_name = "https://HOST")]
+        board: Option<String>,
     },
     /// Inicia un quiosco en este equipo (el mismo programa que
     /// asamblea-kiosk run) / run a kiosk on this machine (the same as
@@ -461,13 +467,13 @@ pub fn run(cli: Cli, out: &mut dyn Write, err: &mut dyn Write) -> u8 {
         Command::Ballot { dir, badge, item, votes } => {
             finish(crate::commands::sign_ballot(&dir, &badge, &item, &votes, out), err)
         }
-        Command::Kiosk { dir, id, revoke, csr, out: folder, daemon } => {
+        Command::Kiosk { dir, id, revoke, csr, out: folder, daemon, board } => {
             let enrol = match (csr, folder) {
                 (Some(csr), _) => crate::desk::KioskEnrolment::Request(csr),
                 (None, Some(folder)) => crate::desk::KioskEnrolment::Shortcut(folder),
                 (None, None) => crate::desk::KioskEnrolment::InMeeting,
             };
-            finish(crate::desk::kiosk(&dir, &id, revoke, enrol, &daemon, out), err)
+            finish(crate::desk::kiosk(&dir, &id, revoke, enrol, &daemon, board.as_deref(), out), err)
         }
         Command::KioskRun(args) => args.run(),
         Command::Demo { replay: true, .. } => {

@@ -425,8 +425,10 @@ pub fn kiosk(
     revoke: bool,
     enrolment: KioskEnrolment,
     daemon: &str,
+    board: Option<&str>,
     out: &mut dyn Write,
 ) -> Result<()> {
+    let board = public_board(daemon, board)?;
     if revoke {
         match writer(dir)? {
             Writer::Files(_lock) => {
@@ -456,7 +458,7 @@ pub fn kiosk(
                 sign_request(dir, id, &pem).with_context(|| format!("{}", request.display()))?;
             let folder = request.parent().map_or_else(|| std::path::PathBuf::from("."), Path::to_path_buf);
             let folder = if folder.as_os_str().is_empty() { std::path::PathBuf::from(".") } else { folder };
-            write_kiosk_folder(dir, id, daemon, &folder, &credentials)?;
+            write_kiosk_folder(dir, id, daemon, &board, &folder, &credentials)?;
             writeln!(
                 out,
                 "Quiosco {id} inscrito por su solicitud (huella {}) / kiosk enrolled from its request.",
@@ -469,7 +471,7 @@ pub fn kiosk(
             std::fs::create_dir_all(&folder)
                 .with_context(|| format!("{}: no se puede crear / cannot create", folder.display()))?;
             write_private_new(&folder.join(asamblea_kiosk::folder::KEY), credentials.key_pem.as_bytes())?;
-            write_kiosk_folder(dir, id, daemon, &folder, &credentials)?;
+            write_kiosk_folder(dir, id, daemon, &board, &folder, &credentials)?;
             writeln!(out, "Quiosco {id} inscrito (atajo de demostración: la clave se hizo aquí) / kiosk enrolled (demo shortcut).")?;
             folder
         }
@@ -527,6 +529,23 @@ fn sign_request(dir: &Path, id: &str, request: &str) -> Result<asamblea_pki::Kio
     }
 }
 
+/// The address the receipts' QR codes lead to: `board` as given (where
+/// the company publishes the board, with a certificate a phone trusts), or
+/// else the daemon's own (a phone there must trust the venue CA).
+fn public_board(daemon: &str, board: Option<&str>) -> Result<String> {
+    let Some(board) = board else { return Ok(format!("https://{daemon}")) };
+    let board = board.trim_end_matches('/');
+    let host = board.strip_prefix("https://").unwrap_or_default();
+    if host.is_empty() || board.chars().any(|c| c.is_whitespace() || c.is_control() || "\"<>\\`".contains(c))
+    {
+        anyhow::bail!(
+            "--board {board}: se espera la dirección pública del tablero, https://HOST (por ejemplo https://asamblea.empresa.com.co) / \
+             expected the board's public address, https://HOST"
+        );
+    }
+    Ok(board.to_string())
+}
+
 /// Writes what the desk gives a kiosk: its certificate, the venue CA and
 /// `kiosk.toml` (the daemon's address, the meeting, the daemon's key, the
 /// public board).
@@ -534,6 +553,7 @@ fn write_kiosk_folder(
     dir: &Path,
     id: &str,
     daemon: &str,
+    board: &str,
     folder: &Path,
     credentials: &asamblea_pki::KioskCredentials,
 ) -> Result<()> {
@@ -544,7 +564,7 @@ fn write_kiosk_folder(
         daemon: daemon.to_string(),
         meeting: files.meeting_id.to_string(),
         daemon_key: files.daemon.public_key().to_string(),
-        board: format!("https://{daemon}"),
+        board: board.to_string(),
     };
     let toml = settings.to_toml();
     for (name, contents) in

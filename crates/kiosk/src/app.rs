@@ -85,7 +85,7 @@ impl Options {
             listen: SocketAddr::from(([127, 0, 0, 1], 8088)),
             scanner: None,
             idle_after: Duration::from_secs(90),
-            receipt_for: Duration::from_secs(30),
+            receipt_for: Duration::from_secs(90),
         }
     }
 }
@@ -1009,11 +1009,13 @@ fn describe(app: &App, k: &Kiosk) -> Value {
     })
 }
 
-/// The first eight hex digits of a ballot's hash in two groups, upper
-/// case: what an attendee reads aloud or compares on the board.
+/// The first twelve hex digits of a ballot's hash in three groups, upper
+/// case: what an attendee notes down and types at `/recibo` or on the
+/// board's list to find their ballot (48 bits: among a million ballots,
+/// two share one about once in 500 meetings, and the page then lists both).
 fn short_code(hash: &str) -> String {
     let upper = hash.to_ascii_uppercase();
-    format!("{}-{}", &upper[..4], &upper[4..8])
+    format!("{}-{}-{}", &upper[..4], &upper[4..8], &upper[8..12])
 }
 
 async fn scan_text(State(app): State<App>, headers: HeaderMap, body: Bytes) -> Response {
@@ -1229,7 +1231,7 @@ mod tests {
     }
 
     #[test]
-    fn the_short_code_is_the_hashs_first_eight_digits() {
-        assert_eq!(short_code("ab12cd34ef"), "AB12-CD34");
+    fn the_short_code_is_the_hashs_first_twelve_digits() {
+        assert_eq!(short_code("ab12cd34ef567890"), "AB12-CD34-EF56");
     }
 }

@@ -88,6 +88,27 @@ impl BallotIndex {
         seqs
     }
 
+    /// The ballots whose digest may start with the `bits` first bits of
+    /// `start` (at most 64; the rest of `start` is ignored): the short code
+    /// a voter noted from the kiosk. A handful at most for 48 bits, even
+    /// among millions of ballots.
+    pub fn starting_with(&self, start: u64, bits: u32) -> Vec<u64> {
+        let bits = bits.clamp(1, 64);
+        let mask = if bits == 64 { u64::MAX } else { !(u64::MAX >> bits) };
+        let low = start & mask;
+        let high = low | !mask;
+        let from = self.stored.partition_point(|&(p, _)| p < low);
+        let mut seqs: Vec<u64> = self.stored[from..]
+            .iter()
+            .take_while(|&&(p, _)| p <= high)
+            .map(|&(_, seq)| u64::from(seq))
+            .collect();
+        seqs.extend(self.recent.iter().filter(|&(&p, _)| p & mask == low).map(|(_, &seq)| seq));
+        seqs.extend(self.shared.iter().filter(|&&(p, _)| p & mask == low).map(|&(_, seq)| seq));
+        seqs.sort_unstable();
+        seqs
+    }
+
     /// Ballots indexed.
     pub fn len(&self) -> usize {
         self.stored.len() + self.recent.len() + self.shared.len()
@@ -222,5 +243,34 @@ mod tests {
         assert_eq!(index.candidates(&digest(9, 0)), vec![1 << 33]);
         assert!(index.candidates(&digest(4, 0)).is_empty());
         assert!(BallotIndex::default().is_empty());
+    }
+}
+
+#[cfg(test)]
+mod short_code_tests {
+    use super::*;
+
+    fn digest(first: u64) -> Digest {
+        let mut bytes = [7u8; 32];
+        bytes[..8].copy_from_slice(&first.to_be_bytes());
+        Digest(bytes)
+    }
+
+    #[test]
+    fn a_short_code_finds_the_ballots_that_start_with_it_stored_or_recent() {
+        let mut stored = Stored::with_capacity(3);
+        stored.push(&digest(0x99F1_09F1_A3C2_0001), 5);
+        stored.push(&digest(0x99F1_09F1_A3C3_0000), 6);
+        stored.push(&digest(0x1234_0000_0000_0000), 7);
+        let mut index = stored.into_index();
+        index.insert(&digest(0x99F1_09F1_A3C2_FFFF), 9);
+        // 48 bits: the two that start 99F109F1A3C2, not the one a bit on.
+        assert_eq!(index.starting_with(0x99F1_09F1_A3C2_0000, 48), vec![5, 9]);
+        // 32 bits: every one starting 99F109F1.
+        assert_eq!(index.starting_with(0x99F1_09F1_0000_0000, 32), vec![5, 6, 9]);
+        assert_eq!(index.starting_with(0xFFFF_0000_0000_0000, 48), Vec::<u64>::new());
+        // The highest code: no overflow at the top of the range.
+        index.insert(&digest(u64::MAX), 10);
+        assert_eq!(index.starting_with(u64::MAX, 48), vec![10]);
     }
 }

@@ -41,6 +41,48 @@ fn lookup(
     Ok(None)
 }
 
+/// The short code a kiosk shows for a ballot (`99F1-09F1-A3C2`: the first
+/// hex digits of its event's hash, in groups), read leniently: dashes,
+/// spaces and either case; 8 to 16 digits. `None` when it is not one.
+pub(crate) fn short_code(text: &str) -> Option<String> {
+    let digits: String =
+        text.chars().filter(|c| !matches!(c, '-' | ' ' | '\u{a0}')).collect::<String>().to_ascii_lowercase();
+    ((8..=16).contains(&digits.len()) && digits.bytes().all(|b| b.is_ascii_hexdigit())).then_some(digits)
+}
+
+/// The ballots saved whose event's hash starts with `code` (a
+/// [`short_code`]): almost always one, or none.
+pub(crate) async fn by_short_code(state: &AppState, code: &str) -> Result<Vec<Digest>, ApiError> {
+    let bits = u32::try_from(code.len() * 4).unwrap_or(64);
+    let padded = format!("{code:0<16}");
+    let start = u64::from_str_radix(&padded, 16).unwrap_or(0);
+    let candidates =
+        state.0.receipts.lock().unwrap_or_else(std::sync::PoisonError::into_inner).starting_with(start, bits);
+    if candidates.is_empty() {
+        return Ok(Vec::new());
+    }
+    let (path, meeting, code) = (state.0.ledger_path.clone(), state.0.meeting_id, code.to_string());
+    tokio::task::spawn_blocking(move || {
+        let mut found = Vec::new();
+        for seq in candidates {
+            if let Some((event, _)) = asamblea_ledger::record_at(&path, &meeting, seq)? {
+                if asamblea_wire::hex::encode(&event.0).starts_with(&code) {
+                    found.push(event);
+                }
+            }
+        }
+        Ok::<_, LedgerError>(found)
+    })
+    .await
+    .map_err(|_| ApiError::task_failed())?
+    .map_err(|e| {
+        ApiError::internal(
+            "leer el registro para un código de recibo / reading the ledger for a receipt code",
+            &e,
+        )
+    })
+}
+
 /// [`lookup`] on a blocking thread, when the index has a ballot that may
 /// be it (for a new ballot, almost never: the hot path reads no file).
 pub(crate) async fn lookup_blocking(

@@ -88,10 +88,12 @@ async fn counted(state: &AppState, item: &str) -> Result<(String, Counted), ApiE
 
 /// The hex start `q` asks for, lower case; refused unless hex, at most 64.
 fn wanted(q: &str) -> Result<String, ApiError> {
-    let q = q.trim().to_ascii_lowercase();
+    // The kiosk's short code is written in groups (99F1-09F1-A3C2).
+    let q: String =
+        q.chars().filter(|c| !matches!(c, '-' | ' ' | '\u{a0}')).collect::<String>().to_ascii_lowercase();
     if q.len() > 64 || !q.bytes().all(|b| b.is_ascii_hexdigit()) {
         return Err(ApiError::bad_request(
-            "busque por el comienzo del resumen: solo cifras 0–9 y letras a–f, hasta 64",
+            "busque por el código del recibo (por ejemplo 99F1-09F1-A3C2) o el comienzo del resumen: solo cifras 0–9 y letras a–f, hasta 64",
             "`q`: the start of a ballot's hash, in hexadecimal (0-9, a-f), at most 64 characters",
         ));
     }

@@ -44,9 +44,9 @@ enum Outcome {
     /// The ledger could not be read (now, or that record at all): the
     /// daemon's own answer says which and what to do.
     Unreadable(crate::ApiError),
-    /// A bare ballot hash the ledger holds: the item's title and id, the
-    /// ballot's number, the head after it.
-    Counted { title: String, item: String, seq: u64, head: String },
+    /// A ballot (by its hash or short code) the ledger holds: the item's
+    /// title and id, the ballot's number and hash, the head after it.
+    Counted { title: String, item: String, seq: u64, hash: String, head: String },
     /// A bare ballot hash the ledger does not hold.
     NotCounted,
 }
@@ -70,12 +70,15 @@ pub(crate) async fn form(
     if wanted.trim().is_empty() {
         return page(StatusCode::OK, &Outcome::Ask, "");
     }
-    let Some(digest) = bare_hash(&wanted) else {
-        let why = "el código leído no es el resumen de una papeleta (64 caracteres 0–9, a–f); pegue el recibo completo / \
-                   the scanned code is not a ballot's hash; paste the whole receipt";
-        return page(StatusCode::UNPROCESSABLE_ENTITY, &Outcome::NotAReceipt(why.into()), &wanted);
-    };
-    hash_check(&state, digest, &wanted).await
+    if let Some(digest) = bare_hash(&wanted) {
+        return hash_check(&state, digest, &wanted).await;
+    }
+    if let Some(code) = crate::ballots::short_code(&wanted) {
+        return code_check(&state, &code, &wanted).await;
+    }
+    let why = "el código leído no es el de una papeleta: escriba el código que mostró el quiosco (por ejemplo 99F1-09F1-A3C2) o pegue el recibo completo / \
+               the scanned code is not a ballot's: type the code the kiosk showed, or paste the whole receipt";
+    page(StatusCode::UNPROCESSABLE_ENTITY, &Outcome::NotAReceipt(why.into()), &wanted)
 }
 
 /// `POST /recibo`: the check, and the form again with what was pasted.
@@ -93,6 +96,9 @@ pub(crate) async fn check(
     }
     if let Some(digest) = bare_hash(&recibo) {
         return hash_check(&state, digest, &recibo).await;
+    }
+    if let Some(code) = crate::ballots::short_code(&recibo) {
+        return code_check(&state, &code, &recibo).await;
     }
     let (receipt, signature) = match crate::receipts::parse(&recibo) {
         Ok(parsed) => parsed,
@@ -119,6 +125,26 @@ pub(crate) async fn check(
 fn bare_hash(text: &str) -> Option<asamblea_wire::Digest> {
     let text = text.trim();
     (text.len() == 64).then(|| asamblea_wire::Digest::from_hex(text).ok()).flatten()
+}
+
+/// The page for the short code the kiosk showed: the ballot it names,
+/// as for its whole hash; or that none, or several, have it.
+async fn code_check(state: &AppState, code: &str, shown: &str) -> Response {
+    match crate::ballots::by_short_code(state, code).await {
+        Ok(found) if found.len() == 1 => hash_check(state, found[0], shown).await,
+        Ok(found) if found.is_empty() => page(StatusCode::UNPROCESSABLE_ENTITY, &Outcome::NotCounted, shown),
+        Ok(found) => {
+            let hashes: Vec<String> = found.iter().map(|d| asamblea_wire::hex::encode(&d.0)).collect();
+            let why = format!(
+                "{} papeletas empiezan con ese código: {}. Compare con el recibo completo que mostró el quiosco, o escriba más cifras / \
+                 several ballots start with that code: compare with the whole receipt, or type more digits",
+                found.len(),
+                hashes.join(", ")
+            );
+            page(StatusCode::UNPROCESSABLE_ENTITY, &Outcome::NotAReceipt(why), shown)
+        }
+        Err(error) => page(error.status(), &Outcome::Unreadable(error), shown),
+    }
 }
 
 /// The page for a ballot's hash alone: where it was counted, or that no
@@ -157,6 +183,7 @@ async fn counted_at(
         title: title.unwrap_or_else(|| item.clone()),
         item,
         seq: receipt.seq,
+        hash: asamblea_wire::hex::encode(&digest.0),
         head: asamblea_wire::hex::encode(&receipt.head.0),
     }))
 }
@@ -183,7 +210,7 @@ fn page(status: StatusCode, outcome: &Outcome, pasted: &str) -> Response {
 /// what was pasted.
 fn render(outcome: &Outcome, pasted: &str) -> Markup {
     let (title, notice) = match outcome {
-        Outcome::Ask => ("Verifique su recibo", html! {}),
+        Outcome::Ask => ("Verifique su voto", html! {}),
         Outcome::NotAReceipt(why) => ("Error: verifique su recibo", error_summary("recibo", why, None)),
         Outcome::BorneOut(seq) => (
             "Recibo verificado",
@@ -215,13 +242,13 @@ fn render(outcome: &Outcome, pasted: &str) -> Markup {
                 html! {},
             ),
         ),
-        Outcome::Counted { title, item, seq, head } => (
+        Outcome::Counted { title, item, seq, hash, head } => (
             "Papeleta contada",
             verdict(
                 true,
                 "✔ Su papeleta fue contada",
-                &format!("Contada en el punto «{title}», posición {seq}, cadena {head}."),
-                &format!("Counted on item “{title}”, position {seq}, chain {head}."),
+                &format!("La papeleta {hash} fue contada en el punto «{title}», posición {seq}, cadena {head}."),
+                &format!("Ballot {hash} was counted on item “{title}”, position {seq}, chain {head}."),
                 html! {
                     p {
                         a href={ "/papeletas?" (layout::query(&[("punto", item)])) } {
@@ -236,10 +263,10 @@ fn render(outcome: &Outcome, pasted: &str) -> Markup {
             "Papeleta no encontrada",
             verdict(
                 false,
-                "✘ Ese resumen no está en el registro",
-                "Ninguna papeleta guardada tiene ese resumen. Revise que lo copió completo (64 caracteres) \
-                 o pegue el recibo entero.",
-                "No saved ballot has that hash. Check you copied all 64 characters, or paste the whole receipt.",
+                "✘ Ese código no está en el registro",
+                "Ninguna papeleta guardada tiene ese código o resumen. Revise que lo escribió tal como lo mostró \
+                 el quiosco (por ejemplo 99F1-09F1-A3C2), o pegue el recibo entero.",
+                "No saved ballot has that code or hash. Check you typed it as the kiosk showed it, or paste the whole receipt.",
                 html! {},
             ),
         ),
@@ -253,15 +280,15 @@ fn render(outcome: &Outcome, pasted: &str) -> Markup {
         (notice)
         form method="post" action="/recibo" novalidate {
             label for="recibo" {
-                "Pegue el recibo que le entregó el quiosco, o el resumen de su papeleta "
-                span.en { "paste the receipt the kiosk gave you, or your ballot's hash" }
+                "Escriba el código de su voto que mostró el quiosco, o pegue el recibo completo "
+                span.en { "type your vote's code the kiosk showed, or paste the whole receipt" }
             }
             p.hint {
-                "El recibo es una línea que empieza con un número y dos puntos, o el texto entre llaves que \
-                 muestra el quiosco; el resumen, los 64 caracteres de su código QR. "
+                "El código son 12 cifras y letras en tres grupos (por ejemplo 99F1-09F1-A3C2); el recibo \
+                 completo, la línea larga que empieza con un número y dos puntos. "
                 span.en {
-                    "The receipt is one line that starts with a number and a colon, or the text in braces; \
-                     the hash, the 64 characters of its QR code."
+                    "The code is 12 digits and letters in three groups; the whole receipt, the long line \
+                     that starts with a number and a colon."
                 }
             }
             textarea #recibo name="recibo" rows="5" spellcheck="false" autocomplete="off"
@@ -292,13 +319,18 @@ mod tests {
             title: "<Fusión>".into(),
             item: "a&b 1".into(),
             seq: 42,
+            hash: "ab".repeat(32),
             head: "0f".repeat(32),
         };
         let html = render(&counted, "<b>").into_string();
         assert!(
             html.contains("<div class=\"verdict good\" role=\"status\"><h2>✔ Su papeleta fue contada</h2>")
         );
-        assert!(html.contains("Contada en el punto «&lt;Fusión&gt;», posición 42, cadena 0f0f"), "{html}");
+        assert!(
+            html.contains("fue contada en el punto «&lt;Fusión&gt;», posición 42, cadena 0f0f"),
+            "{html}"
+        );
+        assert!(html.contains(&format!("La papeleta {} fue contada", "ab".repeat(32))), "{html}");
         assert!(html.contains("<a href=\"/papeletas?punto=a%26b+1\">"), "{html}");
         assert!(html.contains(">&lt;b&gt;</textarea>") && !html.contains("<b>"), "{html}");
         assert!(!html.contains("aria-invalid"), "nothing to correct: {html}");

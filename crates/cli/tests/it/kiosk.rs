@@ -128,10 +128,20 @@ fn an_attendee_votes_at_the_kiosk_from_scan_to_receipt_and_nothing_is_lost_or_co
     // Enrolment: the kiosk makes its key; only the request goes to the desk.
     let folder = work.join("carpeta");
     asamblea_kiosk::folder::enroll(&folder, "K1").unwrap();
+    // The receipts' QR codes lead to where the company publishes the board
+    // (a certificate a phone trusts); an address that is not https is refused.
+    let refused = Command::new(env!("CARGO_BIN_EXE_asamblea"))
+        .args(["kiosk", demo.dir.to_str().unwrap(), "K1", "--csr"])
+        .arg(folder.join("solicitud.csr"))
+        .args(["--daemon", &format!("127.0.0.1:{port}"), "--board", "http://tablero.example.co"])
+        .output()
+        .unwrap();
+    assert_eq!(refused.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&refused.stderr).contains("se espera la dirección pública del tablero"));
     let signed = Command::new(env!("CARGO_BIN_EXE_asamblea"))
         .args(["kiosk", demo.dir.to_str().unwrap(), "K1", "--csr"])
         .arg(folder.join("solicitud.csr"))
-        .args(["--daemon", &format!("127.0.0.1:{port}")])
+        .args(["--daemon", &format!("127.0.0.1:{port}"), "--board", "https://tablero.example.co/"])
         .output()
         .unwrap();
     assert!(signed.status.success(), "{}", String::from_utf8_lossy(&signed.stderr));
@@ -287,13 +297,28 @@ fn an_attendee_votes_at_the_kiosk_from_scan_to_receipt_and_nothing_is_lost_or_co
             && text.contains(": En blanco"),
         "each principal's choice in words: {text}"
     );
-    let hashes: Vec<String> = browser
+    // Each receipt shows its signed line (NÚMERO:CABEZA:EVENTO:FIRMA) and
+    // the short code to note down.
+    let lines: Vec<String> = browser
         .eval("return [...document.querySelectorAll('.hash')].map((h) => h.textContent);")
         .as_array()
         .unwrap()
         .iter()
         .map(|v| v.as_str().unwrap().to_string())
         .collect();
+    let hashes: Vec<String> =
+        lines.iter().map(|l| l.split(':').nth(2).expect("the line's event").to_string()).collect();
+    let codes: Vec<String> = browser
+        .eval("return [...document.querySelectorAll('.codigo')].map((h) => h.textContent);")
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|v| v.as_str().unwrap().to_string())
+        .collect();
+    assert_eq!(
+        codes[0],
+        format!("{}-{}-{}", &hashes[0][..4], &hashes[0][4..8], &hashes[0][8..12]).to_uppercase()
+    );
     assert_eq!(hashes.len(), if item_2_voters == 0 { 1 } else { 2 }, "a receipt per item voted");
     for hash in &hashes {
         let (status, found) = daemon(&demo, "GET", &format!("/api/v1/receipts/{hash}"), None);
@@ -303,7 +328,28 @@ fn an_attendee_votes_at_the_kiosk_from_scan_to_receipt_and_nothing_is_lost_or_co
     browser.eval("document.querySelector('.qr').scrollIntoView({ block: 'center' });");
     let qr = decode_qr(&browser.element_png(".qr svg"));
     browser.eval("window.scrollTo(0, 0);");
-    assert_eq!(qr, format!("https://127.0.0.1:{port}/recibo?resumen={}", hashes[0]));
+    assert_eq!(qr, format!("https://tablero.example.co/recibo?resumen={}", hashes[0]));
+    // The voter checks from a phone, later, with exactly what the kiosk
+    // showed: the code they noted, then the whole line.
+    let kiosk_window = browser.window();
+    browser.new_window();
+    browser.size(390, 844);
+    browser.goto(&format!("{}/recibo", demo.base));
+    browser.type_into("textarea", &codes[0]);
+    browser.click("form button");
+    browser.wait_for_text("Su papeleta fue contada", Duration::from_secs(10));
+    assert!(
+        browser.page_text().contains(&hashes[0]),
+        "the code found that very ballot: {}",
+        browser.page_text()
+    );
+    browser.screenshot(&shots.join("recibo-codigo-390x844.png"));
+    browser.goto(&format!("{}/recibo", demo.base));
+    browser.type_into("textarea", &lines[0]);
+    browser.click("form button");
+    browser.wait_for_text("Su papeleta está en el registro", Duration::from_secs(10));
+    browser.size(1280, 800);
+    browser.switch_to(&kiosk_window);
     let principals_count = principals.len() as u64;
     assert_eq!(
         turnout(&demo, "item-1"),
@@ -404,7 +450,10 @@ fn an_attendee_votes_at_the_kiosk_from_scan_to_receipt_and_nothing_is_lost_or_co
 
     // The kiosk loses power mid-vote: after its restart the screen says the
     // vote was not sent.
+    // (The badge before it was left on screen: this scan ends that session
+    // first, then greets the new voter.)
     browser.keys(&format!("{}\n", in_person[3].2));
+    browser.wait_for_text("La votación anterior quedó sin terminar", Duration::from_secs(10));
     browser.wait_for_text("Hola, ", Duration::from_secs(10));
     kiosk.kill();
     let kiosk = KioskRun::start(&folder, None);

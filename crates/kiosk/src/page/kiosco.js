@@ -260,10 +260,11 @@ function receipts() {
       card.append(el("div", { class: "recibo" },
         el("div", {},
           el("p", { class: "registrado" }, both("Registrado: recibo n.º " + fmt(o.seq), "Recorded: receipt no. " + o.seq)),
-          el("p", {}, both("Código para leer", "Code to read"), " ", el("span", { class: "codigo" }, o.short)),
+          el("p", {}, both("Código de su voto: anótelo", "Your vote's code: note it down"), " ", el("span", { class: "codigo" }, o.short)),
           votes,
-          el("p", { class: "hash", "aria-label": "Resumen completo / full hash" }, o.hash),
-          el("p", { class: "acciones" }, both("Escanee el código QR con su teléfono para comprobar su voto en el tablero público.", "Scan the QR code with your phone to check your vote on the public board."))),
+          el("p", { class: "acciones" }, both("Con ese código, o con el QR desde su teléfono, compruebe en el tablero público (página «recibo») que su voto se contó, también después de la reunión.",
+            "With that code, or the QR from your phone, check on the public board (\"recibo\" page) that your vote was counted, after the meeting too.")),
+          el("p", { class: "hash", "aria-label": "Recibo firmado completo / whole signed receipt" }, o.line)),
         qr));
     } else if (o.state === "rechazado") {
       card.append(votes, el("p", { class: "rechazado" }, both(o.es, o.en)));

@@ -294,9 +294,26 @@ async fn a_closed_items_counted_ballots_are_listed_by_their_receipts_hashes_and_
     assert!(page.contains(&format!("posición {}", expected[1].0)), "{page}");
     let (status, page) = api.page(Method::GET, "/recibo?resumen=%3Cscript%3E", None).await;
     assert_eq!(status, StatusCode::UNPROCESSABLE_ENTITY);
-    assert!(page.contains("no es el resumen de una papeleta") && !page.contains("<script>"), "{page}");
+    assert!(page.contains("no es el de una papeleta") && !page.contains("<script>"), "{page}");
     let (status, page) =
         api.page(Method::POST, "/recibo", Some(&format!("recibo={}", "ab".repeat(32)))).await;
     assert_eq!(status, StatusCode::UNPROCESSABLE_ENTITY);
-    assert!(page.contains("Ese resumen no está en el registro"), "{page}");
+    assert!(page.contains("Ese código no está en el registro"), "{page}");
+    // The short code the kiosk shows (99F1-09F1-A3C2: the hash's first 12
+    // digits, in groups, either case) finds the ballot too, in the form
+    // and on the list.
+    let hash = &expected[0].1;
+    let code = format!("{}-{}-{}", &hash[..4], &hash[4..8], &hash[8..12]).to_uppercase();
+    let (status, page) = api.page(Method::POST, "/recibo", Some(&format!("recibo={code}"))).await;
+    assert_eq!(status, StatusCode::OK, "{page}");
+    assert!(page.contains(&format!("La papeleta {hash} fue contada")), "{page}");
+    let (status, page) =
+        api.page(Method::GET, &format!("/recibo?resumen={}", code.to_lowercase()), None).await;
+    assert_eq!(status, StatusCode::OK, "{page}");
+    let (status, page) = api.page(Method::POST, "/recibo", Some("recibo=0000-0000-0000")).await;
+    assert_eq!(status, StatusCode::UNPROCESSABLE_ENTITY);
+    assert!(page.contains("Ese código no está en el registro"), "{page}");
+    let (status, page) = api.page(Method::GET, &format!("/papeletas?punto=item-1&buscar={code}"), None).await;
+    assert_eq!(status, StatusCode::OK, "{page}");
+    assert!(page.contains(hash.as_str()), "the list searched by the code: {page}");
 }
