@@ -979,6 +979,13 @@ fn serve_locked(
     overrides: &LimitOverrides,
     out: &mut dyn Write,
 ) -> Result<()> {
+    // What killed `init`s left beside the meeting (the register's names,
+    // seeds of no meeting) goes before the daemon starts.
+    let mut cleared = Vec::new();
+    asamblea_venue::staging::clear_killed_inits(dir, &mut |notice| cleared.push(notice))?;
+    for notice in cleared {
+        writeln!(out, "{notice}")?;
+    }
     let open_files = raise_open_files();
     let (limits, service_limits) = overrides.limits(open_files);
     let runtime = tokio::runtime::Builder::new_multi_thread().enable_all().build()?;
