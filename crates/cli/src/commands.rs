@@ -852,11 +852,20 @@ fn spawn_kiosk_reloader(kiosks: asamblea_pki::KioskRegistry) -> Result<tokio::ta
         Ok(tokio::spawn(async move {
             while hangups.recv().await.is_some() {
                 match kiosks.reload() {
-                    Ok(()) => {
-                        tracing::info!("revocaciones de quioscos releídas / kiosk revocations reloaded")
+                    Ok(reloaded) => {
+                        // Every well-formed line is applied; a malformed
+                        // one revokes nothing and is said loudly, each.
+                        for line in &reloaded.malformed {
+                            tracing::error!(error = %line, "una línea de tls/revoked-kiosks no es un identificador de quiosco y no revoca nada: corríjala y envíe SIGHUP de nuevo; las demás revocaciones ya rigen / a line of tls/revoked-kiosks is not a kiosk id and revokes nothing: fix it and send SIGHUP again; the other revocations already apply")
+                        }
+                        tracing::info!(
+                            kiosks.revoked = reloaded.revoked,
+                            lines.malformed = reloaded.malformed.len(),
+                            "revocaciones de quioscos releídas / kiosk revocations reloaded"
+                        )
                     }
                     Err(error) => {
-                        tracing::error!(%error, "no se pudieron releer las revocaciones de quioscos; sigue la lista anterior. Revise el archivo tls/revoked-kiosks y envíe SIGHUP de nuevo / cannot reload kiosk revocations; keeping the previous list. Check tls/revoked-kiosks and send SIGHUP again")
+                        tracing::error!(%error, "no se pudo leer tls/revoked-kiosks; siguen las revocaciones que ya regían. Revise el archivo y envíe SIGHUP de nuevo / cannot read tls/revoked-kiosks; the revocations in force stay. Check the file and send SIGHUP again")
                     }
                 }
             }
@@ -979,6 +988,13 @@ fn serve_locked(
     overrides: &LimitOverrides,
     out: &mut dyn Write,
 ) -> Result<()> {
+    // What killed `init`s left beside the meeting (the register's names,
+    // seeds of no meeting) goes before the daemon starts.
+    let mut cleared = Vec::new();
+    asamblea_venue::staging::clear_killed_inits(dir, &mut |notice| cleared.push(notice))?;
+    for notice in cleared {
+        writeln!(out, "{notice}")?;
+    }
     let open_files = raise_open_files();
     let (limits, service_limits) = overrides.limits(open_files);
     let runtime = tokio::runtime::Builder::new_multi_thread().enable_all().build()?;

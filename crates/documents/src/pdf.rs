@@ -2,8 +2,11 @@
 //! embedded (Liberation Serif, subset by krilla), on Carta or A4, a page
 //! number at the foot of every page. krilla writes the PDF; the layout is
 //! this module's: words broken into lines by their measured widths
-//! (skrifa), tables as ruled grids whose rows move whole to the next page
-//! (and a heading with the block that follows it).
+//! (skrifa), a word wider than its line broken between its characters,
+//! tables as ruled grids whose rows move whole to the next page (and a
+//! heading with the block that follows it). A character Liberation lacks
+//! (CJK, Arabic, emoji…) is set in GNU Unifont ([`fonts`]), so every
+//! character given is in the PDF, in a font that has it.
 //!
 //! The badges' PDF ([`badges()`]) draws the badges' own layout
 //! ([`crate::badges`]'s marks, in tenths of a millimetre) in Liberation
@@ -15,22 +18,25 @@
 //! one module of the workspace that allows `clippy::float_arithmetic`.
 #![allow(clippy::float_arithmetic)]
 
-use krilla::geom::{PathBuilder, Point};
+mod fonts;
+
+use krilla::geom::PathBuilder;
 use krilla::page::PageSettings;
 use krilla::paint::Stroke;
-use krilla::text::{Font, TextDirection};
 use krilla::Document;
-use skrifa::instance::{LocationRef, Size};
-use skrifa::MetadataProvider;
 
 use crate::acta::{blocks, ActaSource, Block};
 use crate::badges::{self, BadgeError, BadgeInfo, Mark, QrModules, Sheet};
+use fonts::{lines, visual_order, Fonts, Word};
 
-const REGULAR: &[u8] = include_bytes!("../fonts/LiberationSerif-Regular.ttf");
-const BOLD: &[u8] = include_bytes!("../fonts/LiberationSerif-Bold.ttf");
-const SANS: &[u8] = include_bytes!("../fonts/LiberationSans-Regular.ttf");
-const SANS_BOLD: &[u8] = include_bytes!("../fonts/LiberationSans-Bold.ttf");
-const SANS_ITALIC: &[u8] = include_bytes!("../fonts/LiberationSans-Italic.ttf");
+/// The acta's styles, as indices into its [`Fonts`].
+const REGULAR: usize = 0;
+const BOLD: usize = 1;
+
+/// The acta's fonts: Liberation Serif, regular and bold, and the fallbacks.
+fn acta_fonts() -> Result<Fonts, String> {
+    Fonts::new(&[fonts::SERIF, fonts::SERIF_BOLD])
+}
 
 /// The sheet the acta is printed on.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -56,48 +62,8 @@ const CELL: f32 = 9.5;
 const LEADING: f32 = 1.3;
 const PAD: f32 = 3.0;
 
-/// A font, for drawing (krilla) and for measuring (skrifa).
-struct Face {
-    font: Font,
-    data: &'static [u8],
-}
-
-impl Face {
-    fn new(data: &'static [u8]) -> Result<Face, String> {
-        let font = Font::new(data.to_vec().into(), 0).ok_or("an embedded font does not load")?;
-        Ok(Face { font, data })
-    }
-
-    /// The width of `text` at `size`.
-    fn width(&self, text: &str, size: f32) -> f32 {
-        let Ok(font) = skrifa::FontRef::new(self.data) else { return 0.0 };
-        let charmap = font.charmap();
-        let metrics = font.glyph_metrics(Size::new(size), LocationRef::default());
-        text.chars().filter_map(|c| charmap.map(c)).filter_map(|g| metrics.advance_width(g)).sum()
-    }
-}
-
-/// Words, each regular or bold, broken into lines no wider than `width`.
-fn lines(words: &[(String, bool)], width: f32, size: f32, faces: &[Face; 2]) -> Vec<Vec<(String, bool)>> {
-    let space = faces[0].width(" ", size);
-    let mut out: Vec<Vec<(String, bool)>> = vec![Vec::new()];
-    let mut used = 0.0;
-    for (word, bold) in words {
-        let w = faces[usize::from(*bold)].width(word, size);
-        let line = out.last_mut().expect("one line at least");
-        if !line.is_empty() && used + space + w > width {
-            out.push(vec![(word.clone(), *bold)]);
-            used = w;
-        } else {
-            used += if line.is_empty() { w } else { space + w };
-            line.push((word.clone(), *bold));
-        }
-    }
-    out
-}
-
-fn words(text: &str, bold: bool) -> Vec<(String, bool)> {
-    text.split_whitespace().map(|w| (w.to_string(), bold)).collect()
+fn words(text: &str, style: usize) -> Vec<Word> {
+    text.split_whitespace().map(|w| (w.to_string(), style)).collect()
 }
 
 /// The pages being laid out: every page's drawing instructions, then drawn.
@@ -108,7 +74,7 @@ struct Layout {
 }
 
 enum Draw {
-    Text { x: f32, y: f32, size: f32, bold: bool, text: String },
+    Text { x: f32, y: f32, size: f32, style: usize, text: String },
     Line { from: (f32, f32), to: (f32, f32) },
 }
 
@@ -136,21 +102,22 @@ impl Layout {
         self.pages.last_mut().expect("a page").push(draw);
     }
 
-    /// A paragraph of words, at `size`, centred or not.
-    fn paragraph(&mut self, words: &[(String, bool)], size: f32, centred: bool, faces: &[Face; 2]) {
+    /// A paragraph of words, at `size`, centred or not. A run of
+    /// right-to-left words is placed right to left.
+    fn paragraph(&mut self, words: &[Word], size: f32, centred: bool, fonts: &Fonts) {
         let width = self.width();
-        let space = faces[0].width(" ", size);
-        for line in lines(words, width, size, faces) {
+        let space = fonts.width(REGULAR, " ", size);
+        for line in lines(words, width, size, fonts) {
             let height = size * LEADING;
             self.room(height);
-            let line_width: f32 =
-                line.iter().map(|(w, b)| faces[usize::from(*b)].width(w, size)).sum::<f32>()
-                    + space * line.len().saturating_sub(1) as f32;
+            let line_width: f32 = line.iter().map(|(w, style)| fonts.width(*style, w, size)).sum::<f32>()
+                + space * line.len().saturating_sub(1) as f32;
             let mut x = if centred { MARGIN + (width - line_width) / 2.0 } else { MARGIN };
             let baseline = self.y + size;
-            for (word, bold) in line {
-                let w = faces[usize::from(bold)].width(&word, size);
-                self.draw(Draw::Text { x, y: baseline, size, bold, text: word });
+            for i in visual_order(&line) {
+                let (word, style) = &line[i];
+                let w = fonts.width(*style, word, size);
+                self.draw(Draw::Text { x, y: baseline, size, style: *style, text: word.clone() });
                 x += w + space;
             }
             self.y += height;
@@ -161,15 +128,15 @@ impl Layout {
     /// over the text width; the heading row bold and repeated on every
     /// page the table reaches; every row kept whole on one page; figures
     /// set flush right.
-    fn table(&mut self, header: &[String], rows: &[Vec<String>], faces: &[Face; 2]) {
-        let widths = columns(self.width(), header, rows, faces);
+    fn table(&mut self, header: &[String], rows: &[Vec<String>], fonts: &Fonts) {
+        let widths = columns(self.width(), header, rows, fonts);
         let figures = figure_columns(header, rows);
-        let heading = Row::new(header, true, &widths, &figures, faces);
+        let heading = Row::new(header, true, &widths, &figures, fonts);
         // A short table whole on one page; a longer one's heading and
         // first row together.
-        let first = rows.first().map(|r| Row::new(r, false, &widths, &figures, faces));
+        let first = rows.first().map(|r| Row::new(r, false, &widths, &figures, fonts));
         if rows.len() <= SHORT_TABLE {
-            self.room(self.table_height(header, rows, faces));
+            self.room(self.table_height(header, rows, fonts));
         } else {
             self.room(heading.height + first.as_ref().map_or(0.0, |r| r.height));
         }
@@ -177,7 +144,7 @@ impl Layout {
         for (i, row) in rows.iter().enumerate() {
             let row = match (i, &first) {
                 (0, Some(_)) => first.clone().expect("the first row"),
-                _ => Row::new(row, false, &widths, &figures, faces),
+                _ => Row::new(row, false, &widths, &figures, fonts),
             };
             if self.room(row.height) {
                 self.row(&heading, &widths);
@@ -188,34 +155,34 @@ impl Layout {
     }
 
     /// The height of a whole table as [`Layout::table`] draws it on one page.
-    fn table_height(&self, header: &[String], rows: &[Vec<String>], faces: &[Face; 2]) -> f32 {
-        let widths = columns(self.width(), header, rows, faces);
+    fn table_height(&self, header: &[String], rows: &[Vec<String>], fonts: &Fonts) -> f32 {
+        let widths = columns(self.width(), header, rows, fonts);
         let figures = figure_columns(header, rows);
-        std::iter::once(Row::new(header, true, &widths, &figures, faces).height)
-            .chain(rows.iter().map(|r| Row::new(r, false, &widths, &figures, faces).height))
+        std::iter::once(Row::new(header, true, &widths, &figures, fonts).height)
+            .chain(rows.iter().map(|r| Row::new(r, false, &widths, &figures, fonts).height))
             .sum()
     }
 
     /// The height of a paragraph as [`Layout::paragraph`] draws it.
-    fn paragraph_height(&self, words: &[(String, bool)], size: f32, faces: &[Face; 2]) -> f32 {
-        lines(words, self.width(), size, faces).len() as f32 * size * LEADING
+    fn paragraph_height(&self, words: &[Word], size: f32, fonts: &Fonts) -> f32 {
+        lines(words, self.width(), size, fonts).len() as f32 * size * LEADING
     }
 
     /// What a heading keeps with it on its page: the paragraphs after it
     /// and a short table that follows them (an item's rule and its
     /// figures), or, when that would not fit on a page, three lines.
-    fn kept_after_heading(&self, after: &[Block], faces: &[Face; 2]) -> f32 {
+    fn kept_after_heading(&self, after: &[Block], fonts: &Fonts) -> f32 {
         let mut kept = 0.0;
         for block in after {
             match block {
-                Block::Text(text) => kept += self.paragraph_height(&words(text, false), TEXT, faces),
+                Block::Text(text) => kept += self.paragraph_height(&words(text, REGULAR), TEXT, fonts),
                 Block::Lead(bold, text) => {
-                    let mut all = words(bold, true);
-                    all.extend(words(text, false));
-                    kept += self.paragraph_height(&all, TEXT, faces);
+                    let mut all = words(bold, BOLD);
+                    all.extend(words(text, REGULAR));
+                    kept += self.paragraph_height(&all, TEXT, fonts);
                 }
                 Block::Table(header, rows) if rows.len() <= SHORT_TABLE => {
-                    kept += self.table_height(header, rows, faces);
+                    kept += self.table_height(header, rows, fonts);
                     break;
                 }
                 _ => break,
@@ -245,7 +212,7 @@ impl Layout {
                     x: left,
                     y: baseline,
                     size: CELL,
-                    bold: row.bold,
+                    style: usize::from(row.bold),
                     text: text.clone(),
                 });
             }
@@ -288,18 +255,18 @@ struct Cell {
 }
 
 impl Row {
-    fn new(cells: &[String], bold: bool, widths: &[f32], figures: &[bool], faces: &[Face; 2]) -> Row {
-        let face = &faces[usize::from(bold)];
+    fn new(cells: &[String], bold: bool, widths: &[f32], figures: &[bool], fonts: &Fonts) -> Row {
+        let style = usize::from(bold);
         let cells: Vec<Cell> = cells
             .iter()
             .zip(widths)
             .zip(figures)
             .map(|((text, width), figure)| Cell {
-                lines: lines(&words(text, bold), width - 2.0 * PAD, CELL, faces)
+                lines: lines(&words(text, style), width - 2.0 * PAD, CELL, fonts)
                     .into_iter()
                     .map(|line| {
                         let text = line.iter().map(|(w, _)| w.as_str()).collect::<Vec<_>>().join(" ");
-                        let width = face.width(&text, CELL);
+                        let width = fonts.width(style, &text, CELL);
                         (text, width)
                     })
                     .collect(),
@@ -320,21 +287,24 @@ fn is_figure(text: &str) -> bool {
 
 /// Column widths over `total`: each column's share follows the width its
 /// widest cell would take on one line (at most a third of the text width),
-/// and is never narrower than its longest word.
-fn columns(total: f32, header: &[String], rows: &[Vec<String>], faces: &[Face; 2]) -> Vec<f32> {
+/// and is never narrower than its longest word, unless that word is wider
+/// than a third of the text width: such a word is broken in its cell
+/// ([`lines`]), never run over the next column.
+fn columns(total: f32, header: &[String], rows: &[Vec<String>], fonts: &Fonts) -> Vec<f32> {
     let n = header.len().max(1);
     let mut natural = vec![0.0_f32; n];
     let mut word = vec![0.0_f32; n];
     let all = std::iter::once((true, header)).chain(rows.iter().map(|r| (false, r.as_slice())));
     for (bold, row) in all {
-        let face = &faces[usize::from(bold)];
+        let style = usize::from(bold);
         for (c, cell) in row.iter().enumerate().take(n) {
-            natural[c] = natural[c].max(face.width(cell, CELL) + 2.0 * PAD);
-            let longest = cell.split_whitespace().map(|w| face.width(w, CELL)).fold(0.0, f32::max);
+            natural[c] = natural[c].max(fonts.width(style, cell, CELL) + 2.0 * PAD);
+            let longest = cell.split_whitespace().map(|w| fonts.width(style, w, CELL)).fold(0.0, f32::max);
             word[c] = word[c].max(longest + 2.0 * PAD);
         }
     }
-    let wanted: Vec<f32> = natural.iter().zip(&word).map(|(n, w)| n.min(total / 3.0).max(*w)).collect();
+    let third = total / 3.0;
+    let wanted: Vec<f32> = natural.iter().zip(&word).map(|(n, w)| n.min(third).max(w.min(third))).collect();
     let sum: f32 = wanted.iter().sum();
     if sum <= 0.0 {
         return vec![total / n as f32; n];
@@ -347,12 +317,12 @@ fn columns(total: f32, header: &[String], rows: &[Vec<String>], faces: &[Face; 2
 /// in twentieths of a point: the DOCX gives Word the same grids. The
 /// fonts are read once for all of them.
 pub(crate) fn table_grids_twips(blocks: &[Block]) -> Result<Vec<Vec<usize>>, String> {
-    let faces = [Face::new(REGULAR)?, Face::new(BOLD)?];
+    let fonts = acta_fonts()?;
     Ok(blocks
         .iter()
         .filter_map(|block| match block {
             Block::Table(header, rows) => Some(
-                columns(468.0, header, rows, &faces)
+                columns(468.0, header, rows, &fonts)
                     .iter()
                     .map(|points| (points * 20.0).round() as usize)
                     .collect(),
@@ -370,30 +340,41 @@ pub fn acta(source: &ActaSource<'_>, paper: Paper) -> Result<Vec<u8>, String> {
 
 /// `blocks` as a PDF on `paper`.
 fn render(blocks: &[Block], paper: Paper) -> Result<Vec<u8>, String> {
-    let faces = [Face::new(REGULAR)?, Face::new(BOLD)?];
+    let fonts = acta_fonts()?;
+    let layout = lay_out(blocks, paper, &fonts);
+    draw(blocks, layout, &fonts)
+}
+
+/// `blocks` laid out on pages of `paper`: what each page draws, where.
+fn lay_out(blocks: &[Block], paper: Paper, fonts: &Fonts) -> Layout {
     let mut layout = Layout { paper: paper.size(), pages: vec![Vec::new()], y: MARGIN };
     for (i, block) in blocks.iter().enumerate() {
         match block {
-            Block::Title(text) => layout.paragraph(&words(text, true), 15.0, true, &faces),
-            Block::Centered(text) => layout.paragraph(&words(text, false), TEXT, true, &faces),
+            Block::Title(text) => layout.paragraph(&words(text, BOLD), 15.0, true, fonts),
+            Block::Centered(text) => layout.paragraph(&words(text, REGULAR), TEXT, true, fonts),
             Block::Heading(level, text) => {
                 let size = if *level == 1 { 13.0 } else { 11.5 };
                 // A heading keeps company: room for it and what follows it
                 // (its paragraphs and a short table), or a few lines.
-                let kept = layout.kept_after_heading(&blocks[i + 1..], &faces);
+                let kept = layout.kept_after_heading(&blocks[i + 1..], fonts);
                 layout.y += size * 0.6;
                 layout.room(size * LEADING + kept);
-                layout.paragraph(&words(text, true), size, false, &faces);
+                layout.paragraph(&words(text, BOLD), size, false, fonts);
             }
-            Block::Text(text) => layout.paragraph(&words(text, false), TEXT, false, &faces),
+            Block::Text(text) => layout.paragraph(&words(text, REGULAR), TEXT, false, fonts),
             Block::Lead(bold, text) => {
-                let mut all = words(bold, true);
-                all.extend(words(text, false));
-                layout.paragraph(&all, TEXT, false, &faces);
+                let mut all = words(bold, BOLD);
+                all.extend(words(text, REGULAR));
+                layout.paragraph(&all, TEXT, false, fonts);
             }
-            Block::Table(header, rows) => layout.table(header, rows, &faces),
+            Block::Table(header, rows) => layout.table(header, rows, fonts),
         }
     }
+    layout
+}
+
+/// The pages of `layout` drawn as a PDF, with the title of `blocks`.
+fn draw(blocks: &[Block], layout: Layout, fonts: &Fonts) -> Result<Vec<u8>, String> {
     let mut document = Document::new();
     // The title and language a reader shows; no dates, so the same
     // bundle gives the same bytes.
@@ -409,14 +390,9 @@ fn render(blocks: &[Block], paper: Paper) -> Result<Vec<u8>, String> {
         let mut surface = page.surface();
         for draw in page_draws {
             match draw {
-                Draw::Text { x, y, size, bold, text } => surface.draw_text(
-                    Point::from_xy(x, y),
-                    faces[usize::from(bold)].font.clone(),
-                    size,
-                    &text,
-                    false,
-                    TextDirection::Auto,
-                ),
+                Draw::Text { x, y, size, style, text } => {
+                    fonts.draw(&mut surface, style, (x, y), size, &text)
+                }
                 Draw::Line { from, to } => {
                     let mut path = PathBuilder::new();
                     path.move_to(from.0, from.1);
@@ -430,14 +406,13 @@ fn render(blocks: &[Block], paper: Paper) -> Result<Vec<u8>, String> {
             }
         }
         let footer = format!("Página {} de {total}", n + 1);
-        let width = faces[0].width(&footer, 9.0);
-        surface.draw_text(
-            Point::from_xy((layout.paper.0 - width) / 2.0, layout.paper.1 - MARGIN / 2.0),
-            faces[0].font.clone(),
+        let width = fonts.width(REGULAR, &footer, 9.0);
+        fonts.draw(
+            &mut surface,
+            REGULAR,
+            ((layout.paper.0 - width) / 2.0, layout.paper.1 - MARGIN / 2.0),
             9.0,
             &footer,
-            false,
-            TextDirection::Auto,
         );
         surface.finish();
         page.finish();
@@ -474,11 +449,7 @@ const PT_PER_UNIT: f32 = 72.0 / 254.0;
 pub fn badges(badges: &[BadgeInfo<'_>], print: BadgePrint) -> Result<Vec<u8>, BadgeError> {
     let codes: Vec<QrModules> = badges.iter().map(QrModules::encode).collect::<Result<_, _>>()?;
     let pdf_error = |e: String| BadgeError::Pdf(e);
-    let faces = [
-        Face::new(SANS).map_err(pdf_error)?,
-        Face::new(SANS_BOLD).map_err(pdf_error)?,
-        Face::new(SANS_ITALIC).map_err(pdf_error)?,
-    ];
+    let fonts = Fonts::new(&[fonts::SANS, fonts::SANS_BOLD, fonts::SANS_ITALIC]).map_err(pdf_error)?;
     let mut document = Document::new();
     document.set_metadata(metadata(match badges.first() {
         Some(first) => format!("Escarapelas — {}", first.meeting_title),
@@ -494,7 +465,7 @@ pub fn badges(badges: &[BadgeInfo<'_>], print: BadgePrint) -> Result<Vec<u8>, Ba
                 let (width, height) = badges::BADGE_SIZE;
                 let mut page = document.start_page_with(page_of(width, height)?);
                 let mut surface = page.surface();
-                draw_badge(&mut surface, info, qr, (0, 0), &faces);
+                draw_badge(&mut surface, info, qr, (0, 0), &fonts);
                 surface.finish();
                 page.finish();
             }
@@ -511,7 +482,7 @@ pub fn badges(badges: &[BadgeInfo<'_>], print: BadgePrint) -> Result<Vec<u8>, Ba
                     stroke_line(&mut surface, (x1, y1), (x2, y2), 2, "#000");
                 }
                 for (slot, (info, qr)) in chunk.iter().zip(codes).enumerate() {
-                    draw_badge(&mut surface, info, qr, sheet.slot(slot), &faces);
+                    draw_badge(&mut surface, info, qr, sheet.slot(slot), &fonts);
                 }
                 surface.finish();
                 page.finish();
@@ -584,7 +555,7 @@ fn draw_badge(
     info: &BadgeInfo<'_>,
     qr: &QrModules,
     at: (u32, u32),
-    faces: &[Face; 3],
+    fonts: &Fonts,
 ) {
     let (ox, oy) = at;
     for mark in badges::marks(info, Some(qr)) {
@@ -627,31 +598,24 @@ fn draw_badge(
                 }
             }
             Mark::Text { x, baseline, size, bold, italic, colour, text, squeeze_to } => {
-                let face = &faces[if bold {
+                let style = if bold {
                     1
                 } else if italic {
                     2
                 } else {
                     0
-                }];
+                };
                 let mut size = pt(size);
                 // The estimate errs wide; the real font is measured, and a
                 // word still wider than its box is set smaller to fit.
                 if let Some(width) = squeeze_to {
-                    let real = face.width(&text, size);
+                    let real = fonts.width(style, &text, size);
                     if real > pt(width) && real > 0.0 {
                         size *= pt(width) / real;
                     }
                 }
                 surface.set_fill(Some(fill(colour)));
-                surface.draw_text(
-                    Point::from_xy(pt(ox + x), pt(oy + baseline)),
-                    face.font.clone(),
-                    size,
-                    &text,
-                    false,
-                    TextDirection::Auto,
-                );
+                fonts.draw(surface, style, (pt(ox + x), pt(oy + baseline)), size, &text);
             }
             Mark::Outline { x, y, width, height, stroke, colour } => {
                 let (left, top, right, bottom) = (ox + x, oy + y, ox + x + width, oy + y + height);
@@ -668,3 +632,6 @@ fn draw_badge(
     }
     surface.set_fill(None);
 }
+
+#[cfg(test)]
+mod tests;

@@ -410,6 +410,7 @@ pub async fn run(options: Options, ready: impl FnOnce(SocketAddr, Option<&Notice
         .route("/api/confirmar", post(confirm))
         .route("/api/cancelar", post(cancel))
         .route("/api/tocar", post(touch))
+        .layer(axum::middleware::from_fn(secure_headers))
         .layer(axum::middleware::from_fn(loopback_host))
         .with_state(app);
     ready(addr, service.as_ref());
@@ -934,6 +935,32 @@ async fn loopback_host(request: axum::extract::Request, next: axum::middleware::
     }
 }
 
+/// The touch page's Content-Security-Policy: as strict as the page
+/// allows. It loads its own script and style only (no inline script or
+/// style), talks to its own API only, draws the receipt's QR as inline
+/// SVG and the camera's frames on a canvas (no `img`, `media-src` or
+/// `blob:` source needed: a camera stream is no URL), posts no form, and
+/// may be framed by nobody.
+const CONTENT_SECURITY_POLICY: &str = "default-src 'none'; script-src 'self'; style-src 'self'; \
+     connect-src 'self'; img-src 'self'; form-action 'none'; frame-ancestors 'none'; base-uri 'none'";
+
+/// The security headers of every answer of the kiosk's loopback server:
+/// another page open on the kiosk (another loopback port, a site in
+/// another tab) cannot frame the touch page to click it for the
+/// attendee, nor run script in it.
+async fn secure_headers(request: axum::extract::Request, next: axum::middleware::Next) -> Response {
+    let mut response = next.run(request).await;
+    let headers = response.headers_mut();
+    let mut set = |name, value| {
+        headers.insert(name, axum::http::HeaderValue::from_static(value));
+    };
+    set(header::CONTENT_SECURITY_POLICY, CONTENT_SECURITY_POLICY);
+    set(header::X_FRAME_OPTIONS, "DENY");
+    set(header::X_CONTENT_TYPE_OPTIONS, "nosniff");
+    set(header::REFERRER_POLICY, "no-referrer");
+    response
+}
+
 fn forbidden() -> Response {
     (StatusCode::FORBIDDEN, "solo la página del quiosco / only the kiosk's page").into_response()
 }
@@ -1178,6 +1205,28 @@ async fn touch(State(app): State<App>, headers: HeaderMap) -> Response {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[tokio::test]
+    async fn every_answer_of_the_touch_page_forbids_framing_and_foreign_script() {
+        use tower::ServiceExt as _;
+        let router = Router::new()
+            .route("/", get(page))
+            .route("/kiosco.js", get(script))
+            .layer(axum::middleware::from_fn(secure_headers));
+        for path in ["/", "/kiosco.js", "/no-such-page"] {
+            let request = axum::http::Request::builder().uri(path).body(axum::body::Body::empty()).unwrap();
+            let response = router.clone().oneshot(request).await.unwrap();
+            let header = |name| response.headers().get(name).and_then(|v| v.to_str().ok()).unwrap_or("");
+            assert_eq!(header(header::X_FRAME_OPTIONS), "DENY", "{path}");
+            let policy = header(header::CONTENT_SECURITY_POLICY);
+            for directive in ["frame-ancestors 'none'", "default-src 'none'", "script-src 'self'"] {
+                assert!(policy.contains(directive), "{path}: {policy}");
+            }
+            assert!(!policy.contains("unsafe"), "{policy}");
+        }
+        // The page itself needs no more: no inline script or style.
+        assert!(!PAGE.contains("<style") && !PAGE.contains("style=") && !PAGE.contains("<script>"));
+    }
 
     fn sheet() -> BallotSheet {
         use asamblea_api::kiosk::{SheetOption, SheetVoter};

@@ -502,24 +502,41 @@ pub fn create_venue_pki(dir: &Path, hostnames: &[String]) -> Result<()> {
 /// missing). A line that is not a kiosk id is an error naming the line:
 /// better to refuse to start than to forget a revocation.
 fn read_revoked(dir: &Path) -> Result<HashSet<String>> {
+    let (revoked, mut malformed) = read_revoked_lines(dir)?;
+    match malformed.is_empty() {
+        true => Ok(revoked),
+        false => Err(malformed.remove(0)),
+    }
+}
+
+/// The well-formed revoked ids of `DIR/tls/revoked-kiosks`, and an error
+/// naming each line that is not a kiosk id. Only a file that cannot be
+/// read at all is an error.
+fn read_revoked_lines(dir: &Path) -> Result<(HashSet<String>, Vec<PkiError>)> {
     let path = revoked_path(dir);
     let text = match fs::read_to_string(&path) {
         Ok(text) => text,
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(HashSet::new()),
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok((HashSet::new(), Vec::new())),
         Err(source) => return Err(PkiError::Io { path, doing: READ, source }),
     };
     let mut revoked = HashSet::new();
+    let mut malformed = Vec::new();
     for (number, line) in text.lines().enumerate() {
         let id = line.trim();
         if id.is_empty() {
             continue;
         }
-        check_kiosk_id(id).map_err(|e| {
-            PkiError::malformed(format!("{}, línea / line {}", path.display(), number + 1), e.to_string())
-        })?;
-        revoked.insert(id.to_string());
+        match check_kiosk_id(id) {
+            Ok(()) => {
+                revoked.insert(id.to_string());
+            }
+            Err(e) => malformed.push(PkiError::malformed(
+                format!("{}, línea / line {}", path.display(), number + 1),
+                e.to_string(),
+            )),
+        }
     }
-    Ok(revoked)
+    Ok((revoked, malformed))
 }
 
 /// Enrols the kiosk `kiosk_id`: a client certificate signed by the venue CA
@@ -671,6 +688,16 @@ pub fn revoke_kiosk(dir: &Path, kiosk_id: &str) -> Result<()> {
     Ok(())
 }
 
+/// What [`KioskRegistry::reload`] did.
+#[derive(Debug)]
+pub struct Reloaded {
+    /// The kiosks revoked now, in all.
+    pub revoked: usize,
+    /// Each line of the file that is not a kiosk id, naming it: revoked
+    /// nothing, and must be fixed.
+    pub malformed: Vec<PkiError>,
+}
+
 /// The set of revoked kiosks, shared by the daemon's handlers and the
 /// serving layer. Cheap to clone (an `Arc`).
 ///
@@ -694,11 +721,20 @@ impl KioskRegistry {
         Ok(KioskRegistry { dir: dir.to_path_buf(), revoked: Arc::new(RwLock::new(revoked)) })
     }
 
-    /// Re-reads `DIR/tls/revoked-kiosks`. On error the set is unchanged.
-    pub fn reload(&self) -> Result<()> {
-        let revoked = read_revoked(&self.dir)?;
-        *self.revoked.write().unwrap_or_else(PoisonError::into_inner) = revoked;
-        Ok(())
+    /// Re-reads `DIR/tls/revoked-kiosks` on a running daemon, failing
+    /// towards revoking: every well-formed id in it is revoked at once,
+    /// even when other lines are malformed (each reported in
+    /// [`Reloaded::malformed`], for the caller to say loudly), so a kiosk
+    /// revoked in the same edit as a typo never keeps voting; and no id
+    /// revoked before is given back, even if its line was taken out
+    /// (the list is append-only; a restart reads it as it is). Only a
+    /// file that cannot be read at all is an error, and then nothing
+    /// changes.
+    pub fn reload(&self) -> Result<Reloaded> {
+        let (read, malformed) = read_revoked_lines(&self.dir)?;
+        let mut revoked = self.revoked.write().unwrap_or_else(PoisonError::into_inner);
+        revoked.extend(read);
+        Ok(Reloaded { revoked: revoked.len(), malformed })
     }
 
     /// Revokes a kiosk ([`revoke_kiosk`]) and refuses it from the next
@@ -937,6 +973,32 @@ mod tests {
             list.to_string().contains("revoked-kiosks, línea / line 2: el identificador de quiosco"),
             "{list}"
         );
+        fs::remove_dir_all(&dir).unwrap();
+    }
+
+    /// A revocation list fails towards revoking: on a running daemon a
+    /// malformed line never keeps the previous list, so a kiosk revoked in
+    /// the same edit is refused at once; the line is reported, naming it;
+    /// and no edit of the file gives a revoked kiosk its place back.
+    #[test]
+    fn a_reload_applies_every_well_formed_revocation_and_reports_the_malformed_lines() {
+        let dir = temp("reload");
+        create_venue_pki(&dir, &[]).unwrap();
+        fs::write(revoked_path(&dir), "K1\n").unwrap();
+        let registry = KioskRegistry::load(&dir).unwrap();
+        assert!(registry.is_revoked("K1") && !registry.is_revoked("K2"));
+        // One edit: a typo on one line, and K2 revoked on the next.
+        fs::write(revoked_path(&dir), "K1\nK 3 ;\nK2\n").unwrap();
+        let reloaded = registry.reload().expect("the file was read");
+        assert!(registry.is_revoked("K2"), "K2, revoked in the same edit as the typo, still votes");
+        assert!(registry.is_revoked("K1"));
+        assert_eq!(reloaded.malformed.len(), 1, "{reloaded:?}");
+        let said = reloaded.malformed[0].to_string();
+        assert!(said.contains("revoked-kiosks, línea / line 2"), "{said}");
+        // A line taken out by hand does not bring K1 back while the daemon runs.
+        fs::write(revoked_path(&dir), "K2\n").unwrap();
+        assert!(registry.reload().unwrap().malformed.is_empty());
+        assert!(registry.is_revoked("K1") && registry.is_revoked("K2"));
         fs::remove_dir_all(&dir).unwrap();
     }
 

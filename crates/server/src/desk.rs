@@ -22,7 +22,7 @@ use asamblea_venue::staff::Role;
 use crate::access::{bad_query, Body, Staff};
 use crate::callers::{Callers, Routes};
 use crate::directory::{holder, Directory, HOLDERS_FOUND};
-use crate::meeting::{action_error, blocking, id, unlocked};
+use crate::meeting::{action_error, agent_id, blocking, id, unlocked};
 use crate::{ApiError, AppState};
 
 /// The desk's routes: the operator's; and the desk's figures, which the
@@ -82,7 +82,7 @@ fn arrival_body(request: &CheckinRequest) -> Result<EventBody, ApiError> {
                 )
             })?;
             EventBody::CheckedInAgent(AgentArrival {
-                agent: id(agent, "agent")?,
+                agent: agent_id(agent)?,
                 principals,
                 capacity,
                 declared_role,

@@ -50,7 +50,7 @@ pub(crate) async fn ballot_sheet(
     State(state): State<AppState>,
     kiosk: Kiosk,
     Path(credential): Path<String>,
-) -> Result<Json<BallotSheet>, ApiError> {
+) -> Result<([(axum::http::HeaderName, &'static str); 1], Json<BallotSheet>), ApiError> {
     tracing::debug!(kiosk.id = %kiosk.0, "ballot sheet");
     let number = badge_number(&credential)?;
     let sheet = unlocked(&state, move |state| {
@@ -58,7 +58,8 @@ pub(crate) async fn ballot_sheet(
         state.with_service(|service| sheet_of(service, directory, CredentialId(number)))
     })
     .await?;
-    Ok(Json(sheet))
+    // It names the attendee and the holders carried: kept by no cache.
+    Ok(([(axum::http::header::CACHE_CONTROL, "no-store")], Json(sheet)))
 }
 
 fn sheet_of(
@@ -189,10 +190,11 @@ pub(crate) async fn cast(
     Ok(crate::ballots::receipt_response(&receipt, &signature))
 }
 
-/// The hot path of a ballot once its kiosk is let in: the same ballot
-/// again gets its first receipt; otherwise it is decoded, its signature
-/// checked strictly, admitted under the lock, group-committed, and
-/// answered with the daemon's receipt once durable. What the handler and
+/// The hot path of a ballot once its kiosk is let in: it is decoded and
+/// its signature checked strictly; the same ballot again, signed by its
+/// badge's key, gets its first receipt; otherwise it is admitted under the
+/// lock, group-committed, and answered with the daemon's receipt once
+/// durable. What the handler and
 /// `asamblea bench`'s pipeline ceiling both run ([`AppState::cast_ballot`]).
 pub(crate) async fn submit_ballot(
     state: &AppState,
@@ -202,9 +204,6 @@ pub(crate) async fn submit_ballot(
 ) -> Result<(Receipt, Signature), ApiError> {
     healthy(state)?;
     let digest = Digest::sha256(&bytes);
-    if let Some(found) = crate::ballots::lookup_blocking(state, digest).await? {
-        return Ok(found);
-    }
     let event = Event::decode(&bytes).map_err(|e| {
         ApiError::bad_request(format!("`event` no es un evento canónico ({e})"), format!("`event`: {e}"))
     })?;
@@ -223,7 +222,15 @@ pub(crate) async fn submit_ballot(
         .verify(&state.0.meeting_id, &bytes, &signature)
         .map_err(|_| ApiError::rejected(&Rejection::BadSignature))?;
     let EventBody::Ballot(ballot) = &event.body else { unreachable!("checked above") };
+    // The same ballot again (a kiosk's retry) gets its first receipt, but
+    // only signed as the first was, by its badge's key: the same bytes
+    // with a garbage signature, or signed by another key, get nothing.
+    if let Some(found) = crate::ballots::lookup_blocking(state, digest).await? {
+        signed_by_its_badge(state, ballot.credential, &signer)?;
+        return Ok(found);
+    }
     let item = ballot.item.as_str().to_string();
+    let (credential, signer_bytes) = (ballot.credential, signer);
     let (done, acknowledged) = tokio::sync::oneshot::channel();
     let holders: Vec<String> = ballot.votes.iter().map(|vote| vote.holder.as_str().to_string()).collect();
     let votes = u32::try_from(holders.len()).unwrap_or(u32::MAX);
@@ -249,6 +256,7 @@ pub(crate) async fn submit_ballot(
         Err(Rejection::RepeatedNonce) => {
             // The same ballot, sent again while the first is being saved:
             // answer with the first one's receipt.
+            signed_by_its_badge(state, credential, &signer_bytes)?;
             for _ in 0..200 {
                 if let Some(found) = crate::ballots::lookup_blocking(state, digest).await? {
                     return Ok(found);
@@ -294,6 +302,22 @@ pub(crate) async fn submit_ballot(
         Ok((receipt, signature))
     });
     finish.await.map_err(|_| ApiError::task_failed())?
+}
+
+/// A ballot found saved already is answered with its receipt only when
+/// `signer` (whose signature was checked) is the key of the ballot's
+/// badge, as the saved one's was: refused as `bad-signature` otherwise.
+fn signed_by_its_badge(
+    state: &AppState,
+    credential: CredentialId,
+    signer: &PublicKey,
+) -> Result<(), ApiError> {
+    let badge_key = state.with_service(|service| service.state().badge(credential).map(|(key, ..)| key));
+    if badge_key == Some(signer.to_bytes()) {
+        Ok(())
+    } else {
+        Err(ApiError::rejected(&Rejection::BadSignature))
+    }
 }
 
 #[cfg(test)]

@@ -246,10 +246,10 @@ impl AppState {
     }
 
     /// A ballot through the same path as `POST /api/v1/ballots` once the
-    /// kiosk is identified and its rate checked: the same ballot again gets
-    /// its receipt; otherwise decode, strict signature check, admission by
-    /// the ledger's checks and the rules, group commit, and the daemon's
-    /// signed receipt once durable. (The bench measures the pipeline
+    /// kiosk is identified and its rate checked: decode and strict
+    /// signature check; the same ballot again, signed by its badge's key,
+    /// gets its receipt; otherwise admission by the ledger's checks and the
+    /// rules, group commit, and the daemon's signed receipt once durable. (The bench measures the pipeline
     /// ceiling through it.)
     pub async fn cast_ballot(
         &self,
@@ -418,7 +418,8 @@ pub fn router(state: AppState) -> Router {
     // Everything a browser or a desk reaches: bounded bodies, the staff
     // room, the security headers (`limits`). The kiosks' routes, the
     // ballot's hot path (none is a browser, and each holds its own few
-    // connections), skip that layer and its cost.
+    // connections), skip the headers and the staff room; behind their
+    // gate their bodies are bounded as everyone's (`routes::routers`).
     let people = people
         .fallback(public::not_found)
         .layer(axum::middleware::from_fn_with_state(state.clone(), limits::bound_and_secure));

@@ -1,7 +1,8 @@
 //! What the HTTP service bounds by itself, whatever the client does: the
-//! time a request body may take and the size it may declare, the number and
-//! age of live-feed subscribers; and the security headers every answer
-//! carries — on every route but the kiosks' two, which skip this layer
+//! time a request body may take and the size it may declare (on every
+//! route, the kiosks' two too, [`bound_body`]), the number and age of
+//! live-feed subscribers; and the security headers every answer carries —
+//! on every route but the kiosks' two, which skip that layer
 //! ([`crate::router`]). (Connections are bounded below, in
 //! [`crate::tls::Limits`].)
 
@@ -149,9 +150,15 @@ impl Drop for FeedSlot {
 
 /// The security headers of every answer. The pages load only what the
 /// daemon itself serves (no inline script or style), are never framed, and
-/// a browser that once reached the daemon over HTTPS keeps to it.
+/// a browser that once reached the daemon over HTTPS keeps to it. No
+/// answer is kept by the browser (`Cache-Control: no-store`): the
+/// consoles, the register's names (`/api/v1/attendees`,
+/// `/api/v1/holders`) and the tokens would otherwise stay on a shared
+/// desk's disk after sign-out; the few static files are small, and the
+/// daemon is on the venue's own network.
 fn secure(response: &mut Response) {
     let headers = response.headers_mut();
+    headers.insert(header::CACHE_CONTROL, HeaderValue::from_static("no-store"));
     let set = |headers: &mut axum::http::HeaderMap, name, value: &'static str| {
         headers.insert(name, HeaderValue::from_static(value));
     };
@@ -192,52 +199,72 @@ pub(crate) async fn bound_and_secure(
         secure(&mut response);
         return response;
     }
+    let mut response = match within_body_limits(bounds, request).await {
+        Ok(request) => next.run(request).await,
+        Err(refused) => refused,
+    };
+    secure(&mut response);
+    response
+}
+
+/// The kiosks' routes (see [`crate::router`]): only the body's bounds of
+/// [`bound_and_secure`] — a declared body over [`MAX_BODY_BYTES`] refused
+/// unread, one that takes longer than the body time-out cut off with
+/// `408` — so a kiosk (or whoever holds a kiosk's certificate) that stops
+/// sending its body frees its connection as any other caller does. No
+/// security headers: no browser reads these answers.
+pub(crate) async fn bound_body(State(state): State<AppState>, request: Request, next: Next) -> Response {
+    match within_body_limits(&state.0.bounds, request).await {
+        Ok(request) => next.run(request).await,
+        Err(refused) => refused,
+    }
+}
+
+/// `request` with its body read whole within the body time-out and
+/// [`MAX_BODY_BYTES`], or the answer that refuses it: a declared body
+/// over the limit unread (413), one that stops arriving (408), one cut
+/// short (400). A `GET` or a declared empty body passes as it is.
+async fn within_body_limits(bounds: &Bounds, request: Request) -> Result<Request, Response> {
     let declared = request
         .headers()
         .get(header::CONTENT_LENGTH)
         .and_then(|v| v.to_str().ok())
         .and_then(|v| v.trim().parse::<u64>().ok());
-    let mut response = if declared.is_some_and(|length| length > MAX_BODY_BYTES as u64) {
+    if declared.is_some_and(|length| length > MAX_BODY_BYTES as u64) {
         bounds.bit(format_args!(
             "se rechaza una solicitud que declara un cuerpo de {} bytes (máximo {MAX_BODY_BYTES}) / refusing a request that declares a body of {} bytes (limit {MAX_BODY_BYTES})",
             declared.unwrap_or(0),
             declared.unwrap_or(0)
         ));
-        crate::access::too_large().into_response()
-    } else if declared == Some(0) || request.method() == axum::http::Method::GET {
-        next.run(request).await
-    } else {
-        let timeout = Duration::from_millis(bounds.body_timeout_ms.load(Ordering::Relaxed));
-        let (parts, body) = request.into_parts();
-        match tokio::time::timeout(timeout, axum::body::to_bytes(body, MAX_BODY_BYTES)).await {
-            Ok(Ok(bytes)) => next.run(Request::from_parts(parts, Body::from(bytes))).await,
-            Ok(Err(error)) => {
-                let over = error.into_inner().downcast_ref::<http_body_util::LengthLimitError>().is_some();
-                if over {
-                    crate::access::too_large().into_response()
-                } else {
-                    ApiError::bad_request("el cuerpo llegó incompleto", "the body was cut short")
-                        .into_response()
-                }
-            }
-            Err(_) => {
-                bounds.bit(format_args!(
-                    "se cortó una solicitud cuyo cuerpo no llegó en {} s / cut off a request whose body did not arrive within {} s",
-                    timeout.as_secs(),
-                    timeout.as_secs()
-                ));
-                ApiError::new(
-                    asamblea_api::ErrorCode::BodyTimeout,
-                    format!(
-                        "El cuerpo de la solicitud no llegó en {} s; envíelo de nuevo.",
-                        timeout.as_secs()
-                    ),
-                    format!("The request body did not arrive within {} s; send it again.", timeout.as_secs()),
-                )
-                .into_response()
-            }
+        return Err(crate::access::too_large().into_response());
+    }
+    if declared == Some(0) || request.method() == axum::http::Method::GET {
+        return Ok(request);
+    }
+    let timeout = Duration::from_millis(bounds.body_timeout_ms.load(Ordering::Relaxed));
+    let (parts, body) = request.into_parts();
+    match tokio::time::timeout(timeout, axum::body::to_bytes(body, MAX_BODY_BYTES)).await {
+        Ok(Ok(bytes)) => Ok(Request::from_parts(parts, Body::from(bytes))),
+        Ok(Err(error)) => {
+            let over = error.into_inner().downcast_ref::<http_body_util::LengthLimitError>().is_some();
+            Err(if over {
+                crate::access::too_large().into_response()
+            } else {
+                ApiError::bad_request("el cuerpo llegó incompleto", "the body was cut short").into_response()
+            })
         }
-    };
-    secure(&mut response);
-    response
+        Err(_) => {
+            bounds.bit(format_args!(
+                "se cortó una solicitud cuyo cuerpo no llegó en {} s / cut off a request whose body did not arrive within {} s",
+                timeout.as_secs(),
+                timeout.as_secs()
+            ));
+            Err(ApiError::new(
+                asamblea_api::ErrorCode::BodyTimeout,
+                format!("El cuerpo de la solicitud no llegó en {} s; envíelo de nuevo.", timeout.as_secs()),
+                format!("The request body did not arrive within {} s; send it again.", timeout.as_secs()),
+            )
+            .into_response())
+        }
+    }
 }

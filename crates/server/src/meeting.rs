@@ -95,6 +95,14 @@ pub(crate) fn id(text: &str, field: &str) -> Result<Id, ApiError> {
     })
 }
 
+/// An agent's id as typed at the desk: the register's rule for ids
+/// (`asamblea_venue::text::agent_id`), refused naming the field.
+pub(crate) fn agent_id(text: &str) -> Result<Id, ApiError> {
+    asamblea_venue::text::agent_id(text).map_err(|problem| {
+        ApiError::bad_request(format!("`agent`: {}", problem.es), format!("`agent`: {}", problem.en))
+    })
+}
+
 /// A badge's public key as the desk sends it (64 hex digits).
 pub(crate) fn badge_key(hex: &str) -> Result<PublicKey, ApiError> {
     PublicKey::from_hex(hex).map_err(|e| {

@@ -110,7 +110,10 @@ pub(crate) fn routers(state: &AppState) -> (Router<AppState>, Router<AppState>) 
             }
             Callers::Kiosk => {
                 let gate = axum::middleware::from_fn_with_state(state.clone(), crate::access::kiosk_gate);
-                kiosks = kiosks.merge(router.route_layer(gate));
+                // Inside the gate: only an enrolled kiosk's body is read,
+                // within the body time-out and size everyone has.
+                let body = axum::middleware::from_fn_with_state(state.clone(), crate::limits::bound_body);
+                kiosks = kiosks.merge(router.route_layer(body).route_layer(gate));
             }
         }
     }

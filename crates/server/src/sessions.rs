@@ -23,7 +23,8 @@
 //! itself.
 //!
 //! A session lasts while used: [`IDLE`] without a request ends it, as does
-//! signing out. Sessions live in memory: a restart of the daemon signs
+//! signing out, and so does a 65th sign-in of the same account (its own
+//! oldest session goes; another role's never does). Sessions live in memory: a restart of the daemon signs
 //! everyone out (the consoles send them back to `/personal`).
 
 use std::collections::HashMap;
@@ -39,8 +40,12 @@ pub(crate) const COOKIE: &str = "asamblea_personal";
 pub(crate) const CSRF_HEADER: &str = "x-asamblea-csrf";
 /// A session unused this long is over.
 pub(crate) const IDLE: Duration = Duration::from_secs(8 * 3600);
-/// Sessions open at once, at most; the oldest goes first past that.
-const MAX_SESSIONS: usize = 512;
+/// Sessions one account (so one role: the accounts are `staff.toml`'s,
+/// one a role) keeps open at once: that account's oldest goes first past
+/// it. Per account, never across them, so one token signed in again and
+/// again ends only its own sessions, never another role's; and the table
+/// holds at most this many per account, a few hundred in all.
+const MAX_SESSIONS_PER_ACCOUNT: usize = 64;
 
 /// A signed-in staff member.
 #[derive(Clone, Debug)]
@@ -50,7 +55,13 @@ pub(crate) struct Session {
     /// The token every state-changing request of this session carries.
     pub(crate) csrf: String,
     last_seen: Instant,
+    /// The order sessions were opened in: the older of two used at the
+    /// same instant goes first.
+    opened: u64,
 }
+
+/// The number of the next session opened.
+static OPENED: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
 
 /// The open sessions, by the SHA-256 of their cookie (a memory dump shows
 /// no live cookie).
@@ -65,12 +76,19 @@ impl Sessions {
         let mut sessions = self.0.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
         let now = Instant::now();
         sessions.retain(|_, s| now.duration_since(s.last_seen) < IDLE);
-        if sessions.len() >= MAX_SESSIONS {
-            if let Some(oldest) = sessions.iter().min_by_key(|(_, s)| s.last_seen).map(|(k, _)| *k) {
+        let own = sessions.values().filter(|s| s.account == account).count();
+        if own >= MAX_SESSIONS_PER_ACCOUNT {
+            let oldest = sessions
+                .iter()
+                .filter(|(_, s)| s.account == account)
+                .min_by_key(|(_, s)| (s.last_seen, s.opened))
+                .map(|(k, _)| *k);
+            if let Some(oldest) = oldest {
                 sessions.remove(&oldest);
             }
         }
-        let session = Session { account: account.to_string(), csrf: csrf.clone(), last_seen: now };
+        let opened = OPENED.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        let session = Session { account: account.to_string(), csrf: csrf.clone(), last_seen: now, opened };
         sessions.insert(Digest::sha256(cookie.as_bytes()), session);
         (cookie, csrf)
     }
@@ -169,6 +187,21 @@ mod tests {
         assert!(sessions.find(&"0".repeat(64)).is_none());
         sessions.close(&cookie);
         assert!(sessions.find(&cookie).is_none());
+    }
+
+    #[test]
+    fn one_roles_sign_ins_never_end_anothers_session() {
+        let sessions = Sessions::default();
+        let (desk, _) = sessions.open("registro");
+        let chair: Vec<String> = (0..520).map(|_| sessions.open("presidente").0).collect();
+        assert!(sessions.find(&desk).is_some(), "520 sign-ins of the chair's token signed the desk out");
+        // The chair's own oldest sessions went, its newest stay.
+        assert!(sessions.find(&chair[0]).is_none(), "the oldest of a role past its cap is ended");
+        assert!(sessions.find(&chair[519]).is_some());
+        let open =
+            |account: &str| sessions.0.lock().unwrap().values().filter(|s| s.account == account).count();
+        assert_eq!(open("presidente"), MAX_SESSIONS_PER_ACCOUNT);
+        assert_eq!(open("registro"), 1);
     }
 
     #[test]

@@ -18,7 +18,8 @@
 //! English after: a register is imported whole or not at all.
 //!
 //! What Excel in Colombia writes is read too: a file that is not UTF-8 is
-//! read as Windows-1252 (Excel's "CSV" there) and a header separated by `;`
+//! read as Windows-1252 (Excel's "CSV" there; a UTF-16 file, Excel's
+//! "Unicode text", is refused saying so) and a header separated by `;`
 //! (Excel's list separator where the decimal comma is used) sets `;` as
 //! the separator; each is said in [`Imported::notes`]. Ids and names are
 //! put in NFC and look-alike ids refused, naming both lines
@@ -86,6 +87,23 @@ const WINDOWS_1252_HIGH: [Option<char>; 32] = [
 /// The file's text: UTF-8 as it is, or Windows-1252 decoded (with a note);
 /// refused naming the line when it is neither.
 fn decode(file: &str, bytes: Vec<u8>, notes: &mut Vec<String>) -> Result<String, ImportError> {
+    // UTF-16 (Excel's "Unicode text"): a byte-order mark, or the NUL byte
+    // every ASCII letter carries in it, in the header's first letter. (A
+    // NUL further on is a field's, refused naming its line.)
+    let marked = bytes.starts_with(&[0xFF, 0xFE]) || bytes.starts_with(&[0xFE, 0xFF]);
+    if marked || bytes.iter().take(2).any(|&b| b == 0) {
+        let (es, en) = if marked {
+            ("el archivo está en UTF-16", "the file is UTF-16")
+        } else {
+            ("el archivo tiene bytes nulos: parece UTF-16", "the file holds NUL bytes: it looks like UTF-16")
+        };
+        return Err(ImportError::Encoding {
+            file: file.into(),
+            message: format!(
+                "{es} (lo que Excel llama «Texto Unicode»), no UTF-8: ábralo y guárdelo como «CSV UTF-8 (delimitado por comas)» / {en} (what Excel calls \"Unicode Text\"), not UTF-8: open it and save it as \"CSV UTF-8 (Comma delimited)\""
+            ),
+        });
+    }
     let bytes = match String::from_utf8(bytes) {
         Ok(text) => return Ok(text),
         Err(e) => e.into_bytes(),
@@ -168,6 +186,14 @@ pub enum ImportError {
         /// The file.
         file: String,
         /// What is wrong, Spanish first.
+        message: String,
+    },
+    /// The file is in an encoding a register is not read from (UTF-16).
+    #[error("{file}: {message}")]
+    Encoding {
+        /// The file.
+        file: String,
+        /// Which encoding and what to do, Spanish first.
         message: String,
     },
     /// The rows are fine one by one but not together.
@@ -552,6 +578,36 @@ mod tests {
             "holder_id,name,class,shares\nA,Ana,ORD,0\nB,Bea,PREF,0\n",
             "r.csv: ningún accionista tiene acciones: revise la columna shares / no holder holds any share: check the shares column",
         );
+    }
+
+    /// A register saved as UTF-16 (Excel's "Unicode text", with or without
+    /// its byte-order mark) is named as such, with what to do, instead of
+    /// its header read as a column `ÿþh o l d e r _ i d`.
+    #[test]
+    fn a_utf16_register_is_named_as_such_with_what_to_do() {
+        let text = "holder_id,name,class,shares\nA,Ana,ORD,10\n";
+        let utf16 = |bom: &[u8], little: bool| {
+            let mut bytes = bom.to_vec();
+            for unit in text.encode_utf16() {
+                bytes.extend(if little { unit.to_le_bytes() } else { unit.to_be_bytes() });
+            }
+            bytes
+        };
+        for (bytes, what) in [
+            (utf16(&[0xFF, 0xFE], true), "UTF-16LE with its mark"),
+            (utf16(&[0xFE, 0xFF], false), "UTF-16BE with its mark"),
+            (utf16(&[], true), "UTF-16LE without a mark"),
+            (utf16(&[], false), "UTF-16BE without a mark"),
+        ] {
+            let Err(e) = import("registro.csv", &bytes[..], capital(), |_| {}) else {
+                panic!("{what} was read")
+            };
+            let said = e.to_string();
+            assert!(said.starts_with("registro.csv: "), "{what}: {said}");
+            assert!(said.contains("UTF-16") && said.contains("CSV UTF-8"), "{what}: {said}");
+            assert!(said.find("guárdelo").unwrap() < said.find("save it").unwrap(), "{what}: {said}");
+            assert!(!said.contains("column") && !said.contains('\u{fffd}'), "{what}: {said}");
+        }
     }
 
     #[test]

@@ -672,7 +672,8 @@ impl Service {
             principals.iter().map(|p| id("el representado / principal", p)).collect::<Result<Vec<_>>>()?;
         ids.sort();
         let arrival = AgentArrival {
-            agent: id("el apoderado / agent", agent)?,
+            agent: crate::text::agent_id(agent)
+                .map_err(|problem| VenueError::refused(problem.to_string()))?,
             principals: ids,
             capacity,
             declared_role,

@@ -51,30 +51,68 @@ fn trim(raw: &str) -> &str {
     raw.trim_matches(|c| c == ' ' || c == '\t' || c == '\r')
 }
 
+/// Why an id is refused, in Spanish and in English, for a caller that
+/// names the field in each language ([`agent_id`]).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct IdProblem {
+    /// In Spanish.
+    pub es: String,
+    /// In English.
+    pub en: String,
+}
+
+impl std::fmt::Display for IdProblem {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{} / {}", self.es, self.en)
+    }
+}
+
 /// An id (a holder's, an agenda item's), trimmed and in NFC, or what is
 /// wrong with it in Spanish and English.
 pub fn id(raw: &str) -> Result<String, String> {
+    checked_id(raw).map_err(|problem| problem.to_string())
+}
+
+/// The one rule for ids, [`id`]'s, with its reason in each language.
+pub fn checked_id(raw: &str) -> Result<String, IdProblem> {
+    let problem = |es: String, en: String| IdProblem { es, en };
     let id: String = trim(raw).nfc().collect();
     if id.is_empty() {
-        return Err("está vacío / is empty".into());
+        return Err(problem("está vacío".into(), "is empty".into()));
     }
     if let Some(c) = id.chars().find(|c| !(c.is_alphanumeric() || "-._/".contains(*c))) {
-        return Err(format!(
-            "contiene {}: un identificador lleva solo letras, dígitos y - . _ / / contains {}: an id holds letters, digits and - . _ / only",
-            describe(c),
-            describe(c)
+        return Err(problem(
+            format!("contiene {}: un identificador lleva solo letras, dígitos y - . _ /", describe(c)),
+            format!("contains {}: an id holds letters, digits and - . _ / only", describe(c)),
         ));
     }
     if let Some(c) = id.chars().find(|c| c.to_string().nfkc().collect::<String>() != c.to_string()) {
-        return Err(format!(
-            "contiene {}, un carácter de compatibilidad (dígitos de ancho completo, superíndices, ª…): escríbalo con letras y dígitos corrientes / contains {}, a compatibility character: write plain letters and digits",
-            describe(c),
-            describe(c)
+        return Err(problem(
+            format!(
+                "contiene {}, un carácter de compatibilidad (dígitos de ancho completo, superíndices, ª…): escríbalo con letras y dígitos corrientes",
+                describe(c)
+            ),
+            format!("contains {}, a compatibility character: write plain letters and digits", describe(c)),
         ));
     }
     asamblea_wire::Id::new(&id)
-        .map_err(|e| format!("no cabe en el registro / does not fit the ledger: {e}"))?;
+        .map_err(|e| problem("no cabe en el registro".into(), format!("does not fit the ledger: {e}")))?;
     Ok(id)
+}
+
+/// An agent's id as typed at the desk (who is not in the register): held
+/// to the register's own rule ([`checked_id`]), so what a register
+/// refuses — a direction override, `<`, `=`, `@`, a space — is refused
+/// here too; the reason names the agent, Spanish first.
+pub fn agent_id(raw: &str) -> Result<asamblea_wire::Id, IdProblem> {
+    let named = |problem: IdProblem| IdProblem {
+        es: format!("el identificador del apoderado {}", problem.es),
+        en: format!("the agent's id {}", problem.en),
+    };
+    let id = checked_id(raw).map_err(named)?;
+    asamblea_wire::Id::new(&id).map_err(|e| {
+        named(IdProblem { es: "no cabe en el registro".into(), en: format!("does not fit the ledger: {e}") })
+    })
 }
 
 /// A name or title, trimmed and in NFC; refused when empty (unless
@@ -170,6 +208,18 @@ mod tests {
             assert!(id(bad).is_err(), "{bad:?} must be refused");
         }
         assert!(id("CC\u{200B}-1").unwrap_err().contains("U+200B (invisible)"));
+    }
+
+    #[test]
+    fn an_agents_id_is_held_to_the_registers_rule_and_the_reason_names_the_agent() {
+        assert_eq!(agent_id(" CC-JOSE\u{301} ").unwrap().as_str(), "CC-JOSÉ");
+        for bad in ["\u{202E}gnp.exe", "<b>", "=1+1", "a@b.co", "CC 1", "", "CC-１"] {
+            assert!(id(bad).is_err(), "{bad:?}: the register takes it");
+            let problem = agent_id(bad).unwrap_err();
+            assert!(problem.es.starts_with("el identificador del apoderado "), "{problem}");
+            assert!(problem.en.starts_with("the agent's id "), "{problem}");
+        }
+        assert!(agent_id("\u{202E}gnp.exe").unwrap_err().es.contains("U+202E (invisible)"));
     }
 
     #[test]

@@ -195,6 +195,16 @@ fn an_attendee_votes_at_the_kiosk_from_scan_to_receipt_and_nothing_is_lost_or_co
         "POST /api/cancelar HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: 0\r\nConnection: close\r\n\r\n",
     );
     assert!(answer.starts_with("HTTP/1.1 403"), "{answer}");
+    // No other page on the kiosk may frame this one or run script in it
+    // (the page above, and every step below, work under that policy).
+    let answer = raw_http(address, "GET / HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n");
+    let head = answer.split("\r\n\r\n").next().unwrap().to_ascii_lowercase();
+    assert!(head.contains("\r\nx-frame-options: deny"), "{head}");
+    let policy = head.lines().find(|l| l.starts_with("content-security-policy:")).unwrap_or_default();
+    for directive in ["frame-ancestors 'none'", "default-src 'none'", "script-src 'self'", "style-src 'self'"]
+    {
+        assert!(policy.contains(directive), "{policy}");
+    }
 
     // Scans that must send nothing: cut short, another meeting's, revoked.
     browser.keys(&format!("{}\n", &administrator.2[..60]));

@@ -392,11 +392,42 @@ fn init_checks_everything_first_and_clears_what_a_killed_init_left() {
     let leftover = parent.join(format!(".{name}.init-4242"));
     std::fs::create_dir_all(leftover.join("keys")).unwrap();
     std::fs::write(leftover.join("ledger.db"), b"half").unwrap();
+    // … and, past the meeting's id, its key folder of seeds; this one of
+    // another meeting in the same folder, which `init` clears too.
+    let (other, other_keys) = killed_init(parent, &format!(".{name}-otra.init-4343"));
     let out = ok(&["init", s(&dir)]);
     assert!(out.contains("removed an earlier, unfinished init"), "{out}");
     assert!(hidden(parent).is_empty() && dir.join("ledger.db").exists());
+    assert!(!other.exists() && !other_keys.exists(), "{out}");
     assert!(ok(&["verify", s(&dir)]).contains("VERIFIED"));
+    // `serve` clears what a killed init left beside the meeting it serves.
+    let (late, late_keys) = killed_init(parent, &format!(".{name}-tarde.init-4545"));
+    let (daemon, printed) = Daemon::start(&["serve", s(&dir)]);
+    assert!(printed.iter().any(|l| l.contains("removed an earlier, unfinished init")), "{printed:?}");
+    assert!(!late.exists() && !late_keys.exists());
+    drop(daemon);
+    // An agent's id is held to the register's rule for ids here too.
+    let out = asamblea(&["checkin", s(&dir), "\u{202E}gnp.exe", "--represents", "CC-10000000"]);
+    let said = text(&out.stderr);
+    assert!(!out.status.success(), "{said}");
+    assert!(said.contains("el identificador del apoderado") && said.contains("the agent's id"), "{said}");
     crate::support::remove_meeting(&dir);
+}
+
+/// A hidden staging folder as a kill -9 past the meeting's id leaves it:
+/// the register's names, the id, and a key folder of seeds outside it.
+fn killed_init(parent: &Path, name: &str) -> (PathBuf, PathBuf) {
+    let folder = parent.join(name);
+    std::fs::create_dir_all(&folder).unwrap();
+    std::fs::write(folder.join("register.csv"), "holder_id,name,class,shares\nCC-1,Ana Ruiz,ORD,10\n")
+        .unwrap();
+    let meeting = asamblea_wire::MeetingId(asamblea_venue::secrets::random());
+    std::fs::write(folder.join("meeting-id"), format!("{}\n", asamblea_wire::hex::encode(&meeting.0)))
+        .unwrap();
+    let keys = asamblea_venue::secrets::key_folder(&meeting).unwrap();
+    std::fs::create_dir_all(&keys).unwrap();
+    std::fs::write(keys.join("daemon.seed"), "00".repeat(32)).unwrap();
+    (folder, keys)
 }
 
 #[test]

@@ -317,3 +317,78 @@ async fn a_closed_items_counted_ballots_are_listed_by_their_receipts_hashes_and_
     assert_eq!(status, StatusCode::OK, "{page}");
     assert!(page.contains(hash.as_str()), "the list searched by the code: {page}");
 }
+
+#[tokio::test]
+async fn a_ballot_sent_again_gets_its_receipt_only_with_its_badges_own_signature() {
+    let api = Api::demo("ballot-again");
+    api.check_in_a_quorum().await;
+    api.ok(Method::POST, "/api/v1/items/item-1/open", "chair", None).await;
+    let credential = api.badge("NIT-800100200").await;
+    let vote =
+        HolderVote { holder: Id::new("NIT-800100200").unwrap(), choice: Choice::Whole(OptionIndex::list(0)) };
+    let ballot = api.ballot(&credential, "item-1", vec![vote]);
+    let first = api.ok(Method::POST, "/api/v1/ballots", "kiosk", Some(ballot.clone())).await;
+    // The same bytes with a garbage signature: no receipt.
+    let mut garbage = ballot.clone();
+    garbage["signature"] = json!("01".repeat(64));
+    let (status, value) = api.call(Method::POST, "/api/v1/ballots", "kiosk", Some(garbage)).await;
+    assert_eq!(
+        (status, &value["error"]["code"]),
+        (StatusCode::UNPROCESSABLE_ENTITY, &json!("bad-signature")),
+        "the stored receipt was given for a garbage signature: {value}"
+    );
+    // Signed well, but by a key that is not the badge's.
+    let stranger = Credential::generate_from(&api.meeting, credential.id(), &[7; 32]);
+    let bytes = asamblea_wire::hex::decode(ballot["event"].as_str().unwrap()).unwrap();
+    let mut resigned = ballot.clone();
+    resigned["signer"] = json!(hex(&stranger.public_key().to_bytes()));
+    resigned["signature"] = json!(hex(&stranger.keypair().sign(&api.meeting, &bytes).unwrap().0));
+    let (status, value) = api.call(Method::POST, "/api/v1/ballots", "kiosk", Some(resigned)).await;
+    assert_eq!(
+        (status, &value["error"]["code"]),
+        (StatusCode::UNPROCESSABLE_ENTITY, &json!("bad-signature")),
+        "{value}"
+    );
+    // With its own signature it gets its first receipt, as before.
+    assert_eq!(api.ok(Method::POST, "/api/v1/ballots", "kiosk", Some(ballot)).await, first);
+}
+
+/// A kiosk that stops sending its ballot's body is cut off after the body
+/// time-out, as every other route's caller is. On tokio's paused clock:
+/// the time-out and the test's own bound are virtual, so nothing here
+/// depends on the machine's speed.
+#[tokio::test(start_paused = true)]
+async fn a_kiosk_that_stops_sending_its_body_is_cut_off_after_the_body_time_out() {
+    use futures_util::StreamExt as _;
+    use tower::ServiceExt as _;
+    let api = Api::demo("kiosk-body");
+    let limits = asamblea_server::ServiceLimits {
+        body_timeout: std::time::Duration::from_secs(2),
+        ..asamblea_server::ServiceLimits::default()
+    };
+    let state = api.state.clone().with_service_limits(limits);
+    let stalled = futures_util::stream::once(async {
+        Ok::<_, std::io::Error>(axum::body::Bytes::from_static(b"{\"event\":\"0b02"))
+    })
+    .chain(futures_util::stream::pending());
+    let mut request = axum::http::Request::builder()
+        .method(Method::POST)
+        .uri("/api/v1/ballots")
+        .header("content-type", "application/json")
+        .header("content-length", "400")
+        .body(axum::body::Body::from_stream(stalled))
+        .unwrap();
+    request.extensions_mut().insert(asamblea_server::tls::ClientCert { kiosk_id: "quiosco-prueba".into() });
+    let started = tokio::time::Instant::now();
+    let answered = tokio::time::timeout(
+        std::time::Duration::from_secs(60),
+        asamblea_server::router(state).oneshot(request),
+    )
+    .await;
+    let response = answered.expect("the kiosk's stalled body still held the request after 60 s").unwrap();
+    assert_eq!(response.status(), StatusCode::REQUEST_TIMEOUT);
+    assert!(started.elapsed() >= std::time::Duration::from_secs(2), "not before the time-out");
+    let bytes = http_body_util::BodyExt::collect(response.into_body()).await.unwrap().to_bytes();
+    let value: serde_json::Value = serde_json::from_slice(&bytes).unwrap();
+    assert_eq!(value["error"]["code"], "body-timeout", "{value}");
+}

@@ -235,3 +235,32 @@ async fn the_desk_figures_count_arrivals_refusals_and_badges_as_the_ledger_recor
         assert!(status == StatusCode::FORBIDDEN || status == StatusCode::UNAUTHORIZED, "{caller}: {status}");
     }
 }
+
+/// An agent's id typed at the desk is held to the register's own rule for
+/// ids (`asamblea_venue::text::id`): what a register refuses — a direction
+/// override (U+202E) that printed `gnp.exe` reversed in the acta, markup, a
+/// spreadsheet formula, an address, a space — is refused here too, saying
+/// why in Spanish first; nothing is recorded.
+#[tokio::test]
+async fn an_agents_id_is_held_to_the_registers_rule_for_ids() {
+    let api = Api::demo("agent-ids");
+    let before = api.ok(Method::GET, "/api/v1/desk", "operator", None).await;
+    for bad in ["\u{202E}gnp.exe", "<b>CC-1</b>", "=1+1", "ana@example.com", "CC 55555555", "CC-\u{200B}5"] {
+        for rejected in [false, true] {
+            let body = json!({ "agent": bad, "represents": ["CC-10000000"], "as": "proxy",
+                               "power_document": "P-1", "power_rejected": rejected });
+            let (status, value) = api.call(Method::POST, "/api/v1/checkins", "operator", Some(body)).await;
+            assert_eq!(status, StatusCode::BAD_REQUEST, "{bad:?} was let in: {value}");
+            let (es, en) =
+                (value["error"]["message"].as_str().unwrap(), value["error"]["message_en"].as_str().unwrap());
+            assert!(es.contains("apoderado") && es.contains("identificador"), "{es}");
+            assert!(en.contains("agent") && !en.contains("apoderado"), "{en}");
+        }
+    }
+    assert_eq!(api.ok(Method::GET, "/api/v1/desk", "operator", None).await, before, "nothing recorded");
+    // An id the register would take is taken, in its NFC form.
+    let body = json!({ "agent": "CC-JOSE\u{301}", "represents": ["CC-10000000"], "as": "proxy", "power_document": "P-1" });
+    api.ok(Method::POST, "/api/v1/checkins", "operator", Some(body)).await;
+    let attendees = api.ok(Method::GET, "/api/v1/attendees", "operator", None).await;
+    assert!(attendees.to_string().contains("CC-JOSÉ"), "{attendees}");
+}

@@ -187,3 +187,65 @@ async fn every_console_lets_in_exactly_its_role_and_every_api_route_takes_the_co
         }
     }
 }
+
+/// What a shared desk browser must not keep after sign-out: every answer
+/// a staff member gets (the consoles, the register's names in
+/// `/api/v1/attendees` and `/api/v1/holders`, the sign-in that sets the
+/// cookie), and the kiosk's ballot sheet, says `Cache-Control: no-store`.
+#[tokio::test]
+async fn no_answer_holding_the_registers_names_or_a_token_may_be_kept_by_a_browser() {
+    let api = Api::demo("no-store");
+    api.check_in("CC-10000000").await;
+    let no_store = |headers: &axum::http::HeaderMap, what: &str| {
+        assert_eq!(
+            headers.get("cache-control").and_then(|v| v.to_str().ok()),
+            Some("no-store"),
+            "{what}: a browser may keep it"
+        );
+    };
+    let form = format!("clave={}", api.tokens[&Role::Operator]);
+    let (status, headers, _) = browser(
+        &api,
+        Method::POST,
+        "/personal/entrar",
+        None,
+        None,
+        Some(("application/x-www-form-urlencoded", form)),
+    )
+    .await;
+    assert_eq!(status, StatusCode::SEE_OTHER);
+    no_store(&headers, "the sign-in that sets the cookie");
+    for role in Role::ALL {
+        let (cookie, _) = sign_in(&api, role).await;
+        let mut pages = vec!["/personal".to_string()];
+        for route in route_table() {
+            if route.method == "GET" && route.callers.contains(&role.code()) {
+                pages.push(route.path.replace("{item}", "item-1").replace("{credential}", "1"));
+            }
+        }
+        pages.push("/api/v1/holders?q=ana".into());
+        for path in pages {
+            let (status, headers, _) = browser(&api, Method::GET, &path, Some(&cookie), None, None).await;
+            no_store(&headers, &format!("GET {path} as {} ({status})", role.code()));
+        }
+    }
+    let (cookie, _) = sign_in(&api, Role::Operator).await;
+    for (path, holds) in
+        [("/registro", "</html>"), ("/api/v1/attendees", "CC-10000000"), ("/api/v1/holders?q=ana", "Ana")]
+    {
+        let (status, headers, page) = browser(&api, Method::GET, path, Some(&cookie), None, None).await;
+        assert_eq!(status, StatusCode::OK, "{path}: {page}");
+        assert!(page.contains(holds), "{path} holds the register's ids or names: {page}");
+        no_store(&headers, path);
+    }
+    // The kiosk's ballot sheet names the attendee and the holders carried.
+    let credential = api.badge("CC-10000000").await;
+    let mut request = Request::builder()
+        .uri(format!("/api/v1/kiosk/badges/{}", credential.id().0))
+        .body(Body::empty())
+        .unwrap();
+    request.extensions_mut().insert(asamblea_server::tls::ClientCert { kiosk_id: "quiosco-prueba".into() });
+    let response = router(api.state.clone()).oneshot(request).await.unwrap();
+    assert_eq!(response.status(), StatusCode::OK);
+    no_store(response.headers(), "the kiosk's ballot sheet");
+}
