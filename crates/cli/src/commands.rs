@@ -3,7 +3,7 @@
 //! operator needs (Spanish first, Colombian numbers) and returns an exit
 //! code; errors say what and where, and what to do.
 
-use std::io::{IsTerminal, Write};
+use std::io::{IsTerminal, Seek as _, Write};
 use std::path::{Path, PathBuf};
 
 use anyhow::{bail, Context, Result};
@@ -668,20 +668,18 @@ pub fn verify(path: &Path, inputs: &VerifyInputs, out: &mut dyn Write) -> Result
         })?;
         // The rows exactly as stored: a hand-edited file is judged by the
         // verifier, naming the event, rather than refused whole. They are
-        // written as a bundle to a temporary file (with checkpoints signed
-        // here with the meeting's daemon key over the stored heads, at
-        // every close and at the end) and verified from it, a slice at a
-        // time: a meeting of a million ballots is never held in memory.
-        let temporary = TemporaryFile(std::env::temp_dir().join(format!(
-            "asamblea-verify-{}-{}.bundle",
-            std::process::id(),
-            hex(&files.meeting_id.0[..4])
-        )));
-        let file = std::fs::File::create(&temporary.0)
-            .with_context(|| format!("{}: no se puede escribir un paquete temporal; ¿hay espacio en disco? / cannot write a temporary bundle: is there disk space?", temporary.0.display()))?;
+        // written as a bundle to a temporary file of the meeting (with
+        // checkpoints signed here with the meeting's daemon key over the
+        // stored heads, at every close and at the end) and verified from
+        // it, a slice at a time: a meeting of a million ballots is never
+        // held in memory. The file has no name and is owner-only
+        // (`asamblea_venue::scratch`).
+        let file = asamblea_venue::scratch::file(path).context(
+            "no se puede escribir un paquete temporal; ¿hay espacio en disco? / cannot write a temporary bundle: is there disk space?",
+        )?;
         let sign = |c: &asamblea_wire::Checkpoint| c.sign(&files.meeting_id, &files.daemon);
-        asamblea_ledger::export_raw_bundle(&path.join("ledger.db"), &files.bundle_head(), sign, file)?;
-        Some(temporary)
+        asamblea_ledger::export_raw_bundle(&path.join("ledger.db"), &files.bundle_head(), sign, &file)?;
+        Some(file)
     } else {
         None
     };
@@ -693,12 +691,16 @@ pub fn verify(path: &Path, inputs: &VerifyInputs, out: &mut dyn Write) -> Result
         bar.get_or_insert_with(|| progress_bar(total, "Verificando / verifying")).set_position(done);
     };
     // A bundle file is read a slice at a time, never whole.
-    let source = temporary.as_ref().map_or(path, |temporary| temporary.0.as_path());
-    let file = std::fs::File::open(source).with_context(|| {
-        format!("{}: no se puede leer el paquete / cannot read the bundle", path.display())
-    })?;
-    let verdict = asamblea_ledger::verify_bundle_state(file, &options, &mut progress);
-    drop(temporary);
+    let cannot_read = || format!("{}: no se puede leer el paquete / cannot read the bundle", path.display());
+    let file = match temporary {
+        Some(mut file) => {
+            file.rewind().with_context(cannot_read)?;
+            file
+        }
+        None => std::fs::File::open(path).with_context(cannot_read)?,
+    };
+    let verdict = asamblea_ledger::verify_bundle_state(&file, &options, &mut progress);
+    drop(file);
     if let Some(bar) = bar {
         bar.finish_and_clear();
     }
@@ -799,13 +801,10 @@ pub fn verify(path: &Path, inputs: &VerifyInputs, out: &mut dyn Write) -> Result
     }
 }
 
-/// A file removed when dropped (the bundle `verify DIR` writes).
-struct TemporaryFile(PathBuf);
-
-impl Drop for TemporaryFile {
-    fn drop(&mut self) {
-        let _ = std::fs::remove_file(&self.0);
-    }
+/// A bundle file, opened for the documents made from it.
+fn open_bundle(bundle: &Path) -> Result<std::fs::File> {
+    std::fs::File::open(bundle)
+        .with_context(|| format!("{}: no se puede leer el paquete / cannot read the bundle", bundle.display()))
 }
 
 fn parse_hex32(text: &str) -> Result<[u8; 32]> {
@@ -1175,7 +1174,8 @@ pub fn export_results(
     }
     let mut bars = PassBars::default();
     let mut progress = |done, total| bars.report(done, total);
-    let report = match asamblea_server::reports::from_bundle(bundle, &mut progress) {
+    let opened = open_bundle(bundle)?;
+    let report = match asamblea_server::reports::from_bundle(&opened, &mut progress) {
         Ok(report) => report,
         Err(asamblea_server::reports::ReportError::NotVerified(why)) => {
             writeln!(
@@ -1271,10 +1271,11 @@ pub fn acta(
         (true, None) if claimed.is_some() => vec![ActaFormat::Pdf(Paper::Carta), ActaFormat::Pdf(Paper::A4)],
         (true, None) => vec![ActaFormat::Pdf(Paper::Carta)],
     };
+    let opened = open_bundle(bundle)?;
     let mut made = Vec::new();
     for format in formats {
         let mut bars = PassBars::default();
-        let made_now = reports::acta(bundle, format, &mut |done, total| bars.report(done, total));
+        let made_now = reports::acta(&opened, format, &mut |done, total| bars.report(done, total));
         bars.finish();
         made = match made_now {
             Ok(bytes) => bytes,

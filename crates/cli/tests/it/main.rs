@@ -15,6 +15,7 @@ mod kill;
 mod kiosk;
 mod meeting_day;
 mod meeting_dir;
+mod private_files;
 mod scenarios;
 mod support;
 mod vectors;
