@@ -803,8 +803,9 @@ pub fn verify(path: &Path, inputs: &VerifyInputs, out: &mut dyn Write) -> Result
 
 /// A bundle file, opened for the documents made from it.
 fn open_bundle(bundle: &Path) -> Result<std::fs::File> {
-    std::fs::File::open(bundle)
-        .with_context(|| format!("{}: no se puede leer el paquete / cannot read the bundle", bundle.display()))
+    std::fs::File::open(bundle).with_context(|| {
+        format!("{}: no se puede leer el paquete / cannot read the bundle", bundle.display())
+    })
 }
 
 fn parse_hex32(text: &str) -> Result<[u8; 32]> {

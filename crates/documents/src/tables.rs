@@ -448,7 +448,11 @@ mod tests {
              Ana,7\r\n\
              fin,18446744073709551615\r\n",
         );
-        check(&["=1+1", "a;b"], CsvFlavour::Excel, "a;n\r\n\"'=1+1\";7\r\n\"a;b\";7\r\nfin;18446744073709551615\r\n");
+        check(
+            &["=1+1", "a;b"],
+            CsvFlavour::Excel,
+            "a;n\r\n\"'=1+1\";7\r\n\"a;b\";7\r\nfin;18446744073709551615\r\n",
+        );
         // A text that already starts with apostrophes before a formula's
         // first character gets one more, so that dropping one always gives
         // the original back; an apostrophe before anything else stays.

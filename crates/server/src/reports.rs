@@ -326,7 +326,9 @@ pub fn acta(
         // the file a third time for it.
         bundle_sha256: sha256_of(rewound(bundle)?)
             .map_err(|e| {
-                ReportError::Unreadable(format!("el paquete no se puede leer / the bundle cannot be read: {e}"))
+                ReportError::Unreadable(format!(
+                    "el paquete no se puede leer / the bundle cannot be read: {e}"
+                ))
             })?
             .to_string(),
         daemon_key: state.daemon_key().map(|k| k.to_string()).unwrap_or_default(),
@@ -346,4 +348,3 @@ fn parse_date(text: &str) -> Option<(u16, u8, u8)> {
     let day = parts.next()?.parse().ok()?;
     Some((year, month, day))
 }
-

@@ -239,7 +239,8 @@ pub(crate) async fn download(
         // The bundle in a file of the meeting's own temporary folder, with
         // no name and owner-only, gone when dropped (`asamblea_venue::scratch`).
         let bundle = asamblea_venue::scratch::file(&dir).map_err(|e| failed(&e))?;
-        asamblea_venue::service::MeetingFiles::export_to(&dir, &bundle).map_err(|e| failed(&format!("{e:#}")))?;
+        asamblea_venue::service::MeetingFiles::export_to(&dir, &bundle)
+            .map_err(|e| failed(&format!("{e:#}")))?;
         if format == "docx" || format == "pdf" {
             let kind = if format == "docx" { ActaFormat::Docx } else { ActaFormat::Pdf(pdf::Paper::Carta) };
             return acta(&bundle, kind, &mut |_, _| {}).map_err(|e| failed(&e));

@@ -686,7 +686,10 @@ fn formulas_meeting(name: &str) -> (PathBuf, PathBuf) {
     crate::support::remove_meeting(&dir);
     let quoted = |text: &str| format!("\"{}\"", text.replace('"', "\"\""));
     let register = asamblea::commands::DEMO_REGISTER
-        .replace("NIT-800100200,\"Fondo de Pensiones Porvenir del Sur S.A.\"", &format!("-1-1,{}", quoted(FORMULAS[0])))
+        .replace(
+            "NIT-800100200,\"Fondo de Pensiones Porvenir del Sur S.A.\"",
+            &format!("-1-1,{}", quoted(FORMULAS[0])),
+        )
         .replace("\"Inversiones Alfa, S.A.S.\"", &quoted(FORMULAS[1]))
         .replace("\"Fiduciaria Andina S.A. – Patrimonio Autónomo\"", &quoted(FORMULAS[2]));
     let meeting = asamblea::commands::DEMO_MEETING
@@ -757,7 +760,10 @@ fn no_csv_field_is_a_spreadsheet_formula_and_the_workbook_keeps_the_text_as_it_i
                 }
                 "puntos" => {
                     assert!(has(&format!("'{}", FORMULAS[3])), "{flavour:?}: the title\n{text}");
-                    assert!(all.iter().any(|f| f.starts_with("'@Lista 1 ")), "{flavour:?}: the lists\n{text}");
+                    assert!(
+                        all.iter().any(|f| f.starts_with("'@Lista 1 ")),
+                        "{flavour:?}: the lists\n{text}"
+                    );
                 }
                 _ => {}
             }

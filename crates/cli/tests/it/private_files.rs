@@ -56,7 +56,8 @@ fn verify_dir_writes_through_no_file_or_link_someone_made_at_the_name_it_used_to
         std::fs::write(&target, b"").unwrap();
         // `exec` keeps the shell's process number: the name is the one the
         // binary would compute.
-        let script = format!(r#"name="$TMPDIR/asamblea-verify-$$-$2.bundle" && {made} && exec "$3" verify "$4""#);
+        let script =
+            format!(r#"name="$TMPDIR/asamblea-verify-$$-$2.bundle" && {made} && exec "$3" verify "$4""#);
         let out = Command::new("sh")
             .args(["-c", &script, "sh", s(&target), &prefix, env!("CARGO_BIN_EXE_asamblea"), s(&dir)])
             .env("TMPDIR", &tmp)

@@ -247,6 +247,7 @@ async fn a_download_writes_its_bundle_through_no_link_or_file_at_a_name_chosen_i
     assert_eq!(written, 0, "{written} bytes of the bundle were written through a link");
     assert_eq!(kept, links.len(), "a link was removed");
     // Nor is anything left in the meeting's own temporary folder.
-    let left: Vec<_> = std::fs::read_dir(api.dir.join("tmp")).map(|d| d.flatten().count()).into_iter().collect();
+    let left: Vec<_> =
+        std::fs::read_dir(api.dir.join("tmp")).map(|d| d.flatten().count()).into_iter().collect();
     assert!(left.iter().all(|&n| n == 0), "{left:?}");
 }
