@@ -626,7 +626,7 @@ pub fn verify(path: &Path, inputs: &VerifyInputs, out: &mut dyn Write) -> Result
         .iter()
         .map(|c| parse_checkpoint(c).context("--checkpoint"))
         .collect::<Result<Vec<_>>>()?;
-    let witnesses = match &inputs.witness {
+    let mut witnesses = match &inputs.witness {
         Some(file) => lines_of(file)?
             .iter()
             .map(|(place, line)| parse_witness(line).with_context(|| format!("--witness {place}")))
@@ -651,6 +651,11 @@ pub fn verify(path: &Path, inputs: &VerifyInputs, out: &mut dyn Write) -> Result
             skipped.join(", ")
         )?;
     }
+    // The numbers of the heads the user gave: a head of the folder's own
+    // file (below) that fails is named as that file's.
+    let given: std::collections::HashSet<u64> =
+        checkpoints.iter().map(|&(seq, _)| seq).chain(witnesses.iter().map(|(c, _)| c.seq)).collect();
+    let mut kept = None;
     let temporary = if path.is_dir() {
         let keys_missing =
             asamblea_venue::secrets::key_folder_of(path).is_ok_and(|k| !k.join("daemon.seed").exists());
@@ -666,6 +671,29 @@ pub fn verify(path: &Path, inputs: &VerifyInputs, out: &mut dyn Write) -> Result
                  export the bundle on the venue's machine (asamblea export) and verify the bundle",
             )
         })?;
+        // The heads the daemon signed and kept beside the ledger
+        // (`DIR/ledger.checkpoints`), read by the one reading the start
+        // uses: two the key signed at one event are an equivocation; every
+        // other must be the ledger's head at its number (checked as an
+        // observer's witnessed heads are), so that `verify DIR` refuses
+        // whatever the start refuses — and it checks every line, not only
+        // the latest.
+        let heads =
+            match asamblea_venue::checkpoints::read(path, &files.meeting_id, &files.daemon.public_key()) {
+                Ok(heads) => heads,
+                Err(e @ asamblea_venue::VenueError::Equivocation { .. }) => {
+                    return said_failed(out, inputs.json, &e.to_string(), &skipped);
+                }
+                Err(e) => return Err(e.into()),
+            };
+        let signed = heads.signed();
+        kept = Some(KeptHeads {
+            seqs: signed.iter().map(|(c, _)| c.seq).filter(|seq| !given.contains(seq)).collect(),
+            signed: signed.len(),
+            lines: heads.lines(),
+            file: asamblea_venue::checkpoints::path(path),
+        });
+        witnesses.extend(signed);
         // The rows exactly as stored: a hand-edited file is judged by the
         // verifier, naming the event, rather than refused whole. They are
         // written as a bundle to a temporary file of the meeting (with
@@ -683,7 +711,7 @@ pub fn verify(path: &Path, inputs: &VerifyInputs, out: &mut dyn Write) -> Result
     } else {
         None
     };
-    let observed = !checkpoints.is_empty() || !witnesses.is_empty();
+    let observed = !given.is_empty();
     let options = VerifyOptions { daemon_key, checkpoints, witnesses, receipts, load_profile: &load_profile };
     // The bar appears once the bundle is read and its length is known.
     let mut bar = None;
@@ -739,6 +767,7 @@ pub fn verify(path: &Path, inputs: &VerifyInputs, out: &mut dyn Write) -> Result
                 "records": verified.records,
                 "head": hex(&verified.head.0),
                 "checkpoints": verified.checkpoints,
+                "signed_heads": kept.as_ref().map(|kept| kept.signed),
                 "receipts": verified.receipts,
                 "skipped": skipped,
                 "items": items,
@@ -754,6 +783,20 @@ pub fn verify(path: &Path, inputs: &VerifyInputs, out: &mut dyn Write) -> Result
                 verified.results.len(),
                 verified.checkpoints
             )?;
+            if let Some(kept) = &kept {
+                writeln!(
+                    out,
+                    "Cabezas firmadas por el servicio en {} / daemon-signed heads there: {} comprobadas / checked{}",
+                    kept.file.display(),
+                    thousands(kept.signed as u64),
+                    match kept.lines - kept.signed {
+                        0 => String::new(),
+                        other => format!(
+                            " ({other} líneas sin la firma del servicio, ignoradas como al iniciar / lines without the daemon's signature, ignored as at a start)"
+                        ),
+                    }
+                )?;
+            }
             if verified.receipts > 0 {
                 writeln!(
                     out,
@@ -789,16 +832,46 @@ pub fn verify(path: &Path, inputs: &VerifyInputs, out: &mut dyn Write) -> Result
             "{}: no es un paquete de auditoría de asamblea (ni la carpeta de una reunión); exporte uno con `asamblea export DIR ARCHIVO` / not an asamblea audit bundle (nor a meeting directory)",
             path.display()
         ),
-        Err(e) if inputs.json => {
-            let answer = serde_json::json!({ "verified": false, "problem": e.to_string(), "skipped": skipped });
-            writeln!(out, "{}", serde_json::to_string_pretty(&answer)?)?;
-            Ok(false)
-        }
         Err(e) => {
-            writeln!(out, "FALLA / FAILED: {e}")?;
-            Ok(false)
+            let problem = match (&e, &kept) {
+                (
+                    asamblea_ledger::VerifyError::CheckpointMismatch { seq }
+                    | asamblea_ledger::VerifyError::Truncated { seq, .. },
+                    Some(kept),
+                ) if kept.seqs.contains(seq) => format!(
+                    "el registro no es el que el servicio de la reunión firmó en el evento {seq} (una cabeza de {}): un evento guardado se cambió, se quitó o se recortó, y el inicio del servicio también lo rechaza / the ledger is not the one the daemon signed at event {seq} (a head in that file): a saved event was changed, removed or cut, and the daemon's start refuses it too: {e}",
+                    kept.file.display()
+                ),
+                _ => e.to_string(),
+            };
+            said_failed(out, inputs.json, &problem, &skipped)
         }
     }
+}
+
+/// The heads of `DIR/ledger.checkpoints` that `verify DIR` holds the
+/// ledger to.
+struct KeptHeads {
+    /// Their numbers (those the user did not give as well).
+    seqs: std::collections::HashSet<u64>,
+    /// How many lines the daemon's key signed.
+    signed: usize,
+    /// The file's lines, signed or not.
+    lines: usize,
+    /// The file.
+    file: PathBuf,
+}
+
+/// `verify`'s answer when it did not verify: `FALLA / FAILED` and the
+/// problem, or the same as JSON. Exit 1.
+fn said_failed(out: &mut dyn Write, json: bool, problem: &str, skipped: &[String]) -> Result<bool> {
+    if json {
+        let answer = serde_json::json!({ "verified": false, "problem": problem, "skipped": skipped });
+        writeln!(out, "{}", serde_json::to_string_pretty(&answer)?)?;
+    } else {
+        writeln!(out, "FALLA / FAILED: {problem}")?;
+    }
+    Ok(false)
 }
 
 /// A bundle file, opened for the documents made from it.

@@ -504,7 +504,9 @@ impl Service {
         })?;
         // The records up to the latest head the daemon signed need their
         // chain checked, not every signature again (`crate::checkpoints`).
-        let trusted = crate::checkpoints::latest_trusted(dir, &files.meeting_id, &files.daemon.public_key());
+        // The file is read as `verify DIR` reads it: two heads the key
+        // signed at one event refuse the start.
+        let trusted = crate::checkpoints::read(dir, &files.meeting_id, &files.daemon.public_key())?.latest();
         let journal = Journal::open_trusting(
             &dir.join("ledger.db"),
             files.meeting_id,

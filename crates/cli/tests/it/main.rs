@@ -19,6 +19,7 @@ mod private_files;
 mod scenarios;
 mod support;
 mod vectors;
+mod verify_dir;
 mod webdriver;
 
 /// The workspace root, from this crate's manifest directory.
