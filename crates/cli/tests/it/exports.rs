@@ -769,6 +769,7 @@ fn no_csv_field_is_a_spreadsheet_formula_and_the_workbook_keeps_the_text_as_it_i
             }
         }
     }
+    spreadsheet_runs_no_formula(&dir, &bundle);
     // The workbook's cells are typed: each text is a string, as written.
     let book = dir.with_extension("xlsx");
     ok(&["export-results", s(&bundle), "--format", "xlsx", "-o", s(&book)]);
@@ -785,4 +786,68 @@ fn no_csv_field_is_a_spreadsheet_formula_and_the_workbook_keeps_the_text_as_it_i
     for file in [bundle, book, dir.with_extension("csv"), dir.with_extension("toml")] {
         let _ = std::fs::remove_file(file);
     }
+}
+
+/// A real spreadsheet opens each flavour of the holders' CSV as Excel
+/// would (LibreOffice Calc, headless, its CSV import evaluating formulas):
+/// no cell is a formula, and each name is the text with one `'` before it.
+/// The same import of a raw `=1+1` gives a formula, so the check can fail.
+fn spreadsheet_runs_no_formula(dir: &Path, bundle: &Path) {
+    let work = dir.with_extension("calc");
+    let _ = std::fs::remove_dir_all(&work);
+    std::fs::create_dir_all(&work).unwrap();
+    // Each separator as its CSV import option (59 `;`, 44 `,`): UTF-8,
+    // quoted fields, and "evaluate formulas" on.
+    let import = |csv: &Path, separator: u8| -> Option<calamine::Xlsx<std::io::BufReader<std::fs::File>>> {
+        let out = work.join("out");
+        let converted = Command::new("soffice")
+            .arg("--headless")
+            .arg(format!("-env:UserInstallation=file://{}", work.join("profile").display()))
+            .arg(format!(
+                "--infilter=Text - txt - csv (StarCalc):{separator},34,76,1,,0,false,true,false,false,false,-1,true"
+            ))
+            .args(["--convert-to", "xlsx", "--outdir"])
+            .arg(&out)
+            .arg(csv)
+            .output()
+            .ok()?;
+        let book = out.join(csv.with_extension("xlsx").file_name().unwrap());
+        (converted.status.success() && book.exists())
+            .then(|| calamine::open_workbook(&book).expect("a workbook"))
+    };
+    let formulas = |book: &mut calamine::Xlsx<_>| {
+        let sheet = book.sheet_names()[0].clone();
+        book.worksheet_formula(&sheet).unwrap().used_cells().count()
+    };
+    let control = work.join("control.csv");
+    std::fs::write(&control, "a;n\r\n=1+1;7\r\n").unwrap();
+    let Some(mut book) = import(&control, b';') else {
+        crate::webdriver::not_run(
+            "exports::no_csv_field_is_a_spreadsheet_formula…: the CSV opened in LibreOffice Calc",
+            "no LibreOffice Calc (apt-get install libreoffice-calc-nogui)",
+        );
+        return;
+    };
+    assert_eq!(formulas(&mut book), 1, "Calc's import evaluates a raw formula");
+    for (flavour, separator) in [(None, b';'), (Some("--csv-plain"), b',')] {
+        let csv = work.join(format!("accionistas-{separator}.csv"));
+        let mut args =
+            vec!["export-results", s(bundle), "--format", "csv", "--table", "accionistas", "-o", s(&csv)];
+        args.extend(flavour);
+        ok(&args);
+        let mut book = import(&csv, separator).expect("Calc opens the CSV");
+        assert_eq!(formulas(&mut book), 0, "{flavour:?}: a cell is a formula");
+        let sheet = book.sheet_names()[0].clone();
+        let range = book.worksheet_range(&sheet).unwrap();
+        let first: Vec<String> = range.rows().skip(1).take(3).map(|row| row[1].to_string()).collect();
+        let expected: Vec<String> = FORMULAS[..3].iter().map(|name| format!("'{name}")).collect();
+        assert_eq!(first, expected, "{flavour:?}");
+        assert_eq!(range.rows().nth(1).unwrap()[0], Data::String("'-1-1".into()), "{flavour:?}");
+        assert_eq!(
+            range.rows().nth(1).unwrap()[2],
+            Data::Float(18_000_000.0),
+            "{flavour:?}: shares a number"
+        );
+    }
+    let _ = std::fs::remove_dir_all(&work);
 }
