@@ -4,24 +4,14 @@
 //! the same bundle, and nothing from a bundle that does not verify.
 
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+use std::process::Command;
 
 use calamine::{Data, Reader};
 
-fn asamblea(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_asamblea")).args(args).output().expect("the binary runs")
-}
+use crate::support::asamblea;
 
 fn ok(args: &[&str]) -> Vec<u8> {
-    let out = asamblea(args);
-    assert_eq!(
-        out.status.code(),
-        Some(0),
-        "{args:?}\n{}{}",
-        String::from_utf8_lossy(&out.stdout),
-        String::from_utf8_lossy(&out.stderr)
-    );
-    out.stdout
+    crate::support::asamblea_ok(args).stdout
 }
 
 fn s(p: &Path) -> &str {

@@ -5,22 +5,12 @@
 //! temporary folder (`DIR/tmp`) is gone at the next start.
 
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+use std::process::Command;
+
+use crate::support::asamblea_ok as ok;
 
 fn s(p: &Path) -> &str {
     p.to_str().expect("utf-8 path")
-}
-
-fn ok(args: &[&str]) -> Output {
-    let out = Command::new(env!("CARGO_BIN_EXE_asamblea")).args(args).output().expect("the binary runs");
-    assert_eq!(
-        out.status.code(),
-        Some(0),
-        "{args:?}\n{}{}",
-        String::from_utf8_lossy(&out.stdout),
-        String::from_utf8_lossy(&out.stderr)
-    );
-    out
 }
 
 fn temp(name: &str) -> PathBuf {

@@ -7,14 +7,11 @@
 //! named as such, whichever line comes first.
 
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
 
 use asamblea_rules::OptionIndex;
 use asamblea_wire::{Chain, Checkpoint, Digest, EventBody, EventRecord, HolderVote, Id};
 
-fn asamblea(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_asamblea")).args(args).output().expect("the binary runs")
-}
+use crate::support::asamblea;
 
 fn text(bytes: &[u8]) -> String {
     String::from_utf8_lossy(bytes).into_owned()
