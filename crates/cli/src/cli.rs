@@ -327,7 +327,7 @@ enum Command {
     /// Verifica un paquete de auditoría o el libro de una reunión, sin
     /// confiar en nada / verify a bundle or a meeting's ledger, trusting nothing.
     #[command(
-        after_help = "Ejemplos / examples:\n  asamblea verify paquete.bundle --daemon-key 213c…e9 --checkpoint 233:9f2a…\n  asamblea verify reunion\n\nCódigos de salida / exit codes: 0 verificado / verified · 1 el paquete no cuadra, se nombra el primer evento / it does not verify, the first bad event is named · 2 no es un paquete ni una reunión / not a bundle or a meeting."
+        after_help = "Ejemplos / examples:\n  asamblea verify paquete.bundle --daemon-key 213c…e9 --checkpoint 233:9f2a…\n  asamblea verify reunion\n\nUna carpeta se verifica también contra cada cabeza que el servicio firmó en ledger.checkpoints, como al iniciar; dos cabezas firmadas distintas en un mismo evento son una equivocación. / A folder is also held to every head the daemon signed in ledger.checkpoints, as at a start; two different signed heads at one event are an equivocation.\n\nCódigos de salida / exit codes: 0 verificado / verified · 1 el paquete no cuadra, se nombra el primer evento / it does not verify, the first bad event is named · 2 no es un paquete ni una reunión / not a bundle or a meeting."
     )]
     Verify {
         /// Un paquete, o la carpeta de una reunión / a bundle file, or a

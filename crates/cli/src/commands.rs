@@ -3,7 +3,7 @@
 //! operator needs (Spanish first, Colombian numbers) and returns an exit
 //! code; errors say what and where, and what to do.
 
-use std::io::{IsTerminal, Write};
+use std::io::{IsTerminal, Seek as _, Write};
 use std::path::{Path, PathBuf};
 
 use anyhow::{bail, Context, Result};
@@ -626,7 +626,7 @@ pub fn verify(path: &Path, inputs: &VerifyInputs, out: &mut dyn Write) -> Result
         .iter()
         .map(|c| parse_checkpoint(c).context("--checkpoint"))
         .collect::<Result<Vec<_>>>()?;
-    let witnesses = match &inputs.witness {
+    let mut witnesses = match &inputs.witness {
         Some(file) => lines_of(file)?
             .iter()
             .map(|(place, line)| parse_witness(line).with_context(|| format!("--witness {place}")))
@@ -651,6 +651,11 @@ pub fn verify(path: &Path, inputs: &VerifyInputs, out: &mut dyn Write) -> Result
             skipped.join(", ")
         )?;
     }
+    // The numbers of the heads the user gave: a head of the folder's own
+    // file (below) that fails is named as that file's.
+    let given: std::collections::HashSet<u64> =
+        checkpoints.iter().map(|&(seq, _)| seq).chain(witnesses.iter().map(|(c, _)| c.seq)).collect();
+    let mut kept = None;
     let temporary = if path.is_dir() {
         let keys_missing =
             asamblea_venue::secrets::key_folder_of(path).is_ok_and(|k| !k.join("daemon.seed").exists());
@@ -666,26 +671,47 @@ pub fn verify(path: &Path, inputs: &VerifyInputs, out: &mut dyn Write) -> Result
                  export the bundle on the venue's machine (asamblea export) and verify the bundle",
             )
         })?;
+        // The heads the daemon signed and kept beside the ledger
+        // (`DIR/ledger.checkpoints`), read by the one reading the start
+        // uses: two the key signed at one event are an equivocation; every
+        // other must be the ledger's head at its number (checked as an
+        // observer's witnessed heads are), so that `verify DIR` refuses
+        // whatever the start refuses — and it checks every line, not only
+        // the latest.
+        let heads =
+            match asamblea_venue::checkpoints::read(path, &files.meeting_id, &files.daemon.public_key()) {
+                Ok(heads) => heads,
+                Err(e @ asamblea_venue::VenueError::Equivocation { .. }) => {
+                    return said_failed(out, inputs.json, &e.to_string(), &skipped);
+                }
+                Err(e) => return Err(e.into()),
+            };
+        let signed = heads.signed();
+        kept = Some(KeptHeads {
+            seqs: signed.iter().map(|(c, _)| c.seq).filter(|seq| !given.contains(seq)).collect(),
+            signed: signed.len(),
+            lines: heads.lines(),
+            file: asamblea_venue::checkpoints::path(path),
+        });
+        witnesses.extend(signed);
         // The rows exactly as stored: a hand-edited file is judged by the
         // verifier, naming the event, rather than refused whole. They are
-        // written as a bundle to a temporary file (with checkpoints signed
-        // here with the meeting's daemon key over the stored heads, at
-        // every close and at the end) and verified from it, a slice at a
-        // time: a meeting of a million ballots is never held in memory.
-        let temporary = TemporaryFile(std::env::temp_dir().join(format!(
-            "asamblea-verify-{}-{}.bundle",
-            std::process::id(),
-            hex(&files.meeting_id.0[..4])
-        )));
-        let file = std::fs::File::create(&temporary.0)
-            .with_context(|| format!("{}: no se puede escribir un paquete temporal; ¿hay espacio en disco? / cannot write a temporary bundle: is there disk space?", temporary.0.display()))?;
+        // written as a bundle to a temporary file of the meeting (with
+        // checkpoints signed here with the meeting's daemon key over the
+        // stored heads, at every close and at the end) and verified from
+        // it, a slice at a time: a meeting of a million ballots is never
+        // held in memory. The file has no name and is owner-only
+        // (`asamblea_venue::scratch`).
+        let file = asamblea_venue::scratch::file(path).context(
+            "no se puede escribir un paquete temporal; ¿hay espacio en disco? / cannot write a temporary bundle: is there disk space?",
+        )?;
         let sign = |c: &asamblea_wire::Checkpoint| c.sign(&files.meeting_id, &files.daemon);
-        asamblea_ledger::export_raw_bundle(&path.join("ledger.db"), &files.bundle_head(), sign, file)?;
-        Some(temporary)
+        asamblea_ledger::export_raw_bundle(&path.join("ledger.db"), &files.bundle_head(), sign, &file)?;
+        Some(file)
     } else {
         None
     };
-    let observed = !checkpoints.is_empty() || !witnesses.is_empty();
+    let observed = !given.is_empty();
     let options = VerifyOptions { daemon_key, checkpoints, witnesses, receipts, load_profile: &load_profile };
     // The bar appears once the bundle is read and its length is known.
     let mut bar = None;
@@ -693,12 +719,16 @@ pub fn verify(path: &Path, inputs: &VerifyInputs, out: &mut dyn Write) -> Result
         bar.get_or_insert_with(|| progress_bar(total, "Verificando / verifying")).set_position(done);
     };
     // A bundle file is read a slice at a time, never whole.
-    let source = temporary.as_ref().map_or(path, |temporary| temporary.0.as_path());
-    let file = std::fs::File::open(source).with_context(|| {
-        format!("{}: no se puede leer el paquete / cannot read the bundle", path.display())
-    })?;
-    let verdict = asamblea_ledger::verify_bundle_state(file, &options, &mut progress);
-    drop(temporary);
+    let cannot_read = || format!("{}: no se puede leer el paquete / cannot read the bundle", path.display());
+    let file = match temporary {
+        Some(mut file) => {
+            file.rewind().with_context(cannot_read)?;
+            file
+        }
+        None => std::fs::File::open(path).with_context(cannot_read)?,
+    };
+    let verdict = asamblea_ledger::verify_bundle_state(&file, &options, &mut progress);
+    drop(file);
     if let Some(bar) = bar {
         bar.finish_and_clear();
     }
@@ -737,6 +767,7 @@ pub fn verify(path: &Path, inputs: &VerifyInputs, out: &mut dyn Write) -> Result
                 "records": verified.records,
                 "head": hex(&verified.head.0),
                 "checkpoints": verified.checkpoints,
+                "signed_heads": kept.as_ref().map(|kept| kept.signed),
                 "receipts": verified.receipts,
                 "skipped": skipped,
                 "items": items,
@@ -752,6 +783,20 @@ pub fn verify(path: &Path, inputs: &VerifyInputs, out: &mut dyn Write) -> Result
                 verified.results.len(),
                 verified.checkpoints
             )?;
+            if let Some(kept) = &kept {
+                writeln!(
+                    out,
+                    "Cabezas firmadas por el servicio en {} / daemon-signed heads there: {} comprobadas / checked{}",
+                    kept.file.display(),
+                    thousands(kept.signed as u64),
+                    match kept.lines - kept.signed {
+                        0 => String::new(),
+                        other => format!(
+                            " ({other} líneas sin la firma del servicio, ignoradas como al iniciar / lines without the daemon's signature, ignored as at a start)"
+                        ),
+                    }
+                )?;
+            }
             if verified.receipts > 0 {
                 writeln!(
                     out,
@@ -787,25 +832,53 @@ pub fn verify(path: &Path, inputs: &VerifyInputs, out: &mut dyn Write) -> Result
             "{}: no es un paquete de auditoría de asamblea (ni la carpeta de una reunión); exporte uno con `asamblea export DIR ARCHIVO` / not an asamblea audit bundle (nor a meeting directory)",
             path.display()
         ),
-        Err(e) if inputs.json => {
-            let answer = serde_json::json!({ "verified": false, "problem": e.to_string(), "skipped": skipped });
-            writeln!(out, "{}", serde_json::to_string_pretty(&answer)?)?;
-            Ok(false)
-        }
         Err(e) => {
-            writeln!(out, "FALLA / FAILED: {e}")?;
-            Ok(false)
+            let problem = match (&e, &kept) {
+                (
+                    asamblea_ledger::VerifyError::CheckpointMismatch { seq }
+                    | asamblea_ledger::VerifyError::Truncated { seq, .. },
+                    Some(kept),
+                ) if kept.seqs.contains(seq) => format!(
+                    "el registro no es el que el servicio de la reunión firmó en el evento {seq} (una cabeza de {}): un evento guardado se cambió, se quitó o se recortó, y el inicio del servicio también lo rechaza / the ledger is not the one the daemon signed at event {seq} (a head in that file): a saved event was changed, removed or cut, and the daemon's start refuses it too: {e}",
+                    kept.file.display()
+                ),
+                _ => e.to_string(),
+            };
+            said_failed(out, inputs.json, &problem, &skipped)
         }
     }
 }
 
-/// A file removed when dropped (the bundle `verify DIR` writes).
-struct TemporaryFile(PathBuf);
+/// The heads of `DIR/ledger.checkpoints` that `verify DIR` holds the
+/// ledger to.
+struct KeptHeads {
+    /// Their numbers (those the user did not give as well).
+    seqs: std::collections::HashSet<u64>,
+    /// How many lines the daemon's key signed.
+    signed: usize,
+    /// The file's lines, signed or not.
+    lines: usize,
+    /// The file.
+    file: PathBuf,
+}
 
-impl Drop for TemporaryFile {
-    fn drop(&mut self) {
-        let _ = std::fs::remove_file(&self.0);
+/// `verify`'s answer when it did not verify: `FALLA / FAILED` and the
+/// problem, or the same as JSON. Exit 1.
+fn said_failed(out: &mut dyn Write, json: bool, problem: &str, skipped: &[String]) -> Result<bool> {
+    if json {
+        let answer = serde_json::json!({ "verified": false, "problem": problem, "skipped": skipped });
+        writeln!(out, "{}", serde_json::to_string_pretty(&answer)?)?;
+    } else {
+        writeln!(out, "FALLA / FAILED: {problem}")?;
     }
+    Ok(false)
+}
+
+/// A bundle file, opened for the documents made from it.
+fn open_bundle(bundle: &Path) -> Result<std::fs::File> {
+    std::fs::File::open(bundle).with_context(|| {
+        format!("{}: no se puede leer el paquete / cannot read the bundle", bundle.display())
+    })
 }
 
 fn parse_hex32(text: &str) -> Result<[u8; 32]> {
@@ -1191,7 +1264,8 @@ pub fn export_results(
     }
     let mut bars = PassBars::default();
     let mut progress = |done, total| bars.report(done, total);
-    let report = match asamblea_server::reports::from_bundle(bundle, &mut progress) {
+    let opened = open_bundle(bundle)?;
+    let report = match asamblea_server::reports::from_bundle(&opened, &mut progress) {
         Ok(report) => report,
         Err(asamblea_server::reports::ReportError::NotVerified(why)) => {
             writeln!(
@@ -1287,10 +1361,11 @@ pub fn acta(
         (true, None) if claimed.is_some() => vec![ActaFormat::Pdf(Paper::Carta), ActaFormat::Pdf(Paper::A4)],
         (true, None) => vec![ActaFormat::Pdf(Paper::Carta)],
     };
+    let opened = open_bundle(bundle)?;
     let mut made = Vec::new();
     for format in formats {
         let mut bars = PassBars::default();
-        let made_now = reports::acta(bundle, format, &mut |done, total| bars.report(done, total));
+        let made_now = reports::acta(&opened, format, &mut |done, total| bars.report(done, total));
         bars.finish();
         made = match made_now {
             Ok(bytes) => bytes,

@@ -269,17 +269,39 @@ pub enum CsvFlavour {
     Plain,
 }
 
+/// The first characters that make a spreadsheet read a cell as a formula
+/// (OWASP, "CSV Injection"): `=`, `+`, `-`, `@`, a tab and a carriage
+/// return. `docs/exports.md` lists them for a reader.
+pub const FORMULA_STARTS: [char; 6] = ['=', '+', '-', '@', '\t', '\r'];
+
+/// A text field as a spreadsheet must read it: as text, never a formula.
+/// When its first character that is not an apostrophe is one of
+/// [`FORMULA_STARTS`], one `'` is put before it (a cell that starts with
+/// `'` is text in Excel and LibreOffice); any other text is given back as
+/// it is. Counting the apostrophes already there makes the rule exact: a
+/// reader recovers the original by dropping one leading `'` from a field
+/// whose first character that is not `'` is one of [`FORMULA_STARTS`]
+/// (`docs/exports.md`). The one rule of every CSV asamblea writes.
+pub fn neutralised(text: &str) -> std::borrow::Cow<'_, str> {
+    if text.trim_start_matches('\'').starts_with(FORMULA_STARTS) {
+        format!("'{text}").into()
+    } else {
+        text.into()
+    }
+}
+
 /// One table as CSV: a heading row, then the rows; numbers as plain
-/// digits; every field quoted when it holds the separator, a quote or a
-/// line break. Lines end in CRLF (RFC 4180).
+/// digits; every text [`neutralised`], and quoted when it was, or when it
+/// holds the separator, a quote or a line break (its quotes doubled).
+/// Lines end in CRLF (RFC 4180).
 pub fn csv(table: &Table, flavour: CsvFlavour) -> String {
     let separator = if flavour == CsvFlavour::Excel { ';' } else { ',' };
-    let field = |text: &str| {
-        if text.contains([separator, '"', '\n', '\r']) {
+    let field = |text: &str| match neutralised(text) {
+        std::borrow::Cow::Owned(text) => format!("\"{}\"", text.replace('"', "\"\"")),
+        std::borrow::Cow::Borrowed(text) if text.contains([separator, '"', '\n', '\r']) => {
             format!("\"{}\"", text.replace('"', "\"\""))
-        } else {
-            text.to_string()
         }
+        std::borrow::Cow::Borrowed(text) => text.to_string(),
     };
     let mut out = String::new();
     if flavour == CsvFlavour::Excel {
@@ -387,4 +409,82 @@ pub fn xlsx(tables: &[Table], title: &str, created: (u16, u8, u8)) -> Result<Vec
         sheet.set_freeze_panes(1, 0).map_err(fail)?;
     }
     workbook.save_to_buffer().map_err(fail)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A one-column table holding `texts`, then the number 7, as CSV.
+    fn check(texts: &[&str], flavour: CsvFlavour, expected: &str) {
+        let mut rows: Vec<Vec<Cell>> = texts.iter().map(|t| vec![Cell::from(*t), Cell::from(7)]).collect();
+        rows.push(vec![Cell::from("fin"), Cell::from(u64::MAX)]);
+        let table = Table { name: "t", columns: columns(&[("a", "a"), ("n", "n")]), rows };
+        let written = csv(&table, flavour);
+        let body = written.trim_start_matches('\u{feff}');
+        assert_eq!(body, expected, "{texts:?} as {flavour:?}");
+    }
+
+    #[test]
+    fn a_field_a_spreadsheet_would_read_as_a_formula_is_written_as_text_and_numbers_stay_numbers() {
+        check(
+            &[
+                "=HYPERLINK(\"http://evil.example/?x\",\"clic\")",
+                "+cmd|' /C calc'!A0",
+                "-1-1",
+                "@SUM(1)",
+                "\tx",
+                "\ry",
+                "Ana",
+            ],
+            CsvFlavour::Plain,
+            "a,n\r\n\
+             \"'=HYPERLINK(\"\"http://evil.example/?x\"\",\"\"clic\"\")\",7\r\n\
+             \"'+cmd|' /C calc'!A0\",7\r\n\
+             \"'-1-1\",7\r\n\
+             \"'@SUM(1)\",7\r\n\
+             \"'\tx\",7\r\n\
+             \"'\ry\",7\r\n\
+             Ana,7\r\n\
+             fin,18446744073709551615\r\n",
+        );
+        check(
+            &["=1+1", "a;b"],
+            CsvFlavour::Excel,
+            "a;n\r\n\"'=1+1\";7\r\n\"a;b\";7\r\nfin;18446744073709551615\r\n",
+        );
+        // A text that already starts with apostrophes before a formula's
+        // first character gets one more, so that dropping one always gives
+        // the original back; an apostrophe before anything else stays.
+        check(
+            &["'=1", "''-2", "'t Hooft", "'"],
+            CsvFlavour::Plain,
+            "a,n\r\n\"''=1\",7\r\n\"'''-2\",7\r\n't Hooft,7\r\n',7\r\nfin,18446744073709551615\r\n",
+        );
+    }
+
+    /// The reader's rule of `docs/exports.md`: a field whose first
+    /// character that is not `'` is one of the formula's first characters
+    /// loses one leading `'`.
+    fn recovered(field: &str) -> String {
+        let rest = field.trim_start_matches('\'');
+        if field.starts_with('\'') && rest.starts_with(['=', '+', '-', '@', '\t', '\r']) {
+            field[1..].to_string()
+        } else {
+            field.to_string()
+        }
+    }
+
+    #[test]
+    fn the_reader_recovers_every_text_by_dropping_one_apostrophe() {
+        let pieces = ["", "'", "''", "=", "+", "-", "@", "\t", "\r", "a", "1", " ", "\"", ";"];
+        for a in pieces {
+            for b in pieces {
+                for c in pieces {
+                    let text = format!("{a}{b}{c}");
+                    assert_eq!(recovered(&neutralised(&text)), text, "{text:?}");
+                }
+            }
+        }
+    }
 }

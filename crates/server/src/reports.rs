@@ -5,7 +5,8 @@
 //! verify gives no tables. The command line (`asamblea export-results`)
 //! and the secretary's console (`GET /api/v1/exports/…`) both call this.
 
-use std::path::Path;
+use std::fs::File;
+use std::io::{Read as _, Seek as _};
 
 use asamblea_documents::pdf;
 use asamblea_documents::tables::{self, Table};
@@ -76,13 +77,11 @@ struct Gathered {
     last_ms: u64,
 }
 
-/// The bundle at `path`, verified with nothing from outside, then read
+/// The bundle in `bundle`, verified with nothing from outside, then read
 /// once more for each ballot's choice and each agent's power.
-fn gather(path: &Path, progress: &mut dyn FnMut(u64, u64)) -> Result<Gathered, ReportError> {
-    let open =
-        || std::fs::File::open(path).map_err(|e| ReportError::Unreadable(format!("{}: {e}", path.display())));
+fn gather(bundle: &File, progress: &mut dyn FnMut(u64, u64)) -> Result<Gathered, ReportError> {
     let options = asamblea_ledger::VerifyOptions::bundle_alone(&asamblea_venue::profiles::load_profile);
-    let (verified, state) = asamblea_ledger::verify_bundle_state(open()?, &options, progress)
+    let (verified, state) = asamblea_ledger::verify_bundle_state(rewound(bundle)?, &options, progress)
         .map_err(|e| ReportError::NotVerified(e.to_string()))?;
     let meeting =
         state.meeting().ok_or_else(|| ReportError::NotVerified("the register was never imported".into()))?;
@@ -91,12 +90,23 @@ fn gather(path: &Path, progress: &mut dyn FnMut(u64, u64)) -> Result<Gathered, R
     let mut agents = Vec::new();
     let mut poll_times = Vec::new();
     let mut last_ms = 0;
-    asamblea_ledger::for_each_event(open()?, progress, |record| {
+    asamblea_ledger::for_each_event(rewound(bundle)?, progress, |record| {
         last_ms = record.time_ms;
         gather_event(meeting, &record.event.body, record.time_ms, &mut choices, &mut agents, &mut poll_times);
     })
     .map_err(|e| ReportError::Unreadable(e.to_string()))?;
     Ok(Gathered { verified, state, choices, agents, poll_times, last_ms })
+}
+
+/// The bundle's file read from its start again: each pass (verify, the
+/// choices, the digest) reads it whole, from one open file — a named file
+/// the caller opened, or a temporary one that has no name to open again.
+fn rewound(bundle: &File) -> Result<&File, ReportError> {
+    let mut reader = bundle;
+    reader.seek(std::io::SeekFrom::Start(0)).map_err(|e| {
+        ReportError::Unreadable(format!("el paquete no se puede leer / the bundle cannot be read: {e}"))
+    })?;
+    Ok(bundle)
 }
 
 /// What one event adds to the documents' gathering.
@@ -132,9 +142,7 @@ fn gather_event(
 }
 
 /// The SHA-256 of a file, read a slice at a time.
-fn sha256_of(path: &Path) -> std::io::Result<asamblea_wire::Digest> {
-    use std::io::Read;
-    let mut file = std::io::BufReader::new(std::fs::File::open(path)?);
+fn sha256_of(mut file: &File) -> std::io::Result<asamblea_wire::Digest> {
     use sha2::Digest as _;
     let mut hasher = sha2::Sha256::new();
     let mut buffer = vec![0u8; 1 << 16];
@@ -184,10 +192,11 @@ fn described(
     (names, config)
 }
 
-/// The tables of the bundle at `path`; `progress` hears `(done, total)`
-/// records while it is verified, then again while its ballots are read.
-pub fn from_bundle(path: &Path, progress: &mut dyn FnMut(u64, u64)) -> Result<Report, ReportError> {
-    let gathered = gather(path, progress)?;
+/// The tables of the bundle in `bundle` (an open file, read from its
+/// start); `progress` hears `(done, total)` records while it is verified,
+/// then again while its ballots are read.
+pub fn from_bundle(bundle: &File, progress: &mut dyn FnMut(u64, u64)) -> Result<Report, ReportError> {
+    let gathered = gather(bundle, progress)?;
     let state = &gathered.state;
     let meeting = state.meeting().expect("gather checks the register was imported");
     let mut missing = Vec::new();
@@ -232,16 +241,16 @@ pub enum ActaFormat {
     Pdf(pdf::Paper),
 }
 
-/// The acta draft of the bundle at `path`, as `format`; `Err` when the
-/// bundle does not verify or lacks the meeting file (a ledger written
-/// before it was recorded).
+/// The acta draft of the bundle in `bundle` (an open file, read from its
+/// start), as `format`; `Err` when the bundle does not verify or lacks the
+/// meeting file (a ledger written before it was recorded).
 pub fn acta(
-    path: &Path,
+    bundle: &File,
     format: ActaFormat,
     progress: &mut dyn FnMut(u64, u64),
 ) -> Result<Vec<u8>, ReportError> {
     use asamblea_documents::acta;
-    let gathered = gather(path, progress)?;
+    let gathered = gather(bundle, progress)?;
     let state = &gathered.state;
     let meeting = state.meeting().expect("gather checks the register was imported");
     let mut missing = Vec::new();
@@ -315,8 +324,12 @@ pub fn acta(
         last_ms: gathered.last_ms,
         // The acta's annex alone names the bundle's digest: only it reads
         // the file a third time for it.
-        bundle_sha256: sha256_of(path)
-            .map_err(|e| ReportError::Unreadable(format!("{}: {e}", path.display())))?
+        bundle_sha256: sha256_of(rewound(bundle)?)
+            .map_err(|e| {
+                ReportError::Unreadable(format!(
+                    "el paquete no se puede leer / the bundle cannot be read: {e}"
+                ))
+            })?
             .to_string(),
         daemon_key: state.daemon_key().map(|k| k.to_string()).unwrap_or_default(),
     };
@@ -334,11 +347,4 @@ fn parse_date(text: &str) -> Option<(u16, u8, u8)> {
     let month = parts.next()?.parse().ok()?;
     let day = parts.next()?.parse().ok()?;
     Some((year, month, day))
-}
-
-/// The query of the secretary's downloads.
-/// A name part no other export running at once has.
-pub(crate) fn next_suffix() -> u64 {
-    static NEXT: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
-    NEXT.fetch_add(1, std::sync::atomic::Ordering::Relaxed)
 }

@@ -22,7 +22,7 @@ use crate::access::{bad_query, Body, Staff};
 use crate::callers::{Callers, Routes};
 use crate::directory::{holder, Directory};
 use crate::meeting::{action_error, blocking, healthy, id, unlocked};
-use crate::reports::{acta, from_bundle, next_suffix, ActaFormat};
+use crate::reports::{acta, from_bundle, ActaFormat};
 use crate::{ApiError, AppState};
 
 /// The secretary's routes: what the secretary and the auditor both read,
@@ -198,8 +198,9 @@ const CSV_TABLES: [&str; 4] = ["puntos", "accionistas", "asistencia", "retiro"];
 
 /// `resultados.xlsx`, `resultados.json` or `resultados.csv` (`?tabla=`),
 /// made as `export-results` makes them, or `acta.docx` / `acta.pdf`, as
-/// `asamblea acta` does, from the meeting's audit bundle written beside
-/// the ledger to a temporary file and verified first.
+/// `asamblea acta` does, from the meeting's audit bundle written to a
+/// temporary file of the meeting (`DIR/tmp`: no name, owner-only) and
+/// verified first.
 #[utoipa::path(get, path = "/api/v1/exports/{file}", tag = "secretary",
     params(
         ("file" = String, Path, description = "`resultados.xlsx`, `resultados.json`, `resultados.csv`, `acta.docx` or `acta.pdf`"),
@@ -234,25 +235,18 @@ pub(crate) async fn download(
     }
     let dir = meeting_dir(&state);
     let made = tokio::task::spawn_blocking(move || -> Result<Vec<u8>, ApiError> {
-        let temporary = std::env::temp_dir().join(format!(
-            "asamblea-export-{}-{}.bundle",
-            std::process::id(),
-            next_suffix()
-        ));
         let failed = |e: &dyn std::fmt::Display| ApiError::internal("una exportación / an export", e);
-        let written = std::fs::File::create(&temporary).map_err(|e| failed(&e)).and_then(|file| {
-            asamblea_venue::service::MeetingFiles::export_to(&dir, file)
-                .map_err(|e| failed(&format!("{e:#}")))
-        });
+        // The bundle in a file of the meeting's own temporary folder, with
+        // no name and owner-only, gone when dropped (`asamblea_venue::scratch`).
+        let bundle = asamblea_venue::scratch::file(&dir).map_err(|e| failed(&e))?;
+        asamblea_venue::service::MeetingFiles::export_to(&dir, &bundle)
+            .map_err(|e| failed(&format!("{e:#}")))?;
         if format == "docx" || format == "pdf" {
             let kind = if format == "docx" { ActaFormat::Docx } else { ActaFormat::Pdf(pdf::Paper::Carta) };
-            let made = written.and_then(|_| acta(&temporary, kind, &mut |_, _| {}).map_err(|e| failed(&e)));
-            let _ = std::fs::remove_file(&temporary);
-            return made;
+            return acta(&bundle, kind, &mut |_, _| {}).map_err(|e| failed(&e));
         }
-        let report = written.and_then(|_| from_bundle(&temporary, &mut |_, _| {}).map_err(|e| failed(&e)));
-        let _ = std::fs::remove_file(&temporary);
-        let report = report?;
+        let report = from_bundle(&bundle, &mut |_, _| {}).map_err(|e| failed(&e))?;
+        drop(bundle);
         Ok(match format {
             "xlsx" => tables::xlsx(&report.tables, &report.title, report.date).map_err(|e| failed(&e))?,
             "json" => tables::json(&report.tables, report.meeting, report.verified).to_string().into_bytes(),

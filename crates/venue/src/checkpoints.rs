@@ -15,15 +15,24 @@
 //! more), or leave them, but not write one; and any change to a record up
 //! to a trusted checkpoint changes the chain's head there, which stops the
 //! start. A ledger shorter than a trusted checkpoint lost events the daemon
-//! had signed for, and the start refuses it too. `verify` always checks
-//! every signature. A line cut by a crash is ignored.
+//! had signed for, and the start refuses it too. A line cut by a crash,
+//! or one the daemon's key did not sign, is ignored.
+//!
+//! [`read`] is the one reading of the file, for the start and for
+//! `asamblea verify DIR`: the start trusts [`SignedHeads::latest`];
+//! `verify DIR` (which checks every signature anyway) holds the ledger to
+//! every line the daemon signed ([`SignedHeads::signed`]), so that it
+//! refuses what the start refuses, and more. Two lines the daemon's key
+//! signed with different heads at one event are an equivocation — the
+//! key signed two histories of the meeting — and both refuse the folder,
+//! whichever line comes first ([`VenueError::Equivocation`]).
 
 use std::io::Write as _;
 use std::path::{Path, PathBuf};
 
 use asamblea_wire::{Checkpoint, MeetingId, PublicKey, Signature};
 
-use crate::error::{VenueError, OPEN, WRITE};
+use crate::error::{VenueError, OPEN, READ, WRITE};
 
 /// The file, in the meeting directory.
 pub fn path(dir: &Path) -> PathBuf {
@@ -47,12 +56,36 @@ pub fn append(dir: &Path, checkpoint: &Checkpoint, signature: &Signature) -> Res
     file.write_all(line.as_bytes()).map_err(VenueError::io(&path, WRITE))
 }
 
-/// The latest checkpoint in the file that `daemon_key` signed for
-/// `meeting`; `None` when there is no file or no such line.
-pub fn latest_trusted(dir: &Path, meeting: &MeetingId, daemon_key: &PublicKey) -> Option<Checkpoint> {
-    let text = std::fs::read_to_string(path(dir)).ok()?;
+/// The lines of `DIR/ledger.checkpoints` as read, for one meeting and its
+/// daemon key; see [`read`].
+pub struct SignedHeads {
+    meeting: MeetingId,
+    daemon_key: PublicKey,
+    /// Every line that parses, highest number first (in the file's order
+    /// among lines of one number); signatures not yet checked, but for
+    /// lines that share a number with another head.
+    lines: Vec<(Checkpoint, Signature)>,
+    /// Non-empty lines in the file, parsed or not.
+    count: usize,
+}
+
+/// `DIR/ledger.checkpoints` read for `meeting` and its `daemon_key` (no
+/// file: no lines). Refused ([`VenueError::Equivocation`]) when the key
+/// signed two different heads at one event; only such lines' signatures
+/// are checked here, so a start with thousands of lines stays quick.
+pub fn read(dir: &Path, meeting: &MeetingId, daemon_key: &PublicKey) -> Result<SignedHeads, VenueError> {
+    let path = path(dir);
+    let bytes = match std::fs::read(&path) {
+        Ok(bytes) => bytes,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => Vec::new(),
+        Err(e) => return Err(VenueError::io(&path, READ)(e)),
+    };
+    let text = String::from_utf8_lossy(&bytes);
+    let mut count = 0;
     let mut lines: Vec<(Checkpoint, Signature)> = text
         .lines()
+        .filter(|line| !line.trim().is_empty())
+        .inspect(|_| count += 1)
         .filter_map(|line| {
             let mut parts = line.trim().split(':');
             let seq = parts.next()?.parse().ok()?;
@@ -61,13 +94,46 @@ pub fn latest_trusted(dir: &Path, meeting: &MeetingId, daemon_key: &PublicKey) -
             parts.next().is_none().then_some((Checkpoint { seq, head }, signature))
         })
         .collect();
-    // A meeting keeps thousands of lines: the highest that verifies is the
-    // answer, so the signatures are checked from the top down only.
     lines.sort_by_key(|(checkpoint, _)| std::cmp::Reverse(checkpoint.seq));
-    lines
-        .into_iter()
-        .find(|(checkpoint, signature)| checkpoint.verify(meeting, daemon_key, signature).is_ok())
-        .map(|(checkpoint, _)| checkpoint)
+    let heads = SignedHeads { meeting: *meeting, daemon_key: *daemon_key, lines, count };
+    // Lines of one number are next to each other: two heads there, both
+    // signed, are the daemon's key contradicting itself.
+    for group in heads.lines.chunk_by(|(a, _), (b, _)| a.seq == b.seq) {
+        if group.iter().all(|(c, _)| c.head == group[0].0.head) {
+            continue;
+        }
+        let mut signed = group.iter().filter(|line| heads.is_signed(line)).map(|(c, _)| c.head);
+        let Some(first) = signed.next() else { continue };
+        if let Some(second) = signed.find(|head| *head != first) {
+            return Err(VenueError::Equivocation { path, seq: group[0].0.seq, first, second });
+        }
+    }
+    Ok(heads)
+}
+
+impl SignedHeads {
+    fn is_signed(&self, (checkpoint, signature): &(Checkpoint, Signature)) -> bool {
+        checkpoint.verify(&self.meeting, &self.daemon_key, signature).is_ok()
+    }
+
+    /// The highest head the daemon signed: what a start trusts. The
+    /// signatures are checked from the top down only.
+    pub fn latest(&self) -> Option<Checkpoint> {
+        self.lines.iter().find(|line| self.is_signed(line)).map(|(checkpoint, _)| *checkpoint)
+    }
+
+    /// Every head the daemon signed, each signature checked, lowest number
+    /// first: what `verify DIR` holds the ledger to.
+    pub fn signed(&self) -> Vec<(Checkpoint, Signature)> {
+        self.lines.iter().rev().filter(|line| self.is_signed(line)).copied().collect()
+    }
+
+    /// The file's non-empty lines, signed or not (a line cut by a crash,
+    /// one another key signed): [`SignedHeads::signed`] says how many of
+    /// them count.
+    pub fn lines(&self) -> usize {
+        self.count
+    }
 }
 
 #[cfg(test)]
@@ -83,6 +149,8 @@ mod tests {
         let meeting = MeetingId([7; 32]);
         let daemon = Keypair::from_seed(&[1; 32]);
         let outsider = Keypair::from_seed(&[2; 32]);
+        let latest_trusted =
+            |dir: &Path, meeting: &MeetingId, key: &PublicKey| read(dir, meeting, key).unwrap().latest();
         assert_eq!(latest_trusted(&dir, &meeting, &daemon.public_key()), None, "no file");
         let at = |seq: u64| Checkpoint { seq, head: Digest([seq as u8; 32]) };
         append(&dir, &at(5), &at(5).sign(&meeting, &daemon)).unwrap();
@@ -94,6 +162,50 @@ mod tests {
         let mut file = std::fs::OpenOptions::new().append(true).open(path(&dir)).unwrap();
         file.write_all(b"70:abcd").unwrap();
         assert_eq!(latest_trusted(&dir, &meeting, &daemon.public_key()), Some(at(9)));
+        // Every signed line, lowest first, for `verify DIR`; the other
+        // three counted as lines only.
+        let heads = read(&dir, &meeting, &daemon.public_key()).unwrap();
+        assert_eq!(heads.signed().iter().map(|(c, _)| *c).collect::<Vec<_>>(), [at(5), at(9)]);
+        assert_eq!(heads.lines(), 5);
+        std::fs::remove_dir_all(&dir).ok();
+    }
+
+    #[test]
+    fn two_heads_the_daemon_signed_at_one_event_refuse_the_file_whichever_comes_first() {
+        let dir =
+            std::env::temp_dir().join(format!("asamblea-checkpoints-equivocation-{}", std::process::id()));
+        let meeting = MeetingId([7; 32]);
+        let daemon = Keypair::from_seed(&[1; 32]);
+        let key = daemon.public_key();
+        let true_head = Checkpoint { seq: 9, head: Digest([9; 32]) };
+        let other_head = Checkpoint { seq: 9, head: Digest([10; 32]) };
+        for (first, second) in [(true_head, other_head), (other_head, true_head)] {
+            let _ = std::fs::remove_dir_all(&dir);
+            std::fs::create_dir_all(&dir).unwrap();
+            append(&dir, &first, &first.sign(&meeting, &daemon)).unwrap();
+            append(
+                &dir,
+                &Checkpoint { seq: 12, head: Digest([12; 32]) },
+                &Checkpoint { seq: 12, head: Digest([12; 32]) }.sign(&meeting, &daemon),
+            )
+            .unwrap();
+            append(&dir, &second, &second.sign(&meeting, &daemon)).unwrap();
+            match read(&dir, &meeting, &key) {
+                Err(VenueError::Equivocation { seq: 9, first: a, second: b, .. }) => {
+                    assert_eq!((a, b), (first.head, second.head));
+                }
+                other => panic!("not an equivocation: {:?}", other.map(|h| h.lines())),
+            }
+        }
+        // The same head twice (a close and the stop after it), or another
+        // head at the same event that the key did not sign: no
+        // equivocation.
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).unwrap();
+        append(&dir, &true_head, &true_head.sign(&meeting, &daemon)).unwrap();
+        append(&dir, &true_head, &true_head.sign(&meeting, &daemon)).unwrap();
+        append(&dir, &other_head, &other_head.sign(&meeting, &Keypair::from_seed(&[2; 32]))).unwrap();
+        assert_eq!(read(&dir, &meeting, &key).unwrap().latest(), Some(true_head));
         std::fs::remove_dir_all(&dir).ok();
     }
 }

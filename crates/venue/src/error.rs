@@ -13,7 +13,8 @@
 //! venue refuses before the ledger sees it ([`VenueError::Refused`]), an
 //! event the ledger's checks refuse ([`VenueError::Rejected`], nothing
 //! changed) and a ledger that failed or was changed
-//! ([`VenueError::Ledger`], [`VenueError::Tampered`]).
+//! ([`VenueError::Ledger`], [`VenueError::Tampered`],
+//! [`VenueError::Equivocation`]).
 //!
 //! Every message is written for the person at the desk: Spanish first,
 //! then English, separated by ` / `, naming the file, line or key at fault.
@@ -150,6 +151,24 @@ pub enum VenueError {
         /// What the start found.
         #[source]
         source: OpenError,
+    },
+    /// Two different heads of the ledger at one event, each signed by the
+    /// meeting's daemon key, in `DIR/ledger.checkpoints`: the key signed
+    /// two histories of the meeting. Neither the start nor `verify` can
+    /// tell from the folder which one was served.
+    #[error(
+        "{}: EQUIVOCACIÓN: la clave del servicio de la reunión firmó dos cabezas distintas del registro en el evento {seq} ({first} y {second}): firmó dos historias de la reunión (¿una copia de la carpeta servida aparte, o la clave en otras manos?). No sirva la reunión; guarde una copia de la carpeta y avise al revisor fiscal. / EQUIVOCATION: the meeting's daemon key signed two different heads of the ledger at event {seq}: it signed two histories of the meeting (a copy of the folder served apart, or the key in other hands?). Do not serve the meeting; keep a copy of the folder and tell the statutory auditor.",
+        path.display()
+    )]
+    Equivocation {
+        /// `DIR/ledger.checkpoints`.
+        path: PathBuf,
+        /// The event both heads name.
+        seq: u64,
+        /// One head, as the file holds it first.
+        first: asamblea_wire::Digest,
+        /// The other.
+        second: asamblea_wire::Digest,
     },
     /// A stored event that the replay does not admit: the ledger cannot be
     /// opened.

@@ -43,6 +43,8 @@
 //!   daemon is reached by the commands beside it (`DIR/daemon.run`).
 //! - `staging`: a new meeting directory made whole or not at all.
 //! - `secrets`: randomness, key files, owner-only files and folders.
+//! - `scratch`: `DIR/tmp`, the meeting's owner-only temporary files
+//!   (no name, 0600), emptied at every start.
 //! - `meeting_config`: `meeting.toml` (settings and agenda).
 //! - `profiles`: bylaws profiles from `config/*.toml`.
 //! - `register_csv`: the share register from CSV.
@@ -60,6 +62,7 @@ pub mod lock;
 pub mod meeting_config;
 pub mod profiles;
 pub mod register_csv;
+pub mod scratch;
 pub mod secrets;
 pub mod service;
 pub mod spec;

@@ -475,7 +475,8 @@ impl Service {
         Ok(())
     }
 
-    /// Opens a meeting directory for writing and replays its ledger. Fails,
+    /// Opens a meeting directory for writing and replays its ledger, having
+    /// removed what a crash left in `DIR/tmp` ([`crate::scratch`]). Fails,
     /// saying who, when another process holds the meeting's lock.
     pub fn open(dir: &Path) -> Result<Service> {
         let lock = MeetingLock::acquire_or_explain(dir)?;
@@ -485,6 +486,9 @@ impl Service {
     /// [`Service::open`] with the meeting's lock already held.
     pub fn open_locked(dir: &Path, lock: MeetingLock) -> Result<Service> {
         let files = MeetingFiles::read(dir)?;
+        // What a crash left among the meeting's temporary files goes now,
+        // with the lock held (`crate::scratch`).
+        crate::scratch::clear(dir)?;
         let keys_lock = crate::lock::KeysLock::acquire(&key_folder(&files.meeting_id)?, dir)?;
         let mut signers: Vec<(crate::staff::Role, std::sync::Arc<Keypair>)> = Vec::new();
         for account in crate::staff::Accounts::load(dir)?.iter() {
@@ -500,7 +504,9 @@ impl Service {
         })?;
         // The records up to the latest head the daemon signed need their
         // chain checked, not every signature again (`crate::checkpoints`).
-        let trusted = crate::checkpoints::latest_trusted(dir, &files.meeting_id, &files.daemon.public_key());
+        // The file is read as `verify DIR` reads it: two heads the key
+        // signed at one event refuse the start.
+        let trusted = crate::checkpoints::read(dir, &files.meeting_id, &files.daemon.public_key())?.latest();
         let journal = Journal::open_trusting(
             &dir.join("ledger.db"),
             files.meeting_id,

