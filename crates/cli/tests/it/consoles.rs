@@ -780,6 +780,8 @@ fn the_secretary_reads_in_the_browser_who_may_withdraw_after_a_merger() {
     // A-1 (500 shares) for, then B-2 against: more than half is for.
     assert_eq!(demo.cast_among("fusion", &["a-1", "b-2"]), 2);
     browser.click("#agenda button");
+    browser.wait_for_text("no se puede reabrir", Duration::from_secs(10));
+    browser.click("#agenda button.danger");
     browser.wait_for_text("Resultado para leer en voz alta", Duration::from_secs(10));
     sign_out(&browser);
     // The secretary reads who may withdraw: the dissenter and the absent
