@@ -77,8 +77,8 @@ fn arrival_body(request: &CheckinRequest) -> Result<EventBody, ApiError> {
             };
             let power_document = Text::new(&request.power_document).map_err(|e| {
                 ApiError::bad_request(
-                    format!("`power_document` no es un texto válido ({e})"),
-                    format!("`power_document`: {e}"),
+                    format!("`power_document` no es un texto válido ({})", e.spanish()),
+                    format!("`power_document`: {}", e.english()),
                 )
             })?;
             EventBody::CheckedInAgent(AgentArrival {

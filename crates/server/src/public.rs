@@ -240,8 +240,8 @@ pub(crate) async fn receipt(
 ) -> Result<Response, ApiError> {
     let digest = Digest::from_hex(&digest).map_err(|e| {
         ApiError::bad_request(
-            format!("el resumen debe tener 64 cifras hexadecimales ({e})"),
-            format!("the digest must be 64 hex digits ({e})"),
+            format!("el resumen debe tener 64 cifras hexadecimales ({})", e.spanish()),
+            format!("the digest must be 64 hex digits ({})", e.english()),
         )
     })?;
     let (receipt, signature) = crate::ballots::lookup_blocking(&state, digest)

@@ -107,10 +107,11 @@ pub(crate) async fn record_statement(
     let text = asamblea_wire::Prose::new(words.trim()).map_err(|e| {
         ApiError::bad_request(
             format!(
-                "el texto de la constancia debe tener entre 1 y {} caracteres, sin tabulaciones ni otros caracteres de control ({e})",
-                asamblea_wire::limits::MAX_PROSE_LEN
+                "el texto de la constancia debe tener entre 1 y {} caracteres, sin tabulaciones ni otros caracteres de control ({})",
+                asamblea_wire::limits::MAX_PROSE_LEN,
+                e.spanish()
             ),
-            format!("`text`: {e}"),
+            format!("`text`: {}", e.english()),
         )
     })?;
     let state2 = state.clone();

@@ -22,16 +22,12 @@ use asamblea_rules::{ItemSpecError, Outcome};
 use crate::kinds::MessageKind;
 
 /// Why bytes, a value, a signature, a chain link or a scanned credential
-/// were refused.
-#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+/// were refused. Its text is `español / English`; each half alone is
+/// [`WireError::spanish`] and [`WireError::english`] (for an answer that
+/// carries the two languages apart).
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub enum WireError {
     /// Bytes that are not the canonical encoding of a message or record.
-    #[error(
-        "error de formato en {}, byte {at}: {} / malformed {field} at byte {at}: {}",
-        spanish_name(field),
-        .problem.spanish(),
-        .problem.english()
-    )]
     Malformed {
         /// The field at fault, as a dotted path (`ballot.votes.holder`).
         field: &'static str,
@@ -44,12 +40,6 @@ pub enum WireError {
     },
     /// A value that has no canonical encoding, refused while building or
     /// encoding it.
-    #[error(
-        "valor no válido en {}: {} / invalid {field}: {}",
-        spanish_name(field),
-        .problem.spanish(),
-        .problem.english()
-    )]
     Invalid {
         /// The field at fault, as a dotted path.
         field: &'static str,
@@ -57,10 +47,6 @@ pub enum WireError {
         problem: Problem,
     },
     /// A key, signature, meeting id or digest of the wrong length.
-    #[error(
-        "{} debe tener {expected} bytes, no {got} / {what} must be {expected} bytes long, not {got}",
-        spanish_name(what)
-    )]
     WrongLength {
         /// What was given (`public key`, `signature`, …), in English; the
         /// message says it in Spanish too.
@@ -72,13 +58,8 @@ pub enum WireError {
     },
     /// A signature that does not verify strictly for this key, meeting and
     /// message.
-    #[error(
-        "la firma no verifica para esta clave, reunión y mensaje / \
-         the signature does not verify for this key, meeting and message"
-    )]
     BadSignature,
     /// A record whose sequence number is not the next one in the chain.
-    #[error("el registro {got} está donde se esperaba el {expected} / record {got} where record {expected} was expected")]
     OutOfSequence {
         /// The sequence number the chain expects.
         expected: u64,
@@ -86,10 +67,6 @@ pub enum WireError {
         got: u64,
     },
     /// A record timed before the record it follows.
-    #[error(
-        "el registro {seq} tiene la hora {time_ms} ms, anterior a la del registro previo, {previous_ms} ms / \
-         record {seq} is timed {time_ms} ms, before the previous record's {previous_ms} ms"
-    )]
     TimeWentBackwards {
         /// The record's sequence number.
         seq: u64,
@@ -99,27 +76,14 @@ pub enum WireError {
         time_ms: u64,
     },
     /// A scanned text that does not begin with `AS`.
-    #[error(
-        "no es una credencial de asamblea: el texto debe empezar por `AS1` / \
-         not an asamblea credential: the text must begin with `AS1`"
-    )]
     CredentialNotAsamblea,
     /// A credential of a format version this reader does not know.
-    #[error(
-        "la versión `{found}` del formato de la credencial no es compatible (este lector conoce la `1`) / \
-         credential format version `{found}` is not supported (this reader knows `1`)"
-    )]
     CredentialVersion {
         /// The character found where the version goes.
         found: char,
     },
     /// A credential of the wrong length: a partial scan, or extra
     /// characters.
-    #[error(
-        "la credencial tiene {got} caracteres y se esperan {expected}: la lectura está incompleta o sobran caracteres / \
-         the credential has {got} characters where {expected} are expected: \
-         the scan is incomplete or has extra characters"
-    )]
     CredentialLength {
         /// The length of a credential of this version.
         expected: usize,
@@ -127,10 +91,6 @@ pub enum WireError {
         got: usize,
     },
     /// A character outside the credential's alphabet.
-    #[error(
-        "el carácter {position} de la credencial, `{found}`, no es uno de A–Z y 2–7 / \
-         character {position} of the credential, `{found}`, is not one of A–Z and 2–7"
-    )]
     CredentialCharacter {
         /// Its position, counting from 1 at the `A` of `AS1`.
         position: usize,
@@ -138,15 +98,98 @@ pub enum WireError {
         found: char,
     },
     /// A credential whose check value does not match its contents.
-    #[error(
-        "el valor de control de la credencial no coincide: un carácter se leyó o se escribió mal / \
-         the credential's check value does not match: a character was misread or mistyped"
-    )]
     CredentialCheck,
     /// A well-formed credential of another meeting.
-    #[error("la credencial es de otra reunión / the credential belongs to another meeting")]
     CredentialOtherMeeting,
 }
+
+impl WireError {
+    /// What was refused and why, in Spanish.
+    pub fn spanish(&self) -> String {
+        match self {
+            WireError::Malformed { field, at, problem } => {
+                format!("error de formato en {}, byte {at}: {}", spanish_name(field), problem.spanish())
+            }
+            WireError::Invalid { field, problem } => {
+                format!("valor no válido en {}: {}", spanish_name(field), problem.spanish())
+            }
+            WireError::WrongLength { what, expected, got } => {
+                format!("{} debe tener {expected} bytes, no {got}", spanish_name(what))
+            }
+            WireError::BadSignature => "la firma no verifica para esta clave, reunión y mensaje".into(),
+            WireError::OutOfSequence { expected, got } => {
+                format!("el registro {got} está donde se esperaba el {expected}")
+            }
+            WireError::TimeWentBackwards { seq, previous_ms, time_ms } => format!(
+                "el registro {seq} tiene la hora {time_ms} ms, anterior a la del registro previo, {previous_ms} ms"
+            ),
+            WireError::CredentialNotAsamblea => {
+                "no es una credencial de asamblea: el texto debe empezar por `AS1`".into()
+            }
+            WireError::CredentialVersion { found } => {
+                format!("la versión `{found}` del formato de la credencial no es compatible (este lector conoce la `1`)")
+            }
+            WireError::CredentialLength { expected, got } => format!(
+                "la credencial tiene {got} caracteres y se esperan {expected}: \
+                 la lectura está incompleta o sobran caracteres"
+            ),
+            WireError::CredentialCharacter { position, found } => {
+                format!("el carácter {position} de la credencial, `{found}`, no es uno de A–Z y 2–7")
+            }
+            WireError::CredentialCheck => {
+                "el valor de control de la credencial no coincide: un carácter se leyó o se escribió mal".into()
+            }
+            WireError::CredentialOtherMeeting => "la credencial es de otra reunión".into(),
+        }
+    }
+
+    /// What was refused and why, in English.
+    pub fn english(&self) -> String {
+        match self {
+            WireError::Malformed { field, at, problem } => {
+                format!("malformed {field} at byte {at}: {}", problem.english())
+            }
+            WireError::Invalid { field, problem } => format!("invalid {field}: {}", problem.english()),
+            WireError::WrongLength { what, expected, got } => {
+                format!("{what} must be {expected} bytes long, not {got}")
+            }
+            WireError::BadSignature => {
+                "the signature does not verify for this key, meeting and message".into()
+            }
+            WireError::OutOfSequence { expected, got } => {
+                format!("record {got} where record {expected} was expected")
+            }
+            WireError::TimeWentBackwards { seq, previous_ms, time_ms } => {
+                format!("record {seq} is timed {time_ms} ms, before the previous record's {previous_ms} ms")
+            }
+            WireError::CredentialNotAsamblea => {
+                "not an asamblea credential: the text must begin with `AS1`".into()
+            }
+            WireError::CredentialVersion { found } => {
+                format!("credential format version `{found}` is not supported (this reader knows `1`)")
+            }
+            WireError::CredentialLength { expected, got } => format!(
+                "the credential has {got} characters where {expected} are expected: \
+                 the scan is incomplete or has extra characters"
+            ),
+            WireError::CredentialCharacter { position, found } => {
+                format!("character {position} of the credential, `{found}`, is not one of A–Z and 2–7")
+            }
+            WireError::CredentialCheck => {
+                "the credential's check value does not match: a character was misread or mistyped".into()
+            }
+            WireError::CredentialOtherMeeting => "the credential belongs to another meeting".into(),
+        }
+    }
+}
+
+impl std::fmt::Display for WireError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{} / {}", self.spanish(), self.english())
+    }
+}
+
+impl std::error::Error for WireError {}
 
 /// What an error names, in Spanish: the labels this crate gives a value
 /// (`public key`, `hexadecimal digest`…) said in Spanish, and a field's
