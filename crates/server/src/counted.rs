@@ -87,7 +87,7 @@ async fn counted(state: &AppState, item: &str) -> Result<(String, Counted), ApiE
 }
 
 /// The hex start `q` asks for, lower case; refused unless hex, at most 64.
-fn wanted(q: &str) -> Result<String, ApiError> {
+pub(crate) fn wanted(q: &str) -> Result<String, ApiError> {
     let q = q.trim().to_ascii_lowercase();
     if q.len() > 64 || !q.bytes().all(|b| b.is_ascii_hexdigit()) {
         return Err(ApiError::bad_request(
@@ -116,7 +116,7 @@ fn page_of(
 /// The ballots counted on a closed item, by the hash each receipt names,
 /// a page at a time (`q`: the start of a hash).
 #[utoipa::path(get, path = "/api/v1/results/{item}/ballots", tag = "public",
-    params(("item" = String, Path, description = "The item's id"), CountedQuery),
+    params(("item" = asamblea_api::formats::Identifier, Path, description = "The item's id"), CountedQuery),
     responses(
         (status = 200, description = "A page of the counted ballots", body = CountedBallots),
         (status = 400, description = "`bad-request`", body = asamblea_api::ErrorAnswer),
