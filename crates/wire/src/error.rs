@@ -21,6 +21,32 @@ use asamblea_rules::{ItemSpecError, Outcome};
 
 use crate::kinds::MessageKind;
 
+/// `spanish()`, `english()` and the `español / English` Display of an
+/// error type whose `texts()` gives both.
+macro_rules! bilingual {
+    ($name:ident) => {
+        impl $name {
+            /// The Spanish half of the text.
+            pub fn spanish(&self) -> String {
+                self.texts().0
+            }
+
+            /// The English half of the text.
+            pub fn english(&self) -> String {
+                self.texts().1
+            }
+        }
+
+        impl std::fmt::Display for $name {
+            fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+                write!(f, "{} / {}", self.spanish(), self.english())
+            }
+        }
+
+        impl std::error::Error for $name {}
+    };
+}
+
 /// Why bytes, a value, a signature, a chain link or a scanned credential
 /// were refused. Its text is `español / English`; each half alone is
 /// [`WireError::spanish`] and [`WireError::english`] (for an answer that
@@ -104,92 +130,75 @@ pub enum WireError {
 }
 
 impl WireError {
-    /// What was refused and why, in Spanish.
-    pub fn spanish(&self) -> String {
+    /// What was refused and why: Spanish, then English, each translation beside its
+    /// original.
+    fn texts(&self) -> (String, String) {
         match self {
-            WireError::Malformed { field, at, problem } => {
-                format!("error de formato en {}, byte {at}: {}", spanish_name(field), problem.spanish())
-            }
-            WireError::Invalid { field, problem } => {
-                format!("valor no válido en {}: {}", spanish_name(field), problem.spanish())
-            }
-            WireError::WrongLength { what, expected, got } => {
-                format!("{} debe tener {expected} bytes, no {got}", spanish_name(what))
-            }
-            WireError::BadSignature => "la firma no verifica para esta clave, reunión y mensaje".into(),
-            WireError::OutOfSequence { expected, got } => {
-                format!("el registro {got} está donde se esperaba el {expected}")
-            }
-            WireError::TimeWentBackwards { seq, previous_ms, time_ms } => format!(
-                "el registro {seq} tiene la hora {time_ms} ms, anterior a la del registro previo, {previous_ms} ms"
+            WireError::Malformed { field, at, problem } => (
+                format!("error de formato en {}, byte {at}: {}", spanish_name(field), problem.spanish()),
+                format!("malformed {field} at byte {at}: {}", problem.english()),
             ),
-            WireError::CredentialNotAsamblea => {
-                "no es una credencial de asamblea: el texto debe empezar por `AS1`".into()
-            }
-            WireError::CredentialVersion { found } => {
-                format!("la versión `{found}` del formato de la credencial no es compatible (este lector conoce la `1`)")
-            }
-            WireError::CredentialLength { expected, got } => format!(
-                "la credencial tiene {got} caracteres y se esperan {expected}: \
-                 la lectura está incompleta o sobran caracteres"
+            WireError::Invalid { field, problem } => (
+                format!("valor no válido en {}: {}", spanish_name(field), problem.spanish()),
+                format!("invalid {field}: {}", problem.english()),
             ),
-            WireError::CredentialCharacter { position, found } => {
-                format!("el carácter {position} de la credencial, `{found}`, no es uno de A–Z y 2–7")
-            }
-            WireError::CredentialCheck => {
-                "el valor de control de la credencial no coincide: un carácter se leyó o se escribió mal".into()
-            }
-            WireError::CredentialOtherMeeting => "la credencial es de otra reunión".into(),
-        }
-    }
-
-    /// What was refused and why, in English.
-    pub fn english(&self) -> String {
-        match self {
-            WireError::Malformed { field, at, problem } => {
-                format!("malformed {field} at byte {at}: {}", problem.english())
-            }
-            WireError::Invalid { field, problem } => format!("invalid {field}: {}", problem.english()),
-            WireError::WrongLength { what, expected, got } => {
-                format!("{what} must be {expected} bytes long, not {got}")
-            }
-            WireError::BadSignature => {
-                "the signature does not verify for this key, meeting and message".into()
-            }
-            WireError::OutOfSequence { expected, got } => {
-                format!("record {got} where record {expected} was expected")
-            }
-            WireError::TimeWentBackwards { seq, previous_ms, time_ms } => {
-                format!("record {seq} is timed {time_ms} ms, before the previous record's {previous_ms} ms")
-            }
-            WireError::CredentialNotAsamblea => {
-                "not an asamblea credential: the text must begin with `AS1`".into()
-            }
-            WireError::CredentialVersion { found } => {
-                format!("credential format version `{found}` is not supported (this reader knows `1`)")
-            }
-            WireError::CredentialLength { expected, got } => format!(
-                "the credential has {got} characters where {expected} are expected: \
-                 the scan is incomplete or has extra characters"
+            WireError::WrongLength { what, expected, got } => (
+                format!("{} debe tener {expected} bytes, no {got}", spanish_name(what)),
+                format!("{what} must be {expected} bytes long, not {got}"),
             ),
-            WireError::CredentialCharacter { position, found } => {
-                format!("character {position} of the credential, `{found}`, is not one of A–Z and 2–7")
+            WireError::BadSignature => words(
+                "la firma no verifica para esta clave, reunión y mensaje",
+                "the signature does not verify for this key, meeting and message",
+            ),
+            WireError::OutOfSequence { expected, got } => (
+                format!("el registro {got} está donde se esperaba el {expected}"),
+                format!("record {got} where record {expected} was expected"),
+            ),
+            WireError::TimeWentBackwards { seq, previous_ms, time_ms } => (
+                format!(
+                    "el registro {seq} tiene la hora {time_ms} ms, anterior a la del registro previo, {previous_ms} ms"
+                ),
+                format!("record {seq} is timed {time_ms} ms, before the previous record's {previous_ms} ms"),
+            ),
+            WireError::CredentialNotAsamblea => words(
+                "no es una credencial de asamblea: el texto debe empezar por `AS1`",
+                "not an asamblea credential: the text must begin with `AS1`",
+            ),
+            WireError::CredentialVersion { found } => (
+                format!("la versión `{found}` del formato de la credencial no es compatible (este lector conoce la `1`)"),
+                format!("credential format version `{found}` is not supported (this reader knows `1`)"),
+            ),
+            WireError::CredentialLength { expected, got } => (
+                format!(
+                    "la credencial tiene {got} caracteres y se esperan {expected}: \
+                     la lectura está incompleta o sobran caracteres"
+                ),
+                format!(
+                    "the credential has {got} characters where {expected} are expected: \
+                     the scan is incomplete or has extra characters"
+                ),
+            ),
+            WireError::CredentialCharacter { position, found } => (
+                format!("el carácter {position} de la credencial, `{found}`, no es uno de A–Z y 2–7"),
+                format!("character {position} of the credential, `{found}`, is not one of A–Z and 2–7"),
+            ),
+            WireError::CredentialCheck => words(
+                "el valor de control de la credencial no coincide: un carácter se leyó o se escribió mal",
+                "the credential's check value does not match: a character was misread or mistyped",
+            ),
+            WireError::CredentialOtherMeeting => {
+                words("la credencial es de otra reunión", "the credential belongs to another meeting")
             }
-            WireError::CredentialCheck => {
-                "the credential's check value does not match: a character was misread or mistyped".into()
-            }
-            WireError::CredentialOtherMeeting => "the credential belongs to another meeting".into(),
         }
     }
 }
 
-impl std::fmt::Display for WireError {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "{} / {}", self.spanish(), self.english())
-    }
+/// A fixed text in both languages.
+fn words(spanish: &str, english: &str) -> (String, String) {
+    (spanish.to_string(), english.to_string())
 }
 
-impl std::error::Error for WireError {}
+bilingual!(WireError);
 
 /// What an error names, in Spanish: the labels this crate gives a value
 /// (`public key`, `hexadecimal digest`…) said in Spanish, and a field's
@@ -298,102 +307,100 @@ pub enum Problem {
 }
 
 impl Problem {
-    /// What is wrong, in Spanish.
-    pub fn spanish(&self) -> String {
+    /// What is wrong: Spanish, then English, each translation beside its
+    /// original.
+    fn texts(&self) -> (String, String) {
         match self {
-            Problem::Truncated { needed, available } => {
-                format!("el campo necesita {needed} bytes y solo quedan {available}")
-            }
-            Problem::TrailingBytes { count } => format!("sobran {count} bytes tras el final del mensaje"),
-            Problem::TooLong { len, limit } => format!("la longitud {len} supera el límite de {limit}"),
-            Problem::TooShort { len, min } => format!("la longitud {len} es menor que el mínimo de {min}"),
-            Problem::NotUtf8 => "el texto no es UTF-8 válido".into(),
-            Problem::ControlCharacter { position } => {
-                format!("el texto tiene un carácter de control en su byte {position}")
-            }
-            Problem::NotABool(byte) => format!("un booleano es 0x00 o 0x01, no {byte:#04x}"),
-            Problem::UnknownCode(byte) => format!("código desconocido {byte:#04x}"),
-            Problem::UnexpectedKind(kind) => format!("un mensaje `{kind}` donde se espera otro tipo"),
-            Problem::UnsupportedVersion(version) => format!(
-                "versión de formato {version} no admitida: este programa lee solo la versión 2{}",
-                if *version == 1 {
-                    " (la versión 1 se escribió antes de que el orden del día convocado y los cargos del \
-                     personal quedaran en el registro: verifíquelo con la versión de asamblea que la escribió)"
-                } else {
-                    ""
-                }
+            Problem::Truncated { needed, available } => (
+                format!("el campo necesita {needed} bytes y solo quedan {available}"),
+                format!("the field needs {needed} bytes but only {available} are left"),
             ),
-            Problem::NotAscending => {
-                "las entradas deben ir en orden estrictamente ascendente, sin repetirse".into()
-            }
-            Problem::Repeated => "una entrada aparece dos veces".into(),
-            Problem::ZeroShares => "una parte de un voto dividido tiene cero acciones".into(),
-            Problem::OutcomeDoesNotFit(outcome) => {
-                format!("el desenlace `{}` no corresponde a este resultado", outcome.code())
-            }
-            Problem::Item(_) => "el punto no corresponde a su materia".into(),
-            Problem::TreasuryExceedsSubscribed => "las acciones readquiridas superan a las suscritas".into(),
-            Problem::InvalidPublicKey => "no es una clave pública ed25519 válida (fuera de la curva, \
-                                          no codificada de forma canónica o de orden pequeño)"
-                .into(),
-            Problem::LengthMismatch { len, expected } => {
-                format!("{len} entradas donde se necesitan {expected}")
-            }
-            Problem::OutOfRange { value, limit } => format!("{value} no es menor que {limit}"),
-            Problem::NotHex { position } => format!("el carácter {position} no es un dígito hexadecimal"),
-            Problem::Untrimmed => "el texto empieza o termina con un espacio o un salto de línea".into(),
-        }
-    }
-
-    /// What is wrong, in English.
-    pub fn english(&self) -> String {
-        match self {
-            Problem::Truncated { needed, available } => {
-                format!("the field needs {needed} bytes but only {available} are left")
-            }
-            Problem::TrailingBytes { count } => format!("{count} bytes follow the end of the message"),
-            Problem::TooLong { len, limit } => format!("length {len} is over the limit of {limit}"),
-            Problem::TooShort { len, min } => format!("length {len} is under the minimum of {min}"),
-            Problem::NotUtf8 => "the string is not valid UTF-8".into(),
-            Problem::ControlCharacter { position } => {
-                format!("the string has a control character at its byte {position}")
-            }
-            Problem::NotABool(byte) => format!("a boolean must be 0x00 or 0x01, not {byte:#04x}"),
-            Problem::UnknownCode(byte) => format!("unknown code {byte:#04x}"),
-            Problem::UnexpectedKind(kind) => format!("a `{kind}` message where another kind is expected"),
-            Problem::UnsupportedVersion(version) => format!(
-                "unsupported format version {version}: this program reads version 2 only{}",
-                if *version == 1 {
-                    " (version 1 was written before the convened agenda and the staff roles were recorded \
-                     in the ledger; verify it with the asamblea release that wrote it)"
-                } else {
-                    ""
-                }
+            Problem::TrailingBytes { count } => (
+                format!("sobran {count} bytes tras el final del mensaje"),
+                format!("{count} bytes follow the end of the message"),
             ),
-            Problem::NotAscending => "entries must be in strictly ascending order, without repeats".into(),
-            Problem::Repeated => "an entry appears twice".into(),
-            Problem::ZeroShares => "a part of a split ballot has zero shares".into(),
-            Problem::OutcomeDoesNotFit(outcome) => format!("outcome `{}` does not fit this result", outcome.code()),
-            Problem::Item(error) => error.to_string(),
-            Problem::TreasuryExceedsSubscribed => "treasury shares exceed subscribed shares".into(),
-            Problem::InvalidPublicKey => {
-                "not a valid ed25519 public key (not on the curve, not canonically encoded, or of small order)".into()
+            Problem::TooLong { len, limit } => (
+                format!("la longitud {len} supera el límite de {limit}"),
+                format!("length {len} is over the limit of {limit}"),
+            ),
+            Problem::TooShort { len, min } => (
+                format!("la longitud {len} es menor que el mínimo de {min}"),
+                format!("length {len} is under the minimum of {min}"),
+            ),
+            Problem::NotUtf8 => words("el texto no es UTF-8 válido", "the string is not valid UTF-8"),
+            Problem::ControlCharacter { position } => (
+                format!("el texto tiene un carácter de control en su byte {position}"),
+                format!("the string has a control character at its byte {position}"),
+            ),
+            Problem::NotABool(byte) => (
+                format!("un booleano es 0x00 o 0x01, no {byte:#04x}"),
+                format!("a boolean must be 0x00 or 0x01, not {byte:#04x}"),
+            ),
+            Problem::UnknownCode(byte) => {
+                (format!("código desconocido {byte:#04x}"), format!("unknown code {byte:#04x}"))
             }
-            Problem::LengthMismatch { len, expected } => format!("{len} entries where {expected} are needed"),
-            Problem::OutOfRange { value, limit } => format!("{value} is not below {limit}"),
-            Problem::NotHex { position } => format!("character {position} is not a hexadecimal digit"),
-            Problem::Untrimmed => "the text begins or ends with a space or a line break".into(),
+            Problem::UnexpectedKind(kind) => (
+                format!("un mensaje `{kind}` donde se espera otro tipo"),
+                format!("a `{kind}` message where another kind is expected"),
+            ),
+            Problem::UnsupportedVersion(version) => {
+                let (why_es, why_en) = if *version == 1 {
+                    (
+                        " (la versión 1 se escribió antes de que el orden del día convocado y los cargos del \
+                         personal quedaran en el registro: verifíquelo con la versión de asamblea que la escribió)",
+                        " (version 1 was written before the convened agenda and the staff roles were recorded \
+                         in the ledger; verify it with the asamblea release that wrote it)",
+                    )
+                } else {
+                    ("", "")
+                };
+                (
+                    format!("versión de formato {version} no admitida: este programa lee solo la versión 2{why_es}"),
+                    format!("unsupported format version {version}: this program reads version 2 only{why_en}"),
+                )
+            }
+            Problem::NotAscending => words(
+                "las entradas deben ir en orden estrictamente ascendente, sin repetirse",
+                "entries must be in strictly ascending order, without repeats",
+            ),
+            Problem::Repeated => words("una entrada aparece dos veces", "an entry appears twice"),
+            Problem::ZeroShares => {
+                words("una parte de un voto dividido tiene cero acciones", "a part of a split ballot has zero shares")
+            }
+            Problem::OutcomeDoesNotFit(outcome) => (
+                format!("el desenlace `{}` no corresponde a este resultado", outcome.code()),
+                format!("outcome `{}` does not fit this result", outcome.code()),
+            ),
+            Problem::Item(error) => ("el punto no corresponde a su materia".into(), error.to_string()),
+            Problem::TreasuryExceedsSubscribed => words(
+                "las acciones readquiridas superan a las suscritas",
+                "treasury shares exceed subscribed shares",
+            ),
+            Problem::InvalidPublicKey => words(
+                "no es una clave pública ed25519 válida (fuera de la curva, no codificada de forma canónica o de \
+                 orden pequeño)",
+                "not a valid ed25519 public key (not on the curve, not canonically encoded, or of small order)",
+            ),
+            Problem::LengthMismatch { len, expected } => (
+                format!("{len} entradas donde se necesitan {expected}"),
+                format!("{len} entries where {expected} are needed"),
+            ),
+            Problem::OutOfRange { value, limit } => {
+                (format!("{value} no es menor que {limit}"), format!("{value} is not below {limit}"))
+            }
+            Problem::NotHex { position } => (
+                format!("el carácter {position} no es un dígito hexadecimal"),
+                format!("character {position} is not a hexadecimal digit"),
+            ),
+            Problem::Untrimmed => words(
+                "el texto empieza o termina con un espacio o un salto de línea",
+                "the text begins or ends with a space or a line break",
+            ),
         }
     }
 }
 
-impl std::fmt::Display for Problem {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "{} / {}", self.spanish(), self.english())
-    }
-}
-
-impl std::error::Error for Problem {}
+bilingual!(Problem);
 
 #[cfg(test)]
 mod tests {
