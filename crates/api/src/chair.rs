@@ -12,6 +12,7 @@ pub struct Closed {
     /// The chain at the close.
     pub checkpoint: Checkpoint,
     /// The daemon's signature of the checkpoint, hex.
+    #[cfg_attr(feature = "openapi", schema(value_type = crate::formats::Hex64))]
     pub signature: String,
     /// The item's result.
     pub result: ItemResult,
@@ -24,5 +25,6 @@ pub struct Checkpoint {
     /// The record's number.
     pub seq: u64,
     /// The chain's head there, hex.
+    #[cfg_attr(feature = "openapi", schema(value_type = crate::formats::Hex32))]
     pub head: String,
 }

@@ -25,12 +25,15 @@ pub enum Capacity {
 pub struct CheckinRequest {
     /// The holder arriving in person.
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "openapi", schema(value_type = Option<crate::formats::Identifier>))]
     pub holder: Option<String>,
     /// The agent arriving for others.
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "openapi", schema(value_type = Option<crate::formats::Identifier>))]
     pub agent: Option<String>,
     /// The holders the agent represents (with `agent` only).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    #[cfg_attr(feature = "openapi", schema(value_type = Vec<crate::formats::Identifier>))]
     pub represents: Vec<String>,
     /// How the agent represents them (default `proxy`).
     #[serde(rename = "as", default, skip_serializing_if = "Option::is_none")]
@@ -38,9 +41,11 @@ pub struct CheckinRequest {
     /// The role the agent declares in the company (`administrator` or
     /// `employee`), if it is not in the register.
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "openapi", schema(value_type = Option<crate::formats::AgentRole>))]
     pub agent_role: Option<String>,
     /// The power's reference, as the desk reads it.
     #[serde(default, skip_serializing_if = "String::is_empty")]
+    #[cfg_attr(feature = "openapi", schema(value_type = crate::formats::ShortText))]
     pub power_document: String,
     /// The desk found the power wanting (art. 184): the refusal is
     /// recorded, and nobody admitted.
@@ -94,6 +99,7 @@ pub struct QuorumAfter {
 #[serde(deny_unknown_fields)]
 pub struct PersonRequest {
     /// The holder in person, or the agent.
+    #[cfg_attr(feature = "openapi", schema(value_type = crate::formats::Identifier))]
     pub person: String,
 }
 
@@ -104,8 +110,10 @@ pub struct PersonRequest {
 #[serde(deny_unknown_fields)]
 pub struct BadgeRequest {
     /// The holder in person, or the agent.
+    #[cfg_attr(feature = "openapi", schema(value_type = crate::formats::Identifier))]
     pub person: String,
     /// The badge's public key, 64 hex digits.
+    #[cfg_attr(feature = "openapi", schema(value_type = crate::formats::Hex32))]
     pub key: String,
 }
 
@@ -115,6 +123,7 @@ pub struct BadgeRequest {
 #[serde(deny_unknown_fields)]
 pub struct ReissueRequest {
     /// The new badge's public key, 64 hex digits.
+    #[cfg_attr(feature = "openapi", schema(value_type = crate::formats::Hex32))]
     pub key: String,
 }
 
@@ -132,6 +141,7 @@ pub struct BadgeIssued {
     /// Whose it is.
     pub person: String,
     /// Its public key, hex.
+    #[cfg_attr(feature = "openapi", schema(value_type = crate::formats::Hex32))]
     pub key: String,
     /// The badge it replaced, for a re-issue.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -237,6 +247,7 @@ pub struct BadgeCounts {
 pub struct HolderQuery {
     /// What to look for (at most 64 characters).
     #[serde(default)]
+    #[cfg_attr(feature = "openapi", param(value_type = crate::formats::HolderSearch))]
     pub q: String,
 }
 
@@ -279,6 +290,7 @@ pub struct Holder {
 #[serde(deny_unknown_fields)]
 pub struct KioskRequest {
     /// The kiosk's id, as its request names it.
+    #[cfg_attr(feature = "openapi", schema(value_type = crate::formats::KioskId))]
     pub id: String,
     /// The PKCS#10 request, PEM.
     pub csr: String,
@@ -289,12 +301,14 @@ pub struct KioskRequest {
 #[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct KioskEnrolled {
     /// The kiosk's id.
+    #[cfg_attr(feature = "openapi", schema(value_type = crate::formats::KioskId))]
     pub kiosk: String,
     /// Its certificate, PEM.
     pub certificate: String,
     /// The venue CA's certificate, PEM.
     pub ca: String,
     /// The request's SHA-256, hex, to compare with what the kiosk printed.
+    #[cfg_attr(feature = "openapi", schema(value_type = crate::formats::Hex32))]
     pub request_sha256: String,
 }
 
@@ -303,5 +317,6 @@ pub struct KioskEnrolled {
 #[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct KioskRevoked {
     /// The kiosk revoked.
+    #[cfg_attr(feature = "openapi", schema(value_type = crate::formats::KioskId))]
     pub revoked: String,
 }

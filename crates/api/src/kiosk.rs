@@ -92,9 +92,12 @@ pub struct SheetVoter {
 #[serde(deny_unknown_fields)]
 pub struct BallotRequest {
     /// The ballot event's canonical bytes, hex (ledger-format §5).
+    #[cfg_attr(feature = "openapi", schema(value_type = crate::formats::HexBytes))]
     pub event: String,
     /// The badge's public key, hex.
+    #[cfg_attr(feature = "openapi", schema(value_type = crate::formats::Hex32))]
     pub signer: String,
     /// The signature, hex.
+    #[cfg_attr(feature = "openapi", schema(value_type = crate::formats::Hex64))]
     pub signature: String,
 }

@@ -32,6 +32,7 @@
 pub mod chair;
 pub mod desk;
 pub mod error;
+pub mod formats;
 pub mod kiosk;
 pub mod public;
 pub mod secretary;

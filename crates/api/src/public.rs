@@ -293,6 +293,7 @@ pub struct Lot {
     /// The round.
     pub round: u32,
     /// The seed, hex.
+    #[cfg_attr(feature = "openapi", schema(value_type = crate::formats::Hex32))]
     pub seed: String,
     /// The list that won it.
     pub winner: String,
@@ -318,8 +319,10 @@ pub struct SignedHead {
     /// The record's number.
     pub seq: u64,
     /// The chain's head there, hex.
+    #[cfg_attr(feature = "openapi", schema(value_type = crate::formats::Hex32))]
     pub head: String,
     /// The daemon's signature of the checkpoint, hex.
+    #[cfg_attr(feature = "openapi", schema(value_type = crate::formats::Hex64))]
     pub signature: String,
 }
 
@@ -333,6 +336,7 @@ pub struct SignedReceipt {
     /// Where the ballot is.
     pub receipt: ReceiptFields,
     /// The daemon's signature of the receipt, hex (128 digits).
+    #[cfg_attr(feature = "openapi", schema(value_type = crate::formats::Hex64))]
     pub signature: String,
 }
 
@@ -344,8 +348,10 @@ pub struct ReceiptFields {
     /// The ballot's number in the ledger.
     pub seq: u64,
     /// The chain's head at that number, hex.
+    #[cfg_attr(feature = "openapi", schema(value_type = crate::formats::Hex32))]
     pub head: String,
     /// The ballot event's SHA-256, hex.
+    #[cfg_attr(feature = "openapi", schema(value_type = crate::formats::Hex32))]
     pub event: String,
 }
 
@@ -371,6 +377,7 @@ pub struct ReceiptBorneOut {
 pub struct CountedQuery {
     /// The start of a ballot's hash, hex (at most 64 digits).
     #[serde(default)]
+    #[cfg_attr(feature = "openapi", param(value_type = crate::formats::HashPrefix))]
     pub q: String,
     /// The page, from 1.
     #[serde(default)]
@@ -403,6 +410,7 @@ pub struct CountedBallot {
     /// Its number in the ledger.
     pub seq: u64,
     /// Its event's SHA-256, hex: the receipt's `event`.
+    #[cfg_attr(feature = "openapi", schema(value_type = crate::formats::Hex32))]
     pub hash: String,
 }
 

@@ -36,10 +36,13 @@ pub struct MinutesItem {
 #[serde(deny_unknown_fields)]
 pub struct StatementRequest {
     /// The agenda item it is about.
+    #[cfg_attr(feature = "openapi", schema(value_type = crate::formats::Identifier))]
     pub item: String,
     /// Its author, an attendee.
+    #[cfg_attr(feature = "openapi", schema(value_type = crate::formats::TrimmedIdentifier))]
     pub person: String,
     /// The words, as written.
+    #[cfg_attr(feature = "openapi", schema(value_type = crate::formats::StatementText))]
     pub text: String,
 }
 
@@ -75,5 +78,6 @@ pub struct Statement {
 pub struct ExportQuery {
     /// `puntos`, `accionistas`, `asistencia` or `retiro` (CSV only).
     #[serde(default)]
+    #[cfg_attr(feature = "openapi", param(value_type = Option<crate::formats::CsvTable>))]
     pub tabla: Option<String>,
 }

@@ -604,7 +604,7 @@ fn lines_of(path: &Path) -> Result<Vec<(String, String)>> {
             lines.push((file.display().to_string(), text));
         } else {
             for (n, line) in text.lines().enumerate().filter(|(_, l)| !l.trim().is_empty()) {
-                lines.push((format!("{}: line {}", file.display(), n + 1), line.trim().to_string()));
+                lines.push((format!("{}, línea / line {}", file.display(), n + 1), line.trim().to_string()));
             }
         }
     }
@@ -827,7 +827,7 @@ pub fn verify(path: &Path, inputs: &VerifyInputs, out: &mut dyn Write) -> Result
         }
         Err(asamblea_ledger::VerifyError::Bundle(
             asamblea_ledger::BundleError::NotABundle
-            | asamblea_ledger::BundleError::Truncated("the magic" | "the version"),
+            | asamblea_ledger::BundleError::Truncated(asamblea_ledger::Part::Magic | asamblea_ledger::Part::Version),
         )) => bail!(
             "{}: no es un paquete de auditoría de asamblea (ni la carpeta de una reunión); exporte uno con `asamblea export DIR ARCHIVO` / not an asamblea audit bundle (nor a meeting directory)",
             path.display()

@@ -186,7 +186,7 @@ pub(crate) fn decoded(path: &Path, row: &crate::Row) -> Result<EventRecord, Ledg
     EventRecord::decode(&row.record).map_err(|e| LedgerError::BrokenChain {
         path: path.display().to_string(),
         seq: row.seq,
-        reason: format!("the record does not decode: {e}"),
+        reason: format!("el registro no se puede decodificar / the record does not decode: {e}"),
     })
 }
 
@@ -196,7 +196,7 @@ pub(crate) fn event_digest(path: &Path, seq: u64, record: &EventRecord) -> Resul
     let event = record.event.encode().map_err(|e| LedgerError::BrokenChain {
         path: path.display().to_string(),
         seq,
-        reason: format!("the event does not encode: {e}"),
+        reason: format!("el evento no se puede codificar / the event does not encode: {e}"),
     })?;
     Ok(Digest::sha256(&event))
 }

@@ -52,32 +52,114 @@ pub struct Bundle {
     pub checkpoints: Vec<(Checkpoint, Signature)>,
 }
 
-/// A bundle whose bytes are not a bundle.
+/// A bundle whose bytes are not a bundle. The text is Spanish first,
+/// English after.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum BundleError {
     /// Wrong magic.
-    #[error("not an asamblea bundle (it does not start with `asamblea-bundle`)")]
+    #[error(
+        "no es un paquete de asamblea (no empieza por `asamblea-bundle`) / \
+         not an asamblea bundle (it does not start with `asamblea-bundle`)"
+    )]
     NotABundle,
     /// An asamblea bundle of another version.
-    #[error("an asamblea bundle of version {0}; this program reads version 2 only{why}", why = if *.0 == 1 { " (version 1 was written before the convened agenda and the staff roles were recorded in the ledger: verify it with the asamblea release that wrote it)" } else { "" })]
+    #[error(
+        "un paquete de asamblea de la versión {0}; este programa lee solo la versión 2{why_es} / \
+         an asamblea bundle of version {0}; this program reads version 2 only{why}",
+        why_es = if *.0 == 1 { " (la versión 1 se escribió antes de que el orden del día convocado y los cargos del personal quedaran en el registro: verifíquelo con la versión de asamblea que lo escribió)" } else { "" },
+        why = if *.0 == 1 { " (version 1 was written before the convened agenda and the staff roles were recorded in the ledger: verify it with the asamblea release that wrote it)" } else { "" }
+    )]
     OtherVersion(u8),
-    /// The bytes end inside a field.
-    #[error("the bundle ends inside {0}")]
-    Truncated(&'static str),
+    /// The bytes end inside a part.
+    #[error("el paquete termina dentro de {} / the bundle ends inside {}", .0.spanish(), .0.english())]
+    Truncated(Part),
     /// Bytes after the last field.
-    #[error("{0} bytes follow the last checkpoint")]
+    #[error("sobran {0} bytes después del último punto de control / {0} bytes follow the last checkpoint")]
     TrailingBytes(usize),
     /// The bundle's file could not be read.
-    #[error("the bundle cannot be read: {0}")]
+    #[error("el paquete no se puede leer / the bundle cannot be read: {0}")]
     Unreadable(String),
-    /// A field with a value it cannot have.
-    #[error("{field}: {message}")]
+    /// A part with a value it cannot have.
+    #[error("{} / {}: {message}", .field.spanish(), .field.english())]
     Field {
-        /// The field.
-        field: &'static str,
-        /// What is wrong.
+        /// The part.
+        field: Part,
+        /// What is wrong, Spanish first.
         message: String,
     },
+}
+
+/// A part of a bundle (`docs/ledger-format.md` §11), as an error names
+/// it: the verifier branches on it (a bundle cut inside [`Part::Magic`]
+/// is no bundle at all), a person reads it in both languages.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Part {
+    /// The 16 bytes `asamblea-bundle\0`.
+    Magic,
+    /// The format version.
+    Version,
+    /// The meeting id.
+    MeetingId,
+    /// The daemon's public key.
+    DaemonKey,
+    /// The profile's name.
+    ProfileName,
+    /// The profile file.
+    ProfileFile,
+    /// The register's canonical bytes.
+    Register,
+    /// The number of records.
+    RecordCount,
+    /// A record.
+    Record,
+    /// The head stored after a record.
+    RecordHead,
+    /// The number of checkpoints.
+    CheckpointCount,
+    /// A checkpoint.
+    Checkpoint,
+    /// A checkpoint's daemon signature.
+    CheckpointSignature,
+}
+
+impl Part {
+    /// The part, in Spanish.
+    pub const fn spanish(self) -> &'static str {
+        match self {
+            Part::Magic => "la marca inicial",
+            Part::Version => "la versión",
+            Part::MeetingId => "el identificador de la reunión",
+            Part::DaemonKey => "la clave del servicio",
+            Part::ProfileName => "el nombre del perfil",
+            Part::ProfileFile => "el archivo del perfil",
+            Part::Register => "el registro de accionistas",
+            Part::RecordCount => "el número de registros",
+            Part::Record => "un registro",
+            Part::RecordHead => "la cabeza de un registro",
+            Part::CheckpointCount => "el número de puntos de control",
+            Part::Checkpoint => "un punto de control",
+            Part::CheckpointSignature => "la firma de un punto de control",
+        }
+    }
+
+    /// The part, in English.
+    pub const fn english(self) -> &'static str {
+        match self {
+            Part::Magic => "the magic",
+            Part::Version => "the version",
+            Part::MeetingId => "the meeting id",
+            Part::DaemonKey => "the daemon key",
+            Part::ProfileName => "the profile name",
+            Part::ProfileFile => "the profile file",
+            Part::Register => "the register",
+            Part::RecordCount => "the record count",
+            Part::Record => "a record",
+            Part::RecordHead => "a record's head",
+            Part::CheckpointCount => "the checkpoint count",
+            Part::Checkpoint => "a checkpoint",
+            Part::CheckpointSignature => "a checkpoint's signature",
+        }
+    }
 }
 
 impl BundleError {
@@ -202,7 +284,7 @@ impl<R: std::io::Read> BundleReader<R> {
 
     /// Exactly `n` bytes; the bytes ending first is `Truncated(what)`.
     /// Memory grows with what is read, not with what a length claims.
-    fn take(&mut self, n: u64, what: &'static str) -> Result<Vec<u8>, BundleError> {
+    fn take(&mut self, n: u64, what: Part) -> Result<Vec<u8>, BundleError> {
         let mut out = Vec::new();
         let got = std::io::Read::read_to_end(&mut std::io::Read::take(&mut self.source, n), &mut out)
             .map_err(BundleError::io)?;
@@ -214,7 +296,7 @@ impl<R: std::io::Read> BundleReader<R> {
     }
 
     /// Skips exactly `n` bytes, as [`BundleReader::take`] reads them.
-    fn skip(&mut self, n: u64, what: &'static str) -> Result<(), BundleError> {
+    fn skip(&mut self, n: u64, what: Part) -> Result<(), BundleError> {
         let got = std::io::copy(&mut std::io::Read::take(&mut self.source, n), &mut std::io::sink())
             .map_err(BundleError::io)?;
         self.at += got;
@@ -224,44 +306,47 @@ impl<R: std::io::Read> BundleReader<R> {
         Ok(())
     }
 
-    fn array<const N: usize>(&mut self, what: &'static str) -> Result<[u8; N], BundleError> {
+    fn array<const N: usize>(&mut self, what: Part) -> Result<[u8; N], BundleError> {
         Ok(self.take(N as u64, what)?.try_into().expect("took N bytes"))
     }
 
     /// A length (u32), checked against `limit`.
-    fn length(&mut self, what: &'static str, limit: usize) -> Result<u64, BundleError> {
+    fn length(&mut self, what: Part, limit: usize) -> Result<u64, BundleError> {
         let len = u32::from_be_bytes(self.array(what)?) as usize;
         if len > limit {
             return Err(BundleError::Field {
                 field: what,
-                message: format!("{len} bytes is over the limit of {limit}"),
+                message: format!(
+                    "{len} bytes superan el límite de {limit} / {len} bytes is over the limit of {limit}"
+                ),
             });
         }
         Ok(len as u64)
     }
 
-    fn sized(&mut self, what: &'static str, limit: usize) -> Result<Vec<u8>, BundleError> {
+    fn sized(&mut self, what: Part, limit: usize) -> Result<Vec<u8>, BundleError> {
         let len = self.length(what, limit)?;
         self.take(len, what)
     }
 
     /// The fields before the records, and how many records follow.
     pub(crate) fn head(&mut self) -> Result<(ReadHead, u64), BundleError> {
-        if self.take(16, "the magic")? != MAGIC {
+        if self.take(16, Part::Magic)? != MAGIC {
             return Err(BundleError::NotABundle);
         }
-        match self.take(1, "the version")?[0] {
+        match self.take(1, Part::Version)?[0] {
             VERSION => {}
             other => return Err(BundleError::OtherVersion(other)),
         }
-        let meeting = MeetingId(self.array("the meeting id")?);
-        let daemon_key = PublicKey::from_bytes(&self.array("the daemon key")?)
-            .map_err(|e| BundleError::Field { field: "daemon key", message: e.to_string() })?;
-        let profile_name = String::from_utf8(self.sized("the profile name", 64)?)
-            .map_err(|_| BundleError::Field { field: "profile name", message: "not UTF-8".into() })?;
-        let profile_bytes = self.sized("the profile file", 1 << 20)?;
-        let register_bytes = self.sized("the register", 1 << 30)?;
-        let count = u64::from_be_bytes(self.array("the record count")?);
+        let meeting = MeetingId(self.array(Part::MeetingId)?);
+        let daemon_key = PublicKey::from_bytes(&self.array(Part::DaemonKey)?)
+            .map_err(|e| BundleError::Field { field: Part::DaemonKey, message: e.to_string() })?;
+        let profile_name = String::from_utf8(self.sized(Part::ProfileName, 64)?).map_err(|_| {
+            BundleError::Field { field: Part::ProfileName, message: "no es UTF-8 / not UTF-8".into() }
+        })?;
+        let profile_bytes = self.sized(Part::ProfileFile, 1 << 20)?;
+        let register_bytes = self.sized(Part::Register, 1 << 30)?;
+        let count = u64::from_be_bytes(self.array(Part::RecordCount)?);
         Ok((ReadHead { meeting, daemon_key, profile_name, profile_bytes, register_bytes }, count))
     }
 
@@ -269,25 +354,25 @@ impl<R: std::io::Read> BundleReader<R> {
 
     /// The next record and the head stored after it.
     pub(crate) fn record(&mut self) -> Result<(Vec<u8>, Digest), BundleError> {
-        let record = self.sized("a record", Self::RECORD_LIMIT)?;
-        Ok((record, Digest(self.array("a record's head")?)))
+        let record = self.sized(Part::Record, Self::RECORD_LIMIT)?;
+        Ok((record, Digest(self.array(Part::RecordHead)?)))
     }
 
     /// Passes over the next record.
     pub(crate) fn skip_record(&mut self) -> Result<(), BundleError> {
-        let len = self.length("a record", Self::RECORD_LIMIT)?;
-        self.skip(len, "a record")?;
-        self.skip(32, "a record's head")
+        let len = self.length(Part::Record, Self::RECORD_LIMIT)?;
+        self.skip(len, Part::Record)?;
+        self.skip(32, Part::RecordHead)
     }
 
     /// The checkpoints, after the records.
     pub(crate) fn checkpoints(&mut self) -> Result<Vec<(Checkpoint, Signature)>, BundleError> {
-        let count = u32::from_be_bytes(self.array("the checkpoint count")?);
+        let count = u32::from_be_bytes(self.array(Part::CheckpointCount)?);
         let mut checkpoints = Vec::new();
         for _ in 0..count {
-            let checkpoint = Checkpoint::decode(&self.take(42, "a checkpoint")?)
-                .map_err(|e| BundleError::Field { field: "checkpoint", message: e.to_string() })?;
-            checkpoints.push((checkpoint, Signature(self.array("a checkpoint's signature")?)));
+            let checkpoint = Checkpoint::decode(&self.take(42, Part::Checkpoint)?)
+                .map_err(|e| BundleError::Field { field: Part::Checkpoint, message: e.to_string() })?;
+            checkpoints.push((checkpoint, Signature(self.array(Part::CheckpointSignature)?)));
         }
         Ok(checkpoints)
     }
@@ -333,39 +418,43 @@ pub fn register_bytes(register: &Register) -> Vec<u8> {
 
 /// The register of canonical bytes; anything else is refused.
 pub fn register_from_bytes(bytes: &[u8]) -> Result<Register, BundleError> {
-    let bad = |message: String| BundleError::Field { field: "register", message };
+    let bad = |message: String| BundleError::Field { field: Part::Register, message };
     let mut r = BundleReader::new(bytes);
-    if r.take(REGISTER_DOMAIN.len() as u64, "the register")? != REGISTER_DOMAIN {
-        return Err(bad("does not start with asamblea/register/v1".into()));
+    if r.take(REGISTER_DOMAIN.len() as u64, Part::Register)? != REGISTER_DOMAIN {
+        return Err(bad(
+            "no empieza por asamblea/register/v1 / does not start with asamblea/register/v1".into()
+        ));
     }
     let mut class = || -> Result<ClassCapital, BundleError> {
-        let subscribed = u64::from_be_bytes(r.array("the register")?);
-        let treasury = u64::from_be_bytes(r.array("the register")?);
-        ClassCapital::new(Shares::new(subscribed), Shares::new(treasury)).map_err(|e| bad(e.to_string()))
+        let subscribed = u64::from_be_bytes(r.array(Part::Register)?);
+        let treasury = u64::from_be_bytes(r.array(Part::Register)?);
+        ClassCapital::new(Shares::new(subscribed), Shares::new(treasury))
+            .map_err(|e| bad(format!("las acciones readquiridas superan a las suscritas / {e}")))
     };
     let capital = Capital { ordinary: class()?, preferred: class()? };
-    let count = u32::from_be_bytes(r.array("the register")?);
+    let count = u32::from_be_bytes(r.array(Part::Register)?);
     let mut holders = Vec::new();
     for n in 1..=count {
-        let id = String::from_utf8(r.sized("the register", 64)?)
-            .map_err(|_| bad(format!("holder {n}: the id is not UTF-8")))?;
+        let id = String::from_utf8(r.sized(Part::Register, 64)?).map_err(|_| {
+            bad(format!("accionista {n}: el identificador no es UTF-8 / holder {n}: the id is not UTF-8"))
+        })?;
         // An id of the register follows the format's id rules (§1): 1 to
         // 64 bytes, no control character.
-        asamblea_wire::Id::new(&id).map_err(|e| bad(format!("holder {n}: id {id:?}: {e}")))?;
-        let ordinary = u64::from_be_bytes(r.array("the register")?);
-        let preferred = u64::from_be_bytes(r.array("the register")?);
-        let [role, split] = r.array::<2>("the register")?;
+        asamblea_wire::Id::new(&id).map_err(|e| bad(format!("accionista / holder {n}, {id:?}: {e}")))?;
+        let ordinary = u64::from_be_bytes(r.array(Part::Register)?);
+        let preferred = u64::from_be_bytes(r.array(Part::Register)?);
+        let [role, split] = r.array::<2>(Part::Register)?;
         let role = match role {
             0 => None,
             1 => Some(Role::Administrator),
             2 => Some(Role::Employee),
-            other => return Err(bad(format!("role code {other}"))),
+            other => return Err(bad(format!("código de cargo {other} desconocido / role code {other}"))),
         };
         let split = match split {
             0 => None,
             1 => Some(SplitPermission::OmnibusCustodian),
             2 => Some(SplitPermission::Dismembered),
-            other => return Err(bad(format!("split code {other}"))),
+            other => return Err(bad(format!("código de división {other} desconocido / split code {other}"))),
         };
         holders.push(HolderSpec {
             id,
@@ -375,9 +464,13 @@ pub fn register_from_bytes(bytes: &[u8]) -> Result<Register, BundleError> {
         });
     }
     if r.at != bytes.len() as u64 {
-        return Err(bad(format!("{} bytes follow the last holder", bytes.len() as u64 - r.at)));
+        return Err(bad(format!(
+            "sobran {0} bytes después del último accionista / {0} bytes follow the last holder",
+            bytes.len() as u64 - r.at
+        )));
     }
-    Register::new(capital, holders).map_err(|e| bad(e.to_string()))
+    Register::new(capital, holders)
+        .map_err(|e| bad(format!("el registro de accionistas no cuadra con el capital / {e}")))
 }
 
 /// Turns a profile's name and file bytes into a profile (the daemon parses
@@ -430,8 +523,10 @@ pub fn for_each_event<R: std::io::Read>(
     let (_, count) = reader.head()?;
     for seq in 1..=count {
         let (bytes, _) = reader.record()?;
-        let record = EventRecord::decode(&bytes)
-            .map_err(|e| BundleError::Field { field: "record", message: format!("record {seq}: {e}") })?;
+        let record = EventRecord::decode(&bytes).map_err(|e| BundleError::Field {
+            field: Part::Record,
+            message: format!("registro / record {seq}: {e}"),
+        })?;
         each(&record);
         if seq % PROGRESS_EVERY == 0 || seq == count {
             progress(seq, count);
@@ -480,7 +575,7 @@ impl ReceiptProblem {
         }
     }
 
-    /// What it means, in English (the verifier's own language).
+    /// What it means, in English.
     pub const fn reason(self) -> &'static str {
         match self {
             ReceiptProblem::NotSigned => "not signed by the daemon key",
@@ -494,7 +589,7 @@ impl ReceiptProblem {
         }
     }
 
-    /// The same, in Spanish, for the public board.
+    /// The same, in Spanish.
     pub const fn reason_es(self) -> &'static str {
         match self {
             ReceiptProblem::NotSigned => "no lo firmó la clave del servicio de la reunión",
@@ -532,23 +627,30 @@ pub fn check_receipt(
 }
 
 /// Why a bundle does not verify: the first problem, by sequence number
-/// where it has one.
+/// where it has one. The text is Spanish first, English after.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum VerifyError {
     /// The bytes are not a bundle.
-    #[error("the bundle cannot be read: {0}")]
+    #[error("el paquete no se puede leer / the bundle cannot be read: {0}")]
     Bundle(BundleError),
     /// The profile in the bundle does not load.
-    #[error("the profile in the bundle does not load: {0}")]
+    #[error("el perfil del paquete no se puede cargar / the profile in the bundle does not load: {0}")]
     Profile(String),
     /// The register in the bundle is not valid.
-    #[error("the register in the bundle is not valid: {0}")]
+    #[error(
+        "el registro de accionistas del paquete no es válido / the register in the bundle is not valid: {0}"
+    )]
     Register(BundleError),
     /// The daemon key is not the one the user expects.
-    #[error("the bundle's daemon key is not the meeting's published key")]
+    #[error(
+        "la clave del servicio del paquete no es la clave publicada de la reunión / \
+         the bundle's daemon key is not the meeting's published key"
+    )]
     DaemonKeyMismatch,
     /// A record that does not decode.
-    #[error("event {seq}: the record does not decode: {error}")]
+    #[error(
+        "evento {seq}: el registro no se puede decodificar / event {seq}: the record does not decode: {error}"
+    )]
     Decode {
         /// Position in the bundle (1-based).
         seq: u64,
@@ -557,7 +659,9 @@ pub enum VerifyError {
     },
     /// A record missing: a later number stands where it should, and it
     /// appears nowhere after.
-    #[error("event {seq} is missing: the next record is number {found}")]
+    #[error(
+        "falta el evento {seq}: el siguiente registro es el número {found} / event {seq} is missing: the next record is number {found}"
+    )]
     Missing {
         /// The number expected.
         seq: u64,
@@ -566,7 +670,10 @@ pub enum VerifyError {
     },
     /// A record whose number was seen already (a copy of an earlier
     /// record).
-    #[error("event {seq} appears again where event {expected} should be (duplicated)")]
+    #[error(
+        "el evento {seq} aparece otra vez donde debería estar el evento {expected} (duplicado) / \
+         event {seq} appears again where event {expected} should be (duplicated)"
+    )]
     Duplicated {
         /// The repeated number.
         seq: u64,
@@ -575,7 +682,10 @@ pub enum VerifyError {
     },
     /// A record out of order: the one expected here comes later in the
     /// bundle.
-    #[error("event {seq} comes where event {expected} should be (reordered)")]
+    #[error(
+        "el evento {seq} viene donde debería estar el evento {expected} (reordenado) / \
+         event {seq} comes where event {expected} should be (reordered)"
+    )]
     Reordered {
         /// The number found.
         seq: u64,
@@ -583,19 +693,23 @@ pub enum VerifyError {
         expected: u64,
     },
     /// Time going backwards.
-    #[error("event {seq}: its time is earlier than the event before it")]
+    #[error(
+        "evento {seq}: su hora es anterior a la del evento previo / event {seq}: its time is earlier than the event before it"
+    )]
     TimeWentBackwards {
         /// The record.
         seq: u64,
     },
     /// A stored head that is not the one its record gives.
-    #[error("event {seq}: the stored head is not the chain's head there")]
+    #[error(
+        "evento {seq}: la cabeza guardada no es la de la cadena en ese punto / event {seq}: the stored head is not the chain's head there"
+    )]
     HeadMismatch {
         /// The record.
         seq: u64,
     },
     /// An event the replay does not admit.
-    #[error("event {seq}: {rejection}")]
+    #[error("evento {seq} / event {seq}: {rejection}")]
     Rejected {
         /// The record.
         seq: u64,
@@ -603,19 +717,28 @@ pub enum VerifyError {
         rejection: Rejection,
     },
     /// A checkpoint whose daemon signature does not verify.
-    #[error("the checkpoint at event {seq} is not signed by the daemon key")]
+    #[error(
+        "el punto de control del evento {seq} no lo firmó la clave del servicio / \
+         the checkpoint at event {seq} is not signed by the daemon key"
+    )]
     CheckpointSignature {
         /// Its sequence number.
         seq: u64,
     },
     /// A checkpoint whose head is not the chain's.
-    #[error("the checkpoint at event {seq} names another head: the ledger was rewritten")]
+    #[error(
+        "el punto de control del evento {seq} nombra otra cabeza: el registro fue reescrito / \
+         the checkpoint at event {seq} names another head: the ledger was rewritten"
+    )]
     CheckpointMismatch {
         /// Its sequence number.
         seq: u64,
     },
     /// A close, or a lot, whose result was never published.
-    #[error("event {seq}: `{item}` was closed (or a lot drawn) but its result was never published")]
+    #[error(
+        "evento {seq}: `{item}` se cerró (o se sorteó) pero su resultado nunca se publicó / \
+         event {seq}: `{item}` was closed (or a lot drawn) but its result was never published"
+    )]
     UnpublishedResult {
         /// The item.
         item: String,
@@ -623,7 +746,10 @@ pub enum VerifyError {
         seq: u64,
     },
     /// A result published that no close or lot asked for.
-    #[error("event {seq}: a result of `{item}` that no close or lot asked for")]
+    #[error(
+        "evento {seq}: un resultado de `{item}` que ningún cierre ni sorteo pidió / \
+         event {seq}: a result of `{item}` that no close or lot asked for"
+    )]
     UnaskedResult {
         /// The item.
         item: String,
@@ -642,33 +768,46 @@ pub enum VerifyError {
         seq: u64,
     },
     /// An election closed on a tie whose lot was never drawn.
-    #[error("`{item}` ended on a tie across the last seat and no lot was drawn")]
+    #[error(
+        "`{item}` terminó en un empate por el último puesto y no se sorteó / \
+         `{item}` ended on a tie across the last seat and no lot was drawn"
+    )]
     LotNotDrawn {
         /// The item.
         item: String,
     },
     /// A close or the end of the bundle without its daemon-signed
     /// checkpoint.
-    #[error("the bundle has no daemon-signed checkpoint at event {seq} (every close and the end need one)")]
+    #[error(
+        "el paquete no tiene un punto de control firmado por el servicio en el evento {seq} (cada cierre y el final necesitan uno) / \
+         the bundle has no daemon-signed checkpoint at event {seq} (every close and the end need one)"
+    )]
     MissingCheckpoint {
         /// Where one is needed.
         seq: u64,
     },
     /// An observer's signed head not signed by the daemon key.
-    #[error("the witnessed head at event {seq} is not signed by the daemon key")]
+    #[error(
+        "la cabeza atestiguada del evento {seq} no la firmó la clave del servicio / \
+         the witnessed head at event {seq} is not signed by the daemon key"
+    )]
     WitnessSignature {
         /// Its sequence number.
         seq: u64,
     },
     /// A receipt the ledger does not bear out.
-    #[error("receipt {index} (event {seq}): {reason}")]
+    #[error(
+        "recibo {index} (evento {seq}): {} / receipt {index} (event {seq}): {}",
+        .problem.reason_es(),
+        .problem.reason()
+    )]
     Receipt {
         /// Its place among the receipts given (1-based).
         index: usize,
         /// The event it names.
         seq: u64,
         /// What is wrong.
-        reason: &'static str,
+        problem: ReceiptProblem,
     },
     /// A checkpoint, witnessed head or receipt numbered 0: records are
     /// numbered from 1, so it names no record (it is not a bundle cut
@@ -681,7 +820,10 @@ pub enum VerifyError {
         en: &'static str,
     },
     /// A checkpoint beyond the end of the bundle.
-    #[error("the bundle ends at event {last} but a checkpoint names event {seq}: it was cut short")]
+    #[error(
+        "el paquete termina en el evento {last} pero un punto de control nombra el evento {seq}: fue recortado / \
+         the bundle ends at event {last} but a checkpoint names event {seq}: it was cut short"
+    )]
     Truncated {
         /// The last record in the bundle.
         last: u64,
@@ -786,7 +928,8 @@ pub fn verify_bundle_state<R: std::io::Read + std::io::Seek>(
     // that reads the profile from the bytes alone would let it be anything.
     if profile.name() != head.profile_name {
         return Err(VerifyError::Profile(format!(
-            "the bundle names profile `{}` but its file is profile `{}`",
+            "el paquete nombra el perfil `{0}` pero su archivo es el perfil `{1}` / \
+             the bundle names profile `{0}` but its file is profile `{1}`",
             head.profile_name,
             profile.name()
         )));
@@ -981,9 +1124,8 @@ pub fn verify_bundle_state<R: std::io::Read + std::io::Seek>(
     }
     for (index, (receipt, signature)) in options.receipts.iter().enumerate() {
         let at = |seq: u64| kept.get(&seq).map(|&(head, event)| (event, head));
-        check_receipt(receipt, signature, &meeting, &head.daemon_key, at).map_err(|problem| {
-            VerifyError::Receipt { index: index + 1, seq: receipt.seq, reason: problem.reason() }
-        })?;
+        check_receipt(receipt, signature, &meeting, &head.daemon_key, at)
+            .map_err(|problem| VerifyError::Receipt { index: index + 1, seq: receipt.seq, problem })?;
     }
     let verified = Verified {
         records: last,
@@ -1046,7 +1188,7 @@ fn write_bundle(
     let sqlite = |e| crate::LedgerError::sqlite(path, e);
     let io = |e: std::io::Error| crate::LedgerError::Sqlite {
         path: path.display().to_string(),
-        message: format!("cannot write the bundle: {e}"),
+        message: format!("no se puede escribir el paquete / cannot write the bundle: {e}"),
         cause: crate::Cause::of_io(&e),
     };
     let broken = |seq: u64, reason: &str| crate::LedgerError::BrokenChain {
@@ -1078,19 +1220,26 @@ fn write_bundle(
                 chain_head = Digest(stored.as_slice().try_into().unwrap_or([0; 32]));
             } else {
                 if seq != expected || record.get(..8) != Some(&expected.to_be_bytes()[..]) {
-                    return Err(broken(expected, "the events are not numbered in order"));
+                    return Err(broken(
+                        expected,
+                        "los eventos no están numerados en orden / the events are not numbered in order",
+                    ));
                 }
                 let time =
                     u64::from_be_bytes(record.get(8..16).and_then(|t| t.try_into().ok()).unwrap_or([0; 8]));
                 if time < last_time {
-                    return Err(broken(seq, "its time is earlier than the event before"));
+                    return Err(broken(
+                        seq,
+                        "su hora es anterior a la del evento previo / its time is earlier than the event before",
+                    ));
                 }
                 last_time = time;
                 chain_head = Digest::sha256(&[&chain_head.0[..], &record].concat());
                 if stored.as_slice() != chain_head.0 {
                     return Err(broken(
                         seq,
-                        "the stored head does not match the record (edited, reordered or replaced)",
+                        "la cabeza guardada no corresponde al registro (editado, reordenado o reemplazado) / \
+                         the stored head does not match the record (edited, reordered or replaced)",
                     ));
                 }
             }
@@ -1103,7 +1252,10 @@ fn write_bundle(
         }
     }
     if written != count as u64 {
-        return Err(broken(written + 1, "the ledger changed while it was read"));
+        return Err(broken(
+            written + 1,
+            "el registro cambió mientras se leía / the ledger changed while it was read",
+        ));
     }
     let last = (written > 0).then_some(Checkpoint { seq: written, head: chain_head });
     if let Some(last) = last {

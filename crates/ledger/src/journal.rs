@@ -33,7 +33,7 @@ pub enum OpenError {
     #[error("{0}")]
     Ledger(LedgerError),
     /// A stored event the replay does not admit.
-    #[error("stored event {seq} is not admissible: {rejection}")]
+    #[error("el evento guardado {seq} no es admisible / stored event {seq} is not admissible: {rejection}")]
     Rejected {
         /// The record.
         seq: u64,
@@ -43,7 +43,8 @@ pub enum OpenError {
     /// The stored chain's head at a checkpoint the daemon signed is another:
     /// a stored event up to it was changed.
     #[error(
-        "the ledger's head at event {seq} is not the one the daemon signed there: an event up to it was changed after it was saved"
+        "la cabeza del registro en el evento {seq} no es la que el servicio firmó allí: un evento hasta ese se cambió después de guardarse / \
+         the ledger's head at event {seq} is not the one the daemon signed there: an event up to it was changed after it was saved"
     )]
     CheckpointMismatch {
         /// The checkpoint's number.
@@ -51,7 +52,8 @@ pub enum OpenError {
     },
     /// The ledger holds fewer events than the daemon signed for.
     #[error(
-        "the ledger holds {stored} events but the daemon signed its head at event {signed}: saved events are missing"
+        "el registro tiene {stored} eventos pero el servicio firmó su cabeza en el evento {signed}: faltan eventos guardados / \
+         the ledger holds {stored} events but the daemon signed its head at event {signed}: saved events are missing"
     )]
     ShorterThanSigned {
         /// The checkpoint's number.
@@ -153,17 +155,21 @@ impl Journal {
             if row.seq != expected {
                 return Err(broken(
                     expected,
-                    format!("event {expected} is missing (the next stored is {})", row.seq),
+                    format!("falta el evento {expected} (el siguiente guardado es el {0}) / event {expected} is missing (the next stored is {0})", row.seq),
                 ));
             }
-            let (record, event_digest, signed) =
-                opened.map_err(|e| broken(row.seq, format!("the record does not decode: {e}")))?;
+            let (record, event_digest, signed) = opened.map_err(|e| {
+                broken(
+                    row.seq,
+                    format!("el registro no se puede decodificar / the record does not decode: {e}"),
+                )
+            })?;
             let head =
                 chain.append_encoded(&record, &row.record).map_err(|e| broken(row.seq, e.to_string()))?;
             if head.0.as_slice() != row.head.as_slice() {
                 return Err(broken(
                     row.seq,
-                    "the stored head does not match the record (edited, reordered or replaced)".into(),
+                    "la cabeza guardada no corresponde al registro (editado, reordenado o reemplazado) / the stored head does not match the record (edited, reordered or replaced)".into(),
                 ));
             }
             if trusted.is_some_and(|c| c.seq == row.seq && c.head != head) {
@@ -254,7 +260,7 @@ impl Journal {
     pub fn admit_and_append(&mut self, signed: Signed, done: crate::Completion) -> Result<(), Rejection> {
         if matches!(signed.event.body, asamblea_wire::EventBody::ItemClosed { .. }) {
             return Err(Rejection::OutOfPlace(
-                "item-closed is submitted and waited for: its head seeds the lot",
+                "item-closed se envía y se espera: su cabeza es la semilla del sorteo / item-closed is submitted and waited for: its head seeds the lot",
             ));
         }
         if let Some(reason) = &self.diverged {
@@ -327,7 +333,9 @@ impl Group<'_> {
         let head = match self.chain.append(&record) {
             Ok(head) => head,
             Err(e) => {
-                self.journal.diverged = Some(format!("an admitted event cannot be placed: {e}"));
+                self.journal.diverged = Some(format!(
+                    "un evento admitido no se puede ubicar / an admitted event cannot be placed: {e}"
+                ));
                 return Err(SubmitError::Ledger(LedgerError::Encode(e)));
             }
         };
@@ -364,7 +372,7 @@ impl Group<'_> {
                 Ok(appended)
             }
             Ok(_) => {
-                let reason = "the writer placed a group elsewhere than the journal did".to_string();
+                let reason = "el escritor ubicó un grupo en otro lugar que el diario / the writer placed a group elsewhere than the journal did".to_string();
                 self.journal.diverged = Some(reason.clone());
                 Err(SubmitError::Ledger(LedgerError::WriterStopped { reason, cause: Cause::Other }))
             }
@@ -379,7 +387,7 @@ impl Group<'_> {
 impl Drop for Group<'_> {
     fn drop(&mut self) {
         if !self.events.is_empty() {
-            self.journal.diverged = Some("a group of events was admitted but never written".into());
+            self.journal.diverged = Some("un grupo de eventos se admitió pero nunca se escribió / a group of events was admitted but never written".into());
         }
     }
 }

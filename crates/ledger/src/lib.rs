@@ -47,7 +47,7 @@ pub use ballots::{ballot_item_at, ballots_on_item, find_ballot, BallotIndex};
 pub use bundle::{
     check_receipt, export_bundle, export_raw_bundle, for_each_event, register_bytes, register_from_bytes,
     verify_bundle, verify_bundle_from, verify_bundle_state, verify_bundle_with_progress, Bundle, BundleError,
-    BundleHead, Exported, ProfileLoader, ReceiptProblem, Verified, VerifyError, VerifyOptions,
+    BundleHead, Exported, Part, ProfileLoader, ReceiptProblem, Verified, VerifyError, VerifyOptions,
     PROGRESS_EVERY,
 };
 pub use cause::Cause;
@@ -99,19 +99,20 @@ pub enum LedgerError {
     Sqlite {
         /// The file.
         path: String,
-        /// SQLite's message.
+        /// What failed, Spanish first, with SQLite's own words (in
+        /// English) after.
         message: String,
         /// Why, in terms an operator can act on.
         cause: Cause,
     },
     /// The file belongs to another meeting.
-    #[error("{path}: this ledger belongs to another meeting")]
+    #[error("{path}: este registro es de otra reunión / this ledger belongs to another meeting")]
     OtherMeeting {
         /// The file.
         path: String,
     },
     /// The stored chain does not hold at `seq`.
-    #[error("{path}: the ledger breaks at event {seq}: {reason}")]
+    #[error("{path}: el registro se rompe en el evento {seq} / the ledger breaks at event {seq}: {reason}")]
     BrokenChain {
         /// The file.
         path: String,
@@ -121,10 +122,10 @@ pub enum LedgerError {
         reason: String,
     },
     /// An event that cannot be encoded.
-    #[error("the event cannot be encoded: {0}")]
+    #[error("el evento no se puede codificar / the event cannot be encoded: {0}")]
     Encode(WireError),
     /// The writer stopped after a failed commit, or was shut down.
-    #[error("the ledger writer has stopped: {reason}")]
+    #[error("el escritor del registro se detuvo / the ledger writer has stopped: {reason}")]
     WriterStopped {
         /// Why.
         reason: String,
@@ -135,7 +136,11 @@ pub enum LedgerError {
 
 impl LedgerError {
     fn sqlite(path: &Path, e: rusqlite::Error) -> LedgerError {
-        LedgerError::Sqlite { path: path.display().to_string(), cause: Cause::of(&e), message: e.to_string() }
+        LedgerError::Sqlite {
+            path: path.display().to_string(),
+            cause: Cause::of(&e),
+            message: format!("SQLite rechazó la operación / SQLite refused the operation: {e}"),
+        }
     }
 
     /// Why, in terms an operator can act on: see [`Cause`].
@@ -203,7 +208,7 @@ impl Ledger {
             self.writer.sender.send(writer::Request::Append { signed: Box::new(signed), done })
         {
             done(Err(LedgerError::WriterStopped {
-                reason: "the writer thread has ended".into(),
+                reason: "el hilo del escritor terminó / the writer thread has ended".into(),
                 cause: Cause::Other,
             }));
         }
@@ -220,7 +225,7 @@ impl Ledger {
         );
         rx.recv().unwrap_or_else(|_| {
             Err(LedgerError::WriterStopped {
-                reason: "no answer from the writer".into(),
+                reason: "el escritor no responde / no answer from the writer".into(),
                 cause: Cause::Other,
             })
         })
@@ -285,9 +290,9 @@ fn ask<T: Send + 'static>(
         let _ = tx.send(result);
     }));
     if sender.send(request).is_err() {
-        return Err(stopped("the writer thread has ended"));
+        return Err(stopped("el hilo del escritor terminó / the writer thread has ended"));
     }
-    rx.recv().unwrap_or_else(|_| Err(stopped("no answer from the writer")))
+    rx.recv().unwrap_or_else(|_| Err(stopped("el escritor no responde / no answer from the writer")))
 }
 
 /// Asks a ledger's writer where its chain stands, from any thread
@@ -379,15 +384,17 @@ fn check_rows(rows: &[Row], meeting: &MeetingId) -> Result<(Vec<EventRecord>, Ch
             if row.seq != expected {
                 return Err((
                     expected,
-                    format!("event {expected} is missing (the next stored is {})", row.seq),
+                    format!("falta el evento {expected} (el siguiente guardado es el {0}) / event {expected} is missing (the next stored is {0})", row.seq),
                 ));
             }
-            let record = record.map_err(|e| (row.seq, format!("the record does not decode: {e}")))?;
+            let record = record.map_err(|e| {
+                (row.seq, format!("el registro no se puede decodificar / the record does not decode: {e}"))
+            })?;
             let head = chain.append_encoded(&record, &row.record).map_err(|e| (row.seq, e.to_string()))?;
             if head.0.as_slice() != row.head.as_slice() {
                 return Err((
                     row.seq,
-                    "the stored head does not match the record (edited, reordered or replaced)".into(),
+                    "la cabeza guardada no corresponde al registro (editado, reordenado o reemplazado) / the stored head does not match the record (edited, reordered or replaced)".into(),
                 ));
             }
             records.push(record);

@@ -13,46 +13,70 @@ use asamblea_wire::{
     MeetingId, MessageKind, ProxyRefusal, PublicKey, PublishedResult, Signature, SignerRole, StaffRole,
 };
 
-/// Why an event is not admitted. The state is unchanged.
+/// Why an event is not admitted. The state is unchanged. The text is
+/// Spanish first, English after, as every message `verify` and the daemon
+/// show a person.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum Rejection {
     /// The signature does not verify for this signer, meeting and event.
-    #[error("the signature does not verify")]
+    #[error("la firma no verifica / the signature does not verify")]
     BadSignature,
     /// The signer is not one that may sign this kind of event.
-    #[error("`{kind}` must be signed by {role}, and this signer is not one")]
+    #[error(
+        "`{kind}` solo lo firma {}, y este firmante no lo es / `{kind}` must be signed by {}, and this signer is not one",
+        signer_es(*role),
+        signer_en(*role)
+    )]
     SignerNotAllowed {
         /// The event's kind.
         kind: &'static str,
         /// Who may sign it.
-        role: &'static str,
+        role: SignerRole,
     },
     /// An item opened that the convened agenda does not hold.
-    #[error("`{0}` is not on the agenda convened in meeting-convened")]
+    #[error(
+        "`{0}` no está en el orden del día convocado en meeting-convened / `{0}` is not on the agenda convened in meeting-convened"
+    )]
     NotOnAgenda(String),
     /// A nonce seen before: a replayed event.
-    #[error("the nonce was used by an earlier event (a replay)")]
+    #[error(
+        "el nonce ya lo usó un evento anterior (una repetición) / the nonce was used by an earlier event (a replay)"
+    )]
     RepeatedNonce,
-    /// Anything before `meeting-convened`, or a second one.
+    /// Anything before `meeting-convened`, or a second one: what is out
+    /// of place, `español / English`.
     #[error("{0}")]
     OutOfPlace(&'static str),
     /// The daemon key is not the one published for the meeting.
-    #[error("the daemon key in meeting-convened is not the meeting's published key")]
+    #[error(
+        "la clave del servicio en meeting-convened no es la clave publicada de la reunión / \
+         the daemon key in meeting-convened is not the meeting's published key"
+    )]
     DaemonKeyMismatch,
     /// The profile named or its bytes do not match the bundle's.
-    #[error("meeting-convened names profile `{named}` or a digest that does not match the profile file")]
+    #[error(
+        "meeting-convened nombra el perfil `{named}` o un resumen que no coincide con el archivo del perfil / \
+         meeting-convened names profile `{named}` or a digest that does not match the profile file"
+    )]
     ProfileMismatch {
         /// The profile named in the event.
         named: String,
     },
     /// The register does not match `register-imported`.
-    #[error("register-imported does not match the register (digest, count or capital)")]
+    #[error(
+        "register-imported no coincide con el registro de accionistas (resumen, número o capital) / \
+         register-imported does not match the register (digest, count or capital)"
+    )]
     RegisterMismatch,
     /// The rules refuse the event.
     #[error("{} — {} / {}", .0.code(), .0.spanish(), .0.english())]
     Rules(Refusal),
     /// A recorded refusal that the rules do not make.
-    #[error("a refusal recorded as `{recorded}` is, by the rules, {}", .actual.map_or("accepted".to_string(), |r| format!("`{}`", r.code())))]
+    #[error(
+        "un rechazo registrado como `{recorded}` es, según las reglas, {} / a refusal recorded as `{recorded}` is, by the rules, {}",
+        .actual.map_or("aceptado".to_string(), |r| format!("`{}`", r.code())),
+        .actual.map_or("accepted".to_string(), |r| format!("`{}`", r.code()))
+    )]
     RefusalMismatch {
         /// What the event says.
         recorded: &'static str,
@@ -60,14 +84,17 @@ pub enum Rejection {
         actual: Option<Refusal>,
     },
     /// An item that cannot be opened as described.
-    #[error("the item cannot be opened as described: {0}")]
+    #[error("el punto no se puede abrir como se describe / the item cannot be opened as described: {0}")]
     BadItem(String),
     /// A badge number or key already issued.
-    #[error("badge {0} or its key was already issued")]
+    #[error("la credencial {0} o su clave ya se había emitido / badge {0} or its key was already issued")]
     BadgeInUse(CredentialId),
     /// A badge for a person who holds a live one: the old one must be
     /// revoked first (a lost badge), so one person never holds two.
-    #[error("`{person}` already holds badge {held}; revoke it before issuing another")]
+    #[error(
+        "`{person}` ya tiene la credencial {held}; revóquela antes de emitir otra / \
+         `{person}` already holds badge {held}; revoke it before issuing another"
+    )]
     BadgeHeld {
         /// The person.
         person: String,
@@ -75,13 +102,13 @@ pub enum Rejection {
         held: CredentialId,
     },
     /// A badge that was never issued.
-    #[error("badge {0} was never issued")]
+    #[error("la credencial {0} nunca se emitió / badge {0} was never issued")]
     UnknownBadge(CredentialId),
     /// A badge that was revoked.
-    #[error("badge {0} was revoked")]
+    #[error("la credencial {0} fue revocada / badge {0} was revoked")]
     RevokedBadge(CredentialId),
     /// A staff key enrolled twice.
-    #[error("that staff key is already enrolled")]
+    #[error("esa clave del personal ya está inscrita / that staff key is already enrolled")]
     StaffInUse,
     /// The daemon's key enrolled as a staff member's.
     #[error(
@@ -89,21 +116,55 @@ pub enum Rejection {
     )]
     DaemonKeyEnrolled,
     /// A ballot votes for a holder its badge's person does not carry.
-    #[error("the badge's holder does not carry `{0}` (not the holder, nor its agent)")]
+    #[error(
+        "quien tiene la credencial no lleva a `{0}` (no es el accionista ni su apoderado) / \
+         the badge's holder does not carry `{0}` (not the holder, nor its agent)"
+    )]
     NotCarried(String),
     /// A published result that is not what the ballots give.
-    #[error("the published result of `{0}` is not what the ballots give")]
+    #[error(
+        "el resultado publicado de `{0}` no es el que dan las papeletas / the published result of `{0}` is not what the ballots give"
+    )]
     ResultMismatch(String),
     /// A result published for an item that is not closed.
-    #[error("a result is published for `{0}`, which is not closed")]
+    #[error("se publica un resultado de `{0}`, que no está cerrado / a result is published for `{0}`, which is not closed")]
     NotClosed(String),
     /// A lot draw that is not the one the seed gives.
-    #[error("the lot draw on `{0}` is not the one its seed and round give")]
+    #[error(
+        "el sorteo de `{0}` no es el que dan su semilla y su ronda / the lot draw on `{0}` is not the one its seed and round give"
+    )]
     LotMismatch(String),
     /// A written statement by someone not present: neither a holder
     /// present in person nor an agent present.
-    #[error("`{0}` is not present at the meeting (neither a holder in person nor an agent)")]
+    #[error(
+        "`{0}` no está presente en la reunión (ni accionista en persona ni apoderado) / \
+         `{0}` is not present at the meeting (neither a holder in person nor an agent)"
+    )]
     NotAnAttendee(String),
+}
+
+/// Who may sign an event, in Spanish, for [`Rejection::SignerNotAllowed`].
+fn signer_es(role: SignerRole) -> &'static str {
+    match role {
+        SignerRole::Daemon => "la clave del servicio",
+        SignerRole::Staff(StaffRole::Operator) => "una clave del personal inscrita como operador",
+        SignerRole::Staff(StaffRole::Chair) => "una clave del personal inscrita como presidente",
+        SignerRole::Staff(StaffRole::Secretary) => "una clave del personal inscrita como secretario",
+        SignerRole::Staff(StaffRole::Auditor) => "una clave del personal inscrita como auditor",
+        SignerRole::Attendee => "la clave de la credencial",
+    }
+}
+
+/// The same in English.
+fn signer_en(role: SignerRole) -> &'static str {
+    match role {
+        SignerRole::Daemon => "the daemon key",
+        SignerRole::Staff(StaffRole::Operator) => "a staff key enrolled as operator",
+        SignerRole::Staff(StaffRole::Chair) => "a staff key enrolled as chair",
+        SignerRole::Staff(StaffRole::Secretary) => "a staff key enrolled as secretary",
+        SignerRole::Staff(StaffRole::Auditor) => "a staff key enrolled as auditor",
+        SignerRole::Attendee => "the badge's key",
+    }
 }
 
 /// A written statement (constancia) as recorded: the item, who made it,
@@ -387,25 +448,21 @@ impl State {
         if allowed {
             Ok(())
         } else {
-            let role = match kind.signer() {
-                SignerRole::Daemon => "the daemon key",
-                SignerRole::Staff(StaffRole::Operator) => "a staff key enrolled as operator",
-                SignerRole::Staff(StaffRole::Chair) => "a staff key enrolled as chair",
-                SignerRole::Staff(StaffRole::Secretary) => "a staff key enrolled as secretary",
-                SignerRole::Staff(StaffRole::Auditor) => "a staff key enrolled as auditor",
-                SignerRole::Attendee => "the badge's key",
-            };
-            Err(Rejection::SignerNotAllowed { kind: kind.name(), role })
+            Err(Rejection::SignerNotAllowed { kind: kind.name(), role: kind.signer() })
         }
     }
 
     fn meeting_mut(&mut self) -> Result<&mut Meeting, Rejection> {
-        self.meeting.as_mut().ok_or(Rejection::OutOfPlace("the register must be imported first"))
+        self.meeting.as_mut().ok_or(Rejection::OutOfPlace(
+            "primero se importa el registro de accionistas / the register must be imported first",
+        ))
     }
 
     fn apply(&mut self, body: &EventBody, signer: &PublicKey) -> Result<(), Rejection> {
         if self.convened.is_none() && !matches!(body, EventBody::MeetingConvened { .. }) {
-            return Err(Rejection::OutOfPlace("the first event must be meeting-convened"));
+            return Err(Rejection::OutOfPlace(
+                "el primer evento debe ser meeting-convened / the first event must be meeting-convened",
+            ));
         }
         match body {
             EventBody::MeetingConvened {
@@ -418,7 +475,9 @@ impl State {
                 agenda,
             } => {
                 if self.convened.is_some() {
-                    return Err(Rejection::OutOfPlace("the meeting is convened once"));
+                    return Err(Rejection::OutOfPlace(
+                        "la reunión se convoca una sola vez / the meeting is convened once",
+                    ));
                 }
                 if self.expected_daemon_key.is_some_and(|k| k != *daemon_key) {
                     return Err(Rejection::DaemonKeyMismatch);
@@ -435,7 +494,7 @@ impl State {
                 // Staff are enrolled when the meeting is convened, before
                 // anything is recorded that a member could have signed.
                 if self.meeting.is_some() {
-                    return Err(Rejection::OutOfPlace("staff are enrolled before the register is imported"));
+                    return Err(Rejection::OutOfPlace("el personal se inscribe antes de importar el registro de accionistas / staff are enrolled before the register is imported"));
                 }
                 if self.staff.contains_key(key) {
                     return Err(Rejection::StaffInUse);
@@ -451,7 +510,9 @@ impl State {
             }
             EventBody::RegisterImported { register_digest: digest, holders, capital } => {
                 let Some(register) = &self.register else {
-                    return Err(Rejection::OutOfPlace("the register is imported once"));
+                    return Err(Rejection::OutOfPlace(
+                        "el registro de accionistas se importa una sola vez / the register is imported once",
+                    ));
                 };
                 if register_digest(register) != *digest
                     || register.len() != *holders as usize
@@ -478,10 +539,9 @@ impl State {
                     .map_err(Rejection::Rules)?;
             }
             EventBody::ProxyRefused { arrival, reason } => {
-                let meeting = self
-                    .meeting
-                    .as_ref()
-                    .ok_or(Rejection::OutOfPlace("the register must be imported first"))?;
+                let meeting = self.meeting.as_ref().ok_or(Rejection::OutOfPlace(
+                    "primero se importa el registro de accionistas / the register must be imported first",
+                ))?;
                 let principals: Vec<&str> = arrival.principals.iter().map(Id::as_str).collect();
                 let actual = meeting
                     .check_arrival(
@@ -543,13 +603,12 @@ impl State {
                     return Err(Rejection::RevokedBadge(ballot.credential));
                 }
                 if badge.key != signer.to_bytes() {
-                    return Err(Rejection::SignerNotAllowed { kind: "ballot", role: "the badge's key" });
+                    return Err(Rejection::SignerNotAllowed { kind: "ballot", role: SignerRole::Attendee });
                 }
                 let person = badge.person.clone();
-                let meeting = self
-                    .meeting
-                    .as_ref()
-                    .ok_or(Rejection::OutOfPlace("the register must be imported first"))?;
+                let meeting = self.meeting.as_ref().ok_or(Rejection::OutOfPlace(
+                    "primero se importa el registro de accionistas / the register must be imported first",
+                ))?;
                 let item =
                     meeting.item_index(ballot.item.as_str()).ok_or(Rejection::Rules(Refusal::UnknownItem))?;
                 if meeting.item(item).is_closed() {
@@ -582,10 +641,9 @@ impl State {
                 self.meeting_mut()?.close(item.as_str()).map_err(Rejection::Rules)?;
             }
             EventBody::LotDrawn { item, round, seed, winner } => {
-                let meeting = self
-                    .meeting
-                    .as_ref()
-                    .ok_or(Rejection::OutOfPlace("the register must be imported first"))?;
+                let meeting = self.meeting.as_ref().ok_or(Rejection::OutOfPlace(
+                    "primero se importa el registro de accionistas / the register must be imported first",
+                ))?;
                 let at = meeting.item_index(item.as_str()).ok_or(Rejection::Rules(Refusal::UnknownItem))?;
                 let entry = meeting.item(at);
                 let tied: Vec<usize> = match entry.result() {
@@ -613,20 +671,20 @@ impl State {
                 let meeting = self
                     .meeting
                     .as_ref()
-                    .ok_or(Rejection::OutOfPlace("names follow the register's import"))?;
+                    .ok_or(Rejection::OutOfPlace("los nombres van después de importar el registro de accionistas / names follow the register's import"))?;
                 if *first as usize != self.names.len() {
                     return Err(Rejection::OutOfPlace(
-                        "names are recorded in the register's order, without gaps",
+                        "los nombres se registran en el orden del registro de accionistas, sin huecos / names are recorded in the register's order, without gaps",
                     ));
                 }
                 if self.names.len() + names.len() > meeting.register().len() {
-                    return Err(Rejection::OutOfPlace("more names than the register has holders"));
+                    return Err(Rejection::OutOfPlace("más nombres que accionistas tiene el registro / more names than the register has holders"));
                 }
                 self.names.extend(names.iter().cloned());
             }
             EventBody::MeetingDescribed { file } => {
                 if self.convened.is_none() || self.description.is_some() {
-                    return Err(Rejection::OutOfPlace("the meeting is described once, after it is convened"));
+                    return Err(Rejection::OutOfPlace("la reunión se describe una sola vez, después de convocarla / the meeting is described once, after it is convened"));
                 }
                 self.description = Some(file.clone());
             }
@@ -634,10 +692,9 @@ impl State {
                 if !self.agenda.iter().any(|entry| entry.item == *item) {
                     return Err(Rejection::NotOnAgenda(item.as_str().to_string()));
                 }
-                let meeting = self
-                    .meeting
-                    .as_ref()
-                    .ok_or(Rejection::OutOfPlace("the register must be imported first"))?;
+                let meeting = self.meeting.as_ref().ok_or(Rejection::OutOfPlace(
+                    "primero se importa el registro de accionistas / the register must be imported first",
+                ))?;
                 let present =
                     meeting.register().iter().any(|(at, holder)| match meeting.presence().channel(at) {
                         Channel::InPerson => holder.id() == person.as_str(),
@@ -654,10 +711,9 @@ impl State {
                 });
             }
             EventBody::ResultPublished { item, result } => {
-                let meeting = self
-                    .meeting
-                    .as_ref()
-                    .ok_or(Rejection::OutOfPlace("the register must be imported first"))?;
+                let meeting = self.meeting.as_ref().ok_or(Rejection::OutOfPlace(
+                    "primero se importa el registro de accionistas / the register must be imported first",
+                ))?;
                 let at = meeting.item_index(item.as_str()).ok_or(Rejection::Rules(Refusal::UnknownItem))?;
                 let Some(actual) = meeting.item(at).result() else {
                     return Err(Rejection::NotClosed(item.as_str().to_string()));

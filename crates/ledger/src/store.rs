@@ -76,7 +76,7 @@ fn check_writable(path: &Path, conn: &Connection) -> Result<(), LedgerError> {
     let failure =
         |message: String, cause| LedgerError::Sqlite { path: path.display().to_string(), message, cause };
     if conn.is_readonly(rusqlite::MAIN_DB).unwrap_or(false) {
-        return Err(failure("the ledger file cannot be written (read-only)".into(), crate::Cause::ReadOnly));
+        return Err(failure("el archivo del registro no se puede escribir (solo lectura) / the ledger file cannot be written (read-only)".into(), crate::Cause::ReadOnly));
     }
     let probe = path.with_extension("space-probe");
     let written = (|| {
@@ -88,7 +88,13 @@ fn check_writable(path: &Path, conn: &Connection) -> Result<(), LedgerError> {
     let _ = std::fs::remove_file(&probe);
     written.map_err(|e| {
         let cause = crate::Cause::of_io(&e);
-        failure(format!("cannot write {} MiB beside the ledger: {e}", SPACE_PROBE_BYTES >> 20), cause)
+        failure(
+            format!(
+            "no se pueden escribir {0} MiB junto al registro / cannot write {0} MiB beside the ledger: {e}",
+            SPACE_PROBE_BYTES >> 20
+        ),
+            cause,
+        )
     })
 }
 
@@ -98,7 +104,7 @@ pub(crate) fn open_existing(path: &Path, meeting: &MeetingId) -> Result<Connecti
     if !path.exists() {
         return Err(LedgerError::Sqlite {
             path: path.display().to_string(),
-            message: "no such file".into(),
+            message: "el archivo no existe / no such file".into(),
             cause: crate::Cause::Other,
         });
     }

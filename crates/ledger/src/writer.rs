@@ -184,7 +184,8 @@ impl Tail {
                 Ok(outcomes)
             }
             Err(e) => {
-                self.failed = Some((format!("{path}: commit failed: {e}"), crate::Cause::of(&e)));
+                self.failed =
+                    Some((format!("{path}: la escritura falló / commit failed: {e}"), crate::Cause::of(&e)));
                 Err(self.stopped().expect("just failed"))
             }
         }

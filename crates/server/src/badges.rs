@@ -271,7 +271,7 @@ pub(crate) async fn enroll_kiosk(
 /// A kiosk revoked: the daemon refuses its certificate from its next
 /// request on.
 #[utoipa::path(post, path = "/api/v1/kiosks/{kiosk}/revoke", tag = "desk",
-    params(("kiosk" = String, Path, description = "The kiosk's id")),
+    params(("kiosk" = asamblea_api::formats::KioskId, Path, description = "The kiosk's id")),
     responses(
         (status = 200, description = "Revoked", body = KioskRevoked),
         (status = 404, description = "`not-found`: no kiosk enrolled with that id", body = ErrorAnswer),

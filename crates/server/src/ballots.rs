@@ -45,9 +45,14 @@ fn lookup(
 /// hex digits of its event's hash, in groups), read leniently: dashes,
 /// spaces and either case; 8 to 16 digits. `None` when it is not one.
 pub(crate) fn short_code(text: &str) -> Option<String> {
-    let digits: String =
-        text.chars().filter(|c| !matches!(c, '-' | ' ' | '\u{a0}')).collect::<String>().to_ascii_lowercase();
+    let digits = hex_digits(text);
     ((8..=16).contains(&digits.len()) && digits.bytes().all(|b| b.is_ascii_hexdigit())).then_some(digits)
+}
+
+/// `text` without white space and `-`, lower case: the digits of a hash,
+/// or of its start, however a person wrote it (in groups, with spaces).
+pub(crate) fn hex_digits(text: &str) -> String {
+    text.chars().filter(|c| !c.is_whitespace() && *c != '-').collect::<String>().to_ascii_lowercase()
 }
 
 /// The ballots saved whose event's hash starts with `code` (a

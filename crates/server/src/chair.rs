@@ -44,7 +44,7 @@ fn on_agenda(service: &asamblea_venue::service::Service, item: &str) -> Result<(
 
 /// A poll opened on an item of the convened agenda.
 #[utoipa::path(post, path = "/api/v1/items/{item}/open", tag = "chair",
-    params(("item" = String, Path, description = "The item's id")),
+    params(("item" = asamblea_api::formats::Identifier, Path, description = "The item's id")),
     responses(
         (status = 200, description = "Opened", body = Recorded),
         (status = 404, description = "`not-found`: not on the convened agenda", body = ErrorAnswer),
@@ -86,7 +86,7 @@ pub(crate) async fn open(
 /// A poll closed: its result, and the chain's checkpoint signed by the
 /// daemon.
 #[utoipa::path(post, path = "/api/v1/items/{item}/close", tag = "chair",
-    params(("item" = String, Path, description = "The item's id")),
+    params(("item" = asamblea_api::formats::Identifier, Path, description = "The item's id")),
     responses(
         (status = 200, description = "Closed, with its result", body = Closed),
         (status = 404, description = "`not-found`: not on the convened agenda", body = ErrorAnswer),

@@ -87,10 +87,9 @@ async fn counted(state: &AppState, item: &str) -> Result<(String, Counted), ApiE
 }
 
 /// The hex start `q` asks for, lower case; refused unless hex, at most 64.
-fn wanted(q: &str) -> Result<String, ApiError> {
+pub(crate) fn wanted(q: &str) -> Result<String, ApiError> {
     // The kiosk's short code is written in groups (99F1-09F1-A3C2).
-    let q: String =
-        q.chars().filter(|c| !matches!(c, '-' | ' ' | '\u{a0}')).collect::<String>().to_ascii_lowercase();
+    let q = crate::ballots::hex_digits(q);
     if q.len() > 64 || !q.bytes().all(|b| b.is_ascii_hexdigit()) {
         return Err(ApiError::bad_request(
             "busque por el código del recibo (por ejemplo 99F1-09F1-A3C2) o el comienzo del resumen: solo cifras 0–9 y letras a–f, hasta 64",
@@ -118,7 +117,7 @@ fn page_of(
 /// The ballots counted on a closed item, by the hash each receipt names,
 /// a page at a time (`q`: the start of a hash).
 #[utoipa::path(get, path = "/api/v1/results/{item}/ballots", tag = "public",
-    params(("item" = String, Path, description = "The item's id"), CountedQuery),
+    params(("item" = asamblea_api::formats::Identifier, Path, description = "The item's id"), CountedQuery),
     responses(
         (status = 200, description = "A page of the counted ballots", body = CountedBallots),
         (status = 400, description = "`bad-request`", body = asamblea_api::ErrorAnswer),

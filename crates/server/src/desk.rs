@@ -77,8 +77,8 @@ fn arrival_body(request: &CheckinRequest) -> Result<EventBody, ApiError> {
             };
             let power_document = Text::new(&request.power_document).map_err(|e| {
                 ApiError::bad_request(
-                    format!("`power_document` no es un texto válido ({e})"),
-                    format!("`power_document`: {e}"),
+                    format!("`power_document` no es un texto válido ({})", e.spanish()),
+                    format!("`power_document`: {}", e.english()),
                 )
             })?;
             EventBody::CheckedInAgent(AgentArrival {
@@ -358,10 +358,7 @@ pub(crate) async fn holders(
 ) -> Result<Json<HoldersFound>, ApiError> {
     let axum::extract::Query(HolderQuery { q }) =
         query.map_err(|_| bad_query("un parámetro, `q`", "one parameter, `q`"))?;
-    let wanted = crate::directory::fold(q.trim());
-    if wanted.chars().count() > 64 {
-        return Err(ApiError::bad_request("`q`: a lo sumo 64 caracteres", "`q`: at most 64 characters"));
-    }
+    let wanted = holder_search(&q)?;
     let found = unlocked(&state, move |state| {
         let directory = Directory::of_state(state)?;
         let found = directory.find(&wanted);
@@ -392,4 +389,15 @@ pub(crate) async fn holders(
     })
     .await?;
     Ok(Json(found))
+}
+
+/// A search of the register as the desk types it: trimmed and folded (case
+/// and accents aside), at most 64 characters (`asamblea_api::formats`'
+/// `HolderSearch`).
+pub(crate) fn holder_search(q: &str) -> Result<String, ApiError> {
+    let wanted = crate::directory::fold(q.trim());
+    if wanted.chars().count() > 64 {
+        return Err(ApiError::bad_request("`q`: a lo sumo 64 caracteres", "`q`: at most 64 characters"));
+    }
+    Ok(wanted)
 }

@@ -205,16 +205,25 @@ pub(crate) async fn submit_ballot(
     healthy(state)?;
     let digest = Digest::sha256(&bytes);
     let event = Event::decode(&bytes).map_err(|e| {
-        ApiError::bad_request(format!("`event` no es un evento canónico ({e})"), format!("`event`: {e}"))
+        ApiError::bad_request(
+            format!("`event` no es un evento canónico ({})", e.spanish()),
+            format!("`event`: {}", e.english()),
+        )
     })?;
     if !matches!(event.body, EventBody::Ballot(_)) {
         return Err(ApiError::bad_request("`event` debe ser una papeleta", "`event` must be a ballot"));
     }
     let signer = PublicKey::from_slice(signer).map_err(|e| {
-        ApiError::bad_request(format!("`signer` no es una clave pública ({e})"), format!("`signer`: {e}"))
+        ApiError::bad_request(
+            format!("`signer` no es una clave pública ({})", e.spanish()),
+            format!("`signer`: {}", e.english()),
+        )
     })?;
     let signature = Signature::from_slice(signature).map_err(|e| {
-        ApiError::bad_request(format!("`signature` no es una firma ({e})"), format!("`signature`: {e}"))
+        ApiError::bad_request(
+            format!("`signature` no es una firma ({})", e.spanish()),
+            format!("`signature`: {}", e.english()),
+        )
     })?;
     // Strict verification here, on the request's own thread: many run at
     // once; the admission under the lock that follows is short.

@@ -69,6 +69,8 @@ mod desk;
 mod directory;
 mod error;
 mod feed;
+#[cfg(test)]
+mod formats_agree;
 mod kiosk;
 mod layout;
 mod limits;

@@ -89,8 +89,8 @@ pub(crate) fn unhex(text: &str, field: &str) -> Result<Vec<u8>, ApiError> {
 pub(crate) fn id(text: &str, field: &str) -> Result<Id, ApiError> {
     Id::new(text).map_err(|e| {
         ApiError::bad_request(
-            format!("`{field}` no es un identificador válido ({e})"),
-            format!("`{field}` is not a valid id ({e})"),
+            format!("`{field}` no es un identificador válido ({})", e.spanish()),
+            format!("`{field}` is not a valid id ({})", e.english()),
         )
     })
 }
@@ -107,8 +107,8 @@ pub(crate) fn agent_id(text: &str) -> Result<Id, ApiError> {
 pub(crate) fn badge_key(hex: &str) -> Result<PublicKey, ApiError> {
     PublicKey::from_hex(hex).map_err(|e| {
         ApiError::bad_request(
-            format!("`key`: {e} (la clave pública de la semilla que sacó la mesa, 64 cifras hexadecimales; la semilla nunca llega aquí)"),
-            format!("`key`: {e} (the public key of the seed the desk drew, 64 hex digits; the seed itself never comes here)"),
+            format!("`key`: {} (la clave pública de la semilla que sacó la mesa, 64 cifras hexadecimales; la semilla nunca llega aquí)", e.spanish()),
+            format!("`key`: {} (the public key of the seed the desk drew, 64 hex digits; the seed itself never comes here)", e.english()),
         )
     })
 }

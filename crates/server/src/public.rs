@@ -192,7 +192,7 @@ pub(crate) async fn not_found(uri: Uri) -> ApiError {
 
 /// A closed item's result, in FORMAT.md's shape.
 #[utoipa::path(get, path = "/api/v1/results/{item}", tag = "public",
-    params(("item" = String, Path, description = "The item's id")),
+    params(("item" = asamblea_api::formats::Identifier, Path, description = "The item's id")),
     responses(
         (status = 200, description = "The result", body = ItemResult),
         (status = 404, description = "`not-found`: no such item", body = ErrorAnswer),
@@ -229,7 +229,7 @@ pub(crate) async fn result(
 
 /// A counted ballot's receipt again, by the SHA-256 of its event.
 #[utoipa::path(get, path = "/api/v1/receipts/{digest}", tag = "public",
-    params(("digest" = String, Path, description = "The ballot event's SHA-256, 64 hex digits")),
+    params(("digest" = asamblea_api::formats::Hex32, Path, description = "The ballot event's SHA-256, 64 hex digits")),
     responses(
         (status = 200, description = "The receipt", body = SignedReceipt),
         (status = 400, description = "`bad-request`: not 64 hex digits", body = ErrorAnswer),
@@ -241,8 +241,8 @@ pub(crate) async fn receipt(
 ) -> Result<Response, ApiError> {
     let digest = Digest::from_hex(&digest).map_err(|e| {
         ApiError::bad_request(
-            format!("el resumen debe tener 64 cifras hexadecimales ({e})"),
-            format!("the digest must be 64 hex digits ({e})"),
+            format!("el resumen debe tener 64 cifras hexadecimales ({})", e.spanish()),
+            format!("the digest must be 64 hex digits ({})", e.english()),
         )
     })?;
     let (receipt, signature) = crate::ballots::lookup_blocking(&state, digest)

@@ -30,8 +30,8 @@ pub fn from_api(value: &SignedReceipt) -> Result<(Receipt, Signature), (String, 
     let digest = |key: &str, text: &str| -> Result<Digest, (String, String)> {
         Digest::from_hex(text).map_err(|e| {
             (
-                format!("`receipt.{key}` debe tener 64 cifras hexadecimales ({e})"),
-                format!("`receipt.{key}`: {e}"),
+                format!("`receipt.{key}` debe tener 64 cifras hexadecimales ({})", e.spanish()),
+                format!("`receipt.{key}`: {}", e.english()),
             )
         })
     };

@@ -214,6 +214,7 @@ pub fn openapi() -> OpenApi {
         }
         document.paths.merge(part.paths);
     }
+    components.schemas.extend(asamblea_api::formats::all());
     document.components = Some(components);
     document
 }

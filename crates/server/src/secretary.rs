@@ -10,6 +10,7 @@ use axum::Json;
 use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
 
+use asamblea_api::formats::CSV_TABLES;
 use asamblea_api::secretary::{ExportQuery, Minutes, MinutesItem, Statement, StatementRequest, Statements};
 use asamblea_api::{ErrorAnswer, Recorded};
 use asamblea_documents::pdf;
@@ -103,16 +104,7 @@ pub(crate) async fn record_statement(
 ) -> Result<(StatusCode, Json<Recorded>), ApiError> {
     let item = id(&request.item, "item")?;
     let person = id(request.person.trim(), "person")?;
-    let words = request.text.replace("\r\n", "\n");
-    let text = asamblea_wire::Prose::new(words.trim()).map_err(|e| {
-        ApiError::bad_request(
-            format!(
-                "el texto de la constancia debe tener entre 1 y {} caracteres, sin tabulaciones ni otros caracteres de control ({e})",
-                asamblea_wire::limits::MAX_PROSE_LEN
-            ),
-            format!("`text`: {e}"),
-        )
-    })?;
+    let text = statement_text(&request.text)?;
     let state2 = state.clone();
     let seq = blocking(&state, move |service| {
         let appended = service
@@ -193,9 +185,6 @@ fn meeting_dir(state: &AppState) -> std::path::PathBuf {
     state.0.ledger_path.parent().map_or_else(|| std::path::PathBuf::from("."), std::path::Path::to_path_buf)
 }
 
-/// The tables CSV can give, one at a time.
-const CSV_TABLES: [&str; 4] = ["puntos", "accionistas", "asistencia", "retiro"];
-
 /// `resultados.xlsx`, `resultados.json` or `resultados.csv` (`?tabla=`),
 /// made as `export-results` makes them, or `acta.docx` / `acta.pdf`, as
 /// `asamblea acta` does, from the meeting's audit bundle written to a
@@ -203,7 +192,7 @@ const CSV_TABLES: [&str; 4] = ["puntos", "accionistas", "asistencia", "retiro"];
 /// verified first.
 #[utoipa::path(get, path = "/api/v1/exports/{file}", tag = "secretary",
     params(
-        ("file" = String, Path, description = "`resultados.xlsx`, `resultados.json`, `resultados.csv`, `acta.docx` or `acta.pdf`"),
+        ("file" = asamblea_api::formats::ExportFile, Path, description = "`resultados.xlsx`, `resultados.json`, `resultados.csv`, `acta.docx` or `acta.pdf`"),
         ExportQuery,
     ),
     responses(
@@ -218,13 +207,8 @@ pub(crate) async fn download(
     query: Result<axum::extract::Query<ExportQuery>, axum::extract::rejection::QueryRejection>,
 ) -> Result<Response, ApiError> {
     let axum::extract::Query(query) = query.map_err(|_| bad_query("`tabla`", "`tabla` only"))?;
-    let (format, content_type) = match file.as_str() {
-        "resultados.xlsx" => ("xlsx", "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"),
-        "resultados.json" => ("json", "application/json"),
-        "resultados.csv" => ("csv", "text/csv; charset=utf-8"),
-        "acta.docx" => ("docx", "application/vnd.openxmlformats-officedocument.wordprocessingml.document"),
-        "acta.pdf" => ("pdf", "application/pdf"),
-        _ => return Err(ApiError::not_found(format!("la exportación {file}"), format!("export {file}"))),
+    let Some((format, content_type)) = export_format(&file) else {
+        return Err(ApiError::not_found(format!("la exportación {file}"), format!("export {file}")));
     };
     let table = query.tabla.unwrap_or_else(|| "puntos".to_string());
     if !CSV_TABLES.contains(&table.as_str()) {
@@ -261,4 +245,34 @@ pub(crate) async fn download(
     let disposition = format!("attachment; filename=\"{file}\"");
     Ok(([(header::CONTENT_TYPE, content_type.to_string()), (header::CONTENT_DISPOSITION, disposition)], made)
         .into_response())
+}
+
+/// A statement's words as the secretary typed them: `\r\n` read as one
+/// line feed, trimmed, then held to the ledger's rules for them
+/// (`asamblea_api::formats`' `StatementText`).
+pub(crate) fn statement_text(words: &str) -> Result<asamblea_wire::Prose, ApiError> {
+    let words = words.replace("\r\n", "\n");
+    asamblea_wire::Prose::new(words.trim()).map_err(|e| {
+        ApiError::bad_request(
+            format!(
+                "el texto de la constancia debe tener entre 1 y {} caracteres, sin tabulaciones ni otros caracteres de control ({})",
+                asamblea_wire::limits::MAX_PROSE_LEN,
+                e.spanish()
+            ),
+            format!("`text`: {}", e.english()),
+        )
+    })
+}
+
+/// The format and content type of an export's file name (one of
+/// `asamblea_api::formats::EXPORT_FILES`), or `None`.
+pub(crate) fn export_format(file: &str) -> Option<(&'static str, &'static str)> {
+    Some(match file {
+        "resultados.xlsx" => ("xlsx", "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"),
+        "resultados.json" => ("json", "application/json"),
+        "resultados.csv" => ("csv", "text/csv; charset=utf-8"),
+        "acta.docx" => ("docx", "application/vnd.openxmlformats-officedocument.wordprocessingml.document"),
+        "acta.pdf" => ("pdf", "application/pdf"),
+        _ => return None,
+    })
 }

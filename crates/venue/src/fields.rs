@@ -20,7 +20,7 @@ pub struct FieldError {
     /// Dotted path to the key (`matters.capital-increase.majority`).
     pub key: String,
     /// What is wrong, in a sentence: Spanish first, then English, separated
-    /// by ` / ` (the scenario files' own messages may be English only).
+    /// by ` / `.
     pub message: String,
 }
 

@@ -21,8 +21,16 @@ pub struct Difference {
 impl std::fmt::Display for Difference {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match &self.actual {
-            Some(actual) => write!(f, "{}: expected {}, got {}", self.path, self.expected, actual),
-            None => write!(f, "{}: expected {}, but the output has no such key", self.path, self.expected),
+            Some(actual) => write!(
+                f,
+                "{0}: se esperaba {1}, hay {2} / expected {1}, got {2}",
+                self.path, self.expected, actual
+            ),
+            None => write!(
+                f,
+                "{0}: se esperaba {1}, pero la salida no tiene esa clave / expected {1}, but the output has no such key",
+                self.path, self.expected
+            ),
         }
     }
 }

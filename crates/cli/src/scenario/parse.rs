@@ -119,9 +119,11 @@ impl fmt::Display for ScenarioError {
         write!(f, "{}: ", self.file)?;
         match self.place {
             Place::File | Place::Top => {}
-            Place::Holder(i) => write!(f, "holder[{i}]: ")?,
-            Place::Step { index, line: Some(line) } => write!(f, "step[{index}] (line {line}): ")?,
-            Place::Step { index, line: None } => write!(f, "step[{index}]: ")?,
+            Place::Holder(i) => write!(f, "accionista / holder[{i}]: ")?,
+            Place::Step { index, line: Some(line) } => {
+                write!(f, "paso / step[{index}] (línea / line {line}): ")?
+            }
+            Place::Step { index, line: None } => write!(f, "paso / step[{index}]: ")?,
         }
         write!(f, "{}", self.error)
     }
@@ -133,7 +135,13 @@ impl std::error::Error for ScenarioError {}
 pub fn parse(file: &str, text: &str) -> Result<Scenario, ScenarioError> {
     let fail = |place: Place, error: FieldError| ScenarioError { file: file.to_string(), place, error };
     let table: toml::Table = text.parse().map_err(|e: toml::de::Error| {
-        fail(Place::File, FieldError { key: String::new(), message: format!("not valid TOML: {e}") })
+        fail(
+            Place::File,
+            FieldError {
+                key: String::new(),
+                message: format!("el archivo no es TOML válido / not valid TOML: {e}"),
+            },
+        )
     })?;
     let mut top = Fields::new(&table, "");
     let at_top = |e| fail(Place::Top, e);
@@ -186,15 +194,16 @@ pub fn parse(file: &str, text: &str) -> Result<Scenario, ScenarioError> {
 }
 
 fn read_holder(value: &toml::Value) -> Result<HolderSpec, FieldError> {
-    let table = value
-        .as_table()
-        .ok_or_else(|| FieldError { key: String::new(), message: "a holder must be a table".into() })?;
+    let table = value.as_table().ok_or_else(|| FieldError {
+        key: String::new(),
+        message: "un accionista debe ser una tabla / a holder must be a table".into(),
+    })?;
     let mut f = Fields::new(table, "");
     let id = f.required_string("id")?;
     if id.is_empty() {
-        return Err(f.error("id", "must not be empty"));
+        return Err(f.error("id", NOT_EMPTY));
     }
-    let shares = f.table("shares")?.ok_or_else(|| f.error("shares", "is required"))?;
+    let shares = f.table("shares")?.ok_or_else(|| f.missing("shares"))?;
     let mut s = Fields::new(shares, "shares");
     let ordinary = s.count("ORD")?.unwrap_or(0);
     let preferred = s.count("PREF")?.unwrap_or(0);
@@ -215,25 +224,45 @@ fn register_error(
     holders: &[HolderSpec],
     fail: &dyn Fn(Place, FieldError) -> ScenarioError,
 ) -> ScenarioError {
+    // The rules engine says what is wrong in English; the Spanish goes
+    // first, as in the register's own reader (`asamblea_venue::register_csv`).
+    let message = |spanish: String| format!("{spanish} / {error}");
     match &error {
         RegisterError::DuplicateHolder { id } => {
             let second = holders.iter().enumerate().filter(|(_, h)| &h.id == id).nth(1).map_or(0, |(i, _)| i);
-            fail(Place::Holder(second), FieldError { key: "id".into(), message: error.to_string() })
+            let message = message(format!("el accionista `{id}` aparece dos veces"));
+            fail(Place::Holder(second), FieldError { key: "id".into(), message })
         }
-        RegisterError::HoldingsExceedOutstanding { class, .. } => fail(
+        RegisterError::HoldingsExceedOutstanding { class, held, outstanding } => fail(
             Place::Top,
-            FieldError { key: format!("capital.{}", class.code()), message: error.to_string() },
+            FieldError {
+                key: format!("capital.{}", class.code()),
+                message: message(format!(
+                    "los accionistas tienen {held} acciones {} y solo hay {outstanding} en circulación",
+                    class.code()
+                )),
+            },
         ),
-        _ => fail(Place::Top, FieldError { key: "capital".into(), message: error.to_string() }),
+        _ => fail(
+            Place::Top,
+            FieldError {
+                key: "capital".into(),
+                message: message("el registro no cuadra con el capital".to_string()),
+            },
+        ),
     }
 }
+
+/// The message of a text that must hold something.
+const NOT_EMPTY: &str = "no puede estar vacío / must not be empty";
 
 const ACTIONS: [&str; 6] = ["arrive", "leave", "open", "vote", "close", "draw"];
 
 fn read_step(value: &toml::Value) -> Result<Step, FieldError> {
-    let table = value
-        .as_table()
-        .ok_or_else(|| FieldError { key: String::new(), message: "a step must be a table".into() })?;
+    let table = value.as_table().ok_or_else(|| FieldError {
+        key: String::new(),
+        message: "un paso debe ser una tabla / a step must be a table".into(),
+    })?;
     let mut f = Fields::new(table, "");
     let actions: Vec<&str> = ACTIONS.into_iter().filter(|a| f.has(a)).collect();
     let action = match actions.as_slice() {
@@ -241,12 +270,21 @@ fn read_step(value: &toml::Value) -> Result<Step, FieldError> {
         [] => {
             return Err(FieldError {
                 key: String::new(),
-                message: format!("the step has no action: it needs exactly one of {}", ACTIONS.join(", ")),
+                message: format!(
+                    "el paso no tiene acción: necesita exactamente una de {0} / the step has no action: it needs exactly one of {0}",
+                    ACTIONS.join(", ")
+                ),
             })
         }
         [first, second, ..] => {
             return Err(
-                f.error(second, format!("a step takes exactly one action, and this one also has `{first}`"))
+                f.error(
+                    second,
+                    format!(
+                        "un paso lleva exactamente una acción, y este también tiene `{first}` / \
+                         a step takes exactly one action, and this one also has `{first}`"
+                    ),
+                )
             )
         }
     };
@@ -259,11 +297,14 @@ fn read_step(value: &toml::Value) -> Result<Step, FieldError> {
         _ => &[action],
     };
     if let Some(unknown) = table.keys().find(|k| !allowed.contains(&k.as_str())) {
-        return Err(f.error(unknown, format!("unknown key for a `{action}` step")));
+        return Err(f.error(
+            unknown,
+            format!("clave desconocida en un paso `{action}` / unknown key for a `{action}` step"),
+        ));
     }
     let subject = f.required_string(action)?.to_string();
     if subject.is_empty() {
-        return Err(f.error(action, "must not be empty"));
+        return Err(f.error(action, NOT_EMPTY));
     }
     let step = match action {
         "arrive" => read_arrival(&mut f, subject)?,
@@ -272,13 +313,24 @@ fn read_step(value: &toml::Value) -> Result<Step, FieldError> {
         "vote" => {
             let holder = f.required_string("holder")?.to_string();
             let choice = match (f.has("choice"), f.has("split")) {
-                (true, true) => return Err(f.error("split", "a vote has `choice` or `split`, not both")),
-                (false, false) => return Err(f.error("choice", "a vote needs `choice` or `split`")),
+                (true, true) => return Err(f.error(
+                    "split",
+                    "un voto lleva `choice` o `split`, no ambos / a vote has `choice` or `split`, not both",
+                )),
+                (false, false) => {
+                    return Err(f.error(
+                        "choice",
+                        "un voto necesita `choice` o `split` / a vote needs `choice` or `split`",
+                    ))
+                }
                 (true, false) => VoteChoice::Whole(f.required_string("choice")?.to_string()),
                 (false, true) => {
                     let parts = f.table("split")?.expect("present");
                     if parts.is_empty() {
-                        return Err(f.error("split", "must name at least one option"));
+                        return Err(f.error(
+                            "split",
+                            "debe nombrar al menos una opción / must name at least one option",
+                        ));
                     }
                     let mut p = Fields::new(parts, "split");
                     let mut out = Vec::new();
@@ -304,24 +356,30 @@ fn read_arrival(f: &mut Fields, agent: String) -> Result<Step, FieldError> {
     let Some(represents) = f.array("represents")? else {
         for key in ["as", "agent_role"] {
             if f.has(key) {
-                return Err(f.error(key, "goes only with `represents`"));
+                return Err(f.error(key, "va solo con `represents` / goes only with `represents`"));
             }
         }
         return Ok(Step::ArriveInPerson(agent));
     };
     if represents.is_empty() {
-        return Err(f.error("represents", "must name at least one holder"));
+        return Err(
+            f.error("represents", "debe nombrar al menos un accionista / must name at least one holder")
+        );
     }
     let mut principals: Vec<String> = Vec::new();
     for (i, value) in represents.iter().enumerate() {
         let id = value.as_str().ok_or_else(|| {
+            let (es, en) = fields::found(value);
             f.error(
                 &format!("represents[{i}]"),
-                format!("expected a string, found {}", fields::type_name(value)),
+                format!("se esperaba un texto entre comillas, hay {es} / expected a string, found {en}"),
             )
         })?;
         if principals.iter().any(|p| p == id) {
-            return Err(f.error(&format!("represents[{i}]"), format!("`{id}` is named twice")));
+            return Err(f.error(
+                &format!("represents[{i}]"),
+                format!("`{id}` aparece dos veces / `{id}` is named twice"),
+            ));
         }
         principals.push(id.to_string());
     }
@@ -362,10 +420,11 @@ fn to_json(value: &toml::Value, path: &str) -> Result<serde_json::Value, FieldEr
                 .collect::<Result<_, FieldError>>()?,
         ),
         other => {
+            let (es, en) = fields::found(other);
             return Err(FieldError {
                 key: path.to_string(),
-                message: format!("{} cannot appear in an outcome", fields::type_name(other)),
-            })
+                message: format!("{es} no puede aparecer en un resultado / {en} cannot appear in an outcome"),
+            });
         }
     })
 }

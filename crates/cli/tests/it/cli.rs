@@ -57,7 +57,9 @@ fn check_exits_1_and_names_each_difference() {
     assert_eq!(out.status.code(), Some(1), "{}", text(&out.stdout));
     let stdout = text(&out.stdout);
     assert!(
-        stdout.contains("FAIL") && stdout.contains(".outcome: expected \"fail\", got \"pass\""),
+        stdout.contains("FAIL")
+            && stdout
+                .contains(".outcome: se esperaba \"fail\", hay \"pass\" / expected \"fail\", got \"pass\""),
         "{stdout}"
     );
     crate::support::remove_meeting(&dir);
@@ -81,7 +83,7 @@ fn an_invalid_file_exits_2_naming_file_step_and_key() {
         let stderr = text(&out.stderr);
         assert!(
             stderr
-                .contains("bad.toml: step[1] (line 6): clave / key `chioce`: unknown key for a `vote` step"),
+                .contains("bad.toml: paso / step[1] (línea / line 6): clave / key `chioce`: clave desconocida en un paso `vote` / unknown key for a `vote` step"),
             "{stderr}"
         );
     }

@@ -61,16 +61,20 @@ fn unknown_keys_are_refused_everywhere() {
     check("[settings]\nquorom = \"x\"\n", Place::Top, &["key `settings.quorom`", "unknown key"]);
     check("[[holder]]\nid = \"C\"\nshares = { ORD = 0 }\nweight = 2\n", Place::Holder(2), &["key `weight`"]);
     let tail = "[[step]]\narrive = \"A\"\n[[step]]\nclose = \"i\"\nwhen = 3\n";
-    check(tail, step_at(tail, 1), &["step[1] (line", "key `when`", "unknown key"]);
+    check(tail, step_at(tail, 1), &["paso / step[1] (línea / line 15)", "key `when`", "unknown key"]);
     check("[expect]\nsteeps = []\n", Place::Top, &["key `expect.steeps`"]);
 }
 
 #[test]
 fn a_step_needs_exactly_one_action() {
     let tail = "[[step]]\nholder = \"A\"\n";
-    check(tail, step_at(tail, 0), &["step[0]", "no action"]);
+    check(
+        tail,
+        step_at(tail, 0),
+        &["paso / step[0] (línea / line 13)", "el paso no tiene acción", "/ the step has no action"],
+    );
     let tail = "[[step]]\narrive = \"A\"\n[[step]]\nopen = \"i\"\nclose = \"i\"\nmatter = \"ordinary\"\n";
-    check(tail, step_at(tail, 1), &["step[1]", "exactly one action"]);
+    check(tail, step_at(tail, 1), &["paso / step[1]", "exactamente una acción", "exactly one action"]);
 }
 
 #[test]
@@ -78,12 +82,16 @@ fn negative_numbers_and_wrong_types_are_refused() {
     check(
         "[[holder]]\nid = \"C\"\nshares = { ORD = -5 }\n",
         Place::Holder(2),
-        &["key `shares.ORD`", "negative"],
+        &["accionista / holder[2]: ", "key `shares.ORD`", "negativo", "negative"],
     );
     let tail = "[[step]]\nopen = \"e\"\nmatter = \"board-election\"\nseats = -1\nlists = [\"X\"]\n";
     check(tail, step_at(tail, 0), &["key `seats`", "negative"]);
     let tail = "[[step]]\nvote = \"i\"\nholder = \"A\"\nchoice = 1\n";
-    check(tail, step_at(tail, 0), &["key `choice`", "expected a string, found an integer"]);
+    check(
+        tail,
+        step_at(tail, 0),
+        &["key `choice`", "hay un número entero / expected a string, found an integer"],
+    );
     let tail = "[[step]]\nopen = \"i\"\nmatter = \"ordinary\"\nnoticed = \"no\"\n";
     check(tail, step_at(tail, 0), &["key `noticed`", "expected true or false"]);
     let tail = "[[step]]\nvote = \"i\"\nholder = \"A\"\nsplit = { for = 1.5 }\n";
@@ -120,7 +128,7 @@ fn the_register_must_fit_the_capital() {
     check(
         "[[holder]]\nid = \"A\"\nshares = { ORD = 0 }\n",
         Place::Holder(2),
-        &["key `id`", "`A` appears twice"],
+        &["key `id`", "el accionista `A` aparece dos veces / holder `A` appears twice"],
     );
     check("[[holder]]\nid = \"C\"\nshares = { ORD = 1 }\n", Place::Top, &["capital.ORD", "1001", "1000"]);
     let text = HEAD.replace("treasury = 0", "treasury = 1_001");
@@ -159,7 +167,7 @@ fn elections_and_decisions_take_the_keys_that_fit_them() {
     ];
     for (body, key) in cases {
         let tail = format!("[[step]]\narrive = \"A\"\n[[step]]\n{body}");
-        check(&tail, step_at(&tail, 1), &["step[1] (line", key]);
+        check(&tail, step_at(&tail, 1), &["paso / step[1] (línea / line 15): ", key]);
     }
 }
 
@@ -167,5 +175,8 @@ fn elections_and_decisions_take_the_keys_that_fit_them() {
 fn syntax_errors_name_the_file() {
     let error = scenario::parse("bad.toml", "profile = \n").unwrap_err();
     assert_eq!(error.place, Place::File);
-    assert!(error.to_string().starts_with("bad.toml: not valid TOML"), "{error}");
+    assert!(
+        error.to_string().starts_with("bad.toml: el archivo no es TOML válido / not valid TOML"),
+        "{error}"
+    );
 }

@@ -260,7 +260,10 @@ fn the_ballot_command_signs_what_a_kiosk_would_send() {
         asamblea(&["ballot", s(&dir), "--badge", &typo, "--item", "item-1", "--vote", "CC-10000000=for"]);
     assert_eq!(out.status.code(), Some(2));
     assert!(
-        text(&out.stderr).contains("--badge: the credential's check value does not match"),
+        text(&out.stderr).contains(
+            "--badge: el valor de control de la credencial no coincide: un carácter se leyó o se escribió mal / \
+             the credential's check value does not match"
+        ),
         "{}",
         text(&out.stderr)
     );

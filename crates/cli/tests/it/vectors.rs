@@ -463,7 +463,7 @@ fn a_receipts_folder_skips_what_is_not_a_receipt_by_name_and_names_a_bad_receipt
     std::fs::write(folder.join("quiosco-2.txt"), format!("{text}\n{}\n", &text[..40])).expect("written");
     let (code, stdout, stderr) = verify_command(&args);
     assert_eq!(code, Some(2), "{stdout}{stderr}");
-    assert!(stderr.contains("quiosco-2.txt: line 2"), "{stderr}");
+    assert!(stderr.contains("--receipts ") && stderr.contains("quiosco-2.txt, línea / line 2: "), "{stderr}");
     std::fs::remove_dir_all(&folder).ok();
     std::fs::remove_file(&path).ok();
 }

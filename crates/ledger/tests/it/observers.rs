@@ -47,10 +47,10 @@ fn a_receipt_the_ledger_does_not_bear_out_is_named() {
         let genuine = receipt_at(ballots()[0], &daemon());
         let error = f.verify_observed(&f.bytes, Vec::new(), vec![genuine, receipt]).expect_err("refused");
         assert!(matches!(error, VerifyError::Receipt { index: 2, seq: s, .. } if s == seq), "{error}");
-        assert!(
-            error.to_string().contains(reason) && error.to_string().contains(&format!("event {seq}")),
-            "{error}"
-        );
+        let text = error.to_string();
+        // Spanish first, English after, each half naming the receipt.
+        assert!(text.starts_with(&format!("recibo 2 (evento {seq}): ")), "{text}");
+        assert!(text.contains(&format!(" / receipt 2 (event {seq}): ")) && text.contains(reason), "{text}");
     };
     // Signed by someone else.
     check(receipt_at(seq, &Keypair::from_seed(&[9; 32])), "not signed by the daemon key");

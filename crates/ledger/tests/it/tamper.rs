@@ -10,7 +10,8 @@
 use asamblea_ledger::{Rejection, Verified, VerifyError};
 use asamblea_rules::Shares;
 use asamblea_wire::{
-    Ballot, Checkpoint, CredentialId, EventBody, EventRecord, HolderVote, Keypair, PublishedResult, Signature,
+    Ballot, Checkpoint, CredentialId, EventBody, EventRecord, HolderVote, Keypair, PublishedResult,
+    Signature, SignerRole, StaffRole,
 };
 
 use crate::fixture::{badge, chair, daemon, fixture, outsider, staff, Fixture, MEETING};
@@ -40,14 +41,36 @@ pub(crate) fn seq_of(error: &VerifyError) -> Option<u64> {
 }
 
 /// Verifies a tampered bundle and expects exactly `expected`, whose
-/// message must name its sequence number for the person reading it.
+/// message must name its sequence number for the person reading it, in
+/// Spanish first and in English after.
 fn check(bytes: &[u8], checkpoint: Option<(u64, asamblea_wire::Digest)>, expected: VerifyError) {
     let verified = fixture().verify(bytes, checkpoint);
     assert_eq!(verified, Err(expected.clone()));
     if let Some(seq) = seq_of(&expected) {
         let message = expected.to_string();
-        assert!(message.contains(&format!("event {seq}")), "the message names event {seq}: {message}");
+        let (spanish, english) = message.split_once(" / ").expect("two languages");
+        assert!(spanish.contains(&format!("evento {seq}")), "the message names evento {seq}: {message}");
+        assert!(
+            english.contains(&format!("event {seq}")) || message.contains(&format!("/ event {seq}")),
+            "the message names event {seq}: {message}"
+        );
     }
+}
+
+#[test]
+fn a_bundle_cut_inside_its_head_names_the_part_in_both_languages() {
+    let f = fixture();
+    let options = asamblea_ledger::VerifyOptions::bundle_alone(&crate::fixture::load_profile);
+    let cut = asamblea_ledger::verify_bundle(&f.bytes[..16], &options).expect_err("cut");
+    assert_eq!(
+        cut,
+        VerifyError::Bundle(asamblea_ledger::BundleError::Truncated(asamblea_ledger::Part::Version))
+    );
+    assert_eq!(
+        cut.to_string(),
+        "el paquete no se puede leer / the bundle cannot be read: \
+         el paquete termina dentro de la versión / the bundle ends inside the version"
+    );
 }
 
 fn rejected(seq: u64, rejection: Rejection) -> VerifyError {
@@ -212,7 +235,7 @@ fn a_staff_event_signed_by_a_key_nobody_enrolled_is_refused_as_signer_not_allowe
     records.push(f.forged(&outsider(), 1, f.last(), body));
     let expected = rejected(
         f.last() + 1,
-        Rejection::SignerNotAllowed { kind: "checked-out", role: "a staff key enrolled as operator" },
+        Rejection::SignerNotAllowed { kind: "checked-out", role: SignerRole::Staff(StaffRole::Operator) },
     );
     check(&f.rechained(records), None, expected);
 }
@@ -445,10 +468,10 @@ fn a_staff_event_signed_by_a_member_of_another_role_is_refused() {
     // check a person in.
     let f = fixture();
     for (name, key, kind, role) in [
-        ("item-1 opened", staff(), "item-opened", "a staff key enrolled as chair"),
-        ("item-2 closed", staff(), "item-closed", "a staff key enrolled as chair"),
-        ("item-3 lot", staff(), "lot-drawn", "a staff key enrolled as chair"),
-        ("H05 arrives", chair(), "checked-in-person", "a staff key enrolled as operator"),
+        ("item-1 opened", staff(), "item-opened", SignerRole::Staff(StaffRole::Chair)),
+        ("item-2 closed", staff(), "item-closed", SignerRole::Staff(StaffRole::Chair)),
+        ("item-3 lot", staff(), "lot-drawn", SignerRole::Staff(StaffRole::Chair)),
+        ("H05 arrives", chair(), "checked-in-person", SignerRole::Staff(StaffRole::Operator)),
     ] {
         let k = at(f, name);
         let mut records = f.records();
@@ -535,7 +558,9 @@ fn a_second_live_badge_for_one_person_and_a_late_staff_key_are_refused() {
         name: id("intruso"),
     };
     records.push(f.forged(&daemon(), 8, last, body));
-    let expected = Rejection::OutOfPlace("staff are enrolled before the register is imported");
+    let expected = Rejection::OutOfPlace(
+        "el personal se inscribe antes de importar el registro de accionistas / staff are enrolled before the register is imported",
+    );
     check(&f.rechained(records), None, rejected(last + 1, expected));
 }
 
@@ -569,7 +594,9 @@ fn names_come_in_the_registers_order_without_gaps_and_the_meeting_is_described_o
     assert_eq!(names, ["Ana Pérez", "Bernardo Ruiz", "Carmen Díaz"]);
     assert_eq!(state.description(), Some("company = \"X\"\n"));
     // A gap, a repeat, the wrong signer, a second description: refused.
-    let gap = Rejection::OutOfPlace("names are recorded in the register's order, without gaps");
+    let gap = Rejection::OutOfPlace(
+        "los nombres se registran en el orden del registro de accionistas, sin huecos / names are recorded in the register's order, without gaps",
+    );
     for (n, body, key, expected) in [
         (14, named(4, &["Diego"]), staff(), gap.clone()),
         (15, named(0, &["Ana Pérez"]), staff(), gap),
@@ -577,13 +604,15 @@ fn names_come_in_the_registers_order_without_gaps_and_the_meeting_is_described_o
             16,
             named(3, &["Diego"]),
             daemon(),
-            Rejection::SignerNotAllowed { kind: "register-named", role: "a staff key enrolled as operator" },
+            Rejection::SignerNotAllowed { kind: "register-named", role: SignerRole::Staff(StaffRole::Operator) },
         ),
         (
             17,
             described(),
             daemon(),
-            Rejection::OutOfPlace("the meeting is described once, after it is convened"),
+            Rejection::OutOfPlace(
+                "la reunión se describe una sola vez, después de convocarla / the meeting is described once, after it is convened",
+            ),
         ),
     ] {
         let mut bad = records.clone();

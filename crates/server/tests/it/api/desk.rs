@@ -25,6 +25,14 @@ async fn a_badge_is_issued_for_a_key_the_desk_drew_and_never_for_a_seed() {
             "{body}"
         );
         assert!(value["error"]["message_en"].as_str().unwrap().contains(field), "{body}: {value}");
+        if field == "`key`" {
+            // The key's own refusal (asamblea-wire's) in each message's
+            // language, never both in one.
+            let (es, en) =
+                (value["error"]["message"].as_str().unwrap(), value["error"]["message_en"].as_str().unwrap());
+            assert!(es.contains("hexadecimal") && !es.contains(" must ") && !es.contains(" / "), "{value}");
+            assert!(!en.contains(" debe ") && !en.contains(" / "), "{value}");
+        }
     }
     let seed = BadgeSeed::draw(&api.meeting);
     let issued = api.ok(Method::POST, "/api/v1/badges", "operator", Some(seed.request("CC-10000000"))).await;
