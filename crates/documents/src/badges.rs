@@ -17,9 +17,10 @@
 //! browser will pick. So the layout estimates widths from Helvetica's
 //! advance widths with a margin for wider fonts (DejaVu Sans, the usual
 //! fallback on Linux), picks the largest size at which a text fits its box in
-//! the allowed number of lines, and truncates with `…` only past the smallest
-//! size. A single word wider than its box even then carries `textLength`,
-//! which makes the renderer squeeze it in. Lines that fit get no
+//! the allowed number of lines, and past the smallest size puts the rest on
+//! the last line: nothing recorded is left out. A line wider than its box
+//! (that one, or a single long word) carries `textLength`, which makes the
+//! renderer squeeze it in. Lines that fit get no
 //! `textLength`: it sets the exact length, so it would also stretch every
 //! line set in a font narrower than the estimate.
 //!
@@ -776,9 +777,10 @@ fn balance(words: &[&str], line_count: usize, width: u32, size: u32, bold: bool)
     wrap(words, enough, size, bold)
 }
 
-/// [`try_fit`], or else the text at the smallest size, cut with `…` after
-/// the last line that fits. A single word wider than the box stays whole:
-/// [`Mark::Text`] squeezes it in (`textLength` in the SVG).
+/// [`try_fit`], or else the text at the smallest size, the lines past the
+/// last that fits joined on it; a line wider than the box (that one, or a
+/// single long word) stays whole: [`Mark::Text`] squeezes it in
+/// (`textLength` in the SVG, horizontal scaling in the PDF).
 fn fit_or_truncate(text: &str, style: &TextStyle, width: u32, max_height: u32) -> Fitted {
     if let Some(fitted) = try_fit(text, style, width, max_height) {
         return fitted;
@@ -792,9 +794,11 @@ fn fit_or_truncate(text: &str, style: &TextStyle, width: u32, max_height: u32) -
     let words: Vec<&str> = text.split_whitespace().collect();
     let mut lines = wrap(&words, width, size, style.bold);
     if lines.len() > allowed {
+        // Every character stays on the badge: what does not fit goes on
+        // the last line, which [`Mark::Text`] squeezes into the width.
         let rest = lines[allowed - 1..].join(" ");
         lines.truncate(allowed - 1);
-        lines.push(truncate_with_ellipsis(&rest, width, size, style.bold));
+        lines.push(rest);
     }
     Fitted { size, lines }
 }
@@ -821,18 +825,6 @@ fn wrap(words: &[&str], width: u32, size: u32, bold: bool) -> Vec<String> {
     lines
 }
 
-fn truncate_with_ellipsis(text: &str, width: u32, size: u32, bold: bool) -> String {
-    let chars: Vec<char> = text.chars().collect();
-    (0..chars.len())
-        .rev()
-        .map(|kept| {
-            let mut line: String = chars[..kept].iter().collect::<String>().trim_end().to_string();
-            line.push('…');
-            line
-        })
-        .find(|line| estimated_width(line, size, bold) <= width)
-        .unwrap_or_else(|| "…".to_string())
-}
 
 /// The width of `text` set at `size`, in the same units, erring wide:
 /// Helvetica's advances plus 15 % (25 % for bold), which covers DejaVu Sans,
@@ -1252,11 +1244,14 @@ mod tests {
             44,
             &["Jorge Ignacio", "Pérez Montoya"],
         );
-        // At the smallest size three lines are not enough: the third is cut.
-        let fitted = fit_or_truncate(&"Palabra ".repeat(30), &NAME_STYLE, COLUMN_WIDTH, NAME_MAX_HEIGHT);
+        // At the smallest size three lines are not enough: the third takes
+        // the rest, every word of it, to be squeezed.
+        let name = "Palabra ".repeat(30);
+        let fitted = fit_or_truncate(&name, &NAME_STYLE, COLUMN_WIDTH, NAME_MAX_HEIGHT);
         assert_eq!((fitted.size, fitted.lines.len()), (NAME_STYLE.min_size, 3));
-        assert!(fitted.lines[2].ends_with('…'));
-        assert!(fitted.lines.iter().all(|line| estimated_width(line, fitted.size, true) <= COLUMN_WIDTH));
+        assert_eq!(fitted.lines.join(" "), name.trim_end(), "every word is on the badge");
+        assert!(fitted.lines[..2].iter().all(|line| estimated_width(line, fitted.size, true) <= COLUMN_WIDTH));
+        assert!(estimated_width(&fitted.lines[2], fitted.size, true) > COLUMN_WIDTH, "the last is squeezed");
     }
 
     #[test]
