@@ -61,7 +61,7 @@ pub(crate) async fn minutes(State(state): State<AppState>, _staff: Staff) -> Res
                 .register()
                 .iter()
                 .filter(|(_, h)| h.role().is_some())
-                .map(|(at, _)| holder(meeting, at, directory))
+                .map(|(at, _)| holder(service.state(), meeting, at, directory))
                 .collect();
             let items = meeting
                 .items()
@@ -73,7 +73,7 @@ pub(crate) async fn minutes(State(state): State<AppState>, _staff: Staff) -> Res
                         withdrawal: d
                             .withdrawal
                             .as_ref()
-                            .map(|list| list.iter().map(|&at| holder(meeting, at, directory)).collect()),
+                            .map(|list| list.iter().map(|&at| holder(service.state(), meeting, at, directory)).collect()),
                     }),
                     _ => None,
                 })
