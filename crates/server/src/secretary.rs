@@ -194,7 +194,7 @@ fn meeting_dir(state: &AppState) -> std::path::PathBuf {
 }
 
 /// The tables CSV can give, one at a time.
-const CSV_TABLES: [&str; 4] = ["puntos", "accionistas", "asistencia", "retiro"];
+const CSV_TABLES: [&str; 5] = ["puntos", "accionistas", "asistencia", "retiro", "listas"];
 
 /// `resultados.xlsx`, `resultados.json` or `resultados.csv` (`?tabla=`),
 /// made as `export-results` makes them, or `acta.docx` / `acta.pdf`, as
@@ -232,6 +232,9 @@ pub(crate) async fn download(
             format!("`tabla` must be one of: {}", CSV_TABLES.join(", ")),
         ));
     }
+    // Each table's CSV under a name of its own: a browser that saves them
+    // all keeps them all.
+    let saved_as = if format == "csv" { crate::console::csv_name(&table) } else { file };
     let dir = meeting_dir(&state);
     let made = tokio::task::spawn_blocking(move || -> Result<Vec<u8>, ApiError> {
         let temporary = std::env::temp_dir().join(format!(
@@ -264,7 +267,7 @@ pub(crate) async fn download(
     })
     .await
     .map_err(|_| ApiError::task_failed())??;
-    let disposition = format!("attachment; filename=\"{file}\"");
+    let disposition = format!("attachment; filename=\"{saved_as}\"");
     Ok(([(header::CONTENT_TYPE, content_type.to_string()), (header::CONTENT_DISPOSITION, disposition)], made)
         .into_response())
 }
