@@ -270,7 +270,8 @@ pub fn simulate(dir: &Path, seed: u64, attendance_percent: u64, out: &mut dyn Wr
                 check_in_proxy(&mut service, proxies, &waiting)?;
                 waiting.clear();
             }
-        } else {
+        } else if service.holder_without_shares(&[id]).is_none() {
+            // (A row with no share is not checked in: the desk refuses it.)
             let done = owed.one();
             service.queue_staff_event(EventBody::CheckedInPerson { holder: Id::new(id)? }, done)?;
         }

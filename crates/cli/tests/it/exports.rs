@@ -453,7 +453,7 @@ fn the_acta_carries_what_the_law_asks_from_the_bundle_alone_and_is_the_same_for_
         "6. Constancias escritas",
         // Who attended, and how; who carried whom.
         "Fondo de Pensiones Porvenir del Sur S.A.",
-        "Asistieron 210 accionistas en persona con 50.230.682 acciones propias y 33 representados",
+        "Asistieron 197 accionistas en persona con 50.230.682 acciones propias y 32 representados",
         "Administradores y empleados (art. 185 C.Co.)",
         "Apoderados y representantes legales",
         "Fondo de Pensiones Porvenir del Sur S.A. (NIT-800100200)",
