@@ -448,8 +448,15 @@ pub fn xlsx(tables: &[Table], title: &str, created: (u16, u8, u8)) -> Result<Vec
                     }
                     Cell::Percent { part, whole } => match Cell::basis_points(*part, *whole) {
                         Some(points) => {
-                            let fraction = points as f64 / 10_000.0;
-                            sheet.write_number_with_format(r, col as u16, fraction, &percent).map_err(fail)?;
+                            // The fraction read from its decimal digits: the
+                            // nearest double, and no floating-point arithmetic
+                            // outside the PDF's geometry.
+                            let fraction: f64 = format!("{}.{:04}", points / 10_000, points % 10_000)
+                                .parse()
+                                .map_err(|e: std::num::ParseFloatError| e.to_string())?;
+                            sheet
+                                .write_number_with_format(r, col as u16, fraction, &percent)
+                                .map_err(fail)?;
                             8
                         }
                         None => {

@@ -149,7 +149,10 @@ function desk() {
   // One holder's row: id, name, shares, state, and what the desk may do.
   function holderRow(h) {
     const row = document.createElement("tr");
-    const shares = h.shares.PREF > 0 ? n(h.shares.PREF) + " PREF" : n(h.shares.ORD) + " ORD";
+    // Every class the holder has (a holder of both showed only its
+    // preferred shares).
+    const shares = [h.shares.ORD > 0 || h.shares.PREF === 0 ? n(h.shares.ORD) + "\u00a0ORD" : "",
+      h.shares.PREF > 0 ? n(h.shares.PREF) + "\u00a0PREF" : ""].filter(Boolean).join(" · ");
     const via = h.via ? whoIs(h.attendee_name, h.via) : "";
     const where = h.present ? (h.via ? "presente, por " + via : h.attendee_name ? "presente (" + h.attendee_name + ")" : "presente") : "ausente";
     row.append(el("td", h.id, "id"), el("td", h.name), el("td", shares, "num"), el("td", where, h.present ? "ok" : ""));

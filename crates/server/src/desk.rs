@@ -23,8 +23,8 @@ use crate::access::{bad_query, Body, Staff};
 use crate::callers::{Callers, Routes};
 use crate::directory::{holder, Directory, HOLDERS_FOUND};
 use crate::meeting::{action_error, blocking, id, unlocked};
-use asamblea_venue::service::ActionError;
 use crate::{ApiError, AppState};
+use asamblea_venue::service::ActionError;
 
 /// The desk's routes: the operator's; and the desk's figures, which the
 /// secretary and the auditor, who write and check the acta, read too.

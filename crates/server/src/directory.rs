@@ -42,7 +42,11 @@ impl IdKeys {
             Some((kind, number)) if kind.chars().all(char::is_alphabetic) => compact(number),
             _ => {
                 let number = folded.trim_start_matches(char::is_alphabetic);
-                if number.starts_with(|c: char| c.is_ascii_digit()) { compact(number) } else { String::new() }
+                if number.starts_with(|c: char| c.is_ascii_digit()) {
+                    compact(number)
+                } else {
+                    String::new()
+                }
             }
         };
         IdKeys { number: number.into(), compact: compact(&folded).into() }
@@ -224,8 +228,13 @@ mod tests {
             .map(|(id, name)| (id.to_string(), name.to_string())),
         );
         let found = directory.find(&fold(query.trim()));
-        let ids: Vec<&str> =
-            directory.holders.iter().zip(found).filter(|(_, hit)| *hit).map(|((id, _), _)| id.as_str()).collect();
+        let ids: Vec<&str> = directory
+            .holders
+            .iter()
+            .zip(found)
+            .filter(|(_, hit)| *hit)
+            .map(|((id, _), _)| id.as_str())
+            .collect();
         assert_eq!(ids, expected, "{query:?}");
     }
 

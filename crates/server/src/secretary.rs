@@ -70,10 +70,9 @@ pub(crate) async fn minutes(State(state): State<AppState>, _staff: Staff) -> Res
                     Some(asamblea_rules::ItemResult::Decision(d)) => Some(MinutesItem {
                         id: item.id().to_string(),
                         impeded: d.impeded.get(),
-                        withdrawal: d
-                            .withdrawal
-                            .as_ref()
-                            .map(|list| list.iter().map(|&at| holder(service.state(), meeting, at, directory)).collect()),
+                        withdrawal: d.withdrawal.as_ref().map(|list| {
+                            list.iter().map(|&at| holder(service.state(), meeting, at, directory)).collect()
+                        }),
                     }),
                     _ => None,
                 })

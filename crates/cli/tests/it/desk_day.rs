@@ -77,14 +77,22 @@ fn search(browser: &Browser, typed: &str, expected: &[&str]) {
 
 /// The state cell of the first row.
 fn state(browser: &Browser) -> String {
-    browser.eval("return document.querySelector('#resultados tr').cells[3].textContent;").as_str().unwrap().into()
+    browser
+        .eval("return document.querySelector('#resultados tr').cells[3].textContent;")
+        .as_str()
+        .unwrap()
+        .into()
 }
 
 /// Waits until the first row's state starts with `wanted`.
 fn wait_state(browser: &Browser, wanted: &str) {
     let started = Instant::now();
     while !state(browser).starts_with(wanted) {
-        assert!(started.elapsed() < Duration::from_secs(10), "the row says {:?}, not {wanted:?}", state(browser));
+        assert!(
+            started.elapsed() < Duration::from_secs(10),
+            "the row says {:?}, not {wanted:?}",
+            state(browser)
+        );
         std::thread::sleep(Duration::from_millis(50));
     }
 }
@@ -116,7 +124,9 @@ fn the_desk_finds_by_the_card_never_undoes_an_arrival_on_a_double_tap_and_names_
     sign_in(&browser, &demo, "operator", "Registro de asistentes");
     browser.wait_for_text("20 coinciden", Duration::from_secs(10));
     // The accessibility check sees what it must: a button without words.
-    browser.eval("const probe = document.createElement('button'); probe.id = 'sonda'; document.body.append(probe);");
+    browser.eval(
+        "const probe = document.createElement('button'); probe.id = 'sonda'; document.body.append(probe);",
+    );
     match browser.axe() {
         Ok(found) => assert!(
             found.iter().any(|v| v.id == "button-name" && v.is_grave() && v.nodes == ["#sonda"]),
@@ -169,7 +179,10 @@ fn the_desk_finds_by_the_card_never_undoes_an_arrival_on_a_double_tap_and_names_
     );
     let (x, y) = (centre[0].as_f64().unwrap(), centre[1].as_f64().unwrap());
     browser.tap_at(x, y, 1, Duration::ZERO);
-    browser.wait_for_text("Llegada registrada: José Antonio Pérez Muñoz (CC-1085850638)", Duration::from_secs(10));
+    browser.wait_for_text(
+        "Llegada registrada: José Antonio Pérez Muñoz (CC-1085850638)",
+        Duration::from_secs(10),
+    );
     wait_state(&browser, "presente");
     let arrived = message_colour(&browser);
     browser.tap_at(x, y, 1, Duration::ZERO);
@@ -188,10 +201,16 @@ fn the_desk_finds_by_the_card_never_undoes_an_arrival_on_a_double_tap_and_names_
     // A departure meant: asked, then confirmed; said in another colour
     // than an arrival.
     browser.click("#resultados button.leave");
-    browser.wait_for_text("¿Registrar la salida de José Antonio Pérez Muñoz (CC-1085850638)?", Duration::from_secs(10));
+    browser.wait_for_text(
+        "¿Registrar la salida de José Antonio Pérez Muñoz (CC-1085850638)?",
+        Duration::from_secs(10),
+    );
     std::thread::sleep(Duration::from_millis(800));
     browser.click("#resultados button.danger");
-    browser.wait_for_text("Salida registrada: José Antonio Pérez Muñoz (CC-1085850638)", Duration::from_secs(10));
+    browser.wait_for_text(
+        "Salida registrada: José Antonio Pérez Muñoz (CC-1085850638)",
+        Duration::from_secs(10),
+    );
     wait_state(&browser, "ausente");
     let left = message_colour(&browser);
     assert_ne!(left, arrived, "an exit must not look like a success");

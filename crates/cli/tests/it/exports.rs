@@ -146,11 +146,16 @@ fn the_workbook_holds_the_verifiers_figures_as_numbers_and_the_same_bundle_gives
         .unwrap()
         .iter()
         .filter(|item| item["state"] == "closed")
-        .map(|item| (item["id"].as_str().unwrap().to_string(), item["title"].as_str().unwrap_or("").to_string()))
+        .map(|item| {
+            (item["id"].as_str().unwrap().to_string(), item["title"].as_str().unwrap_or("").to_string())
+        })
         .collect();
     assert!(!titled.is_empty());
     for (id, title) in &titled {
-        assert!(heads.iter().any(|h| h.starts_with(title.as_str()) && !title.is_empty()), "{title}: {heads:?}");
+        assert!(
+            heads.iter().any(|h| h.starts_with(title.as_str()) && !title.is_empty()),
+            "{title}: {heads:?}"
+        );
         assert!(!heads.iter().any(|h| h.starts_with(id.as_str())), "{id} heads a column: {heads:?}");
     }
     // An election's lists, each figure in a cell of its own.
@@ -166,7 +171,9 @@ fn the_workbook_holds_the_verifiers_figures_as_numbers_and_the_same_bundle_gives
         for (list, votes) in result["votes"].as_object().unwrap() {
             let row = lists
                 .rows()
-                .find(|r| r[0].to_string() == item["id"].as_str().unwrap() && r[2].to_string() == *list)
+                .find(|r| {
+                    matches!((&r[0], &r[2]), (Data::String(id), Data::String(name)) if id == item["id"].as_str().unwrap() && name == list)
+                })
                 .unwrap_or_else(|| panic!("a row for {list} of {}", item["id"]));
             assert_eq!(row[3], Data::Float(votes.as_u64().unwrap() as f64), "{list}");
             let seats = result["seats"][list].as_u64().unwrap_or(0);
@@ -207,8 +214,10 @@ fn the_workbook_holds_the_verifiers_figures_as_numbers_and_the_same_bundle_gives
             assert!(info.contains("792 x 612"), "landscape Carta: {info}");
             // The items' sheet is one page wide: its first page holds its
             // last column's heading.
-            let first = Command::new("pdftotext").args(["-f", "1", "-l", "1"]).arg(&pdf).arg("-").output().unwrap();
-            let first = String::from_utf8_lossy(&first.stdout).split_whitespace().collect::<Vec<_>>().join(" ");
+            let first =
+                Command::new("pdftotext").args(["-f", "1", "-l", "1"]).arg(&pdf).arg("-").output().unwrap();
+            let first =
+                String::from_utf8_lossy(&first.stdout).split_whitespace().collect::<Vec<_>>().join(" ");
             assert!(first.contains("por qué") && first.contains("punto"), "{first}");
             let _ = std::fs::remove_dir_all(out);
         }

@@ -57,14 +57,11 @@ pub fn not_run(test: &str, why: &str) {
 /// Where `.ci/run` installs axe-core (`npm install --prefix .tools`), or
 /// the file `ASAMBLEA_AXE` names.
 pub fn axe_script() -> Result<String, String> {
-    let path = std::env::var_os("ASAMBLEA_AXE").map(std::path::PathBuf::from).unwrap_or_else(|| {
-        crate::workspace_root().join(".tools/node_modules/axe-core/axe.min.js")
-    });
+    let path = std::env::var_os("ASAMBLEA_AXE")
+        .map(std::path::PathBuf::from)
+        .unwrap_or_else(|| crate::workspace_root().join(".tools/node_modules/axe-core/axe.min.js"));
     std::fs::read_to_string(&path).map_err(|e| {
-        format!(
-            "no axe-core at {} ({e}): npm install --prefix .tools axe-core@{AXE_VERSION}",
-            path.display()
-        )
+        format!("no axe-core at {} ({e}): npm install --prefix .tools axe-core@{AXE_VERSION}", path.display())
     })
 }
 
@@ -385,7 +382,9 @@ impl Browser {
     /// times, `gap` apart, as a finger does: whatever is under the point at
     /// each tap gets it (a button the page put there in between, too).
     pub fn tap_at(&self, x: f64, y: f64, times: usize, gap: Duration) {
-        let mut actions = vec![json!({ "type": "pointerMove", "duration": 0, "x": x.round() as i64, "y": y.round() as i64 })];
+        let mut actions = vec![
+            json!({ "type": "pointerMove", "duration": 0, "x": x.round() as i64, "y": y.round() as i64 }),
+        ];
         for at in 0..times {
             if at > 0 {
                 actions.push(json!({ "type": "pause", "duration": gap.as_millis() as u64 }));

@@ -545,7 +545,9 @@ fn names_and_the_meeting_file_are_bounded_and_clean() {
 #[test]
 fn an_attendees_name_is_not_empty_and_their_document_is_one_id_or_none() {
     const ATTENDEE_NAMED: u8 = 0x12;
-    let named = |name: &[u8], document: &[u8]| event(ATTENDEE_NAMED, &cat(&[&s("CC-71234567"), &raw(name), document]));
+    let named = |name: &[u8], document: &[u8]| {
+        event(ATTENDEE_NAMED, &cat(&[&s("CC-71234567"), &raw(name), document]))
+    };
     let none = 0u32.to_be_bytes();
     let one = cat(&[&1u32.to_be_bytes(), &s("CC-80999111")]);
     let decoded = Event::decode(&named("Juan Pérez".as_bytes(), &none)).expect("an agent named");
@@ -558,7 +560,9 @@ fn an_attendees_name_is_not_empty_and_their_document_is_one_id_or_none() {
         }
     );
     let company = Event::decode(&named(b"Maria Gomez", &one)).expect("who attends for a company");
-    assert!(matches!(company.body, EventBody::AttendeeNamed { document: Some(ref d), .. } if d.as_str() == "CC-80999111"));
+    assert!(
+        matches!(company.body, EventBody::AttendeeNamed { document: Some(ref d), .. } if d.as_str() == "CC-80999111")
+    );
     // The same bytes again from the value: one encoding.
     assert_eq!(company.encode().unwrap(), named(b"Maria Gomez", &one));
     let at = 2 + 16 + (4 + 11);
@@ -585,6 +589,9 @@ fn an_attendees_name_is_not_empty_and_their_document_is_one_id_or_none() {
     };
     assert_eq!(
         empty.encode(),
-        Err(WireError::Invalid { field: "attendee-named.name", problem: Problem::TooShort { len: 0, min: 1 } })
+        Err(WireError::Invalid {
+            field: "attendee-named.name",
+            problem: Problem::TooShort { len: 0, min: 1 }
+        })
     );
 }

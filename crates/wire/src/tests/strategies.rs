@@ -336,7 +336,11 @@ fn arb_body() -> impl Strategy<Value = EventBody> {
             text
         }),
         (arb_id(), "[a-zñ][ -~ñ]{0,40}", prop::option::of(arb_id())).prop_map(|(person, name, document)| {
-            EventBody::AttendeeNamed { person, name: Text::new(&name).expect("test names are valid"), document }
+            EventBody::AttendeeNamed {
+                person,
+                name: Text::new(&name).expect("test names are valid"),
+                document,
+            }
         }),
     ]
 }
