@@ -193,7 +193,11 @@ fn the_workbook_holds_the_verifiers_figures_as_numbers_and_the_same_bundle_gives
         Some(office) => {
             let out = dir.with_extension("xlsx-pdf");
             std::fs::create_dir_all(&out).unwrap();
+            // A profile of its own: two LibreOffice started at once (the
+            // acta's test runs beside this one) share the default one and
+            // the second fails.
             let converted = Command::new(office)
+                .arg(format!("-env:UserInstallation=file://{}", dir.with_extension("calc-profile").display()))
                 .args(["--headless", "--convert-to", "pdf", "--outdir"])
                 .arg(&out)
                 .arg(&book)
@@ -220,6 +224,7 @@ fn the_workbook_holds_the_verifiers_figures_as_numbers_and_the_same_bundle_gives
                 String::from_utf8_lossy(&first.stdout).split_whitespace().collect::<Vec<_>>().join(" ");
             assert!(first.contains("por qué") && first.contains("punto"), "{first}");
             let _ = std::fs::remove_dir_all(out);
+            let _ = std::fs::remove_dir_all(dir.with_extension("calc-profile"));
         }
     }
     crate::support::remove_meeting(&dir);
@@ -500,6 +505,10 @@ fn the_acta_carries_what_the_law_asks_from_the_bundle_alone_and_is_the_same_for_
             let out = dir.with_extension("pdf-out");
             std::fs::create_dir_all(&out).unwrap();
             let converted = Command::new(office)
+                .arg(format!(
+                    "-env:UserInstallation=file://{}",
+                    dir.with_extension("writer-profile").display()
+                ))
                 .args(["--headless", "--convert-to", "pdf", "--outdir"])
                 .arg(&out)
                 .arg(&acta)
@@ -513,6 +522,7 @@ fn the_acta_carries_what_the_law_asks_from_the_bundle_alone_and_is_the_same_for_
             let pages = Command::new("pdfinfo").arg(&pdf).output().unwrap();
             assert!(String::from_utf8_lossy(&pages.stdout).contains("(letter)"), "laid out on Carta");
             let _ = std::fs::remove_dir_all(out);
+            let _ = std::fs::remove_dir_all(dir.with_extension("writer-profile"));
         }
     }
 
