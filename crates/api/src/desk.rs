@@ -51,6 +51,17 @@ pub struct CheckinRequest {
     /// recorded, and nobody admitted.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub power_rejected: bool,
+    /// The name of the natural person who attends, as on their identity
+    /// card: the agent's (with `agent`), or, with `holder`, who attends
+    /// for the holder (a company's representative). Recorded with the
+    /// arrival (`attendee-named`, ledger-format §3.16), printed on the
+    /// badge, greeted by the kiosk, written in the acta.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub attendee_name: Option<String>,
+    /// With `holder` and `attendee_name`: the attending person's own
+    /// document, when the holder is a company (`CC-80999111`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub attendee_document: Option<String>,
 }
 
 /// `POST /api/v1/checkins/check`: the rules admit the arrival (a refusal
@@ -176,6 +187,10 @@ pub struct Attendee {
     pub carries: Vec<String>,
     /// Their live badge's number.
     pub badge: Option<u32>,
+    /// The name the desk recorded for them (an agent's, or who attends
+    /// for a holder in person), if any.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub name: Option<String>,
 }
 
 /// `GET /api/v1/desk`: the desk's figures, from the ledger's state.
@@ -277,6 +292,10 @@ pub struct Holder {
     pub present: bool,
     /// The agent who carries the shares, if represented.
     pub via: Option<String>,
+    /// Who attends, by the name the desk recorded: the agent (with
+    /// `via`), or the person attending for a holder in person.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub attendee_name: Option<String>,
     /// In a search: the live badge of whoever votes these shares.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub badge: Option<u32>,

@@ -137,6 +137,9 @@ codes! {
     Replayed = "replayed", 409, "Esta papeleta ya fue enviada.", "This ballot was already sent.";
     /// A written statement by someone who is not an attendee.
     NotAnAttendee = "not-an-attendee", 422, "La persona no está presente en la reunión.", "The person is not present at the meeting.";
+    /// An arrival of a register row that holds no share (R1, R12): the
+    /// desk does not check it in.
+    NoShares = "no-shares", 422, "Esa fila del libro de accionistas no tiene acciones: no se registra su llegada.", "That register row holds no shares: no arrival is recorded.";
     /// An item that is not on the convened agenda.
     NotOnAgenda = "not-on-agenda", 422, "No es un punto del orden del día convocado.", "Not an item of the convened agenda.";
     /// Another check of the ledger refused it (ledger-format §8).

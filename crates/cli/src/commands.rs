@@ -179,7 +179,16 @@ use asamblea_wire::hex::encode as hex;
 
 /// Proxy number `n` of a simulated or demo meeting arrives for `principals`.
 fn check_in_proxy(service: &mut Service, n: u32, principals: &[String]) -> Result<()> {
-    let principals: Vec<&str> = principals.iter().map(String::as_str).collect();
+    // A register row with no share is not checked in (the desk refuses
+    // it: `VenueError::NoShares`).
+    let principals: Vec<&str> = principals
+        .iter()
+        .map(String::as_str)
+        .filter(|holder| service.holder_without_shares(&[holder]).is_none())
+        .collect();
+    if principals.is_empty() {
+        return Ok(());
+    }
     service.check_in_agent(&format!("APODERADO-{n}"), &principals, Capacity::Proxy, None, "poder escrito")?;
     Ok(())
 }
@@ -261,7 +270,8 @@ pub fn simulate(dir: &Path, seed: u64, attendance_percent: u64, out: &mut dyn Wr
                 check_in_proxy(&mut service, proxies, &waiting)?;
                 waiting.clear();
             }
-        } else {
+        } else if service.holder_without_shares(&[id]).is_none() {
+            // (A row with no share is not checked in: the desk refuses it.)
             let done = owed.one();
             service.queue_staff_event(EventBody::CheckedInPerson { holder: Id::new(id)? }, done)?;
         }
@@ -1148,7 +1158,9 @@ pub fn demo(
                 check_in_proxy(&mut service, proxies, chunk)?;
             } else {
                 for id in chunk {
-                    service.check_in(id)?;
+                    if service.holder_without_shares(&[id]).is_none() {
+                        service.check_in(id)?;
+                    }
                 }
             }
         }

@@ -206,17 +206,14 @@ pub fn checkin(
     }
 }
 
-/// The attendees of the meeting, from the daemon's list.
-fn attendees_from(answer: asamblea_api::desk::Attendees) -> Vec<Attendee> {
-    answer
-        .attendees
-        .into_iter()
-        .map(|a| Attendee {
-            person: a.person,
-            carries: a.carries,
-            badge: a.badge.map(asamblea_wire::CredentialId),
-        })
-        .collect()
+/// A badge `asamblea badges` issued: whose, what it shows (the name and
+/// those represented), its number and its QR text.
+struct Printed {
+    person: String,
+    name: String,
+    represents: Vec<String>,
+    number: u32,
+    qr: String,
 }
 
 /// `asamblea badges DIR`: a badge for every person present without one.
@@ -262,39 +259,48 @@ pub fn issue_badges(
     create_private_dir(&out_dir)?;
     let title = config.badge_title();
     // What a badge shows: the person's name and those it carries.
-    let shown = |person: &str, carried: &[String]| -> (String, Vec<String>) {
-        let name = names.get(person).cloned().unwrap_or_else(|| person.to_string());
-        let represents = carried
-            .iter()
-            .filter(|h| *h != person)
-            .map(|h| names.get(h).cloned().unwrap_or(h.clone()))
+    // By the name the desk recorded for who attends (an agent, or the
+    // person attending for a company, which is then named as represented),
+    // else the register's.
+    let shown = |person: &str, carried: &[String], recorded: Option<&str>| -> (String, Vec<String>) {
+        let registered = names.get(person).cloned();
+        let name = recorded.map(str::to_string).or(registered.clone()).unwrap_or_else(|| person.to_string());
+        let own = recorded.and(registered);
+        let represents = own
+            .into_iter()
+            .chain(
+                carried.iter().filter(|h| *h != person).map(|h| names.get(h).cloned().unwrap_or(h.clone())),
+            )
             .collect();
         (name, represents)
     };
     // Each badge's files are written as soon as it is issued: its seed
     // exists nowhere else, so a failure later must not take it along.
-    let save = |person: &str, carried: &[String], number: u32, qr: &str| -> Result<()> {
-        let (name, represents) = shown(person, carried);
-        let badge = BadgeInfo {
-            holder_id: person,
-            holder_name: &name,
-            credential_id: number,
-            represents: &represents,
-            meeting_title: &title,
-            qr_text: qr,
+    let save =
+        |person: &str, carried: &[String], recorded: Option<&str>, number: u32, qr: &str| -> Result<()> {
+            let (name, represents) = shown(person, carried, recorded);
+            let badge = BadgeInfo {
+                holder_id: person,
+                holder_name: &name,
+                credential_id: number,
+                represents: &represents,
+                meeting_title: &title,
+                qr_text: qr,
+            };
+            let stem = format!("credencial-{number:04}");
+            write_private_replacing(
+                &out_dir.join(format!("{stem}.svg")),
+                badges::badge_svg(&badge)?.as_bytes(),
+            )?;
+            let png = badges::badge_png(&badge, badges::DEFAULT_PNG_SCALE)?;
+            write_private_replacing(&out_dir.join(format!("{stem}.png")), &png)?;
+            let pdf = asamblea_documents::pdf::badges(&[badge], asamblea_documents::pdf::BadgePrint::One)?;
+            write_private_replacing(&out_dir.join(format!("{stem}.pdf")), &pdf)?;
+            // The QR's text too, for a printer of its own or `asamblea ballot`.
+            write_private_replacing(&out_dir.join(format!("{stem}.txt")), format!("{qr}\n").as_bytes())?;
+            Ok(())
         };
-        let stem = format!("credencial-{number:04}");
-        write_private_replacing(&out_dir.join(format!("{stem}.svg")), badges::badge_svg(&badge)?.as_bytes())?;
-        let png = badges::badge_png(&badge, badges::DEFAULT_PNG_SCALE)?;
-        write_private_replacing(&out_dir.join(format!("{stem}.png")), &png)?;
-        let pdf = asamblea_documents::pdf::badges(&[badge], asamblea_documents::pdf::BadgePrint::One)?;
-        write_private_replacing(&out_dir.join(format!("{stem}.pdf")), &pdf)?;
-        // The QR's text too, for a printer of its own or `asamblea ballot`.
-        write_private_replacing(&out_dir.join(format!("{stem}.txt")), format!("{qr}\n").as_bytes())?;
-        Ok(())
-    };
-    // (person, holders carried, badge number, QR text)
-    let mut issued: Vec<(String, Vec<String>, u32, String)> = Vec::new();
+    let mut issued: Vec<Printed> = Vec::new();
     // Every seed is drawn here, at the desk; the meeting (the daemon, or
     // the files) gets only its public key (ledger-format §9).
     let meeting = asamblea_venue::service::MeetingFiles::meeting_id(dir)?;
@@ -309,18 +315,28 @@ pub fn issue_badges(
                 let (number, _) = service.issue_badge(&attendee.person, seed.public_key())?;
                 let credential = seed.numbered(number);
                 let qr = credential.to_qr_text();
-                save(&attendee.person, &attendee.carries, credential.id().0, &qr)?;
-                issued.push((attendee.person, attendee.carries, credential.id().0, qr));
+                let recorded = service
+                    .state()
+                    .attendee_name(&attendee.person)
+                    .map(|named| named.name.as_str().to_string());
+                save(&attendee.person, &attendee.carries, recorded.as_deref(), credential.id().0, &qr)?;
+                let (name, represents) = shown(&attendee.person, &attendee.carries, recorded.as_deref());
+                issued.push(Printed {
+                    person: attendee.person,
+                    name,
+                    represents,
+                    number: credential.id().0,
+                    qr,
+                });
                 bar.inc(1);
             }
             bar.finish_and_clear();
             service.close();
         }
         Writer::Daemon(mut daemon) => {
-            let people: Vec<Attendee> = attendees_from(daemon.get("/api/v1/attendees")?)
-                .into_iter()
-                .filter(|a| a.badge.is_none())
-                .collect();
+            let listed: asamblea_api::desk::Attendees = daemon.get("/api/v1/attendees")?;
+            let people: Vec<asamblea_api::desk::Attendee> =
+                listed.attendees.into_iter().filter(|a| a.badge.is_none()).collect();
             let bar = crate::commands::progress_bar(people.len() as u64, "Emitiendo credenciales");
             for attendee in people {
                 let seed = BadgeSeed::draw(&meeting)?;
@@ -329,25 +345,23 @@ pub fn issue_badges(
                 let answer = daemon.call_again_if_lost("/api/v1/badges", seed.request(&attendee.person))?;
                 let credential = seed.credential(&answer)?;
                 let (number, qr) = (credential.id().0, credential.to_qr_text());
-                save(&attendee.person, &attendee.carries, number, &qr)?;
-                issued.push((attendee.person, attendee.carries, number, qr));
+                save(&attendee.person, &attendee.carries, attendee.name.as_deref(), number, &qr)?;
+                let (name, represents) = shown(&attendee.person, &attendee.carries, attendee.name.as_deref());
+                issued.push(Printed { person: attendee.person, name, represents, number, qr });
                 bar.inc(1);
             }
             bar.finish_and_clear();
         }
     }
-    let infos: Vec<(String, Vec<String>)> =
-        issued.iter().map(|(person, carried, _, _)| shown(person, carried)).collect();
     let badges: Vec<BadgeInfo> = issued
         .iter()
-        .zip(&infos)
-        .map(|((person, _, id, qr), (name, represents))| BadgeInfo {
-            holder_id: person,
-            holder_name: name,
-            credential_id: *id,
-            represents,
+        .map(|printed| BadgeInfo {
+            holder_id: &printed.person,
+            holder_name: &printed.name,
+            credential_id: printed.number,
+            represents: &printed.represents,
             meeting_title: &title,
-            qr_text: qr,
+            qr_text: &printed.qr,
         })
         .collect();
     if !badges.is_empty() {

@@ -76,6 +76,11 @@ pub struct ActaSource<'a> {
     pub names: &'a [String],
     /// The agents admitted, in order.
     pub agents: &'a [AgentLine],
+    /// Who attends for a person, as the desk recorded it at arrival
+    /// (`attendee-named`): the person's id (an agent, or a holder in
+    /// person), the attending person's name, and their own document when
+    /// it is not the person's id (a company's representative).
+    pub attendees: &'a [(String, String, Option<String>)],
     /// Proxies refused: agent, principals, reason in words, power.
     pub refused: &'a [(String, Vec<String>, String, String)],
     /// Written statements: item, author, words.
@@ -310,6 +315,13 @@ pub fn blocks(source: &ActaSource<'_>) -> Vec<Block> {
         name if name.is_empty() => id.to_string(),
         name => format!("{name} ({id})"),
     };
+    // Who attends for a person, by the name the desk recorded.
+    let attendee = |id: &str| source.attendees.iter().find(|(person, _, _)| person == id);
+    // An agent by the name the desk recorded, else as a holder.
+    let agent_named = |id: &str| match attendee(id) {
+        Some((_, name, _)) => format!("{name} ({id})"),
+        None => named(id),
+    };
     // Attendance: holders present at the end, in person or represented.
     let attending: Vec<Vec<String>> = m
         .register()
@@ -317,9 +329,13 @@ pub fn blocks(source: &ActaSource<'_>) -> Vec<Block> {
         .filter(|(at, _)| m.presence().is_present(*at))
         .map(|(at, holder)| {
             let how = match m.presence().channel(at) {
-                Channel::InPerson => "en persona".to_string(),
+                Channel::InPerson => match attendee(holder.id()) {
+                    Some((_, name, Some(document))) => format!("en persona, por {name} ({document})"),
+                    Some((_, name, None)) => format!("en persona ({name})"),
+                    None => "en persona".to_string(),
+                },
                 Channel::Agent { agent, .. } => {
-                    format!("representado por {}", named(m.presence().agent_id(agent)))
+                    format!("representado por {}", agent_named(m.presence().agent_id(agent)))
                 }
                 Channel::Absent => String::new(),
             };
@@ -391,7 +407,7 @@ pub fn blocks(source: &ActaSource<'_>) -> Vec<Block> {
             .iter()
             .map(|a| {
                 let principals: Vec<String> = a.principals.iter().map(|p| named(p)).collect();
-                vec![named(&a.agent), a.capacity_es.clone(), principals.join(", "), a.power.clone()]
+                vec![agent_named(&a.agent), a.capacity_es.clone(), principals.join(", "), a.power.clone()]
             })
             .collect();
         out.push(heading(2, "Apoderados y representantes legales"));

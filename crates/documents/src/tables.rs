@@ -17,13 +17,36 @@ use crate::numfmt::percent;
 /// `verified` as documented in `docs/exports.md`.
 pub const SCHEMA: &str = "asamblea-resultados/1";
 
-/// A cell: text, or a whole number (shares, counts).
+/// A cell: text, a whole number (shares, counts), or a percentage.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Cell {
     /// Words.
     Text(String),
     /// A whole number.
     Number(u64),
+    /// A percentage: `part` of `whole`, truncated to hundredths of a per
+    /// cent. Written as its words (`88,16 %`, or `—` of nothing) in CSV
+    /// and JSON, and as a number with a percent format in a workbook, so a
+    /// spreadsheet can sum and sort it.
+    Percent {
+        /// The part.
+        part: u64,
+        /// What it is a part of.
+        whole: u64,
+    },
+}
+
+impl Cell {
+    /// A percentage's words, as every document writes it.
+    fn percent_text(part: u64, whole: u64) -> String {
+        percent(part, whole)
+    }
+
+    /// A percentage in basis points (hundredths of a per cent), truncated;
+    /// none of nothing.
+    fn basis_points(part: u64, whole: u64) -> Option<u64> {
+        (whole > 0).then(|| (u128::from(part) * 10_000 / u128::from(whole)) as u64)
+    }
 }
 
 impl From<&str> for Cell {
@@ -74,9 +97,43 @@ pub struct Source<'a> {
     pub choices: &'a [Vec<Option<String>>],
 }
 
-/// Every table, in order: items, holders, attendance, withdrawal.
+/// Every table, in order: items, holders, attendance, withdrawal, and the
+/// elections' lists.
 pub fn tables(source: &Source<'_>) -> Vec<Table> {
-    vec![items(source), holders(source), attendance(source), withdrawal(source)]
+    vec![items(source), holders(source), attendance(source), withdrawal(source), lists(source)]
+}
+
+/// One row per list of each closed election: its votes, their share of
+/// the valid votes, and its seats by quotient, by remainder (or lot) and
+/// in all, each in a cell of its own.
+fn lists(source: &Source<'_>) -> Table {
+    let columns = columns(&[
+        ("item", "punto (item)"),
+        ("title", "título (title)"),
+        ("list", "lista (list)"),
+        ("votes", "votos (votes)"),
+        ("votes_percent", "% de los votos válidos (% of the valid votes)"),
+        ("by_quotient", "puestos por cociente (seats by quotient)"),
+        ("by_remainder", "puestos por residuo o sorteo (seats by remainder or lot)"),
+        ("seats", "puestos (seats)"),
+    ]);
+    let mut rows = Vec::new();
+    for item in source.meeting.items().iter().filter(|item| item.is_closed()) {
+        let Some(ItemResult::Election(e)) = item.result() else { continue };
+        for list in crate::explain::lists(item, e) {
+            rows.push(vec![
+                item.id().into(),
+                title_of(source, item.id()).into(),
+                list.list.into(),
+                list.votes.into(),
+                Cell::Percent { part: list.votes, whole: e.valid.get() },
+                list.by_quotient.into(),
+                list.by_remainder.into(),
+                u64::from(list.seats).into(),
+            ]);
+        }
+    }
+    Table { name: "listas", columns, rows }
 }
 
 fn name_of(source: &Source<'_>, at: HolderIndex) -> String {
@@ -129,7 +186,7 @@ fn items(source: &Source<'_>) -> Table {
                     for shares in [d.for_votes, d.against, d.blank, d.abstain, d.impeded, d.present, d.base] {
                         row.push(shares.get().into());
                     }
-                    row.push(percent(d.for_votes.get(), d.base.get()).into());
+                    row.push(Cell::Percent { part: d.for_votes.get(), whole: d.base.get() });
                     row.push(u64::from(d.holders_for).into());
                     row.push("".into());
                 }
@@ -181,9 +238,11 @@ fn holders(source: &Source<'_>) -> Table {
         ("preferred", "preferenciales (preferred)"),
         ("presence", "asistencia al cierre (presence at the end)"),
     ]);
+    // Each vote's column headed by the item's title, as the agenda reads
+    // (the JSON's key keeps the item's id).
     columns.extend(closed.iter().map(|&i| {
         let id = meeting.items()[i].id();
-        (format!("vote:{id}"), format!("{id} (voto / vote)"))
+        (format!("vote:{id}"), format!("{} (voto / vote)", title_of(source, id)))
     }));
     let rows = meeting
         .register()
@@ -315,6 +374,7 @@ pub fn csv(table: &Table, flavour: CsvFlavour) -> String {
                 .map(|cell| match cell {
                     Cell::Text(text) => field(text),
                     Cell::Number(n) => n.to_string(),
+                    Cell::Percent { part, whole } => field(&Cell::percent_text(*part, *whole)),
                 })
                 .collect(),
         ));
@@ -344,6 +404,7 @@ pub fn json(tables: &[Table], meeting: Value, verified: Value) -> Value {
                         let value = match cell {
                             Cell::Text(text) => json!(text),
                             Cell::Number(n) => json!(n),
+                            Cell::Percent { part, whole } => json!(Cell::percent_text(*part, *whole)),
                         };
                         (key.clone(), value)
                     })
@@ -361,24 +422,37 @@ pub fn json(tables: &[Table], meeting: Value, verified: Value) -> Value {
 /// numbers are doubles, exact only up to 2^53.
 const EXACT_IN_A_SPREADSHEET: u64 = 1 << 53;
 
-/// Every table as an Excel workbook, a sheet each: real numbers, the
-/// heading row frozen and bold, columns as wide as their contents (within
-/// bounds). `created` (year, month, day) is the workbook's date, taken from
-/// the meeting so that the same bundle gives the same bytes.
+/// The widest a column of words grows in a workbook, in characters;
+/// longer words wrap inside the cell, so a sheet prints a page wide.
+const WIDEST_TEXT: usize = 28;
+
+/// Every table as an Excel workbook, a sheet each: real numbers (a
+/// percentage as a number with a percent format), the heading row frozen
+/// and bold, columns as wide as their contents up to [`WIDEST_TEXT`] (the
+/// rest wraps), and set up to print: landscape on Carta, a page wide, the
+/// heading row on every page, the meeting's title in the page's header and
+/// the page number in its footer. `created` (year, month, day) is the
+/// workbook's date, taken from the meeting so that the same bundle gives
+/// the same bytes.
 pub fn xlsx(tables: &[Table], title: &str, created: (u16, u8, u8)) -> Result<Vec<u8>, String> {
-    use rust_xlsxwriter::{DocProperties, ExcelDateTime, Format, Workbook};
+    use rust_xlsxwriter::{DocProperties, ExcelDateTime, Format, FormatAlign, Workbook};
     let fail = |e: rust_xlsxwriter::XlsxError| e.to_string();
     let mut workbook = Workbook::new();
     let date = ExcelDateTime::from_ymd(created.0, created.1, created.2).map_err(fail)?;
     workbook.set_properties(
         &DocProperties::new().set_title(title).set_author("asamblea").set_creation_datetime(&date),
     );
-    let bold = Format::new().set_bold().set_text_wrap();
-    let thousands = Format::new().set_num_format("#,##0");
+    let bold = Format::new().set_bold().set_text_wrap().set_align(FormatAlign::Top);
+    let thousands = Format::new().set_num_format("#,##0").set_align(FormatAlign::Top);
+    let percent = Format::new().set_num_format("0.00%").set_align(FormatAlign::Top);
+    let words = Format::new().set_text_wrap().set_align(FormatAlign::Top);
+    // `&` starts a code in a page header: written `&&`.
+    let header_title = title.replace('&', "&&");
     for table in tables {
         let sheet = workbook.add_worksheet();
         sheet.set_name(table.name).map_err(fail)?;
-        let mut widths: Vec<usize> = table.columns.iter().map(|(_, h)| h.chars().count().min(30)).collect();
+        let mut widths: Vec<usize> =
+            table.columns.iter().map(|(_, h)| h.chars().count().min(WIDEST_TEXT / 2)).collect();
         for (col, (_, heading)) in table.columns.iter().enumerate() {
             sheet.write_string_with_format(0, col as u16, heading, &bold).map_err(fail)?;
         }
@@ -391,11 +465,29 @@ pub fn xlsx(tables: &[Table], title: &str, created: (u16, u8, u8)) -> Result<Vec
                         n.to_string().len() + n.to_string().len() / 3
                     }
                     Cell::Number(n) => {
-                        sheet.write_string(r, col as u16, n.to_string()).map_err(fail)?;
+                        sheet.write_string_with_format(r, col as u16, n.to_string(), &words).map_err(fail)?;
                         n.to_string().len()
                     }
+                    Cell::Percent { part, whole } => match Cell::basis_points(*part, *whole) {
+                        Some(points) => {
+                            // The fraction read from its decimal digits: the
+                            // nearest double, and no floating-point arithmetic
+                            // outside the PDF's geometry.
+                            let fraction: f64 = format!("{}.{:04}", points / 10_000, points % 10_000)
+                                .parse()
+                                .map_err(|e: std::num::ParseFloatError| e.to_string())?;
+                            sheet
+                                .write_number_with_format(r, col as u16, fraction, &percent)
+                                .map_err(fail)?;
+                            8
+                        }
+                        None => {
+                            sheet.write_string_with_format(r, col as u16, "—", &words).map_err(fail)?;
+                            1
+                        }
+                    },
                     Cell::Text(text) => {
-                        sheet.write_string(r, col as u16, text).map_err(fail)?;
+                        sheet.write_string_with_format(r, col as u16, text, &words).map_err(fail)?;
                         text.chars().count()
                     }
                 };
@@ -403,10 +495,20 @@ pub fn xlsx(tables: &[Table], title: &str, created: (u16, u8, u8)) -> Result<Vec
             }
         }
         for (col, width) in widths.iter().enumerate() {
-            let width = u32::try_from((*width).clamp(8, 60) + 2).unwrap_or(62);
+            let width = u32::try_from((*width).clamp(8, WIDEST_TEXT) + 2).unwrap_or(30);
             sheet.set_column_width(col as u16, f64::from(width)).map_err(fail)?;
         }
         sheet.set_freeze_panes(1, 0).map_err(fail)?;
+        // Printed: landscape Carta (paper 1, Letter), a page wide and as
+        // many tall as it takes, the headings on every page.
+        sheet.set_landscape();
+        sheet.set_paper_size(1);
+        sheet.set_print_fit_to_pages(1, 0);
+        sheet.set_repeat_rows(0, 0).map_err(fail)?;
+        sheet.set_margins(0.4, 0.4, 0.6, 0.6, 0.3, 0.3);
+        sheet.set_print_gridlines(true);
+        sheet.set_header(format!("&L{header_title}&R{}", table.name));
+        sheet.set_footer("&CPágina &P de &N");
     }
     workbook.save_to_buffer().map_err(fail)
 }

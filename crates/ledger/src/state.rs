@@ -179,6 +179,18 @@ pub struct RecordedStatement {
     pub text: asamblea_wire::Prose,
 }
 
+/// The natural person who attends, by name, as the desk recorded it
+/// (`attendee-named`): for an agent, the agent's name; for a holder in
+/// person, who attends (with their own document when the holder is a
+/// company).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct AttendeeName {
+    /// The name, as on the identity card.
+    pub name: asamblea_wire::Text,
+    /// Their own document, when it is not the person's id.
+    pub document: Option<Id>,
+}
+
 /// A badge as issued.
 #[derive(Clone, Debug)]
 struct Badge {
@@ -241,6 +253,19 @@ pub struct State {
     names: Vec<asamblea_wire::Text>,
     /// The meeting file, once described.
     description: Option<asamblea_wire::FileText>,
+    /// Who attends for each person the desk named, by that person's id
+    /// (the latest naming stands). Few: the agents and the companies.
+    attendee_names: HashMap<String, AttendeeName>,
+}
+
+/// Whether `person` attends now: a holder present in person, or an agent
+/// carrying at least one holder.
+fn attends(meeting: &Meeting, person: &Id) -> bool {
+    meeting.register().iter().any(|(at, holder)| match meeting.presence().channel(at) {
+        Channel::InPerson => holder.id() == person.as_str(),
+        Channel::Agent { agent, .. } => meeting.presence().agent_id(agent) == person.as_str(),
+        Channel::Absent => false,
+    })
 }
 
 impl State {
@@ -281,6 +306,7 @@ impl State {
             lots: Vec::new(),
             names: Vec::new(),
             description: None,
+            attendee_names: HashMap::new(),
         }
     }
 
@@ -342,6 +368,18 @@ impl State {
     /// head after the item's close) and the list that took the seat.
     pub fn lots(&self) -> &[(Id, u32, Digest, Id)] {
         &self.lots
+    }
+
+    /// Who attends for `person` (an agent, or a holder in person), as the
+    /// desk named them, if it did.
+    pub fn attendee_name(&self, person: &str) -> Option<&AttendeeName> {
+        self.attendee_names.get(person)
+    }
+
+    /// Every person the desk named, with who attends for them, in no
+    /// particular order.
+    pub fn attendee_names(&self) -> impl Iterator<Item = (&str, &AttendeeName)> {
+        self.attendee_names.iter().map(|(person, named)| (person.as_str(), named))
     }
 
     /// The written statements recorded so far, in order.
@@ -692,16 +730,13 @@ impl State {
                 if !self.agenda.iter().any(|entry| entry.item == *item) {
                     return Err(Rejection::NotOnAgenda(item.as_str().to_string()));
                 }
-                let meeting = self.meeting.as_ref().ok_or(Rejection::OutOfPlace(
-                    "primero se importa el registro de accionistas / the register must be imported first",
-                ))?;
-                let present =
-                    meeting.register().iter().any(|(at, holder)| match meeting.presence().channel(at) {
-                        Channel::InPerson => holder.id() == person.as_str(),
-                        Channel::Agent { agent, .. } => meeting.presence().agent_id(agent) == person.as_str(),
-                        Channel::Absent => false,
-                    });
-                if !present {
+                let meeting = self
+                    .meeting
+                    .as_ref()
+                    .ok_or(Rejection::OutOfPlace(
+                        "primero se importa el registro de accionistas / the register must be imported first",
+                    ))?;
+                if !attends(meeting, person) {
                     return Err(Rejection::NotAnAttendee(person.as_str().to_string()));
                 }
                 self.statements.push(RecordedStatement {
@@ -709,6 +744,26 @@ impl State {
                     person: person.clone(),
                     text: text.clone(),
                 });
+            }
+            EventBody::AttendeeNamed { person, name, document } => {
+                let meeting = self
+                    .meeting
+                    .as_ref()
+                    .ok_or(Rejection::OutOfPlace("the register must be imported first"))?;
+                if !attends(meeting, person) {
+                    return Err(Rejection::NotAnAttendee(person.as_str().to_string()));
+                }
+                // An agent's id is their own document: only a holder (a
+                // company) has someone else attend for it.
+                if document.is_some() && meeting.register().lookup(person.as_str()).is_none() {
+                    return Err(Rejection::OutOfPlace(
+                        "only a holder in person has someone else's document named: an agent's id is their own",
+                    ));
+                }
+                self.attendee_names.insert(
+                    person.as_str().to_string(),
+                    AttendeeName { name: name.clone(), document: document.clone() },
+                );
             }
             EventBody::ResultPublished { item, result } => {
                 let meeting = self.meeting.as_ref().ok_or(Rejection::OutOfPlace(

@@ -200,12 +200,20 @@ pub(crate) async fn layout(
                     name.to_string()
                 }
             };
-            let represents: Vec<String> = meeting
+            let mut represents: Vec<String> = meeting
                 .carried_by(person)
                 .filter(|&at| meeting.register().holder(at).id() != person)
                 .map(name_of)
                 .collect();
-            let name = meeting.register().lookup(person).map_or_else(|| person.to_string(), name_of);
+            // The wearer by the name the desk recorded (an agent, or who
+            // attends for a company, which the badge then names as the
+            // holder represented), else the register's.
+            let name = crate::directory::attendee_name(service.state(), meeting, directory, person);
+            if service.state().attendee_name(person).is_some() {
+                if let Some(own) = meeting.register().lookup(person) {
+                    represents.insert(0, name_of(own));
+                }
+            }
             let title = service.config().badge_title();
             Ok(asamblea_documents::badges::badge_svg_frame(&asamblea_documents::badges::BadgeInfo {
                 holder_id: person,

@@ -27,11 +27,16 @@ async function api(method, path, body) {
   return { ok: response.ok, status: response.status, data };
 }
 
+// A message in the desk's status line: "ok" (green, something was
+// recorded for the person), "leave" (amber: a departure, which must never
+// look like a success), "no" (red: refused or failed). `good` may be a
+// boolean (true is "ok").
 function say(text, good) {
   const box = document.getElementById("mensaje");
   if (!box) return;
   box.textContent = text;
-  box.className = good ? "said ok" : "said no";
+  const kind = good === true ? "ok" : good === false ? "no" : good;
+  box.className = "said " + kind;
 }
 
 function failure(r) {
@@ -135,6 +140,14 @@ function stale(isStale) {
 }
 
 // ----- registro: search the register and check holders in -----
+// A company (a NIT) arrives "in person" through a natural person: the desk
+// types who attends and their document, for the badge, the kiosk and the
+// acta. Natural persons' ids (CC, CE, PA, TI) need nothing more.
+const isCompany = (id) => /^nit/i.test(id);
+const whoIs = (name, id) => name ? name + " (" + id + ")" : id;
+// Whoever votes a holder's shares, by name: the agent, or the holder.
+const who = (h) => h.via ? whoIs(h.attendee_name, h.via) : whoIs(h.attendee_name || h.name, h.id);
+
 function desk() {
   const input = document.getElementById("buscar");
   const rows = document.getElementById("resultados");
@@ -147,50 +160,149 @@ function desk() {
     if (mine !== asked) return; // a later search is on its way
     if (!r.ok) { say(failure(r), false); return; }
     rows.replaceChildren();
-    for (const h of r.data.holders) {
-      const row = document.createElement("tr");
-      const shares = h.shares.PREF > 0 ? n(h.shares.PREF) + " PREF" : n(h.shares.ORD) + " ORD";
-      const where = h.present ? (h.via ? "presente, por " + h.via : "presente") : "ausente";
-      row.append(el("td", h.id), el("td", h.name), el("td", shares, "num"), el("td", where, h.present ? "ok" : ""));
-      const cell = el("td");
-      // One button: a departure (the holder in person, or the agent who
-      // carries them, and with the agent every holder they carry), or an
-      // arrival.
-      const person = h.via || h.id;
-      const [label, kind, aria, path, body, said] = h.present
-        ? [h.via ? "Registrar salida del apoderado" : "Registrar salida", "leave", "Registrar la salida de " + person,
-          "/api/v1/checkouts", { person }, "Salida registrada: " + person + ". / Checked out."]
-        : ["Registrar llegada", "", "Registrar la llegada de " + h.name + " (" + h.id + ")",
-          "/api/v1/checkins", { holder: h.id }, "Llegada registrada: " + h.name + " (" + h.id + "). / Checked in."];
-      const button = el("button", label, kind);
-      button.type = "button";
-      button.setAttribute("aria-label", aria);
-      button.addEventListener("click", async () => {
-        button.disabled = true;
-        const done = await api("POST", path, body);
-        if (done.ok) {
-          say(said, true);
-          await status();
-          await search();
-        } else {
-          button.disabled = false;
-          say(failure(done), false);
-        }
-      });
-      cell.append(button);
-      // Whoever votes these shares (the holder, or its agent) gets a badge
-      // printed at once, or a lost one replaced.
-      if (h.present) cell.append(" ", badgeButton(person, h.badge, () => search()));
-      // An absent holder may be added to the agent's form as a principal.
-      else cell.append(" ", principalButton(h));
-      row.append(cell);
-      rows.append(row);
-    }
+    for (const h of r.data.holders) rows.append(holderRow(h));
     count.textContent = r.data.matched > r.data.holders.length
       ? n(r.data.matched) + " coinciden; se muestran " + r.data.holders.length + ": escriba más para acotar. / " + n(r.data.matched) + " match."
-      : n(r.data.matched) + (r.data.matched === 1 ? " coincide." : " coinciden.");
+      : r.data.matched === 0
+        ? "0 coinciden: pruebe con el número del documento sin puntos, o con una parte del nombre. / No match: try the bare id number or part of the name."
+        : n(r.data.matched) + (r.data.matched === 1 ? " coincide." : " coinciden.");
   }
-  input.addEventListener("input", () => { clearTimeout(timer); timer = setTimeout(search, 120); });
+
+  // One holder's row: id, name, shares, state, and what the desk may do.
+  function holderRow(h) {
+    const row = document.createElement("tr");
+    // Every class the holder has (a holder of both showed only its
+    // preferred shares).
+    const shares = [h.shares.ORD > 0 || h.shares.PREF === 0 ? n(h.shares.ORD) + "\u00a0ORD" : "",
+      h.shares.PREF > 0 ? n(h.shares.PREF) + "\u00a0PREF" : ""].filter(Boolean).join(" · ");
+    const via = h.via ? whoIs(h.attendee_name, h.via) : "";
+    const where = h.present ? (h.via ? "presente, por " + via : h.attendee_name ? "presente (" + h.attendee_name + ")" : "presente") : "ausente";
+    row.append(el("td", h.id, "id"), el("td", h.name), el("td", shares, "num"), el("td", where, h.present ? "ok" : ""));
+    const cell = el("td", undefined, "actions");
+    // Whoever votes these shares: the holder in person, or the agent who
+    // carries them (and with the agent, every holder they carry).
+    const person = h.via || h.id;
+    if (h.present) {
+      cell.append(leaveButton(h, person, cell));
+      // A badge printed at once, or a lost one replaced.
+      cell.append(" ", badgeButton(person, h.badge, () => search(), who(h)));
+    } else {
+      cell.append(arriveButton(h, row));
+      // An absent holder may be added to the agent's form as a principal.
+      cell.append(" ", principalButton(h));
+    }
+    row.append(cell);
+    return row;
+  }
+
+  async function record(path, body, said, kind, button) {
+    button.disabled = true;
+    const done = await api("POST", path, body);
+    if (done.ok) {
+      say(said, kind);
+      await status();
+      await search();
+      deskFigures();
+    } else {
+      button.disabled = false;
+      say(failure(done), false);
+    }
+    return done.ok;
+  }
+
+  // An arrival: at once for a natural person; for a company, after the
+  // desk types who attends for it.
+  function arriveButton(h, row) {
+    const button = el("button", "Registrar llegada");
+    button.type = "button";
+    button.setAttribute("aria-label", "Registrar llegada de " + whoIs(h.name, h.id));
+    const said = "Llegada registrada: " + whoIs(h.name, h.id) + ". / Checked in.";
+    button.addEventListener("click", () => {
+      if (isCompany(h.id)) { companyForm(h, row, button); return; }
+      record("/api/v1/checkins", { holder: h.id }, said, "ok", button);
+    });
+    return button;
+  }
+
+  // Who attends for a company arriving in person: name and document, then
+  // the arrival with them.
+  function companyForm(h, row, opener) {
+    if (row.nextElementSibling && row.nextElementSibling.classList.contains("attending")) return;
+    const line = document.createElement("tr");
+    line.className = "attending";
+    const cell = el("td");
+    cell.colSpan = 5;
+    const key = h.id.replace(/[^A-Za-z0-9]/g, "");
+    const nameId = "asiste-nombre-" + key, docId = "asiste-documento-" + key;
+    const nameLabel = el("label", "Nombre de quien asiste por " + (h.name || h.id) + " ");
+    nameLabel.htmlFor = nameId;
+    nameLabel.append(el("span", "who attends, full name", "en"));
+    const name = el("input");
+    name.id = nameId; name.autocomplete = "off";
+    const docLabel = el("label", "Su documento (p. ej. CC-80999111) ");
+    docLabel.htmlFor = docId;
+    docLabel.append(el("span", "their own id", "en"));
+    const doc = el("input");
+    doc.id = docId; doc.autocomplete = "off"; doc.spellcheck = false;
+    const go = el("button", "Registrar la llegada de " + (h.name || h.id));
+    go.type = "button";
+    const cancel = el("button", "Cancelar", "leave");
+    cancel.type = "button";
+    const close = () => { line.remove(); opener.disabled = false; opener.focus(); };
+    cancel.addEventListener("click", close);
+    go.addEventListener("click", async () => {
+      const body = { holder: h.id, attendee_name: name.value.trim(), attendee_document: doc.value.trim() };
+      if (!body.attendee_name || !body.attendee_document) {
+        say("Escriba el nombre y el documento de quien asiste por " + whoIs(h.name, h.id) + ". / Type who attends and their id.", false);
+        (body.attendee_name ? doc : name).focus();
+        return;
+      }
+      const said = "Llegada registrada: " + whoIs(h.name, h.id) + ", asiste " + body.attendee_name + " (" + body.attendee_document + "). / Checked in.";
+      await record("/api/v1/checkins", body, said, "ok", go);
+    });
+    cell.append(nameLabel, name, docLabel, doc, go, " ", cancel);
+    line.append(cell);
+    row.after(line);
+    opener.disabled = true;
+    name.focus();
+  }
+
+  // A departure never happens on one tap: the first shows, in the same
+  // place, «No, sigue presente» (so a second tap of a double tap keeps
+  // the person in) and, beside it, the confirmation, which wakes only
+  // after a moment.
+  function leaveButton(h, person, cell) {
+    const agent = Boolean(h.via);
+    const label = agent ? "Registrar salida del apoderado" : "Registrar salida";
+    const button = el("button", label, "leave");
+    button.type = "button";
+    const who = agent ? whoIs(h.attendee_name, h.via) : whoIs(h.name, h.id);
+
+    button.setAttribute("aria-label", label + ": " + who);
+    button.addEventListener("click", () => {
+      const keep = el("button", "No, sigue presente", "leave");
+      keep.type = "button";
+      const sure = el("button", agent ? "Sí, registrar la salida del apoderado y de todos sus representados" : "Sí, registrar la salida", "danger");
+      sure.type = "button";
+      sure.disabled = true;
+      setTimeout(() => { sure.disabled = false; }, 700);
+      const ask = el("p", "¿Registrar la salida de " + who + "? Dejará de contar para el quórum y su credencial no votará. / Check out?", "confirm");
+      const restore = () => { cell.replaceChildren(...parts); button.focus(); };
+      const parts = [...cell.childNodes];
+      keep.addEventListener("click", () => { restore(); say("Sin cambios: " + who + " sigue presente. / Still present.", "ok"); });
+      sure.addEventListener("click", () => {
+        record("/api/v1/checkouts", { person },
+          "Salida registrada: " + who + ". Ya no cuenta para el quórum. / Checked out.", "leave", sure);
+      });
+      // «No» first, where the tapped button was; the question under both.
+      cell.replaceChildren(keep, " ", sure, ask);
+      keep.focus();
+    });
+    return button;
+  }
+
+  // A new search is about the next person: the last message goes.
+  input.addEventListener("input", () => { say("", "ok"); clearTimeout(timer); timer = setTimeout(search, 120); });
   input.focus();
   search();
 }
@@ -199,7 +311,7 @@ function desk() {
 function principalButton(h) {
   const button = el("button", "+ Representado", "leave principal");
   button.type = "button";
-  button.setAttribute("aria-label", "Añadir a " + h.name + " (" + h.id + ") como representado del apoderado / add as a principal");
+  button.setAttribute("aria-label", "+ Representado: añadir a " + whoIs(h.name, h.id) + " al formulario del apoderado");
   button.addEventListener("click", () => {
     const field = document.getElementById("representados");
     const ids = field.value.split(",").map((x) => x.trim()).filter(Boolean);
@@ -276,15 +388,18 @@ async function showBadge(number, seed) {
 
 // The badge button of a search result: issue one, or (two presses, so a
 // slip does not void a badge) replace the one the person holds.
-function badgeButton(person, badge, done) {
+function badgeButton(person, badge, done, named) {
+  const shown = named || person;
   const button = el("button", badge ? "Reponer credencial n.º " + badge : "Credencial", "leave badge");
   button.type = "button";
-  button.setAttribute("aria-label", (badge ? "Reponer la credencial n.º " + badge + " de " : "Emitir e imprimir la credencial de ") + person);
+  // The accessible name starts with the words shown (WCAG 2.5.3).
+  button.setAttribute("aria-label", (badge ? "Reponer credencial n.º " + badge + " de " : "Credencial: emitir e imprimir la de ") + person);
   let armed = false;
   button.addEventListener("click", async () => {
     if (badge && !armed) {
       armed = true;
       button.textContent = "¿Seguro? La n.º " + badge + " dejará de valer: pulse otra vez";
+      button.setAttribute("aria-label", button.textContent + " (reponer la credencial de " + person + ")");
       return;
     }
     button.disabled = true;
@@ -302,7 +417,7 @@ function badgeButton(person, badge, done) {
       : await api("POST", "/api/v1/badges", { person, key });
     if (!r.ok) { seed.fill(0); button.disabled = false; say(failure(r), false); return; }
     // The badge first, then the words that say it is there.
-    if (await showBadge(r.data.credential, seed)) say((badge ? "Credencial n.º " + badge + " revocada; nueva credencial n.º " : "Credencial n.º ") + r.data.credential + " para " + person + ": imprímala. / Badge issued.", true);
+    if (await showBadge(r.data.credential, seed)) say((badge ? "Credencial n.º " + badge + " revocada; nueva credencial n.º " : "Credencial n.º ") + r.data.credential + " para " + shown + ": imprímala. / Badge issued.", true);
     await deskFigures();
     done();
   });
@@ -360,6 +475,7 @@ function agentDesk() {
   const request = () => {
     const body = {
       agent: document.getElementById("agente").value.trim(),
+      attendee_name: document.getElementById("agente-nombre").value.trim(),
       represents: document.getElementById("representados").value.split(",").map((s) => s.trim()).filter(Boolean),
       as: form.querySelector("input[name=calidad]:checked").value,
       power_document: document.getElementById("poder").value.trim(),
@@ -404,11 +520,18 @@ function agentDesk() {
     }
   });
   confirm.addEventListener("click", async () => {
-    confirm.disabled = true;
     const body = request();
+    // The badge, the kiosk and the acta name the agent: a name is asked
+    // before anything is recorded.
+    if (!body.attendee_name) {
+      show("Escriba el nombre del apoderado, como en su documento: va en la credencial y en el acta. / Type the agent's name.", false);
+      document.getElementById("agente-nombre").focus();
+      return;
+    }
+    confirm.disabled = true;
     const r = await api("POST", "/api/v1/checkins", body);
     if (r.ok) {
-      show("Llegada registrada: " + body.agent + " con " + body.represents.length + " representados. / Checked in.", true);
+      show("Llegada registrada: " + body.attendee_name + " (" + body.agent + ") con " + body.represents.length + " representados. / Checked in.", true);
       form.reset();
       await status();
     } else {

@@ -12,7 +12,7 @@ use asamblea_api::desk::{
     Attendee, Attendees, BadgeCounts, Capacity as ApiCapacity, ChannelFigures, CheckinAnswer, CheckinRequest,
     CheckinVerdict, DeskFigures, HolderQuery, HoldersFound, PersonRequest, QuorumAfter, RefusedPower,
 };
-use asamblea_api::{ErrorAnswer, Recorded};
+use asamblea_api::{ErrorAnswer, ErrorCode, Recorded};
 use asamblea_ledger::Rejection;
 use asamblea_rules::{Capacity, Channel, Role as HolderRole};
 use asamblea_wire::{AgentArrival, EventBody, Id, Text};
@@ -24,6 +24,7 @@ use crate::callers::{Callers, Routes};
 use crate::directory::{holder, Directory, HOLDERS_FOUND};
 use crate::meeting::{action_error, agent_id, blocking, id, unlocked};
 use crate::{ApiError, AppState};
+use asamblea_venue::service::ActionError;
 
 /// The desk's routes: the operator's; and the desk's figures, which the
 /// secretary and the auditor, who write and check the acta, read too.
@@ -98,6 +99,126 @@ fn arrival_body(request: &CheckinRequest) -> Result<EventBody, ApiError> {
     })
 }
 
+/// The name of who attends, as the request gives it (`attendee_name`,
+/// and `attendee_document` for whoever attends for a company in person),
+/// its fields checked; none when no name is given.
+fn attendee(request: &CheckinRequest) -> Result<Option<(Text, Option<Id>)>, ApiError> {
+    let name = request.attendee_name.as_deref().map(str::trim).filter(|name| !name.is_empty());
+    let Some(name) = name else {
+        if request.attendee_document.is_some() {
+            return Err(ApiError::bad_request(
+                "`attendee_document` va con `attendee_name`",
+                "`attendee_document` goes with `attendee_name`",
+            ));
+        }
+        return Ok(None);
+    };
+    let name = Text::new(name).map_err(|e| {
+        ApiError::bad_request(
+            format!("`attendee_name` no es un nombre válido ({e})"),
+            format!("`attendee_name`: {e}"),
+        )
+    })?;
+    let document = match request.attendee_document.as_deref().map(str::trim).filter(|d| !d.is_empty()) {
+        None => None,
+        Some(_) if request.holder.is_none() => {
+            return Err(ApiError::bad_request(
+                "`attendee_document` es de quien asiste por un accionista en persona (`holder`); el documento de un apoderado es `agent`",
+                "`attendee_document` is for whoever attends for a holder in person (`holder`); an agent's document is `agent`",
+            ))
+        }
+        Some(document) => Some(id(document, "attendee_document")?),
+    };
+    Ok(Some((name, document)))
+}
+
+/// The holders an arrival brings in.
+fn arriving(body: &EventBody) -> Vec<&str> {
+    match body {
+        EventBody::CheckedInPerson { holder } => vec![holder.as_str()],
+        EventBody::CheckedInAgent(arrival) => arrival.principals.iter().map(Id::as_str).collect(),
+        _ => Vec::new(),
+    }
+}
+
+/// An arrival the desk refuses before the rules are asked: a register row
+/// with no share (R1, R12), named with its name.
+fn refuse_without_shares(
+    service: &asamblea_venue::service::Service,
+    directory: &Directory,
+    body: &EventBody,
+) -> Result<(), ApiError> {
+    let Some(holder) = service.holder_without_shares(&arriving(body)) else { return Ok(()) };
+    let named = named(service, directory, holder);
+    Err(ApiError::new(
+        ErrorCode::NoShares,
+        format!(
+            "{named} figura en el libro de accionistas con 0 acciones: no vota ni cuenta para el quórum ni \
+             para el número plural de accionistas (reglas R1 y R12), así que no se registra su llegada. Si el \
+             libro está desactualizado, la sociedad debe corregirlo."
+        ),
+        format!(
+            "{named} holds 0 shares in the register: no vote, not counted for the quorum or the plural \
+             number of holders (rules R1, R12), so the arrival is not recorded."
+        ),
+    ))
+}
+
+/// A holder by name and id, as a message names them: «Ana Díaz
+/// (CC-52000111)», or the id alone when the register gives no name.
+fn named(service: &asamblea_venue::service::Service, directory: &Directory, holder: &str) -> String {
+    match service.meeting().register().lookup(holder).map(|at| directory.name(at)) {
+        Some(name) if !name.is_empty() => format!("{name} ({holder})"),
+        _ => holder.to_string(),
+    }
+}
+
+/// The rules' `already-present` refusal, saying which holder and how they
+/// are present (in person, or through which agent), so the desk knows
+/// whom to look for; any other refusal as the rules word it.
+fn refusal_of(
+    service: &asamblea_venue::service::Service,
+    directory: &Directory,
+    body: &EventBody,
+    rejection: &Rejection,
+) -> ApiError {
+    let Rejection::Rules(asamblea_rules::Refusal::AlreadyPresent) = rejection else {
+        return ApiError::rejected(rejection);
+    };
+    let meeting = service.meeting();
+    let holders = arriving(body);
+    let mut seen: Vec<&str> = Vec::new();
+    let present = holders.iter().copied().find(|&holder| {
+        let twice = seen.contains(&holder);
+        seen.push(holder);
+        twice || meeting.register().lookup(holder).is_some_and(|at| meeting.presence().is_present(at))
+    });
+    let Some(holder) = present else { return ApiError::rejected(rejection) };
+    let who = named(service, directory, holder);
+    let (es, en) = match meeting.register().lookup(holder).map(|at| meeting.presence().channel(at)) {
+        Some(Channel::Agent { agent, .. }) => {
+            let agent = meeting.presence().agent_id(agent);
+            let by = match service.state().attendee_name(agent) {
+                Some(named) => format!("{} ({agent})", named.name),
+                None => agent.to_string(),
+            };
+            (
+                format!("{who} ya está representado por {by}: no se registra otra vez. Para cambiar de representante, registre primero la salida de {by}."),
+                format!("{who} is already represented by {by}: not checked in again. To change the representative, check {by} out first."),
+            )
+        }
+        Some(Channel::InPerson) => (
+            format!("{who} ya está presente en persona: no se registra otra vez."),
+            format!("{who} is already present in person: not checked in again."),
+        ),
+        _ => (
+            format!("{who} figura dos veces en esta llegada."),
+            format!("{who} is named twice in this arrival."),
+        ),
+    };
+    ApiError::new(ErrorCode::Refused(asamblea_rules::Refusal::AlreadyPresent), es, en)
+}
+
 /// What the rules say of an arrival (R2: who may carry whose shares),
 /// before the desk confirms it. Records nothing: the real check-in records
 /// a refused proxy as `proxy-refused`.
@@ -114,9 +235,24 @@ pub(crate) async fn checkin_check(
     Body(request): Body<CheckinRequest>,
 ) -> Result<Json<CheckinVerdict>, ApiError> {
     let body = arrival_body(&request)?;
-    blocking(&state, move |service| {
+    attendee(&request)?;
+    unlocked(&state, move |state| {
+        let directory = Directory::of_state(state)?;
+        state.with_service(|service| check_arrival(service, directory, &body))
+    })
+    .await
+}
+
+/// [`checkin_check`] on the meeting.
+fn check_arrival(
+    service: &asamblea_venue::service::Service,
+    directory: &Directory,
+    body: &EventBody,
+) -> Result<Json<CheckinVerdict>, ApiError> {
+    refuse_without_shares(service, directory, body)?;
+    {
         let meeting = service.meeting();
-        let verdict = match &body {
+        let verdict = match body {
             EventBody::CheckedInPerson { holder } => meeting.check_arrival_in_person(holder.as_str()),
             EventBody::CheckedInAgent(arrival) => {
                 let principals: Vec<&str> = arrival.principals.iter().map(Id::as_str).collect();
@@ -129,14 +265,13 @@ pub(crate) async fn checkin_check(
             }
             _ => unreachable!("arrival_body builds arrivals only"),
         };
-        verdict.map_err(|refusal| ApiError::rejected(&Rejection::Rules(refusal)))?;
+        verdict.map_err(|refusal| refusal_of(service, directory, body, &Rejection::Rules(refusal)))?;
         Ok(Json(CheckinVerdict {
             admissible: true,
             message: "Las reglas admiten esta llegada: puede confirmarla.".to_string(),
             message_en: "The rules admit this arrival: you may confirm it.".to_string(),
         }))
-    })
-    .await
+    }
 }
 
 /// An arrival, in person or by an agent; or, with `power_rejected`, an
@@ -155,12 +290,6 @@ pub(crate) async fn checkin(
     Body(request): Body<CheckinRequest>,
 ) -> Result<(StatusCode, Json<CheckinAnswer>), ApiError> {
     let body = arrival_body(&request)?;
-    let state2 = state.clone();
-    let (person, carried) = match &body {
-        EventBody::CheckedInPerson { holder } => (holder.to_string(), 1),
-        EventBody::CheckedInAgent(arrival) => (arrival.agent.to_string(), arrival.principals.len()),
-        _ => unreachable!("built above"),
-    };
     let power_rejected = request.power_rejected;
     if power_rejected && !matches!(body, EventBody::CheckedInAgent(_)) {
         return Err(ApiError::bad_request(
@@ -168,10 +297,38 @@ pub(crate) async fn checkin(
             "`power_rejected` is for an agent's arrival (`agent`, `represents`)",
         ));
     }
-    let answer = blocking(&state, move |service| {
+    let named = attendee(&request)?;
+    let answer = unlocked(&state, move |state| {
+        let directory = Directory::of_state(state)?;
+        state.with_service(|service| {
+            record_arrival(service, directory, state, &staff, body, named, power_rejected)
+        })
+    })
+    .await?;
+    state.publish_status();
+    Ok((StatusCode::CREATED, Json(answer)))
+}
+
+/// [`checkin`] on the meeting: the refusal of a power, or the arrival with
+/// the name of who attends.
+fn record_arrival(
+    service: &mut asamblea_venue::service::Service,
+    directory: &Directory,
+    state: &AppState,
+    staff: &Staff,
+    body: EventBody,
+    named: Option<(Text, Option<Id>)>,
+    power_rejected: bool,
+) -> Result<CheckinAnswer, ApiError> {
+    let (person, carried) = match &body {
+        EventBody::CheckedInPerson { holder } => (holder.to_string(), 1),
+        EventBody::CheckedInAgent(arrival) => (arrival.agent.to_string(), arrival.principals.len()),
+        _ => unreachable!("arrival_body builds arrivals only"),
+    };
+    {
         if let (true, EventBody::CheckedInAgent(arrival)) = (power_rejected, &body) {
             let appended =
-                service.refuse_power_as(&staff.key, arrival.clone()).map_err(|e| action_error(&state2, e))?;
+                service.refuse_power_as(&staff.key, arrival.clone()).map_err(|e| action_error(state, e))?;
             tracing::info!(event.seq = appended.seq, person.id = %person, staff.name = %staff.name, "poder rechazado / power refused");
             return Ok(CheckinAnswer {
                 seq: appended.seq,
@@ -179,11 +336,14 @@ pub(crate) async fn checkin(
                 refused: Some("power-document-rejected".to_string()),
             });
         }
-        let appended = match body {
-            EventBody::CheckedInAgent(arrival) => service.check_in_agent_as(&staff.key, arrival),
-            body => service.staff_event_as(&staff.key, body),
-        }
-        .map_err(|e| action_error(&state2, e))?;
+        refuse_without_shares(service, directory, &body)?;
+        let appended = match service.arrive_named_as(&staff.key, body.clone(), named) {
+            Ok(appended) => appended,
+            Err(ActionError::Rejected(rejection)) => {
+                return Err(refusal_of(service, directory, &body, &rejection))
+            }
+            Err(e) => return Err(action_error(state, e)),
+        };
         let quorum = service.meeting().quorum();
         tracing::info!(
             event.seq = appended.seq,
@@ -204,10 +364,7 @@ pub(crate) async fn checkin(
             }),
             refused: None,
         })
-    })
-    .await?;
-    state.publish_status();
-    Ok((StatusCode::CREATED, Json(answer)))
+    }
 }
 
 /// A person leaves: the holder in person, or an agent with all it carries.
@@ -257,7 +414,12 @@ pub(crate) async fn attendees(
         Ok(service
             .attendees()
             .into_iter()
-            .map(|a| Attendee { person: a.person, carries: a.carries, badge: a.badge.map(|b| b.0) })
+            .map(|a| Attendee {
+                name: service.state().attendee_name(&a.person).map(|named| named.name.as_str().to_string()),
+                person: a.person,
+                carries: a.carries,
+                badge: a.badge.map(|b| b.0),
+            })
             .collect())
     })
     .await?;
@@ -369,14 +531,14 @@ pub(crate) async fn holders(
             .zip(&found)
             .filter(|(_, &hit)| hit)
             .take(HOLDERS_FOUND)
-            .map(|((id, _, _), _)| id.as_str())
+            .map(|((id, _), _)| id.as_str())
             .collect();
         let holders = state.with_service(|service| {
             let meeting = service.meeting();
             hits.iter()
                 .filter_map(|id| meeting.register().lookup(id))
                 .map(|at| {
-                    let mut found = holder(meeting, at, directory);
+                    let mut found = holder(service.state(), meeting, at, directory);
                     // The live badge of whoever votes these shares: the
                     // holder in person, or the agent who carries them.
                     found.badge =

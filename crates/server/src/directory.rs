@@ -8,16 +8,66 @@ use crate::{ApiError, AppState};
 pub(crate) const HOLDERS_FOUND: usize = 20;
 
 /// The register as the desk searches it: each holder's id and name, the
-/// ids folded ([`fold`]), and every folded name in one text (one search
-/// over it finds every name that holds the query: one scan, not one a
-/// holder). Built on the first search (the names are read from
-/// `register.csv`), then kept.
+/// ids in the forms a person types them ([`IdKeys`]), and every folded
+/// name in one text (one search over it finds every name that holds a
+/// word: one scan a word, not one a holder). Built on the first search
+/// (the names are read from `register.csv`), then kept.
 pub(crate) struct Directory {
-    /// Each holder's id, name and folded id, in register order.
-    pub(crate) holders: Vec<(String, String, Box<str>)>,
+    /// Each holder's id and name, in register order.
+    pub(crate) holders: Vec<(String, String)>,
+    /// Each holder's id as the search compares it, in register order.
+    keys: Vec<IdKeys>,
     names: String,
     /// Where each holder's folded name starts in `names`.
     starts: Vec<usize>,
+}
+
+/// A holder's id as an operator may type it from the ID card: the id
+/// folded without spaces, dots or dashes (`CC-1085850638` as
+/// `cc1085850638`, so `CC 1085850638` finds it), and the number alone,
+/// without the document type in front (`1085850638`, so the bare number
+/// on the card, or `1.085.850.638`, finds it).
+struct IdKeys {
+    compact: Box<str>,
+    number: Box<str>,
+}
+
+impl IdKeys {
+    fn of(id: &str) -> IdKeys {
+        let folded = fold(id);
+        // The document type is the letters before the first separator
+        // (`CC-`, `NIT-`, `PA-`), or, with none, before the first digit
+        // (`CC1085850638`).
+        let number = match folded.split_once(|c: char| is_separator(c)) {
+            Some((kind, number)) if kind.chars().all(char::is_alphabetic) => compact(number),
+            _ => {
+                let number = folded.trim_start_matches(char::is_alphabetic);
+                if number.starts_with(|c: char| c.is_ascii_digit()) {
+                    compact(number)
+                } else {
+                    String::new()
+                }
+            }
+        };
+        IdKeys { number: number.into(), compact: compact(&folded).into() }
+    }
+
+    /// Whether `typed` (folded and compacted) is the start of this id, or
+    /// of its number.
+    fn starts_with(&self, typed: &str) -> bool {
+        self.compact.starts_with(typed) || (!self.number.is_empty() && self.number.starts_with(typed))
+    }
+}
+
+/// Text without the characters that only separate parts of an id or a
+/// number as people write them: white space, dots, dashes.
+fn compact(text: &str) -> String {
+    text.chars().filter(|&c| !is_separator(c)).collect()
+}
+
+/// A character that separates the parts of an id as people write it.
+fn is_separator(c: char) -> bool {
+    c.is_whitespace() || matches!(c, '.' | '-' | '_' | '/')
 }
 
 impl Directory {
@@ -35,36 +85,80 @@ impl Directory {
 
     fn of(service: &asamblea_venue::service::Service) -> anyhow::Result<Directory> {
         let mut by_id = service.holder_names()?;
-        let mut directory = Directory { holders: Vec::new(), names: String::new(), starts: Vec::new() };
-        for (_, holder) in service.meeting().register().iter() {
+        Ok(Directory::from_rows(service.meeting().register().iter().map(|(_, holder)| {
             let name = by_id.remove(holder.id()).unwrap_or_default();
+            (holder.id().to_string(), name)
+        })))
+    }
+
+    /// The directory of these holders' ids and names, in register order.
+    fn from_rows(rows: impl IntoIterator<Item = (String, String)>) -> Directory {
+        let mut directory =
+            Directory { holders: Vec::new(), keys: Vec::new(), names: String::new(), starts: Vec::new() };
+        for (id, name) in rows {
             directory.starts.push(directory.names.len());
             // A name holds no line break (the register refuses control
             // characters): it separates one name from the next.
             directory.names.push_str(&fold(&name));
             directory.names.push('\n');
-            directory.holders.push((holder.id().to_string(), name, fold(holder.id()).into_boxed_str()));
+            directory.keys.push(IdKeys::of(&id));
+            directory.holders.push((id, name));
         }
-        Ok(directory)
+        directory
     }
 
     /// The name of the holder at `at` (the directory lists the register
     /// in its order).
     pub(crate) fn name(&self, at: asamblea_rules::HolderIndex) -> &str {
-        self.holders.get(at.get()).map_or("", |(_, name, _)| name.as_str())
+        self.holders.get(at.get()).map_or("", |(_, name)| name.as_str())
     }
 
-    /// Which holders `wanted` (folded) finds: by the start of the id, or
-    /// anywhere in the name.
+    /// Which holders `wanted` (folded) finds: by the start of the id or of
+    /// its number, however it is written (`CC-1085850638`, `cc 1085850638`,
+    /// `1085850638`, `1.085.850.638`); or by the name holding every word
+    /// typed, anywhere and in any order (`perez jose` finds José Pérez).
     pub(crate) fn find(&self, wanted: &str) -> Vec<bool> {
-        let mut hit: Vec<bool> = self.holders.iter().map(|(_, _, id)| id.starts_with(wanted)).collect();
-        if !wanted.contains('\n') {
-            for (offset, _) in self.names.match_indices(wanted) {
+        let typed = compact(wanted);
+        let mut hit: Vec<bool> = self.keys.iter().map(|keys| keys.starts_with(&typed)).collect();
+        let words: Vec<&str> = wanted.split_whitespace().collect();
+        if words.is_empty() {
+            return hit;
+        }
+        // Each word found anywhere in a name; a holder whose name holds
+        // them all is found.
+        let mut words_held = vec![0usize; self.holders.len()];
+        for word in &words {
+            let mut seen = vec![false; self.holders.len()];
+            for (offset, _) in self.names.match_indices(word) {
                 let at = self.starts.partition_point(|&start| start <= offset) - 1;
-                hit[at] = true;
+                if !seen[at] {
+                    seen[at] = true;
+                    words_held[at] += 1;
+                }
             }
         }
+        for (at, held) in words_held.into_iter().enumerate() {
+            hit[at] |= held == words.len();
+        }
         hit
+    }
+}
+
+/// Who attends for `person` (a holder in person, or an agent), as the
+/// badge and the kiosk name them: the name the desk recorded, else the
+/// register's name, else the id.
+pub(crate) fn attendee_name(
+    state: &asamblea_ledger::State,
+    meeting: &asamblea_rules::Meeting,
+    directory: &Directory,
+    person: &str,
+) -> String {
+    if let Some(named) = state.attendee_name(person) {
+        return named.name.as_str().to_string();
+    }
+    match meeting.register().lookup(person).map(|at| directory.name(at)) {
+        Some(name) if !name.is_empty() => name.to_string(),
+        _ => person.to_string(),
     }
 }
 
@@ -85,8 +179,11 @@ pub(crate) fn fold(text: &str) -> String {
 }
 
 /// A holder as the consoles list one: id, name, shares by class, role,
-/// whether present, and the agent who carries them (`via`), if any.
+/// whether present, and the agent who carries them (`via`), if any, with
+/// the name the desk recorded for whoever attends (`state`'s
+/// `attendee-named`).
 pub(crate) fn holder(
+    state: &asamblea_ledger::State,
     meeting: &asamblea_rules::Meeting,
     at: asamblea_rules::HolderIndex,
     directory: &Directory,
@@ -97,6 +194,10 @@ pub(crate) fn holder(
         asamblea_rules::Channel::Agent { agent, .. } => Some(meeting.presence().agent_id(agent).to_string()),
         _ => None,
     };
+    let attendee_name = meeting
+        .voter_of(at)
+        .and_then(|person| state.attendee_name(person))
+        .map(|named| named.name.as_str().to_string());
     asamblea_api::desk::Holder {
         id: holder.id().to_string(),
         name: directory.name(at).to_string(),
@@ -104,6 +205,70 @@ pub(crate) fn holder(
         role: holder.role().map(|r| r.code().to_string()),
         present: meeting.presence().is_present(at),
         via,
+        attendee_name,
         badge: None,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The ids of the holders `query` finds (folded as the handler folds
+    /// it) among a few of a register's.
+    fn check(query: &str, expected: &[&str]) {
+        let directory = Directory::from_rows(
+            [
+                ("CC-1085850638", "José Antonio Pérez Muñoz"),
+                ("CC-10858506", "Lucía Peña"),
+                ("NIT-860002180", "Almagrario S.A."),
+                ("CE-55512", "Ana María Perea"),
+                ("PA-XK99", "John Smith"),
+            ]
+            .map(|(id, name)| (id.to_string(), name.to_string())),
+        );
+        let found = directory.find(&fold(query.trim()));
+        let ids: Vec<&str> = directory
+            .holders
+            .iter()
+            .zip(found)
+            .filter(|(_, hit)| *hit)
+            .map(|((id, _), _)| id.as_str())
+            .collect();
+        assert_eq!(ids, expected, "{query:?}");
+    }
+
+    #[test]
+    fn an_id_is_found_as_the_card_shows_it_or_as_typed() {
+        check("CC-1085850638", &["CC-1085850638"]);
+        check("1085850638", &["CC-1085850638"]);
+        check("CC 1085850638", &["CC-1085850638"]);
+        check("cc1085850638", &["CC-1085850638"]);
+        check("1.085.850.638", &["CC-1085850638"]);
+        check("860002180", &["NIT-860002180"]);
+        check("860.002.180", &["NIT-860002180"]);
+        check("nit 860002180", &["NIT-860002180"]);
+        // The start of a number finds every id it begins.
+        check("10858506", &["CC-1085850638", "CC-10858506"]);
+        check("pa-xk", &["PA-XK99"]);
+        check("XK99", &["PA-XK99"]);
+        check("99", &[]);
+        // A number is not found from its middle, nor under another type.
+        check("5850638", &[]);
+        check("CE 1085850638", &[]);
+    }
+
+    #[test]
+    fn a_name_is_found_without_accents_by_its_words_in_any_order() {
+        check("perez", &["CC-1085850638"]);
+        check("PÉREZ", &["CC-1085850638"]);
+        check("pena", &["CC-10858506"]);
+        check("jose perez", &["CC-1085850638"]);
+        check("perez jose", &["CC-1085850638"]);
+        check("  jose   munoz ", &["CC-1085850638"]);
+        check("ana pere", &["CE-55512"]);
+        check("pe", &["CC-1085850638", "CC-10858506", "CE-55512"]);
+        check("jose smith", &[]);
+        check("", &["CC-1085850638", "CC-10858506", "NIT-860002180", "CE-55512", "PA-XK99"]);
     }
 }

@@ -76,7 +76,9 @@ fn sheet_of(
     }
     let meeting = service.meeting();
     let carried: Vec<_> = meeting.carried_by(person).collect();
-    let name = meeting.register().lookup(person).map_or(person, |at| directory.name(at)).to_string();
+    // Greeted by the name the desk recorded (an agent, or who attends for
+    // a company), else the register's.
+    let name = crate::directory::attendee_name(service.state(), meeting, directory, person);
     let holders = carried
         .iter()
         .map(|&at| {

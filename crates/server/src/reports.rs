@@ -310,8 +310,21 @@ pub fn acta(
             (item.as_str().to_string(), *round, seed.to_string(), winner.as_str().to_string())
         })
         .collect();
+    let mut attendees: Vec<(String, String, Option<String>)> = gathered
+        .state
+        .attendee_names()
+        .map(|(person, named)| {
+            (
+                person.to_string(),
+                named.name.as_str().to_string(),
+                named.document.as_ref().map(|d| d.as_str().to_string()),
+            )
+        })
+        .collect();
+    attendees.sort();
     let source = acta::ActaSource {
         meeting,
+        attendees: &attendees,
         described: &described,
         agenda: &agenda,
         names: &names,

@@ -62,7 +62,7 @@ pub(crate) async fn minutes(State(state): State<AppState>, _staff: Staff) -> Res
                 .register()
                 .iter()
                 .filter(|(_, h)| h.role().is_some())
-                .map(|(at, _)| holder(meeting, at, directory))
+                .map(|(at, _)| holder(service.state(), meeting, at, directory))
                 .collect();
             let items = meeting
                 .items()
@@ -71,10 +71,9 @@ pub(crate) async fn minutes(State(state): State<AppState>, _staff: Staff) -> Res
                     Some(asamblea_rules::ItemResult::Decision(d)) => Some(MinutesItem {
                         id: item.id().to_string(),
                         impeded: d.impeded.get(),
-                        withdrawal: d
-                            .withdrawal
-                            .as_ref()
-                            .map(|list| list.iter().map(|&at| holder(meeting, at, directory)).collect()),
+                        withdrawal: d.withdrawal.as_ref().map(|list| {
+                            list.iter().map(|&at| holder(service.state(), meeting, at, directory)).collect()
+                        }),
                     }),
                     _ => None,
                 })
@@ -217,6 +216,9 @@ pub(crate) async fn download(
             format!("`tabla` must be one of: {}", CSV_TABLES.join(", ")),
         ));
     }
+    // Each table's CSV under a name of its own: a browser that saves them
+    // all keeps them all.
+    let saved_as = if format == "csv" { crate::console::csv_name(&table) } else { file };
     let dir = meeting_dir(&state);
     let made = tokio::task::spawn_blocking(move || -> Result<Vec<u8>, ApiError> {
         let failed = |e: &dyn std::fmt::Display| ApiError::internal("una exportación / an export", e);
@@ -242,7 +244,7 @@ pub(crate) async fn download(
     })
     .await
     .map_err(|_| ApiError::task_failed())??;
-    let disposition = format!("attachment; filename=\"{file}\"");
+    let disposition = format!("attachment; filename=\"{saved_as}\"");
     Ok(([(header::CONTENT_TYPE, content_type.to_string()), (header::CONTENT_DISPOSITION, disposition)], made)
         .into_response())
 }

@@ -113,6 +113,16 @@ pub enum VenueError {
         /// What is wrong and what to do, Spanish first.
         message: String,
     },
+    /// An arrival that would bring in a register row holding no share
+    /// (R1: a vote is a share's; R12: the plural number counts holders of
+    /// shares): refused at the desk, nothing recorded.
+    #[error(
+        "{holder} figura en el libro de accionistas con 0 acciones: no es titular de acciones, no vota ni cuenta para el quórum ni para el número plural de accionistas (reglas R1 y R12); no se registra su llegada. Si el libro está desactualizado, la sociedad debe corregirlo. / {holder} holds 0 shares in the register: not a holder of shares, no vote, not counted for the quorum or the plural number (rules R1, R12); the arrival is not recorded"
+    )]
+    NoShares {
+        /// The register's id of the row.
+        holder: String,
+    },
     /// A request the venue refuses before it reaches the ledger (a folder
     /// that is not empty, an item not on the agenda, an agenda too large
     /// for its event); nothing was written.

@@ -659,7 +659,103 @@ impl Service {
 
     /// A holder checks in person.
     pub fn check_in(&mut self, holder: &str) -> Result<Appended> {
+        self.refuse_without_shares(&[holder])?;
         self.staff_event(EventBody::CheckedInPerson { holder: id("el accionista / holder", holder)? })
+    }
+
+    /// The first of `holders` that the register lists with no share of
+    /// any class, if any: the desk does not check such a row in
+    /// ([`VenueError::NoShares`]).
+    pub fn holder_without_shares<'a>(&self, holders: &[&'a str]) -> Option<&'a str> {
+        let register = self.meeting().register();
+        holders.iter().copied().find(|holder| {
+            register.lookup(holder).is_some_and(|at| register.holder(at).holdings().total().is_zero())
+        })
+    }
+
+    fn refuse_without_shares(&self, holders: &[&str]) -> Result<()> {
+        match self.holder_without_shares(holders) {
+            Some(holder) => Err(VenueError::NoShares { holder: holder.to_string() }),
+            None => Ok(()),
+        }
+    }
+
+    /// An arrival (`checked-in-person`, or an agent's `checked-in-agent`,
+    /// see [`Service::check_in_agent_as`]) by `key`'s member, with the name
+    /// of the natural person who attends (`attendee-named`: the agent, or
+    /// who attends for a holder in person, with their own document when
+    /// it is a company), both in one transaction: a person is never left
+    /// checked in without the name the desk typed. Without a name, the
+    /// arrival alone.
+    pub fn arrive_named_as(
+        &mut self,
+        key: &Keypair,
+        arrival: EventBody,
+        named: Option<(Text, Option<Id>)>,
+    ) -> Result<Appended, ActionError> {
+        let person = match &arrival {
+            EventBody::CheckedInPerson { holder } => {
+                self.refuse_without_shares(&[holder.as_str()]).map_err(ActionError::Other)?;
+                holder.clone()
+            }
+            EventBody::CheckedInAgent(agent) => agent.agent.clone(),
+            other => {
+                return Err(ActionError::Other(VenueError::refused(format!(
+                    "`{}` no es una llegada / is not an arrival",
+                    other.kind()
+                ))))
+            }
+        };
+        let Some((name, document)) = named else {
+            return match arrival {
+                EventBody::CheckedInAgent(agent) => self.check_in_agent_as(key, agent),
+                body => self.staff_event_as(key, body),
+            };
+        };
+        // Checked before anything is pushed, so the naming cannot be
+        // refused once the arrival is in the group.
+        if name.as_str().trim().is_empty() {
+            return Err(ActionError::Other(VenueError::refused(
+                "el nombre de quien asiste está vacío / the attendee's name is empty",
+            )));
+        }
+        if document.is_some() && !matches!(arrival, EventBody::CheckedInPerson { .. }) {
+            return Err(ActionError::Other(VenueError::refused(
+                "el documento aparte es de quien asiste por un accionista en persona; el de un apoderado es su propio id / a separate document is for whoever attends for a holder in person; an agent's is their id",
+            )));
+        }
+        if let EventBody::CheckedInAgent(agent) = &arrival {
+            // The rules' refusals of an agent are recorded as they are
+            // without a name (`proxy-refused`).
+            let principals: Vec<&str> = agent.principals.iter().map(Id::as_str).collect();
+            self.refuse_without_shares(&principals).map_err(ActionError::Other)?;
+            let verdict = self.meeting().check_arrival(
+                agent.agent.as_str(),
+                &principals,
+                agent.capacity,
+                agent.declared_role,
+            );
+            if verdict.is_err() {
+                let EventBody::CheckedInAgent(agent) = arrival else { unreachable!("matched above") };
+                return self.check_in_agent_as(key, agent);
+            }
+        }
+        let meeting_id = self.meeting_id;
+        let sign = |body: EventBody| sign_event(&meeting_id, key, body).map_err(ActionError::from);
+        let arrived = sign(arrival)?;
+        let naming = sign(EventBody::AttendeeNamed { person, name, document })?;
+        let mut group = self.journal.begin_group()?;
+        let appended = group.push(arrived)?;
+        if let Err(error) = group.push(naming) {
+            return Err(ActionError::Ledger(asamblea_ledger::LedgerError::WriterStopped {
+                reason: format!(
+                    "la llegada no pudo registrarse con el nombre de quien asiste / the arrival could not be recorded with the attendee's name: {error}"
+                ),
+                cause: asamblea_ledger::Cause::Other,
+            }));
+        }
+        group.commit()?;
+        Ok(appended)
     }
 
     /// An agent checks in with principals (sorted here, as the format
@@ -702,6 +798,7 @@ impl Service {
         arrival: AgentArrival,
     ) -> Result<Appended, ActionError> {
         let principals: Vec<&str> = arrival.principals.iter().map(Id::as_str).collect();
+        self.refuse_without_shares(&principals).map_err(ActionError::Other)?;
         let verdict = self.meeting().check_arrival(
             arrival.agent.as_str(),
             &principals,

@@ -236,6 +236,11 @@ impl<'a> Reader<'a> {
         self.string(field, 0, MAX_TEXT_LEN).map(Text::new_unchecked)
     }
 
+    /// A [`Text`] that may not be empty (a person's name).
+    pub(crate) fn name(&mut self, field: &'static str) -> Result<Text, WireError> {
+        self.string(field, 1, MAX_TEXT_LEN).map(Text::new_unchecked)
+    }
+
     /// A [`Prose`](crate::Prose): 1 to
     /// [`MAX_PROSE_LEN`](crate::limits::MAX_PROSE_LEN) bytes whose only
     /// control character is the line feed, trimmed.

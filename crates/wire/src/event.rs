@@ -165,6 +165,22 @@ pub enum EventBody {
         /// Its words.
         text: crate::Prose,
     },
+    /// The natural person who attends, by name, as the desk read it from
+    /// their identity card: an agent (whose id the register, which names
+    /// only holders, does not know), or the person who attends for a
+    /// holder arriving in person, with their own document when that
+    /// holder is a company. For the badge, the kiosk's greeting and the
+    /// acta. Recorded by the registration desk with the arrival.
+    AttendeeNamed {
+        /// A holder present in person, or an agent present, when it is
+        /// recorded.
+        person: Id,
+        /// The attending person's name: 1 to 256 bytes.
+        name: Text,
+        /// The attending person's own document when it is not `person`
+        /// (who attends for a company holder in person); none otherwise.
+        document: Option<Id>,
+    },
 }
 
 /// An agent presenting itself with its principals.
@@ -380,6 +396,7 @@ impl EventBody {
             EventBody::StatementRecorded { .. } => MessageKind::StatementRecorded,
             EventBody::RegisterNamed { .. } => MessageKind::RegisterNamed,
             EventBody::MeetingDescribed { .. } => MessageKind::MeetingDescribed,
+            EventBody::AttendeeNamed { .. } => MessageKind::AttendeeNamed,
         }
     }
 
@@ -468,6 +485,18 @@ impl EventBody {
                 }
             }
             EventBody::MeetingDescribed { file } => w.str(file.as_str()),
+            EventBody::AttendeeNamed { person, name, document } => {
+                w.str(person.as_str());
+                if name.as_str().is_empty() {
+                    let problem = Problem::TooShort { len: 0, min: 1 };
+                    return Err(WireError::Invalid { field: "attendee-named.name", problem });
+                }
+                w.str(name.as_str());
+                w.count("attendee-named.document", usize::from(document.is_some()), 0, 1)?;
+                if let Some(document) = document {
+                    w.str(document.as_str());
+                }
+            }
         }
         Ok(())
     }
@@ -565,6 +594,14 @@ impl EventBody {
             MessageKind::MeetingDescribed => {
                 EventBody::MeetingDescribed { file: r.file_text("meeting-described.file")? }
             }
+            MessageKind::AttendeeNamed => EventBody::AttendeeNamed {
+                person: r.id("attendee-named.person")?,
+                name: r.name("attendee-named.name")?,
+                document: match r.count("attendee-named.document", 0, 1)? {
+                    0 => None,
+                    _ => Some(r.id("attendee-named.document")?),
+                },
+            },
             // `Reader::header` let event kinds only through.
             MessageKind::Receipt | MessageKind::Checkpoint => {
                 return Err(r.malformed("tag", 0, Problem::UnexpectedKind(kind)))

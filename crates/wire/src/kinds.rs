@@ -93,6 +93,7 @@ message_kinds! {
     StatementRecorded = 0x0F, "statement-recorded", SECRETARY;
     RegisterNamed = 0x10, "register-named", OPERATOR;
     MeetingDescribed = 0x11, "meeting-described", DAEMON;
+    AttendeeNamed = 0x12, "attendee-named", OPERATOR;
     Receipt = 0x40, "receipt", DAEMON;
     Checkpoint = 0x41, "checkpoint", DAEMON;
 }

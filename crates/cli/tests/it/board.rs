@@ -29,6 +29,7 @@ fn the_public_board_shows_quorum_and_agenda_in_spanish_and_colombian_numbers() {
         "return [...document.querySelectorAll('#items td')].filter((td) => td.textContent === 'pendiente').length;",
     );
     assert_eq!(pending, 7, "the seven agenda items, none opened yet: {text}");
+    browser.assert_accessible("tablero (board.rs)");
     assert!(text.contains("Estados financieros de fin de ejercicio 2026"), "the agenda's titles: {text}");
     // The voter's receipt check, linked from the board: a plain form.
     browser.click("a[href='/recibo']");
@@ -36,4 +37,10 @@ fn the_public_board_shows_quorum_and_agenda_in_spanish_and_colombian_numbers() {
     let form = browser.eval("return document.querySelector('textarea#recibo[name=recibo]') !== null;");
     assert_eq!(form, true, "the receipt page is a form with one field");
     assert!(browser.page_text().contains("Verificar el recibo"));
+    browser.assert_accessible("recibo");
+    // A receipt that is no receipt: the page's error summary.
+    browser.type_into("#recibo", "99F1-09F1");
+    browser.click("form button[type=submit]");
+    browser.wait_for_text("Hay un problema", Duration::from_secs(10));
+    browser.assert_accessible("recibo-error");
 }

@@ -358,6 +358,7 @@ fn a_meeting_run_from_the_consoles_in_a_real_browser_reaches_the_board_at_once()
     assert!(browser.page_text().contains("215 accionistas"), "{}", browser.page_text());
     let board = browser.window();
     browser.screenshot(&shots.join("tablero-1280x720.png"));
+    browser.assert_accessible("tablero-1280x720");
     assert_eq!(unlabelled(&browser), Vec::<String>::new(), "every control of the board is named");
     // The check sees a control nobody named.
     browser.eval(
@@ -371,12 +372,14 @@ fn a_meeting_run_from_the_consoles_in_a_real_browser_reaches_the_board_at_once()
     browser.new_window();
     browser.goto(&format!("{}/personal", demo.base));
     browser.screenshot(&shots.join("personal-1280x720.png"));
+    browser.assert_accessible("personal-1280x720");
     sign_in(&browser, &demo, "operator", "Registro de asistentes");
     assert!(browser.url().ends_with("/registro"));
     browser.wait_for_text("215 accionistas", Duration::from_secs(10));
     browser.type_into("#buscar", "a");
     browser.find("#resultados button:not(.leave)");
     browser.screenshot(&shots.join("registro-1280x720.png"));
+    browser.assert_accessible("registro-1280x720");
     assert_eq!(unlabelled(&browser), Vec::<String>::new(), "every control of the desk is named");
     let who = browser.eval(
         "return document.querySelector('#resultados button:not(.leave)').closest('tr').cells[0].textContent;",
@@ -393,7 +396,11 @@ fn a_meeting_run_from_the_consoles_in_a_real_browser_reaches_the_board_at_once()
     // still be on screen while this one is on its way).
     browser.wait_for_text("1 coincide.", Duration::from_secs(10));
     browser.wait_for_text("Registrar salida", Duration::from_secs(10));
+    // A departure is asked twice: the confirmation wakes after a moment.
     browser.click("#resultados button.leave");
+    browser.wait_for_text("No, sigue presente", Duration::from_secs(10));
+    std::thread::sleep(Duration::from_millis(800));
+    browser.click("#resultados button.danger");
     browser.wait_for_text("Salida registrada", Duration::from_secs(10));
     browser.wait_for_text("215 accionistas", Duration::from_secs(10));
     browser.wait_for_text("ausente", Duration::from_secs(10));
@@ -434,6 +441,7 @@ fn a_meeting_run_from_the_consoles_in_a_real_browser_reaches_the_board_at_once()
         "a refusal cannot be confirmed"
     );
     browser.screenshot(&shots.join("registro-apoderado-rechazado-1280x720.png"));
+    browser.assert_accessible("registro-apoderado-rechazado-1280x720");
     // The refusal is recorded for the acta, with its reason, and the
     // desk's figures list it.
     browser.click("#rechazar");
@@ -447,10 +455,14 @@ fn a_meeting_run_from_the_consoles_in_a_real_browser_reaches_the_board_at_once()
     browser.type_into("#agente", "CC-99999999");
     browser.type_into("#representados", &format!("{}, {}", absent[0], absent[1]));
     browser.type_into("#poder", "Poder escrito 17");
+    browser.type_into("#agente-nombre", "Pedro Pablo Castaño");
     browser.click("#verificar");
     browser.wait_for_text("Las reglas admiten esta llegada", Duration::from_secs(10));
     browser.click("#confirmar");
-    browser.wait_for_text("Llegada registrada: CC-99999999 con 2 representados", Duration::from_secs(10));
+    browser.wait_for_text(
+        "Llegada registrada: Pedro Pablo Castaño (CC-99999999) con 2 representados",
+        Duration::from_secs(10),
+    );
     browser.wait_for_text("218 accionistas", Duration::from_secs(10));
     // A badge printed at once for the holder who arrived: the seed drawn
     // in this browser, the QR written here, read back by an independent
@@ -468,8 +480,13 @@ fn a_meeting_run_from_the_consoles_in_a_real_browser_reaches_the_board_at_once()
     };
     let first = asamblea_kiosk::parse_badge(&decode_qr(&badge_png(&browser)), &demo.meeting())
         .expect("the printed QR is a credential of this meeting");
-    assert!(browser.page_text().contains(&format!("Credencial n.º {} para {id}", first.id().0)));
+    assert!(
+        browser.page_text().contains(&format!("Credencial n.º {} para ", first.id().0))
+            && browser.page_text().contains(&format!("({id}): imprímala")),
+        "the message names whose badge it is"
+    );
     browser.screenshot(&shots.join("registro-credencial-1280x720.png"));
+    browser.assert_accessible("registro-credencial-1280x720");
     browser.click("#cerrar-credencial");
     // Lost: replaced by a new one in one step, the old one revoked with it.
     browser.wait_for_text(&format!("Reponer credencial n.º {}", first.id().0), Duration::from_secs(10));
@@ -493,6 +510,7 @@ fn a_meeting_run_from_the_consoles_in_a_real_browser_reaches_the_board_at_once()
     assert_eq!(browser.eval("return document.querySelectorAll('#serie svg rect').length;"), 1);
     browser.eval("document.getElementById('figures-title').scrollIntoView();");
     browser.screenshot(&shots.join("registro-cifras-1280x720.png"));
+    browser.assert_accessible("registro-cifras-1280x720");
     sign_out(&browser);
 
     // The chair opens the first item and closes it.
@@ -502,6 +520,7 @@ fn a_meeting_run_from_the_consoles_in_a_real_browser_reaches_the_board_at_once()
     browser.wait_for_text("Regla: mayoría de las acciones presentes", Duration::from_secs(10));
     assert!(browser.page_text().contains("los administradores y empleados no votan"), "item 2's rule");
     browser.screenshot(&shots.join("presidencia-1280x720.png"));
+    browser.assert_accessible("presidencia-1280x720");
     assert_eq!(unlabelled(&browser), Vec::<String>::new(), "every control of the chair's console is named");
     browser.click("#agenda button");
     browser.wait_for_text("Votación abierta: Aprobación del orden del día", Duration::from_secs(10));
@@ -533,6 +552,7 @@ fn a_meeting_run_from_the_consoles_in_a_real_browser_reaches_the_board_at_once()
         "{open_row}"
     );
     browser.screenshot(&shots.join("presidencia-abierta-1280x720.png"));
+    browser.assert_accessible("presidencia-abierta-1280x720");
 
     // The room, while the poll is open: which item, vote now at the
     // kiosks, the turnout of those present, and for how long it is open.
@@ -591,6 +611,7 @@ fn a_meeting_run_from_the_consoles_in_a_real_browser_reaches_the_board_at_once()
     // Why it passed, with what was needed.
     assert!(text.contains("Aprobado: ") && text.contains("se necesitaban al menos"), "{text}");
     browser.screenshot(&shots.join("presidencia-resultado-1280x720.png"));
+    browser.assert_accessible("presidencia-resultado-1280x720");
     // When the daemon stops answering, the console says its figures are
     // old (every request fails as it would with the daemon stopped).
     browser.eval("window.fetch = () => Promise.reject(new TypeError('offline'));");
@@ -604,6 +625,7 @@ fn a_meeting_run_from_the_consoles_in_a_real_browser_reaches_the_board_at_once()
     let tall = browser.eval("return document.documentElement.scrollHeight;").as_i64().unwrap();
     assert!(tall <= 720, "the projector view is {tall} px tall: it must fit one 1280×720 screen");
     browser.screenshot(&shots.join("proyeccion-1280x720.png"));
+    browser.assert_accessible("proyeccion-1280x720");
     browser.goto(&format!("{}/presidencia", demo.base));
     browser.wait_for_text("Resultado para leer en voz alta", Duration::from_secs(10));
     let chair = browser.window();
@@ -618,17 +640,20 @@ fn a_meeting_run_from_the_consoles_in_a_real_browser_reaches_the_board_at_once()
         "the board shows the agenda's titles"
     );
     browser.screenshot(&shots.join("tablero-resultado-1280x720.png"));
+    browser.assert_accessible("tablero-resultado-1280x720");
     // The English switch changes every word the board writes, not the figures.
     browser.click("header button.language");
     browser.wait_for_text("PASSED", Duration::from_secs(5));
     assert!(browser.page_text().contains("QUORUM ·") && browser.page_text().contains(" holders"));
     browser.screenshot(&shots.join("tablero-ingles-1280x720.png"));
+    browser.assert_accessible("tablero-ingles-1280x720");
     browser.click("header button.language");
     browser.wait_for_text("APROBADO", Duration::from_secs(5));
     // The ballots counted on it, by their receipts' hashes.
     browser.click("a.ballots");
     browser.wait_for_text(&format!("{cast} papeletas contadas"), Duration::from_secs(10));
     browser.screenshot(&shots.join("papeletas-1280x720.png"));
+    browser.assert_accessible("papeletas-1280x720");
     browser.goto(&format!("{}/", demo.base));
     browser.wait_for_text("APROBADO", Duration::from_secs(10));
 
@@ -649,6 +674,7 @@ fn a_meeting_run_from_the_consoles_in_a_real_browser_reaches_the_board_at_once()
     browser.wait_for_text("Constancia registrada", Duration::from_secs(10));
     browser.wait_for_text("y pido copia del acta.", Duration::from_secs(10));
     browser.screenshot(&shots.join("secretaria-constancia-1280x720.png"));
+    browser.assert_accessible("secretaria-constancia-1280x720");
     // The quorum series: the first item's open and close.
     assert_eq!(browser.eval("return document.querySelectorAll('#serie-tabla tr').length;"), 2);
     assert!(
@@ -658,6 +684,7 @@ fn a_meeting_run_from_the_consoles_in_a_real_browser_reaches_the_board_at_once()
     assert!(administrators.as_u64().unwrap() >= 1, "the demo's register has administrators");
     browser.eval("window.scrollTo(0, 0);");
     browser.screenshot(&shots.join("secretaria-1280x720.png"));
+    browser.assert_accessible("secretaria-1280x720");
     assert_eq!(
         unlabelled(&browser),
         Vec::<String>::new(),
@@ -704,8 +731,10 @@ fn a_meeting_run_from_the_consoles_in_a_real_browser_reaches_the_board_at_once()
         "on a phone each result is a card as wide as the screen: {first}"
     );
     browser.screenshot(&shots.join("secretaria-390x844.png"));
+    browser.assert_accessible("secretaria-390x844");
     sign_out(&browser);
     browser.screenshot(&shots.join("personal-390x844.png"));
+    browser.assert_accessible("personal-390x844");
     for (role, heading, page) in
         [("operator", "Registro de asistentes", "registro"), ("chair", "Presidencia", "presidencia")]
     {
@@ -714,6 +743,7 @@ fn a_meeting_run_from_the_consoles_in_a_real_browser_reaches_the_board_at_once()
         let wide = browser.eval("return document.documentElement.scrollWidth;").as_i64().unwrap();
         assert!(wide <= 390, "{page} on a phone is {wide} px wide: nothing may run off the screen");
         browser.screenshot(&shots.join(format!("{page}-390x844.png")));
+        browser.assert_accessible(&format!("{page}-390x844"));
         sign_out(&browser);
     }
     browser.switch_to(&board);
@@ -722,6 +752,7 @@ fn a_meeting_run_from_the_consoles_in_a_real_browser_reaches_the_board_at_once()
     let wide = browser.eval("return document.documentElement.scrollWidth;").as_i64().unwrap();
     assert!(wide <= 390, "the board on a phone is {wide} px wide");
     browser.screenshot(&shots.join("tablero-390x844.png"));
+    browser.assert_accessible("tablero-390x844");
     let started = Instant::now();
     drop(browser);
     assert!(started.elapsed() < Duration::from_secs(30));
@@ -744,6 +775,7 @@ fn the_board_says_at_once_when_its_feed_drops_and_recovers_by_itself() {
     assert!(took < Duration::from_secs(3), "the banner came after {took:?}");
     assert!(browser.page_text().contains("HAY QUÓRUM"), "the last figures stay, marked as old");
     browser.screenshot(&screenshots().join("tablero-sin-conexion-1280x720.png"));
+    browser.assert_accessible("tablero-sin-conexion-1280x720");
     demo.restart();
     let started = Instant::now();
     while browser.page_text().contains("SIN CONEXIÓN") {
@@ -797,4 +829,5 @@ fn the_secretary_reads_in_the_browser_who_may_withdraw_after_a_merger() {
     assert!(!list.contains("A-1"), "who voted for may not withdraw: {list}");
     browser.eval("document.getElementById('retiro').scrollIntoView();");
     browser.screenshot(&screenshots().join("secretaria-retiro-1280x720.png"));
+    browser.assert_accessible("secretaria-retiro-1280x720");
 }

@@ -75,7 +75,7 @@ fn the_workbook_holds_the_verifiers_figures_as_numbers_and_the_same_bundle_gives
     assert_eq!(first, std::fs::read(&book).unwrap(), "the same bundle, the same workbook, byte for byte");
 
     let mut workbook: calamine::Xlsx<_> = calamine::open_workbook(&book).expect("an Excel workbook");
-    assert_eq!(workbook.sheet_names(), ["puntos", "accionistas", "asistencia", "retiro"]);
+    assert_eq!(workbook.sheet_names(), ["puntos", "accionistas", "asistencia", "retiro", "listas"]);
     let items = workbook.worksheet_range("puntos").unwrap();
     let headings: Vec<String> = items.rows().next().unwrap().iter().map(|c| c.to_string()).collect();
     let column = |name: &str| headings.iter().position(|h| h.starts_with(name)).unwrap();
@@ -104,6 +104,14 @@ fn the_workbook_holds_the_verifiers_figures_as_numbers_and_the_same_bundle_gives
                 item["id"]
             );
         }
+        // The share for as a number a spreadsheet sums and sorts (with a
+        // percent format), truncated to hundredths of a per cent.
+        let (yes, base) = (result["for"].as_u64().unwrap(), result["base"].as_u64().unwrap());
+        let expected = (u128::from(yes) * 10_000 / u128::from(base)) as f64 / 10_000.0;
+        match &row[column("% sí")] {
+            Data::Float(share) => assert!((share - expected).abs() < 1e-9, "{share} for {expected}"),
+            other => panic!("% sí of {} is not a number: {other:?}", item["id"]),
+        }
         // Every share present at the close is accounted for once.
         let sum: u64 = ["for", "against", "blank", "abstain", "impeded"]
             .iter()
@@ -121,6 +129,94 @@ fn the_workbook_holds_the_verifiers_figures_as_numbers_and_the_same_bundle_gives
         .expect("the largest holder");
     assert_eq!(nit[1].to_string(), "Fondo de Pensiones Porvenir del Sur S.A.");
     assert_eq!(nit[2], Data::Float(18_000_000.0));
+    // Each vote's column is headed by its item's title, not its id.
+    let heads: Vec<String> = holders.rows().next().unwrap().iter().map(|c| c.to_string()).collect();
+    let titled: Vec<(String, String)> = verified["items"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|item| item["state"] == "closed")
+        .map(|item| {
+            (item["id"].as_str().unwrap().to_string(), item["title"].as_str().unwrap_or("").to_string())
+        })
+        .collect();
+    assert!(!titled.is_empty());
+    for (id, title) in &titled {
+        assert!(
+            heads.iter().any(|h| h.starts_with(title.as_str()) && !title.is_empty()),
+            "{title}: {heads:?}"
+        );
+        assert!(!heads.iter().any(|h| h.starts_with(id.as_str())), "{id} heads a column: {heads:?}");
+    }
+    // An election's lists, each figure in a cell of its own.
+    let lists = workbook.worksheet_range("listas").unwrap();
+    let elections = verified["items"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|item| item["state"] == "closed" && item["result"]["votes"].is_object());
+    let mut rows = 0;
+    for item in elections {
+        let result = &item["result"];
+        for (list, votes) in result["votes"].as_object().unwrap() {
+            let row = lists
+                .rows()
+                .find(|r| {
+                    matches!((&r[0], &r[2]), (Data::String(id), Data::String(name)) if id == item["id"].as_str().unwrap() && name == list)
+                })
+                .unwrap_or_else(|| panic!("a row for {list} of {}", item["id"]));
+            assert_eq!(row[3], Data::Float(votes.as_u64().unwrap() as f64), "{list}");
+            let seats = result["seats"][list].as_u64().unwrap_or(0);
+            assert_eq!(row[7], Data::Float(seats as f64), "{list}");
+            rows += 1;
+        }
+    }
+    assert!(rows >= 2, "the demo's elections' lists were compared");
+    assert_eq!(lists.height(), 1 + rows, "a row per list of each closed election");
+    // It prints: LibreOffice lays every sheet a page wide, landscape (it
+    // printed 81 pages of one column each before).
+    match office_calc() {
+        None => crate::webdriver::not_run(
+            "exports::the_workbook_prints_a_page_wide",
+            "no LibreOffice Calc or pdfinfo (apt-get install libreoffice-calc-nogui poppler-utils)",
+        ),
+        Some(office) => {
+            let out = dir.with_extension("xlsx-pdf");
+            std::fs::create_dir_all(&out).unwrap();
+            // A profile of its own: two LibreOffice started at once (the
+            // acta's test runs beside this one) share the default one and
+            // the second fails.
+            let converted = Command::new(office)
+                .arg(format!("-env:UserInstallation=file://{}", dir.with_extension("calc-profile").display()))
+                .args(["--headless", "--convert-to", "pdf", "--outdir"])
+                .arg(&out)
+                .arg(&book)
+                .output()
+                .unwrap();
+            assert!(converted.status.success(), "{}", String::from_utf8_lossy(&converted.stderr));
+            let pdf = out.join(book.with_extension("pdf").file_name().unwrap());
+            let info = Command::new("pdfinfo").arg(&pdf).output().unwrap();
+            let info = String::from_utf8_lossy(&info.stdout).to_string();
+            let pages: u32 = info
+                .lines()
+                .find_map(|l| l.strip_prefix("Pages:"))
+                .and_then(|n| n.trim().parse().ok())
+                .unwrap_or_else(|| panic!("{info}"));
+            // 300 holders and 5 short tables: a dozen landscape pages, not
+            // a column a page.
+            assert!(pages <= 20, "the workbook prints on {pages} pages");
+            assert!(info.contains("792 x 612"), "landscape Carta: {info}");
+            // The items' sheet is one page wide: its first page holds its
+            // last column's heading.
+            let first =
+                Command::new("pdftotext").args(["-f", "1", "-l", "1"]).arg(&pdf).arg("-").output().unwrap();
+            let first =
+                String::from_utf8_lossy(&first.stdout).split_whitespace().collect::<Vec<_>>().join(" ");
+            assert!(first.contains("por qué") && first.contains("punto"), "{first}");
+            let _ = std::fs::remove_dir_all(out);
+            let _ = std::fs::remove_dir_all(dir.with_extension("calc-profile"));
+        }
+    }
     crate::support::remove_meeting(&dir);
     let _ = std::fs::remove_file(book);
     let _ = std::fs::remove_file(bundle);
@@ -362,7 +458,7 @@ fn the_acta_carries_what_the_law_asks_from_the_bundle_alone_and_is_the_same_for_
         "6. Constancias escritas",
         // Who attended, and how; who carried whom.
         "Fondo de Pensiones Porvenir del Sur S.A.",
-        "Asistieron 210 accionistas en persona con 50.230.682 acciones propias y 33 representados",
+        "Asistieron 197 accionistas en persona con 50.230.682 acciones propias y 32 representados",
         "Administradores y empleados (art. 185 C.Co.)",
         "Apoderados y representantes legales",
         "Fondo de Pensiones Porvenir del Sur S.A. (NIT-800100200)",
@@ -400,6 +496,10 @@ fn the_acta_carries_what_the_law_asks_from_the_bundle_alone_and_is_the_same_for_
             let out = dir.with_extension("pdf-out");
             std::fs::create_dir_all(&out).unwrap();
             let converted = Command::new(office)
+                .arg(format!(
+                    "-env:UserInstallation=file://{}",
+                    dir.with_extension("writer-profile").display()
+                ))
                 .args(["--headless", "--convert-to", "pdf", "--outdir"])
                 .arg(&out)
                 .arg(&acta)
@@ -413,6 +513,7 @@ fn the_acta_carries_what_the_law_asks_from_the_bundle_alone_and_is_the_same_for_
             let pages = Command::new("pdfinfo").arg(&pdf).output().unwrap();
             assert!(String::from_utf8_lossy(&pages.stdout).contains("(letter)"), "laid out on Carta");
             let _ = std::fs::remove_dir_all(out);
+            let _ = std::fs::remove_dir_all(dir.with_extension("writer-profile"));
         }
     }
 
@@ -436,6 +537,14 @@ fn the_acta_carries_what_the_law_asks_from_the_bundle_alone_and_is_the_same_for_
 fn which_office() -> Option<&'static str> {
     poppler().then_some(())?;
     ["soffice", "libreoffice"].into_iter().find(|office| runs(office, "--version"))
+}
+
+/// LibreOffice's command, if it has Calc (a workbook to PDF) and poppler
+/// is here.
+fn office_calc() -> Option<&'static str> {
+    let office = which_office()?;
+    let calc = ["/usr/lib/libreoffice/program/libscfiltlo.so", "/usr/lib/libreoffice/program/libsclo.so"];
+    calc.iter().any(|lib| Path::new(lib).exists()).then_some(office)
 }
 
 /// Whether poppler's `pdftotext` and `pdfinfo` run here.

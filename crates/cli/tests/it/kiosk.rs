@@ -210,6 +210,7 @@ fn an_attendee_votes_at_the_kiosk_from_scan_to_receipt_and_nothing_is_lost_or_co
     browser.keys(&format!("{}\n", &administrator.2[..60]));
     browser.wait_for_text("quedó incompleta o con errores", Duration::from_secs(10));
     browser.screenshot(&shots.join("quiosco-2-lectura-incompleta-1280x800.png"));
+    browser.assert_accessible("quiosco-2-lectura-incompleta-1280x800");
     let foreign = asamblea_kiosk::BadgeSeed::draw(&asamblea_wire::MeetingId([7; 32]))
         .unwrap()
         .numbered(asamblea_wire::CredentialId(1))
@@ -219,6 +220,7 @@ fn an_attendee_votes_at_the_kiosk_from_scan_to_receipt_and_nothing_is_lost_or_co
     browser.keys(&format!("{}\n", revoked.2));
     browser.wait_for_text(&format!("La credencial n.º {} fue anulada", revoked.0), Duration::from_secs(10));
     browser.screenshot(&shots.join("quiosco-3-credencial-anulada-1280x800.png"));
+    browser.assert_accessible("quiosco-3-credencial-anulada-1280x800");
     // A dropped file that is no picture: said so, nothing sent.
     drop_image(&browser, b"no soy una imagen");
     browser.wait_for_text("La imagen no se pudo leer: no es un PNG legible", Duration::from_secs(10));
@@ -235,6 +237,7 @@ fn an_attendee_votes_at_the_kiosk_from_scan_to_receipt_and_nothing_is_lost_or_co
     assert!(text.contains("Sus 393.507 acciones preferenciales no votan este punto"), "{text}");
     browser.eval("document.querySelector('.motivo').scrollIntoView({ block: 'center' });");
     browser.screenshot(&shots.join("quiosco-4-no-vota-1280x800.png"));
+    browser.assert_accessible("quiosco-4-no-vota-1280x800");
     // She walks away; the next person scans their own badge: her session
     // ends with nothing sent, and none of her holdings stays on screen.
     browser.keys(&format!("{}\n", in_person[5].2));
@@ -354,11 +357,13 @@ fn an_attendee_votes_at_the_kiosk_from_scan_to_receipt_and_nothing_is_lost_or_co
         browser.page_text()
     );
     browser.screenshot(&shots.join("recibo-codigo-390x844.png"));
+    browser.assert_accessible("recibo-codigo");
     browser.goto(&format!("{}/recibo", demo.base));
     browser.type_into("textarea", &lines[0]);
     browser.click("form button");
     browser.wait_for_text("Su papeleta está en el registro", Duration::from_secs(10));
     browser.size(1280, 800);
+    browser.eval("window.close();");
     browser.switch_to(&kiosk_window);
     let principals_count = principals.len() as u64;
     assert_eq!(
@@ -395,6 +400,7 @@ fn an_attendee_votes_at_the_kiosk_from_scan_to_receipt_and_nothing_is_lost_or_co
     browser.wait_for_text("Sin conexión con el servicio de votación: reintentando", Duration::from_secs(30));
     assert!(!browser.page_text().contains("Registrado: recibo"), "no receipt the daemon did not give");
     browser.screenshot(&shots.join("quiosco-8-sin-conexion-1280x800.png"));
+    browser.assert_accessible("quiosco-8-sin-conexion-1280x800");
     demo.restart();
     browser.wait_for_text("Su voto quedó registrado", Duration::from_secs(60));
     assert_eq!(turnout(&demo, "item-1"), before + 1, "the retried ballot is counted once");
@@ -473,6 +479,7 @@ fn an_attendee_votes_at_the_kiosk_from_scan_to_receipt_and_nothing_is_lost_or_co
         Duration::from_secs(10),
     );
     browser.screenshot(&shots.join("quiosco-9-reinicio-1280x800.png"));
+    browser.assert_accessible("quiosco-9-reinicio-1280x800");
 
     // The badge's secret was never written to the kiosk's disk.
     for entry in std::fs::read_dir(&folder).unwrap() {
@@ -501,6 +508,7 @@ fn an_attendee_votes_at_the_kiosk_from_scan_to_receipt_and_nothing_is_lost_or_co
     assert!(!text.contains("Su voto quedó registrado") && !text.contains("Registrado: recibo"), "{text}");
     assert!(text.contains("No se contó: "), "the reason, in the daemon's words: {text}");
     browser.screenshot(&shots.join("quiosco-10-no-contado-1280x800.png"));
+    browser.assert_accessible("quiosco-10-no-contado-1280x800");
 
     // A kiosk started while its daemon is down says so at once, in its
     // terminal and on its screen, and recovers by itself.
@@ -548,6 +556,7 @@ fn every_size(browser: &Browser, shots: &std::path::Path, name: &str) {
             "{name} at {width}×{height}: a button of the bar ends at {right} px"
         );
         browser.screenshot(&shots.join(format!("{name}-{width}x{height}.png")));
+        browser.assert_accessible(&format!("{name}-{width}x{height}"));
     }
 }
 

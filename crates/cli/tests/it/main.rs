@@ -8,6 +8,7 @@ mod board;
 mod cli;
 mod consoles;
 mod desk_badge;
+mod desk_day;
 mod exports;
 mod firmware;
 mod flood;

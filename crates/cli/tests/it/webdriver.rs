@@ -54,6 +54,48 @@ pub fn not_run(test: &str, why: &str) {
         .and_then(|mut f| writeln!(f, "{test}: {why}"));
 }
 
+/// Where `.ci/run` installs axe-core (`npm install --prefix .tools`), or
+/// the file `ASAMBLEA_AXE` names.
+pub fn axe_script() -> Result<String, String> {
+    let path = std::env::var_os("ASAMBLEA_AXE")
+        .map(std::path::PathBuf::from)
+        .unwrap_or_else(|| crate::workspace_root().join(".tools/node_modules/axe-core/axe.min.js"));
+    std::fs::read_to_string(&path).map_err(|e| {
+        format!("no axe-core at {} ({e}): npm install --prefix .tools axe-core@{AXE_VERSION}", path.display())
+    })
+}
+
+/// The axe-core release `.ci/run` installs (its rules decide what a
+/// violation is, so the version is pinned).
+pub const AXE_VERSION: &str = "4.14.1";
+
+/// One rule axe-core found broken on a page, with the elements that break
+/// it.
+#[derive(Debug, Clone)]
+pub struct Violation {
+    /// The rule (`button-name`, `color-contrast`, …).
+    pub id: String,
+    /// `minor`, `moderate`, `serious` or `critical`.
+    pub impact: String,
+    /// What the rule asks, in axe's words.
+    pub help: String,
+    /// Each element at fault, as a CSS selector.
+    pub nodes: Vec<String>,
+}
+
+impl Violation {
+    /// A violation the issue's bar refuses (serious or critical).
+    pub fn is_grave(&self) -> bool {
+        self.impact == "serious" || self.impact == "critical"
+    }
+}
+
+impl std::fmt::Display for Violation {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{} ({}): {} — {}", self.id, self.impact, self.help, self.nodes.join(" | "))
+    }
+}
+
 /// A browser session through ChromeDriver.
 pub struct Browser {
     driver: Child,
@@ -182,6 +224,83 @@ impl Browser {
         self.session_call("POST", "/execute/sync", Some(json!({ "script": script, "args": [] })))
     }
 
+    /// Runs `script` in the page as an asynchronous function: it ends by
+    /// calling its last argument with what it returns.
+    pub fn eval_async(&self, script: &str) -> Value {
+        self.session_call("POST", "/execute/async", Some(json!({ "script": script, "args": [] })))
+    }
+
+    /// axe-core's violations on the page as it is now (every rule axe
+    /// runs by default: WCAG 2.0–2.2 A and AA, and its best practices;
+    /// and `label-content-name-mismatch`, WCAG 2.5.3, still marked
+    /// experimental by axe: a button whose visible words are not in its
+    /// accessible name), injected over WebDriver; `Err` when axe-core is
+    /// not installed.
+    pub fn axe(&self) -> Result<Vec<Violation>, String> {
+        if self.eval("return typeof window.axe;") != json!("object") {
+            let source = axe_script()?;
+            self.eval(&format!("{source}\nreturn true;"));
+        }
+        let found = self.eval_async(
+            "const done = arguments[arguments.length - 1];
+             axe.run(document, { resultTypes: ['violations'],
+               rules: { 'label-content-name-mismatch': { enabled: true } } }).then(
+               (r) => done(r.violations.map((v) => ({ id: v.id, impact: v.impact || '', help: v.help,
+                 nodes: v.nodes.map((n) => n.target.join(' ')) }))),
+               (e) => done({ error: String(e) }));",
+        );
+        let list = found.as_array().ok_or_else(|| format!("axe-core failed on {}: {found}", self.url()))?;
+        Ok(list
+            .iter()
+            .map(|v| Violation {
+                id: v["id"].as_str().unwrap_or_default().to_string(),
+                impact: v["impact"].as_str().unwrap_or_default().to_string(),
+                help: v["help"].as_str().unwrap_or_default().to_string(),
+                nodes: v["nodes"]
+                    .as_array()
+                    .map(|n| n.iter().filter_map(|t| t.as_str().map(str::to_string)).collect())
+                    .unwrap_or_default(),
+            })
+            .collect())
+    }
+
+    /// Fails on any serious or critical axe-core violation on the page
+    /// (`page` names it in the message), printing every violation's rule,
+    /// impact and elements; prints the count either way, and adds it to
+    /// the run's summary (`axe-results` in the target's tmp folder, which
+    /// `scripts/test` prints). Without axe-core: says so loudly and marks
+    /// the check as not run (a failure in CI), as for a missing browser.
+    pub fn assert_accessible(&self, page: &str) {
+        let violations = match self.axe() {
+            Ok(violations) => violations,
+            Err(why) => {
+                not_run(&format!("axe-core on {page}"), &why);
+                return;
+            }
+        };
+        let grave: Vec<&Violation> = violations.iter().filter(|v| v.is_grave()).collect();
+        let line = format!(
+            "{page}: {} serious/critical, {} in all ({})",
+            grave.len(),
+            violations.len(),
+            violations.iter().map(|v| format!("{} {}", v.id, v.impact)).collect::<Vec<_>>().join(", ")
+        );
+        eprintln!("axe-core: {line}");
+        let summary = Path::new(env!("CARGO_TARGET_TMPDIR")).join("axe-results");
+        let _ = std::fs::OpenOptions::new()
+            .create(true)
+            .append(true)
+            .open(summary)
+            .and_then(|mut f| writeln!(f, "{line}"));
+        assert!(
+            grave.is_empty(),
+            "axe-core: {} serious or critical violations on {page} ({}):\n{}",
+            grave.len(),
+            self.url(),
+            grave.iter().map(|v| format!("  - {v}")).collect::<Vec<_>>().join("\n")
+        );
+    }
+
     /// The first element `css` finds, waiting up to 10 s for it.
     pub fn find(&self, css: &str) -> String {
         let started = Instant::now();
@@ -257,6 +376,28 @@ impl Browser {
             }
         }
         panic!("{css} kept being redrawn on {}", self.url());
+    }
+
+    /// Taps the screen at (`x`, `y`) CSS pixels of the viewport, `times`
+    /// times, `gap` apart, as a finger does: whatever is under the point at
+    /// each tap gets it (a button the page put there in between, too).
+    pub fn tap_at(&self, x: f64, y: f64, times: usize, gap: Duration) {
+        let mut actions = vec![
+            json!({ "type": "pointerMove", "duration": 0, "x": x.round() as i64, "y": y.round() as i64 }),
+        ];
+        for at in 0..times {
+            if at > 0 {
+                actions.push(json!({ "type": "pause", "duration": gap.as_millis() as u64 }));
+            }
+            actions.push(json!({ "type": "pointerDown", "button": 0 }));
+            actions.push(json!({ "type": "pointerUp", "button": 0 }));
+        }
+        self.session_call(
+            "POST",
+            "/actions",
+            Some(json!({ "actions": [{ "type": "pointer", "id": "dedo", "parameters": { "pointerType": "mouse" }, "actions": actions }] })),
+        );
+        self.session_call("DELETE", "/actions", None);
     }
 
     /// The text the page shows (what a person reads).

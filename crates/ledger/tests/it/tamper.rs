@@ -711,3 +711,56 @@ fn a_checkpoint_witness_or_receipt_numbered_zero_is_refused_for_its_number_not_a
     // At number 1 the same head is a good checkpoint: only the number was wrong.
     assert!(f.verify(&f.bytes, Some((1, head))).is_ok());
 }
+
+#[test]
+fn an_attendee_is_named_while_attending_and_only_a_holder_has_someone_else_attend_for_it() {
+    let f = fixture();
+    let last = f.last();
+    let named = |person: &str, name: &str, document: Option<&str>| EventBody::AttendeeNamed {
+        person: id(person),
+        name: asamblea_wire::Text::new(name).unwrap(),
+        document: document.map(id),
+    };
+    // H01 is present in person (who attends for it, with their own
+    // document) and AG-2 carries H09: both named by the desk, and kept.
+    let mut records = f.records();
+    records.push(f.forged(&staff(), 21, last, named("H01", "María Gómez", Some("CC-80999111"))));
+    records.push(f.forged(&staff(), 22, last, named("AG-2", "Carlos Andrés Rojas", None)));
+    let mut bundle = asamblea_ledger::Bundle::decode(&f.rechained(records.clone())).unwrap();
+    let (last_seq, last_head) = (bundle.records.len() as u64, bundle.records.last().unwrap().1);
+    let end = asamblea_wire::Checkpoint { seq: last_seq, head: last_head };
+    bundle.checkpoints.push((end, end.sign(&MEETING, &daemon())));
+    let bytes = bundle.encode();
+    let options = asamblea_ledger::VerifyOptions::bundle_alone(&crate::fixture::load_profile);
+    let (_, state) =
+        asamblea_ledger::verify_bundle_state(std::io::Cursor::new(&bytes), &options, &mut |_, _| {})
+            .expect("the names of who attends verify");
+    let agent = state.attendee_name("AG-2").expect("the agent is named");
+    assert_eq!((agent.name.as_str(), agent.document.as_ref()), ("Carlos Andrés Rojas", None));
+    let company = state.attendee_name("H01").expect("who attends for H01");
+    assert_eq!(company.document.as_ref().map(|d| d.as_str()), Some("CC-80999111"));
+    // Someone who left (AG-1), a document for an agent (their id is their
+    // own), the daemon's signature: refused.
+    for (n, body, key, expected) in [
+        (23, named("AG-1", "Ana", None), staff(), Rejection::NotAnAttendee("AG-1".into())),
+        (24, named("NADIE", "Ana", None), staff(), Rejection::NotAnAttendee("NADIE".into())),
+        (
+            25,
+            named("AG-2", "Carlos", Some("CC-1")),
+            staff(),
+            Rejection::OutOfPlace(
+                "only a holder in person has someone else's document named: an agent's id is their own",
+            ),
+        ),
+        (
+            26,
+            named("H01", "María Gómez", None),
+            daemon(),
+            Rejection::SignerNotAllowed { kind: "attendee-named", role: SignerRole::Staff(StaffRole::Operator) },
+        ),
+    ] {
+        let mut bad = records.clone();
+        bad.push(f.forged(&key, n, last, body));
+        check(&f.rechained(bad), None, rejected(last + 3, expected));
+    }
+}

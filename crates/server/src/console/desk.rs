@@ -33,12 +33,13 @@ fn main(meeting: &str) -> Markup {
         div #reunion data-meeting=(meeting) hidden {}
         script src="/assets/qrcode.js" defer {}
         (badge_to_print())
-        section aria-labelledby="quorum-title" {
+        // One line of quorum at the top: the search below is the desk's
+        // work, and several of its answers must show without scrolling.
+        section.quorum-line aria-labelledby="quorum-title" {
             h2 #quorum-title { "Quórum " span.en { "quorum" } }
             p #quorum .quorum aria-live="polite" { "…" }
-            p #umbral .threshold {}
         }
-        section aria-labelledby="search-title" {
+        section.search aria-labelledby="search-title" {
             h2 #search-title { "Registrar una llegada " span.en { "check in a holder" } }
             label for="buscar" { "Buscar por documento o nombre " span.en { "search by id or name" } }
             input #buscar type="search" autocomplete="off" spellcheck="false" aria-describedby="coinciden";
@@ -62,6 +63,7 @@ fn main(meeting: &str) -> Markup {
         (agent_form())
         section aria-labelledby="plot-title" {
             h2 #plot-title { "El quórum durante la reunión " span.en { "the quorum through the meeting" } }
+            p #umbral .threshold {}
             figure.plot {
                 div #serie {}
                 figcaption #serie-titulo {
@@ -111,6 +113,11 @@ fn agent_form() -> Markup {
             form #apoderado .agent novalidate {
                 label for="agente" { "Documento del apoderado " span.en { "the agent's id" } }
                 input #agente autocomplete="off" spellcheck="false";
+                label for="agente-nombre" {
+                    "Nombre del apoderado, como en su documento "
+                    span.en { "the agent's full name, as on their id" }
+                }
+                input #agente-nombre autocomplete="off";
                 label for="representados" {
                     "Accionistas que representa, separados por comas "
                     span.en { "the holders represented, comma-separated" }

@@ -21,6 +21,8 @@ mod desk;
 mod secretary;
 mod sign_in;
 
+pub(crate) use secretary::csv_name;
+
 use axum::http::{header, HeaderMap, StatusCode};
 use axum::response::{IntoResponse, Response};
 use maud::{html, Markup};

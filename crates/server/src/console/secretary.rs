@@ -145,15 +145,22 @@ fn statements() -> Markup {
     }
 }
 
+/// The file a table's CSV download is saved as: one name per table, so a
+/// browser keeps every one (`resultados-puntos.csv`, …).
+pub(crate) fn csv_name(table: &str) -> String {
+    format!("resultados-{table}.csv")
+}
+
 /// The downloads: the tallies (made from the audit bundle, verified
 /// first) and the bundle itself.
 fn downloads() -> Markup {
     /// Each table of the tallies as CSV: its `tabla`, and its name.
-    const TABLES: [(&str, &str); 4] = [
+    const TABLES: [(&str, &str); 5] = [
         ("puntos", "Puntos (CSV)"),
         ("accionistas", "Accionistas y votos (CSV)"),
         ("asistencia", "Asistencia (CSV)"),
         ("retiro", "Derecho de retiro (CSV)"),
+        ("listas", "Elecciones: listas (CSV)"),
     ];
     html! {
         section aria-labelledby="exports-title" {
@@ -174,7 +181,7 @@ fn downloads() -> Markup {
                 a.button href="/api/v1/exports/resultados.xlsx" download { "Excel (.xlsx)" }
                 @for (table, name) in TABLES {
                     " "
-                    a.button href={ "/api/v1/exports/resultados.csv?tabla=" (table) } download={ (table) ".csv" } {
+                    a.button href={ "/api/v1/exports/resultados.csv?tabla=" (table) } download={ (csv_name(table)) } {
                         (name)
                     }
                 }

@@ -47,7 +47,7 @@ const BALLOT: u8 = 0x0B;
 fn header_problems() {
     check(&[], "tag", 0, Problem::Truncated { needed: 1, available: 0 });
     check(&event(0x00, &s("I")), "tag", 0, Problem::UnknownCode(0x00));
-    check(&event(0x12, &s("I")), "tag", 0, Problem::UnknownCode(0x12));
+    check(&event(0x13, &s("I")), "tag", 0, Problem::UnknownCode(0x13));
     check(&event(0x40, &s("I")), "tag", 0, Problem::UnexpectedKind(MessageKind::Receipt));
     for old_or_new in [1, 3] {
         let mut other = event(ITEM_CLOSED, &s("I"));
@@ -539,5 +539,59 @@ fn names_and_the_meeting_file_are_bounded_and_clean() {
         "meeting-described.file",
         at,
         Problem::TooLong { len: 60_001, limit: 60_000 },
+    );
+}
+
+#[test]
+fn an_attendees_name_is_not_empty_and_their_document_is_one_id_or_none() {
+    const ATTENDEE_NAMED: u8 = 0x12;
+    let named = |name: &[u8], document: &[u8]| {
+        event(ATTENDEE_NAMED, &cat(&[&s("CC-71234567"), &raw(name), document]))
+    };
+    let none = 0u32.to_be_bytes();
+    let one = cat(&[&1u32.to_be_bytes(), &s("CC-80999111")]);
+    let decoded = Event::decode(&named("Juan Pérez".as_bytes(), &none)).expect("an agent named");
+    assert_eq!(
+        decoded.body,
+        EventBody::AttendeeNamed {
+            person: id("CC-71234567"),
+            name: Text::new("Juan Pérez").unwrap(),
+            document: None
+        }
+    );
+    let company = Event::decode(&named(b"Maria Gomez", &one)).expect("who attends for a company");
+    assert!(
+        matches!(company.body, EventBody::AttendeeNamed { document: Some(ref d), .. } if d.as_str() == "CC-80999111")
+    );
+    // The same bytes again from the value: one encoding.
+    assert_eq!(company.encode().unwrap(), named(b"Maria Gomez", &one));
+    let at = 2 + 16 + (4 + 11);
+    check(&named(b"", &none), "attendee-named.name", at, Problem::TooShort { len: 0, min: 1 });
+    check(&named(&[b'a'; 257], &none), "attendee-named.name", at, Problem::TooLong { len: 257, limit: 256 });
+    check(&named(b"Juan\nP", &none), "attendee-named.name", at, Problem::ControlCharacter { position: 4 });
+    let after_name = at + 4 + 4;
+    check(
+        &named(b"Juan", &2u32.to_be_bytes()),
+        "attendee-named.document",
+        after_name,
+        Problem::TooLong { len: 2, limit: 1 },
+    );
+    check(
+        &named(b"Juan", &cat(&[&1u32.to_be_bytes(), &s("")])),
+        "attendee-named.document",
+        after_name + 4,
+        Problem::TooShort { len: 0, min: 1 },
+    );
+    // The encoder refuses an empty name too.
+    let empty = Event {
+        nonce: Nonce([1; 16]),
+        body: EventBody::AttendeeNamed { person: id("CC-1"), name: Text::new("").unwrap(), document: None },
+    };
+    assert_eq!(
+        empty.encode(),
+        Err(WireError::Invalid {
+            field: "attendee-named.name",
+            problem: Problem::TooShort { len: 0, min: 1 }
+        })
     );
 }

@@ -335,6 +335,13 @@ fn arb_body() -> impl Strategy<Value = EventBody> {
             person,
             text
         }),
+        (arb_id(), "[a-zñ][ -~ñ]{0,40}", prop::option::of(arb_id())).prop_map(|(person, name, document)| {
+            EventBody::AttendeeNamed {
+                person,
+                name: Text::new(&name).expect("test names are valid"),
+                document,
+            }
+        }),
     ]
 }
 

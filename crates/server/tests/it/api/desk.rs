@@ -272,3 +272,136 @@ async fn an_agents_id_is_held_to_the_registers_rule_for_ids() {
     let attendees = api.ok(Method::GET, "/api/v1/attendees", "operator", None).await;
     assert!(attendees.to_string().contains("CC-JOSÉ"), "{attendees}");
 }
+
+#[tokio::test]
+async fn the_desk_search_finds_the_number_on_the_id_card_however_it_is_typed() {
+    let api = Api::demo("search-card");
+    for typed in ["1000000", "CC%201000000", "cc1000000", "1.000.000", "800100200", "NIT%20800.100.200"] {
+        let found = api.ok(Method::GET, &format!("/api/v1/holders?q={typed}"), "operator", None).await;
+        let ids: Vec<&str> =
+            found["holders"].as_array().unwrap().iter().map(|h| h["id"].as_str().unwrap()).collect();
+        let wanted = if typed.contains("800") { "NIT-800100200" } else { "CC-10000000" };
+        assert!(ids.contains(&wanted), "{typed}: {ids:?}");
+    }
+}
+
+#[tokio::test]
+async fn an_agent_and_whoever_attends_for_a_holder_are_named_on_the_badge_the_kiosk_and_the_acta() {
+    let api = Api::new("named", super::fixture::MERGER_MEETING, super::fixture::MERGER_REGISTER);
+    // A holder in person, attended by someone with their own document (a
+    // company's representative), and an agent with a name.
+    let company =
+        json!({ "holder": "A-1", "attendee_name": "María Gómez", "attendee_document": "CC-80999111" });
+    api.ok(Method::POST, "/api/v1/checkins", "operator", Some(company)).await;
+    let agent = json!({ "agent": "CC-71234567", "attendee_name": "Carlos Andrés Rojas", "represents": ["C-3"], "as": "proxy", "power_document": "P-1" });
+    api.ok(Method::POST, "/api/v1/checkins", "operator", Some(agent)).await;
+    let attendees = api.ok(Method::GET, "/api/v1/attendees", "operator", None).await;
+    let named: Vec<(String, Option<String>)> = attendees["attendees"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|a| (a["person"].as_str().unwrap().to_string(), a["name"].as_str().map(str::to_string)))
+        .collect();
+    assert!(named.contains(&("CC-71234567".into(), Some("Carlos Andrés Rojas".into()))), "{named:?}");
+    assert!(named.contains(&("A-1".into(), Some("María Gómez".into()))), "{named:?}");
+    // The search says who attends for whom.
+    let found = api.ok(Method::GET, "/api/v1/holders?q=C-3", "operator", None).await;
+    assert_eq!(found["holders"][0]["attendee_name"], "Carlos Andrés Rojas", "{found}");
+    // The badge: the agent by name, not their id twice.
+    let credential = api.badge("CC-71234567").await;
+    let (status, svg) =
+        api.text_as(&format!("/api/v1/badges/{}/layout", credential.id().0), Role::Operator).await;
+    assert_eq!(status, StatusCode::OK);
+    assert!(svg.contains("Carlos Andrés Rojas") && svg.contains("Carmen Díaz"), "{svg}");
+    let badge = api.badge("A-1").await;
+    let (_, svg) = api.text_as(&format!("/api/v1/badges/{}/layout", badge.id().0), Role::Operator).await;
+    assert!(svg.contains("María Gómez") && svg.contains("Ana"), "who attends, and for whom: {svg}");
+    // The kiosk greets the agent by name.
+    let sheet =
+        api.ok(Method::GET, &format!("/api/v1/kiosk/badges/{}", credential.id().0), "kiosk", None).await;
+    assert_eq!(sheet["name"], "Carlos Andrés Rojas", "{sheet}");
+    // A name the ledger cannot hold, or a document for an agent: refused,
+    // nothing recorded.
+    for body in [
+        json!({ "holder": "B-2", "attendee_name": "x".repeat(257) }),
+        json!({ "agent": "CC-5", "attendee_name": "Ana", "attendee_document": "CC-6", "represents": ["B-2"] }),
+        json!({ "holder": "B-2", "attendee_document": "CC-6" }),
+    ] {
+        let (status, answer) =
+            api.call(Method::POST, "/api/v1/checkins", "operator", Some(body.clone())).await;
+        assert_eq!(status, StatusCode::BAD_REQUEST, "{body}: {answer}");
+    }
+    assert!(!api.holders("B-2").await.holders[0].present, "nothing recorded");
+    // The acta, made from the verified bundle, names them.
+    let (status, bytes) = api.bytes_as("/api/v1/exports/acta.pdf", Role::Secretary).await;
+    assert_eq!(status, StatusCode::OK);
+    let pdf = api.dir.with_extension("named.pdf");
+    std::fs::write(&pdf, &bytes).unwrap();
+    let Ok(text) = std::process::Command::new("pdftotext").arg(&pdf).arg("-").output() else {
+        return super::fixture::not_run(
+            "api::desk::an_agent_and_whoever_attends…: the acta's PDF read by poppler",
+            "no pdftotext (apt-get install poppler-utils)",
+        );
+    };
+    let text = String::from_utf8_lossy(&text.stdout).split_whitespace().collect::<Vec<_>>().join(" ");
+    for expected in [
+        "representado por Carlos Andrés Rojas (CC-71234567)",
+        "en persona, por María Gómez (CC-80999111)",
+        "Carlos Andrés Rojas (CC-71234567) apoderado",
+    ] {
+        assert!(text.contains(expected), "the acta lacks «{expected}»: {text}");
+    }
+}
+
+#[tokio::test]
+async fn already_present_names_the_holder_and_who_carries_them() {
+    let api = Api::new("present", super::fixture::MERGER_MEETING, super::fixture::MERGER_REGISTER);
+    api.check_in("A-1").await;
+    let agent =
+        json!({ "agent": "CC-71234567", "attendee_name": "Carlos Andrés Rojas", "represents": ["C-3"] });
+    api.ok(Method::POST, "/api/v1/checkins", "operator", Some(agent)).await;
+    for (represents, said) in [
+        (json!(["A-1"]), "Ana"),
+        (json!(["B-2", "C-3"]), "ya está representado por Carlos Andrés Rojas (CC-71234567)"),
+    ] {
+        for path in ["/api/v1/checkins/check", "/api/v1/checkins"] {
+            let body = json!({ "agent": "CC-5", "attendee_name": "Otro", "represents": represents });
+            let (status, answer) = api.call(Method::POST, path, "operator", Some(body)).await;
+            assert_eq!(status, StatusCode::UNPROCESSABLE_ENTITY, "{answer}");
+            assert_eq!(answer["error"]["code"], "already-present");
+            let message = answer["error"]["message"].as_str().unwrap();
+            assert!(message.contains(said), "{path}: {message}");
+        }
+    }
+    let (_, answer) =
+        api.call(Method::POST, "/api/v1/checkins", "operator", Some(json!({ "holder": "A-1" }))).await;
+    let message = answer["error"]["message"].as_str().unwrap();
+    assert!(message.contains("(A-1) ya está presente en persona"), "{message}");
+}
+
+#[tokio::test]
+async fn a_register_row_with_no_shares_is_refused_at_the_desk_saying_why() {
+    let api = Api::demo("no-shares");
+    let before = api.ok(Method::GET, "/api/v1/desk", "operator", None).await;
+    let zero = "CC-12217320";
+    for (path, body) in [
+        ("/api/v1/checkins/check", json!({ "holder": zero })),
+        ("/api/v1/checkins", json!({ "holder": zero })),
+        ("/api/v1/checkins", json!({ "agent": "CC-5", "represents": [zero] })),
+    ] {
+        let (status, answer) = api.call(Method::POST, path, "operator", Some(body.clone())).await;
+        assert_eq!(
+            (status, answer["error"]["code"].as_str()),
+            (StatusCode::UNPROCESSABLE_ENTITY, Some("no-shares")),
+            "{body}: {answer}"
+        );
+        let message = answer["error"]["message"].as_str().unwrap();
+        assert!(
+            message
+                .contains("Juan López Díaz (CC-12217320) figura en el libro de accionistas con 0 acciones"),
+            "{message}"
+        );
+    }
+    assert!(!api.holders(zero).await.holders[0].present);
+    assert_eq!(api.ok(Method::GET, "/api/v1/desk", "operator", None).await, before, "nothing recorded");
+}

@@ -185,6 +185,27 @@ async fn the_secretary_downloads_the_tallies_made_from_the_verified_bundle() {
         csv.contains("NIT-800100200;Fondo de Pensiones Porvenir del Sur S.A.;18000000;en persona"),
         "{csv}"
     );
+    // Each table's CSV is saved under a name of its own: a browser that
+    // downloads them all keeps them all.
+    let mut names = Vec::new();
+    for table in ["puntos", "accionistas", "asistencia", "retiro", "listas"] {
+        let path = format!("/api/v1/exports/resultados.csv?tabla={table}");
+        names.push(api.saved_as(&path, Role::Secretary).await.unwrap_or_default());
+    }
+    assert_eq!(
+        names,
+        [
+            "resultados-puntos.csv",
+            "resultados-accionistas.csv",
+            "resultados-asistencia.csv",
+            "resultados-retiro.csv",
+            "resultados-listas.csv"
+        ]
+    );
+    assert_eq!(
+        api.saved_as("/api/v1/exports/resultados.xlsx", Role::Secretary).await.as_deref(),
+        Some("resultados.xlsx")
+    );
     for (path, expected) in [
         ("/api/v1/exports/resultados.pdf", StatusCode::NOT_FOUND),
         ("/api/v1/exports/resultados.csv?tabla=nada", StatusCode::BAD_REQUEST),
