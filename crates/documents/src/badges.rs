@@ -825,7 +825,6 @@ fn wrap(words: &[&str], width: u32, size: u32, bold: bool) -> Vec<String> {
     lines
 }
 
-
 /// The width of `text` set at `size`, in the same units, erring wide:
 /// Helvetica's advances plus 15 % (25 % for bold), which covers DejaVu Sans,
 /// the widest of the usual fallbacks, for renderers that ignore
@@ -1250,7 +1249,9 @@ mod tests {
         let fitted = fit_or_truncate(&name, &NAME_STYLE, COLUMN_WIDTH, NAME_MAX_HEIGHT);
         assert_eq!((fitted.size, fitted.lines.len()), (NAME_STYLE.min_size, 3));
         assert_eq!(fitted.lines.join(" "), name.trim_end(), "every word is on the badge");
-        assert!(fitted.lines[..2].iter().all(|line| estimated_width(line, fitted.size, true) <= COLUMN_WIDTH));
+        assert!(fitted.lines[..2]
+            .iter()
+            .all(|line| estimated_width(line, fitted.size, true) <= COLUMN_WIDTH));
         assert!(estimated_width(&fitted.lines[2], fitted.size, true) > COLUMN_WIDTH, "the last is squeezed");
     }
 

@@ -730,12 +730,9 @@ impl State {
                 if !self.agenda.iter().any(|entry| entry.item == *item) {
                     return Err(Rejection::NotOnAgenda(item.as_str().to_string()));
                 }
-                let meeting = self
-                    .meeting
-                    .as_ref()
-                    .ok_or(Rejection::OutOfPlace(
-                        "primero se importa el registro de accionistas / the register must be imported first",
-                    ))?;
+                let meeting = self.meeting.as_ref().ok_or(Rejection::OutOfPlace(
+                    "primero se importa el registro de accionistas / the register must be imported first",
+                ))?;
                 if !attends(meeting, person) {
                     return Err(Rejection::NotAnAttendee(person.as_str().to_string()));
                 }

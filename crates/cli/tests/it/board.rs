@@ -39,8 +39,14 @@ fn the_public_board_shows_quorum_and_agenda_in_spanish_and_colombian_numbers() {
     assert!(browser.page_text().contains("Verificar el recibo"));
     browser.assert_accessible("recibo");
     // A receipt that is no receipt: the page's error summary.
-    browser.type_into("#recibo", "99F1-09F1");
+    browser.type_into("#recibo", "mi recibo");
     browser.click("form button[type=submit]");
     browser.wait_for_text("Hay un problema", Duration::from_secs(10));
     browser.assert_accessible("recibo-error");
+    // A kiosk's code no ballot has: said plainly.
+    browser.eval("document.querySelector('#recibo').value = '';");
+    browser.type_into("#recibo", "99F1-09F1-A3C2");
+    browser.click("form button[type=submit]");
+    browser.wait_for_text("Ese código no está en el registro", Duration::from_secs(10));
+    browser.assert_accessible("recibo-no-encontrado");
 }

@@ -756,7 +756,10 @@ fn an_attendee_is_named_while_attending_and_only_a_holder_has_someone_else_atten
             26,
             named("H01", "María Gómez", None),
             daemon(),
-            Rejection::SignerNotAllowed { kind: "attendee-named", role: SignerRole::Staff(StaffRole::Operator) },
+            Rejection::SignerNotAllowed {
+                kind: "attendee-named",
+                role: SignerRole::Staff(StaffRole::Operator),
+            },
         ),
     ] {
         let mut bad = records.clone();
