@@ -314,8 +314,8 @@ pub async fn browser(
     (status, headers, String::from_utf8_lossy(&bytes).into_owned())
 }
 
-/// Signs `role` in through the form; the session cookie and the page's
-/// CSRF token.
+/// Signs `role` in through the form (its answer kept by no browser); the
+/// session cookie and the page's CSRF token.
 pub async fn sign_in(api: &Api, role: Role) -> (String, String) {
     let form = format!("clave={}", api.tokens[&role]);
     let (status, headers, _) = browser(
@@ -328,6 +328,8 @@ pub async fn sign_in(api: &Api, role: Role) -> (String, String) {
     )
     .await;
     assert_eq!(status, StatusCode::SEE_OTHER);
+    // The answer that carries the cookie is kept by no browser.
+    assert_eq!(headers.get("cache-control").and_then(|v| v.to_str().ok()), Some("no-store"));
     let set = headers["set-cookie"].to_str().unwrap().to_string();
     for flag in ["Secure", "HttpOnly", "SameSite=Strict", "Path=/"] {
         assert!(set.contains(flag), "{set}");
