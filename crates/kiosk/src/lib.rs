@@ -57,7 +57,8 @@
 //!   ([`HttpsClient`], [`tls_connect`]) and the desk's half of a badge
 //!   ([`BadgeSeed`]);
 //! - [`folder`]: the kiosk's folder and its enrolment;
-//! - [`app`]: the touch page on loopback and the attendee's flow;
+//! - [`app`]: the attendee's flow (scan, choose, sign, send) and the kiosk's
+//!   daemon; `app::page`: the touch page on loopback, its headers and actions;
 //! - [`scan`]: the serial scanner, camera frames, the receipt's QR;
 //! - [`command_line`] and [`help`]: the program's command line.
 
