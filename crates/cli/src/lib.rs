@@ -27,3 +27,4 @@ pub mod commands;
 pub mod desk;
 pub mod scale;
 pub mod scenario;
+pub mod verify;
