@@ -189,27 +189,27 @@ impl Api {
         (status, String::from_utf8(bytes).expect("UTF-8"))
     }
 
-    /// The name `GET path` tells a browser to save its answer as
-    /// (`Content-Disposition`), as a staff member.
-    pub async fn saved_as(&self, path: &str, role: Role) -> Option<String> {
+    /// `GET path` as a staff member: the whole response.
+    async fn get_as(&self, path: &str, role: Role) -> axum::response::Response {
         let request = Request::builder()
             .uri(path)
             .header("authorization", format!("Bearer {}", self.tokens[&role]))
             .body(Body::empty())
             .expect("request");
-        let response = router(self.state.clone()).oneshot(request).await.expect("infallible");
+        router(self.state.clone()).oneshot(request).await.expect("infallible")
+    }
+
+    /// The name `GET path` tells a browser to save its answer as
+    /// (`Content-Disposition`), as a staff member.
+    pub async fn saved_as(&self, path: &str, role: Role) -> Option<String> {
+        let response = self.get_as(path, role).await;
         let disposition = response.headers().get("content-disposition")?.to_str().ok()?.to_string();
         disposition.split_once("filename=\"").map(|(_, name)| name.trim_end_matches('"').to_string())
     }
 
     /// `GET path` as a staff member: its status and body.
     pub async fn bytes_as(&self, path: &str, role: Role) -> (StatusCode, Vec<u8>) {
-        let request = Request::builder()
-            .uri(path)
-            .header("authorization", format!("Bearer {}", self.tokens[&role]))
-            .body(Body::empty())
-            .expect("request");
-        let response = router(self.state.clone()).oneshot(request).await.expect("infallible");
+        let response = self.get_as(path, role).await;
         let status = response.status();
         (status, response.into_body().collect().await.expect("body").to_bytes().to_vec())
     }
