@@ -581,7 +581,7 @@ fn names_come_in_the_registers_order_without_gaps_and_the_meeting_is_described_o
     records.push(f.forged(&staff(), 12, last, named(2, &["Carmen Díaz"])));
     records.push(f.forged(&daemon(), 13, last, described()));
     // Ended, as the daemon ends a bundle, by a checkpoint at its last record.
-    let state = ended_and_verified(&f, records.clone()).expect("the names and the description verify");
+    let state = ended_and_verified(f, records.clone()).expect("the names and the description verify");
     let names: Vec<&str> = state.names().iter().map(asamblea_wire::Text::as_str).collect();
     assert_eq!(names, ["Ana Pérez", "Bernardo Ruiz", "Carmen Díaz"]);
     assert_eq!(state.description(), Some("company = \"X\"\n"));
@@ -718,7 +718,7 @@ fn an_attendee_is_named_while_attending_and_only_a_holder_has_someone_else_atten
     let mut records = f.records();
     records.push(f.forged(&staff(), 21, last, named("H01", "María Gómez", Some("CC-80999111"))));
     records.push(f.forged(&staff(), 22, last, named("AG-2", "Carlos Andrés Rojas", None)));
-    let state = ended_and_verified(&f, records.clone()).expect("the names of who attends verify");
+    let state = ended_and_verified(f, records.clone()).expect("the names of who attends verify");
     let agent = state.attendee_name("AG-2").expect("the agent is named");
     assert_eq!((agent.name.as_str(), agent.document.as_ref()), ("Carlos Andrés Rojas", None));
     let company = state.attendee_name("H01").expect("who attends for H01");
