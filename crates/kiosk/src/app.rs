@@ -31,8 +31,10 @@
 //!   was sent, and the screen says so ("vuelva a escanear su credencial");
 //!   after, it asks the public board which of the ballots were recorded
 //!   and says which were and which were not.
-//! - Inactivity clears the screen: 90 s while choosing, 30 s on the
-//!   receipt.
+//! - Inactivity clears the screen: 90 s while choosing, 90 s on the
+//!   receipt (time to note the code or photograph it). A new badge
+//!   scanned while someone else is still choosing ends that session,
+//!   nothing sent.
 //!
 //! The page's API takes only requests carrying `X-Quiosco: 1`, a header
 //! no other origin can send without a CORS preflight this server never
