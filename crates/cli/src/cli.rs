@@ -335,7 +335,7 @@ enum Command {
         #[arg(value_name = "RUTA")]
         path: PathBuf,
         #[command(flatten)]
-        inputs: crate::commands::VerifyInputs,
+        inputs: crate::verify::VerifyInputs,
     },
     /// Escribe el borrador del acta de un paquete verificado (Word o PDF) /
     /// write the acta (minutes) draft of a verified bundle (Word or PDF).
@@ -555,7 +555,7 @@ pub fn run(cli: Cli, out: &mut dyn Write, err: &mut dyn Write) -> u8 {
                 Err(e) => finish(Err(e), err),
             }
         }
-        Command::Verify { path, inputs } => match crate::commands::verify(&path, &inputs, out) {
+        Command::Verify { path, inputs } => match crate::verify::verify(&path, &inputs, out) {
             Ok(true) => 0,
             Ok(false) => 1,
             Err(e) => finish(Err(e), err),

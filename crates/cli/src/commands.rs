@@ -16,9 +16,6 @@ use asamblea_venue::lock::{DaemonRun, MeetingLock};
 use asamblea_venue::service::{MeetingFiles, NewMeeting, Service};
 use asamblea_venue::staging::Staging;
 
-use crate::verify::open_bundle;
-pub use crate::verify::{parse_checkpoint, verify, VerifyInputs};
-
 /// The demo meeting's settings and register, embedded.
 pub const DEMO_MEETING: &str = include_str!("../../../config/demo/meeting.toml");
 /// The demo register.
@@ -974,4 +971,11 @@ pub fn acta(
         thousands(made.len() as u64)
     )?;
     Ok(true)
+}
+
+/// A bundle file, opened for the documents made from it.
+pub(crate) fn open_bundle(bundle: &Path) -> Result<std::fs::File> {
+    std::fs::File::open(bundle).with_context(|| {
+        format!("{}: no se puede leer el paquete / cannot read the bundle", bundle.display())
+    })
 }

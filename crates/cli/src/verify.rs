@@ -449,13 +449,6 @@ fn said_failed(out: &mut dyn Write, json: bool, problem: &str, skipped: &[String
     Ok(false)
 }
 
-/// A bundle file, opened for the documents made from it.
-pub(crate) fn open_bundle(bundle: &Path) -> Result<std::fs::File> {
-    std::fs::File::open(bundle).with_context(|| {
-        format!("{}: no se puede leer el paquete / cannot read the bundle", bundle.display())
-    })
-}
-
 fn parse_hex32(text: &str) -> Result<[u8; 32]> {
     asamblea_wire::hex::decode_array(text)
         .context("se esperaban 64 dígitos hexadecimales / expected 64 hexadecimal digits")
