@@ -1,4 +1,5 @@
-//! The chair: polls opened and closed.
+//! The chair: the meeting installed, suspended, resumed and adjourned;
+//! polls opened and closed.
 
 use serde::{Deserialize, Serialize};
 
@@ -27,4 +28,27 @@ pub struct Checkpoint {
     /// The chain's head there, hex.
     #[cfg_attr(feature = "openapi", schema(value_type = crate::formats::Hex32))]
     pub head: String,
+}
+
+/// `POST /api/v1/meeting/{install,suspend,resume,adjourn}`: a step of the
+/// chair's, with an optional note for the acta (why it is suspended, when
+/// it resumes).
+#[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+#[serde(deny_unknown_fields)]
+pub struct SessionChange {
+    /// What the chair adds for the acta: at most 256 bytes, may be empty.
+    #[serde(default)]
+    #[cfg_attr(feature = "openapi", schema(value_type = crate::formats::ShortText))]
+    pub note: String,
+}
+
+/// A step recorded: its number and the sessions as they stand now.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+pub struct SessionRecorded {
+    /// The step's record.
+    pub seq: u64,
+    /// The sessions now.
+    pub session: crate::public::Session,
 }

@@ -160,6 +160,22 @@ codes! {
     BadCertificateRequest = "bad-certificate-request", 422, "La solicitud de certificado del quiosco no es válida.", "The kiosk's certificate request is not valid.";
     /// A kiosk id enrolled already.
     KioskEnrolled = "kiosk-enrolled", 409, "Ese quiosco ya está inscrito.", "That kiosk is already enrolled.";
+    /// A poll opened before the chair installed the meeting.
+    NotInstalled = "not-installed", 409, "La reunión no se ha instalado: el presidente la instala primero, verificado el quórum.", "The meeting is not installed: the chair installs it first, once the quorum is verified.";
+    /// The meeting was installed already.
+    AlreadyInstalled = "already-installed", 409, "La reunión ya se instaló.", "The meeting was installed already.";
+    /// Installation without this call's quorum.
+    NoQuorumToInstall = "no-quorum-to-install", 422, "Sin el quórum de esta convocatoria la reunión no puede instalarse.", "Without this call's quorum the meeting cannot be installed.";
+    /// A poll, or a step, while the meeting is suspended.
+    MeetingSuspended = "meeting-suspended", 409, "La reunión está suspendida: nada se vota hasta que se reanude.", "The meeting is suspended: nothing is voted until it resumes.";
+    /// A resumption of a meeting not suspended.
+    NotSuspended = "not-suspended", 409, "La reunión no está suspendida.", "The meeting is not suspended.";
+    /// Anything but an exit or a statement once the meeting is adjourned.
+    MeetingAdjourned = "meeting-adjourned", 409, "La sesión se levantó: la reunión terminó.", "The meeting was adjourned: it is over.";
+    /// A suspension or adjournment while a poll is open.
+    PollOpen = "poll-open", 409, "Hay una votación abierta: ciérrela primero.", "A poll is open: close it first.";
+    /// A resumption beyond the three days of C.Co Art. 430.
+    BeyondThreeDays = "beyond-three-days", 422, "Las deliberaciones no pueden prolongarse por más de tres días si no está representada la totalidad de las acciones suscritas (C.Co. art. 430).", "Deliberations may not run beyond three days unless every subscribed share is represented.";
 }
 
 impl ErrorCode {

@@ -24,6 +24,120 @@ pub struct Status {
     /// computed before, and this says why.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub ledger_failed: Option<LedgerFailed>,
+    /// The whole agenda as convened, in its order: the items of `items`
+    /// in their place among those read, reported or discussed without a
+    /// vote. Empty for a meeting convened before the whole agenda was
+    /// recorded (`items` is then the agenda).
+    #[serde(default)]
+    pub agenda: Vec<AgendaPlace>,
+    /// Where the meeting stands (installed, suspended, adjourned), with
+    /// every step of the chair's.
+    #[serde(default)]
+    pub session: Session,
+}
+
+/// A place on the whole agenda.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+pub struct AgendaPlace {
+    /// The item's id (an item of `items` when it is voted).
+    pub id: String,
+    /// Its title.
+    pub title: String,
+    /// True for an item read, reported or discussed, never voted.
+    pub informative: bool,
+}
+
+/// Where the meeting stands.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+#[serde(rename_all = "kebab-case")]
+pub enum SessionState {
+    /// Not installed yet: no poll opens.
+    #[default]
+    NotInstalled,
+    /// Installed or resumed: in session.
+    InSession,
+    /// Suspended: nothing is voted until it resumes.
+    Suspended,
+    /// Adjourned: over.
+    Adjourned,
+}
+
+/// A step of the chair's (C.Co Arts. 427–430).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+#[serde(rename_all = "lowercase")]
+pub enum SessionStepCode {
+    /// The meeting installed.
+    Installed,
+    /// Suspended.
+    Suspended,
+    /// Resumed.
+    Resumed,
+    /// Adjourned.
+    Adjourned,
+}
+
+/// The meeting's sessions: where it stands and each step so far.
+#[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+pub struct Session {
+    /// Where it stands.
+    pub state: SessionState,
+    /// Every step, in order.
+    pub steps: Vec<SessionStep>,
+}
+
+/// One step of the chair's, with the quorum at that moment.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+pub struct SessionStep {
+    /// Which step.
+    pub step: SessionStepCode,
+    /// Its record's number.
+    pub seq: u64,
+    /// Its record's time, ms since the Unix epoch.
+    pub at_ms: u64,
+    /// What the chair added (may be empty).
+    pub note: String,
+    /// The quorum at that moment.
+    pub quorum: QuorumReading,
+}
+
+/// An election's list with the candidates it carries, in its order.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+pub struct ListCandidates {
+    /// The list's name, as on the ballot.
+    pub list: String,
+    /// Its candidates, in the list's order.
+    pub candidates: Vec<Candidate>,
+}
+
+/// A candidate: the principal and the alternate (suplente) elected with
+/// them.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+pub struct Candidate {
+    /// The principal.
+    pub principal: String,
+    /// The alternate; empty when the seat has none.
+    pub suplente: String,
+}
+
+/// A seat an election gave, and to whom: the list's candidates take its
+/// seats in their order.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+pub struct ElectedSeat {
+    /// The list that won the seat.
+    pub list: String,
+    /// The seat's number within the list's seats, from 1.
+    pub seat: u32,
+    /// Who takes it; none when the list named fewer candidates than it won
+    /// seats.
+    pub candidate: Option<Candidate>,
 }
 
 /// The meeting as its file convened it.
@@ -199,6 +313,14 @@ pub struct ItemStatus {
     /// The lots drawn at the close.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub lots: Option<Vec<Lot>>,
+    /// An election's lists with their candidates, when the meeting file
+    /// named them.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub candidates: Option<Vec<ListCandidates>>,
+    /// Once an election is closed with its seats given: who was elected
+    /// to each seat (needs `candidates`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub elected: Option<Vec<ElectedSeat>>,
 }
 
 /// An item's result, in the shape `shared/scenarios/FORMAT.md` fixes for

@@ -296,6 +296,7 @@ fn run(options: &BenchOptions, dir: &Path, out: &mut dyn Write) -> Result<()> {
         Ok(EventBody::BadgeIssued { credential: c.id(), key: c.public_key(), person: Id::new(id)? })
     });
     queue_all(&mut service, &operator, badges.collect::<Result<Vec<_>>>()?)?;
+    service.session_step(asamblea_rules::SessionStep::Installed, "")?;
     for round in 0..agenda_rounds {
         service.open_item(&pipeline_item(round))?;
         service.open_item(&https_item(round))?;

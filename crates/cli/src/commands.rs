@@ -307,6 +307,11 @@ pub fn simulate(dir: &Path, seed: u64, attendance_percent: u64, out: &mut dyn Wr
         people.len(),
         proxies
     )?;
+    // The chair installs the meeting, the quorum verified, before any poll.
+    match service.session_step(asamblea_rules::SessionStep::Installed, "") {
+        Ok(_) => writeln!(out, "Reunión instalada / meeting installed")?,
+        Err(e) => writeln!(out, "La reunión no se instala / the meeting is not installed: {e}")?,
+    }
     let agenda: Vec<String> = service.agenda().iter().map(|a| a.item.as_str().to_string()).collect();
     let mut ballots = 0u64;
     let meeting_id = service.meeting_id();

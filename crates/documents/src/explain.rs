@@ -390,3 +390,75 @@ mod tests {
         assert_eq!(quotient_text(5, 0), "—");
     }
 }
+
+/// Who an election elected to each seat: each list's candidates take the
+/// seats it won in the list's order (principal with their suplente). A
+/// seat beyond the list's candidates has none; an election without its
+/// seats (no quorum, a lot pending) elects no one. `candidates` is per
+/// list in ballot order, as the meeting file named them.
+pub fn elected(
+    e: &ElectionResult,
+    candidates: &[asamblea_api::public::ListCandidates],
+) -> Vec<asamblea_api::public::ElectedSeat> {
+    let Some(seats) = &e.seats else { return Vec::new() };
+    if e.seats_to_draw > 0 {
+        return Vec::new();
+    }
+    let mut out = Vec::new();
+    for (list, won) in candidates.iter().zip(seats) {
+        for seat in 0..*won {
+            out.push(asamblea_api::public::ElectedSeat {
+                list: list.list.clone(),
+                seat: seat + 1,
+                candidate: list.candidates.get(seat as usize).cloned(),
+            });
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod elected_tests {
+    use super::*;
+    use asamblea_api::public::{Candidate, ListCandidates};
+    use asamblea_rules::{Outcome, Shares};
+
+    fn list(name: &str, people: &[&str]) -> ListCandidates {
+        ListCandidates {
+            list: name.into(),
+            candidates: people
+                .iter()
+                .map(|p| Candidate { principal: p.to_string(), suplente: format!("suplente de {p}") })
+                .collect(),
+        }
+    }
+
+    fn result(seats: Option<Vec<u32>>, seats_to_draw: u32) -> ElectionResult {
+        ElectionResult {
+            outcome: Outcome::Elected,
+            quorum_at_close: true,
+            valid: Shares::new(10),
+            blank: Shares::new(0),
+            votes: vec![Shares::new(6), Shares::new(4)],
+            seats,
+            lot_between: Vec::new(),
+            seats_to_draw,
+            vacant: 0,
+            base: Shares::new(0),
+        }
+    }
+
+    #[test]
+    fn each_list_fills_its_seats_with_its_candidates_in_order() {
+        let lists = [list("A", &["Ana", "Beto"]), list("B", &["Carla"])];
+        let seats = elected(&result(Some(vec![2, 2]), 0), &lists);
+        let names: Vec<_> = seats
+            .iter()
+            .map(|s| (s.list.as_str(), s.seat, s.candidate.as_ref().map(|c| c.principal.as_str())))
+            .collect();
+        assert_eq!(names, [("A", 1, Some("Ana")), ("A", 2, Some("Beto")), ("B", 1, Some("Carla")), ("B", 2, None)]);
+        assert_eq!(seats[0].candidate.as_ref().unwrap().suplente, "suplente de Ana");
+        assert!(elected(&result(None, 0), &lists).is_empty(), "no quorum: no seats");
+        assert!(elected(&result(Some(vec![1, 1]), 1), &lists).is_empty(), "a lot still owed");
+    }
+}

@@ -991,7 +991,7 @@ pub fn verify_bundle_state<R: std::io::Read + std::io::Seek>(
                 return Err(Ok(VerifyError::HeadMismatch { seq: record.seq }));
             }
             let admitted = if signed {
-                state.admit_verified(&record.event, &record.signer)
+                state.admit_verified_at(&record.event, &record.signer, record.time_ms)
             } else {
                 Err(Rejection::BadSignature)
             };

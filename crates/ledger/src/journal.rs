@@ -185,7 +185,7 @@ impl Journal {
                 };
             }
             let admitted = if signed {
-                state.admit_verified(&record.event, &record.signer)
+                state.admit_verified_at(&record.event, &record.signer, record.time_ms)
             } else {
                 Err(Rejection::BadSignature)
             };
@@ -321,7 +321,7 @@ impl Group<'_> {
     pub fn push(&mut self, signed: Signed) -> Result<Appended, SubmitError> {
         self.journal
             .state
-            .admit(&signed.event, &signed.bytes, &signed.signer, &signed.signature)
+            .admit_at(&signed.event, &signed.bytes, &signed.signer, &signed.signature, self.time_ms)
             .map_err(SubmitError::Rejected)?;
         let record = EventRecord {
             seq: self.chain.seq() + 1,

@@ -7,9 +7,12 @@
 
 use std::collections::HashMap;
 
-use asamblea_rules::{Call, Channel, Meeting, MeetingKind, Profile, Refusal, Register};
+use asamblea_rules::{
+    Call, Channel, ClassPresence, Meeting, MeetingKind, Profile, QuorumReading, Refusal, Register, SessionRefusal,
+    SessionStep, Sessions,
+};
 use asamblea_wire::{
-    lot_index, register_digest, AgendaItem, AgentArrival, CredentialId, Digest, Event, EventBody, Id,
+    lot_index, register_digest, AgendaEntry, AgendaItem, AgentArrival, CredentialId, Digest, Event, EventBody, Id,
     MeetingId, MessageKind, ProxyRefusal, PublicKey, PublishedResult, Signature, SignerRole, StaffRole,
 };
 
@@ -141,6 +144,14 @@ pub enum Rejection {
          `{0}` is not present at the meeting (neither a holder in person nor an agent)"
     )]
     NotAnAttendee(String),
+    /// A step of the sessions, a poll or an arrival the sessions refuse
+    /// now (not installed, suspended, adjourned, beyond Art. 430's days).
+    #[error("{code} — {0}", code = .0.code())]
+    Session(SessionRefusal),
+    /// The whole agenda (`agenda-convened`) that does not agree with the
+    /// agenda of `meeting-convened`: what disagrees, `español / English`.
+    #[error("{0}")]
+    AgendaMismatch(String),
 }
 
 /// Who may sign an event, in Spanish, for [`Rejection::SignerNotAllowed`].
@@ -201,6 +212,24 @@ struct Badge {
     revoked: bool,
 }
 
+/// A step of the chair's sessions as the ledger recorded it, with the
+/// quorum at that moment (for the acta and the chair's console).
+#[derive(Clone, Debug)]
+pub struct SessionRecord {
+    /// Which step.
+    pub step: SessionStep,
+    /// Its record's number.
+    pub seq: u64,
+    /// Its record's time, ms since the Unix epoch.
+    pub time_ms: u64,
+    /// What the chair added.
+    pub note: String,
+    /// The quorum at that moment.
+    pub quorum: QuorumReading,
+    /// Who was present in each class at that moment.
+    pub by_class: ClassPresence,
+}
+
 /// The meeting folded from its events, and what the checks remember.
 pub struct State {
     meeting_id: MeetingId,
@@ -256,6 +285,13 @@ pub struct State {
     /// Who attends for each person the desk named, by that person's id
     /// (the latest naming stands). Few: the agents and the companies.
     attendee_names: HashMap<String, AttendeeName>,
+    /// The whole agenda, once `agenda-convened` recorded it (a ledger
+    /// convened before the kind existed has none).
+    whole_agenda: Option<Vec<AgendaEntry>>,
+    /// Installed, suspended, adjourned.
+    sessions: Sessions,
+    /// Every step of the sessions, in order.
+    session_log: Vec<SessionRecord>,
 }
 
 /// Whether `person` attends now: a holder present in person, or an agent
@@ -307,7 +343,27 @@ impl State {
             names: Vec::new(),
             description: None,
             attendee_names: HashMap::new(),
+            whole_agenda: None,
+            sessions: Sessions::default(),
+            session_log: Vec::new(),
         }
+    }
+
+    /// The whole agenda as convened (`agenda-convened`): the voted items
+    /// in their place among the informative ones, with the candidates of
+    /// each list. `None` for a ledger convened before the kind existed.
+    pub fn whole_agenda(&self) -> Option<&[AgendaEntry]> {
+        self.whole_agenda.as_deref()
+    }
+
+    /// The sessions' state machine.
+    pub fn sessions(&self) -> &Sessions {
+        &self.sessions
+    }
+
+    /// Every step of the sessions recorded, in order.
+    pub fn session_log(&self) -> &[SessionRecord] {
+        &self.session_log
     }
 
     /// The meeting, once the register is imported.
@@ -437,12 +493,38 @@ impl State {
     /// bytes). The daemon checks ballots' signatures on many threads, then
     /// admits them here one at a time.
     pub fn admit_verified(&mut self, event: &Event, signer: &PublicKey) -> Result<(), Rejection> {
+        self.admit_placed(event, signer, None)
+    }
+
+    /// [`State::admit`] of an event whose record's time is known:
+    /// replaying a ledger, or placing an event in a group
+    /// (`Journal::begin_group`). The steps of the sessions are admitted
+    /// only so, since the law binds them to the day (C.Co Art. 430).
+    pub fn admit_at(
+        &mut self,
+        event: &Event,
+        bytes: &[u8],
+        signer: &PublicKey,
+        signature: &Signature,
+        time_ms: u64,
+    ) -> Result<(), Rejection> {
+        signer.verify(&self.meeting_id, bytes, signature).map_err(|_| Rejection::BadSignature)?;
+        self.admit_placed(event, signer, Some(time_ms))
+    }
+
+    /// [`State::admit_verified`] of an event whose record's time is known
+    /// ([`State::admit_at`]).
+    pub fn admit_verified_at(&mut self, event: &Event, signer: &PublicKey, time_ms: u64) -> Result<(), Rejection> {
+        self.admit_placed(event, signer, Some(time_ms))
+    }
+
+    fn admit_placed(&mut self, event: &Event, signer: &PublicKey, time_ms: Option<u64>) -> Result<(), Rejection> {
         if self.nonces.contains(&event.nonce) {
             return Err(Rejection::RepeatedNonce);
         }
         let kind = event.kind();
         self.check_signer(kind, &event.body, signer)?;
-        self.apply(&event.body, signer)?;
+        self.apply(&event.body, signer, time_ms)?;
         self.nonces.insert(&event.nonce);
         self.just_closed = match &event.body {
             EventBody::ItemClosed { item } => Some(item.as_str().to_string()),
@@ -496,7 +578,83 @@ impl State {
         ))
     }
 
-    fn apply(&mut self, body: &EventBody, signer: &PublicKey) -> Result<(), Rejection> {
+    /// The steps of the sessions (installation, suspension, resumption,
+    /// adjournment), with the rules of `asamblea_rules::Sessions`.
+    fn session_step(&mut self, body: &EventBody, time_ms: Option<u64>) -> Result<(), Rejection> {
+        let (step, note) = match body {
+            EventBody::MeetingInstalled { note } => (SessionStep::Installed, note),
+            EventBody::MeetingSuspended { note } => (SessionStep::Suspended, note),
+            EventBody::MeetingResumed { note } => (SessionStep::Resumed, note),
+            EventBody::MeetingAdjourned { note } => (SessionStep::Adjourned, note),
+            _ => return Ok(()),
+        };
+        let time_ms = time_ms.ok_or(Rejection::OutOfPlace(
+            "un paso de las sesiones se admite solo con la hora de su registro / a step of the sessions is admitted only with its record's time",
+        ))?;
+        let meeting = self.meeting.as_ref().ok_or(Rejection::OutOfPlace(
+            "primero se importa el registro de accionistas / the register must be imported first",
+        ))?;
+        let day = asamblea_rules::colombia_day(time_ms);
+        let quorum = meeting.quorum();
+        let poll_open = meeting.poll_open();
+        let mut sessions = self.sessions.clone();
+        match step {
+            SessionStep::Installed => sessions.install(day, quorum.this_call, poll_open),
+            SessionStep::Suspended => sessions.suspend(poll_open),
+            SessionStep::Resumed => sessions.resume(day, meeting.all_outstanding_represented()),
+            SessionStep::Adjourned => sessions.adjourn(poll_open),
+        }
+        .map_err(Rejection::Session)?;
+        self.sessions = sessions;
+        self.session_log.push(SessionRecord {
+            step,
+            seq: self.admitted + 1,
+            time_ms,
+            note: note.as_str().to_string(),
+            quorum,
+            by_class: meeting.presence_by_class(),
+        });
+        Ok(())
+    }
+
+    /// `agenda-convened` against `meeting-convened`: every voted item in
+    /// the same order, informative ids apart, candidates only on
+    /// elections, one list of candidates per list, at most a seat each.
+    fn check_whole_agenda(&self, entries: &[AgendaEntry]) -> Result<(), Rejection> {
+        let mismatch = |es: String, en: String| Rejection::AgendaMismatch(format!("{es} / {en}"));
+        let voted: Vec<&AgendaEntry> = entries.iter().filter(|e| matches!(e, AgendaEntry::Voted { .. })).collect();
+        let same = voted.len() == self.agenda.len()
+            && voted.iter().zip(&self.agenda).all(|(entry, item)| *entry.item() == item.item);
+        if !same {
+            return Err(mismatch(
+                "agenda-convened no nombra los puntos de meeting-convened, cada uno una vez y en su orden".into(),
+                "agenda-convened does not name meeting-convened's items, each once and in their order".into(),
+            ));
+        }
+        for (entry, item) in voted.iter().zip(&self.agenda) {
+            let AgendaEntry::Voted { candidates, .. } = entry else { continue };
+            if candidates.is_empty() {
+                continue;
+            }
+            let id = item.item.as_str();
+            if candidates.len() != item.lists.len() {
+                return Err(mismatch(
+                    format!("`{id}`: los candidatos deben darse para cada lista de la papeleta, o para ninguna"),
+                    format!("`{id}`: candidates must be given for every list of the ballot, or for none"),
+                ));
+            }
+            let most = item.seats as usize;
+            if candidates.iter().any(|list| list.len() > most) {
+                return Err(mismatch(
+                    format!("`{id}`: una lista lleva más candidatos que puestos ({most})"),
+                    format!("`{id}`: a list carries more candidates than seats ({most})"),
+                ));
+            }
+        }
+        Ok(())
+    }
+
+    fn apply(&mut self, body: &EventBody, signer: &PublicKey, time_ms: Option<u64>) -> Result<(), Rejection> {
         if self.convened.is_none() && !matches!(body, EventBody::MeetingConvened { .. }) {
             return Err(Rejection::OutOfPlace(
                 "el primer evento debe ser meeting-convened / the first event must be meeting-convened",
@@ -563,9 +721,11 @@ impl State {
                 self.meeting = Some(Meeting::new(register, self.profile.clone(), kind, call));
             }
             EventBody::CheckedInPerson { holder } => {
+                self.sessions.check_arrival().map_err(Rejection::Session)?;
                 self.meeting_mut()?.arrive_in_person(holder.as_str()).map_err(Rejection::Rules)?;
             }
             EventBody::CheckedInAgent(arrival) => {
+                self.sessions.check_arrival().map_err(Rejection::Session)?;
                 let principals: Vec<&str> = arrival.principals.iter().map(Id::as_str).collect();
                 self.meeting_mut()?
                     .arrive_as_agent(
@@ -632,6 +792,9 @@ impl State {
                 // The decoder checked every convened item against the
                 // rules' item rules, so this cannot fail on a decoded one.
                 let spec = entry.to_spec().map_err(|e| Rejection::BadItem(e.to_string()))?;
+                // A meeting convened with its whole agenda (every one
+                // since sessions exist) is installed before any poll.
+                self.sessions.check_poll(self.whole_agenda.is_some()).map_err(Rejection::Session)?;
                 self.meeting_mut()?.open(spec).map_err(Rejection::Rules)?;
             }
             EventBody::Ballot(ballot) => {
@@ -727,7 +890,8 @@ impl State {
                 self.description = Some(file.clone());
             }
             EventBody::StatementRecorded { item, person, text } => {
-                if !self.agenda.iter().any(|entry| entry.item == *item) {
+                let informative = self.whole_agenda.iter().flatten().any(|entry| entry.item() == item);
+                if !informative && !self.agenda.iter().any(|entry| entry.item == *item) {
                     return Err(Rejection::NotOnAgenda(item.as_str().to_string()));
                 }
                 let meeting = self.meeting.as_ref().ok_or(Rejection::OutOfPlace(
@@ -762,6 +926,20 @@ impl State {
                     AttendeeName { name: name.clone(), document: document.clone() },
                 );
             }
+            EventBody::AgendaConvened { entries } => {
+                if self.meeting.is_some() || self.whole_agenda.is_some() {
+                    return Err(Rejection::OutOfPlace(
+                        "el orden del día completo se registra una vez, al convocar, antes de importar el registro / \
+                         the whole agenda is recorded once, at convening, before the register is imported",
+                    ));
+                }
+                self.check_whole_agenda(entries)?;
+                self.whole_agenda = Some(entries.clone());
+            }
+            EventBody::MeetingInstalled { .. }
+            | EventBody::MeetingSuspended { .. }
+            | EventBody::MeetingResumed { .. }
+            | EventBody::MeetingAdjourned { .. } => self.session_step(body, time_ms)?,
             EventBody::ResultPublished { item, result } => {
                 let meeting = self.meeting.as_ref().ok_or(Rejection::OutOfPlace(
                     "primero se importa el registro de accionistas / the register must be imported first",

@@ -29,6 +29,7 @@
 //! - `item`: agenda items, ballots, results.
 //! - `election`: the electoral quotient with largest remainders.
 //! - `meeting`: the state machine that ties them together.
+//! - `session`: installation, suspension, resumption, adjournment.
 //! - `refusal`: the codes of refused steps.
 
 mod election;
@@ -38,6 +39,7 @@ mod presence;
 mod profile;
 mod refusal;
 mod register;
+mod session;
 mod shares;
 
 pub use election::{apportion, Apportionment};
@@ -55,4 +57,5 @@ pub use refusal::Refusal;
 pub use register::{
     Capital, ClassCapital, Holder, HolderIndex, HolderSpec, Register, RegisterError, Role, SplitPermission,
 };
+pub use session::{colombia_day, SessionRefusal, SessionState, SessionStep, Sessions, SESSION_DAYS};
 pub use shares::{ClassShares, ShareClass, Shares};

@@ -208,6 +208,20 @@ impl Meeting {
         QuorumReading { present, holders, voting_outstanding: self.voting_outstanding, first_call, this_call }
     }
 
+    /// Whether a poll is open on any item (opened and not closed).
+    pub fn poll_open(&self) -> bool {
+        self.items.iter().any(|item| !item.is_closed())
+    }
+
+    /// Whether every outstanding share, of every class, is present or
+    /// represented: the meeting may then sit beyond three days (C.Co Art.
+    /// 430) and needed no notice (Art. 426).
+    pub fn all_outstanding_represented(&self) -> bool {
+        let present = self.presence_by_class().shares;
+        let outstanding = self.register.capital().outstanding();
+        present.ordinary >= outstanding.ordinary && present.preferred >= outstanding.preferred
+    }
+
     /// The shares and holders present in each class, by one pass over the
     /// register: what the desk, the board and the acta show beside the
     /// quorum (which counts voting shares only: preferred shares count

@@ -7,7 +7,7 @@ use axum::Json;
 use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
 
-use asamblea_api::chair::{Checkpoint, Closed};
+use asamblea_api::chair::{Checkpoint, Closed, SessionChange, SessionRecorded};
 use asamblea_api::public::{FeedMessage, ResultMessage, ResultType};
 use asamblea_api::{ErrorAnswer, ErrorCode, Recorded};
 use asamblea_ledger::Rejection;
@@ -26,8 +26,117 @@ use crate::{ApiError, AppState};
 pub(crate) fn routes() -> Vec<Routes> {
     vec![Routes::api(
         Callers::Staff(&[Role::Chair]),
-        OpenApiRouter::new().routes(routes!(open)).routes(routes!(close)),
+        OpenApiRouter::new()
+            .routes(routes!(open))
+            .routes(routes!(close))
+            .routes(routes!(install))
+            .routes(routes!(suspend))
+            .routes(routes!(resume))
+            .routes(routes!(adjourn)),
     )]
+}
+
+/// A step of the chair's sessions, recorded with the chair's key.
+async fn session_step(
+    state: AppState,
+    staff: Staff,
+    step: asamblea_rules::SessionStep,
+    change: SessionChange,
+) -> Result<Json<SessionRecorded>, ApiError> {
+    let state2 = state.clone();
+    let seq = blocking(&state, move |service| {
+        let appended = service.session_step_as(&staff.key, step, &change.note).map_err(|e| match e {
+            // Refused for want of quorum: say how far it is, with the figures.
+            ActionError::Rejected(Rejection::Session(asamblea_rules::SessionRefusal::NoQuorum)) => no_quorum_to(
+                service.meeting(),
+                ErrorCode::NoQuorumToInstall,
+                ("instalar la reunión", "install the meeting"),
+            ),
+            e => action_error(&state2, e),
+        })?;
+        let quorum = service.meeting().quorum();
+        tracing::info!(
+            event.seq = appended.seq,
+            session.step = step.english(),
+            quorum.present_shares = quorum.present.get(),
+            quorum.holders = quorum.holders,
+            staff.name = %staff.name,
+            "{} / {}",
+            step.spanish(),
+            step.english()
+        );
+        Ok(appended.seq)
+    })
+    .await?;
+    state.publish_status();
+    let session = crate::public::status_now(&state).session;
+    Ok(Json(SessionRecorded { seq, session }))
+}
+
+/// The chair installs the meeting, the quorum of its call verified (C.Co
+/// Arts. 427–429): polls may open from now on.
+#[utoipa::path(post, path = "/api/v1/meeting/install", tag = "chair",
+    request_body = SessionChange,
+    responses(
+        (status = 200, description = "Installed", body = SessionRecorded),
+        (status = 409, description = "`already-installed`, `meeting-adjourned`, `poll-open`", body = ErrorAnswer),
+        (status = 422, description = "`no-quorum-to-install`", body = ErrorAnswer),
+    ))]
+pub(crate) async fn install(
+    State(state): State<AppState>,
+    staff: Staff,
+    Json(change): Json<SessionChange>,
+) -> Result<Json<SessionRecorded>, ApiError> {
+    session_step(state, staff, asamblea_rules::SessionStep::Installed, change).await
+}
+
+/// The chair suspends the meeting (C.Co Art. 430): no poll opens until it
+/// resumes. The note says why and when it resumes.
+#[utoipa::path(post, path = "/api/v1/meeting/suspend", tag = "chair",
+    request_body = SessionChange,
+    responses(
+        (status = 200, description = "Suspended", body = SessionRecorded),
+        (status = 409, description = "`not-installed`, `meeting-suspended`, `meeting-adjourned`, `poll-open`", body = ErrorAnswer),
+    ))]
+pub(crate) async fn suspend(
+    State(state): State<AppState>,
+    staff: Staff,
+    Json(change): Json<SessionChange>,
+) -> Result<Json<SessionRecorded>, ApiError> {
+    session_step(state, staff, asamblea_rules::SessionStep::Suspended, change).await
+}
+
+/// The chair resumes a suspended meeting: refused after the third day
+/// unless every subscribed share is represented (C.Co Art. 430).
+#[utoipa::path(post, path = "/api/v1/meeting/resume", tag = "chair",
+    request_body = SessionChange,
+    responses(
+        (status = 200, description = "Resumed", body = SessionRecorded),
+        (status = 409, description = "`not-installed`, `not-suspended`, `meeting-adjourned`", body = ErrorAnswer),
+        (status = 422, description = "`beyond-three-days`", body = ErrorAnswer),
+    ))]
+pub(crate) async fn resume(
+    State(state): State<AppState>,
+    staff: Staff,
+    Json(change): Json<SessionChange>,
+) -> Result<Json<SessionRecorded>, ApiError> {
+    session_step(state, staff, asamblea_rules::SessionStep::Resumed, change).await
+}
+
+/// The chair adjourns the meeting («se levantó la sesión»): nothing more
+/// is voted and nobody more arrives.
+#[utoipa::path(post, path = "/api/v1/meeting/adjourn", tag = "chair",
+    request_body = SessionChange,
+    responses(
+        (status = 200, description = "Adjourned", body = SessionRecorded),
+        (status = 409, description = "`not-installed`, `meeting-adjourned`, `poll-open`", body = ErrorAnswer),
+    ))]
+pub(crate) async fn adjourn(
+    State(state): State<AppState>,
+    staff: Staff,
+    Json(change): Json<SessionChange>,
+) -> Result<Json<SessionRecorded>, ApiError> {
+    session_step(state, staff, asamblea_rules::SessionStep::Adjourned, change).await
 }
 
 /// An item of the convened agenda, by the id in the path.
@@ -48,6 +157,7 @@ fn on_agenda(service: &asamblea_venue::service::Service, item: &str) -> Result<(
     responses(
         (status = 200, description = "Opened", body = Recorded),
         (status = 404, description = "`not-found`: not on the convened agenda", body = ErrorAnswer),
+        (status = 409, description = "`not-installed`, `meeting-suspended`, `meeting-adjourned`", body = ErrorAnswer),
         (status = 422, description = "`no-quorum` (with the figures and the threshold), `item-already-decided`, `not-in-notice`", body = ErrorAnswer),
     ))]
 pub(crate) async fn open(
@@ -139,15 +249,21 @@ pub(crate) async fn close(
 /// A poll refused for want of quorum, with the figures and the threshold,
 /// and what to do.
 fn no_quorum(meeting: &asamblea_rules::Meeting) -> ApiError {
+    no_quorum_to(meeting, ErrorCode::Refused(Refusal::NoQuorum), ("abrir la votación", "open the poll"))
+}
+
+/// [`no_quorum`] for `what` (Spanish, English), answered with `code`.
+fn no_quorum_to(meeting: &asamblea_rules::Meeting, code: ErrorCode, what: (&str, &str)) -> ApiError {
     use asamblea_documents::numfmt::{percent, thousands};
     let reading = meeting.quorum();
     let rule = asamblea_documents::quorum::quorum_rule_text(meeting);
     let (present, voting) = (reading.present.get(), reading.voting_outstanding.get());
     ApiError::new(
-        ErrorCode::Refused(Refusal::NoQuorum),
+        code,
         format!(
-            "No hay quórum para abrir la votación: están presentes {} de {} acciones con derecho a voto ({}) y {} accionistas; \
+            "No hay quórum para {}: están presentes {} de {} acciones con derecho a voto ({}) y {} accionistas; \
              se necesita {} ({}). Registre más llegadas y vuelva a intentarlo.",
+            what.0,
             thousands(present),
             thousands(voting),
             percent(present, voting),
@@ -156,7 +272,8 @@ fn no_quorum(meeting: &asamblea_rules::Meeting) -> ApiError {
             rule.source
         ),
         format!(
-            "No quorum to open the poll: {} of {} voting shares and {} holders present; it needs {}.",
+            "No quorum to {}: {} of {} voting shares and {} holders present; it needs {}.",
+            what.1,
             thousands(present),
             thousands(voting),
             reading.holders,

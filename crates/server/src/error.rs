@@ -189,6 +189,26 @@ impl ApiError {
                 format!("«{item}» no es un punto del orden del día convocado."),
                 format!("`{item}` is not an item of the convened agenda."),
             ),
+            Rejection::Session(refusal) => {
+                use asamblea_rules::SessionRefusal as S;
+                let code = match refusal {
+                    S::NotInstalled => ErrorCode::NotInstalled,
+                    S::AlreadyInstalled => ErrorCode::AlreadyInstalled,
+                    S::NoQuorum => ErrorCode::NoQuorumToInstall,
+                    S::Suspended => ErrorCode::MeetingSuspended,
+                    S::NotSuspended => ErrorCode::NotSuspended,
+                    S::Adjourned => ErrorCode::MeetingAdjourned,
+                    S::PollOpen => ErrorCode::PollOpen,
+                    S::BeyondThreeDays { .. } => ErrorCode::BeyondThreeDays,
+                };
+                let words = refusal.to_string();
+                let (es, en) = words.split_once(" / ").unwrap_or((&words, &words));
+                let capital = |text: &str| {
+                    let mut chars = text.chars();
+                    chars.next().map_or_else(String::new, |c| c.to_uppercase().chain(chars).collect::<String>() + ".")
+                };
+                ApiError::new(code, capital(es), capital(en))
+            }
             other => ApiError::new(
                 ErrorCode::RefusedByLedger,
                 format!("El registro lo rechaza: {other}"),

@@ -13,8 +13,8 @@ use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
 
 use asamblea_api::public::{
-    FeedMessage, ItemResult, ItemState, ItemStatus, LedgerFailed, Lot, MeetingInfo, ReceiptBorneOut,
-    SignedReceipt, Status, StatusMessage, StatusType,
+    AgendaPlace, Candidate, FeedMessage, ItemResult, ItemState, ItemStatus, LedgerFailed, ListCandidates, Lot,
+    MeetingInfo, ReceiptBorneOut, Session, SessionStep, SignedReceipt, Status, StatusMessage, StatusType,
 };
 use asamblea_api::{ErrorAnswer, ErrorCode};
 use asamblea_wire::Digest;
@@ -82,6 +82,8 @@ pub(crate) fn status_now(state: &AppState) -> Status {
                     items: Vec::new(),
                     head: None,
                     ledger_failed: Some(failed),
+                    agenda: Vec::new(),
+                    session: Session::default(),
                 },
             };
         }
@@ -115,6 +117,8 @@ pub(crate) fn status_now(state: &AppState) -> Status {
                     why_en: None,
                     lists: None,
                     lots: None,
+                    candidates: candidates_of(service.state(), entry),
+                    elected: None,
                 };
                 match meeting.item_index(id).map(|at| meeting.item(at)) {
                     None => {}
@@ -134,6 +138,10 @@ pub(crate) fn status_now(state: &AppState) -> Status {
                         }
                         if let Some(asamblea_rules::ItemResult::Election(e)) = item.result() {
                             out.lists = Some(asamblea_documents::explain::lists(item, e));
+                            out.elected = out
+                                .candidates
+                                .as_ref()
+                                .map(|lists| asamblea_documents::explain::elected(e, lists));
                             // The lots drawn at the close, each with the seed
                             // anyone can draw it again from (ledger-format §7.3).
                             let lots: Vec<Lot> = service
@@ -160,10 +168,90 @@ pub(crate) fn status_now(state: &AppState) -> Status {
             items,
             head: state.0.signed_head.lock().unwrap_or_else(std::sync::PoisonError::into_inner).clone(),
             ledger_failed: None,
+            agenda: whole_agenda(service.state()),
+            session: session(service.state()),
         };
         *frozen = Some(status.clone());
         status
     })
+}
+
+/// An election's lists with the candidates `agenda-convened` recorded.
+fn candidates_of(state: &asamblea_ledger::State, item: &asamblea_wire::AgendaItem) -> Option<Vec<ListCandidates>> {
+    let candidates = state.whole_agenda()?.iter().find_map(|entry| match entry {
+        asamblea_wire::AgendaEntry::Voted { item: id, candidates } if *id == item.item => Some(candidates),
+        _ => None,
+    })?;
+    (!candidates.is_empty()).then(|| {
+        item.lists
+            .iter()
+            .zip(candidates)
+            .map(|(list, people)| ListCandidates {
+                list: list.as_str().to_string(),
+                candidates: people
+                    .iter()
+                    .map(|c| Candidate {
+                        principal: c.principal.as_str().to_string(),
+                        suplente: c.suplente.as_str().to_string(),
+                    })
+                    .collect(),
+            })
+            .collect()
+    })
+}
+
+/// The whole agenda in its order, informative items in their place.
+fn whole_agenda(state: &asamblea_ledger::State) -> Vec<AgendaPlace> {
+    let Some(entries) = state.whole_agenda() else { return Vec::new() };
+    entries
+        .iter()
+        .map(|entry| match entry {
+            asamblea_wire::AgendaEntry::Voted { item, .. } => AgendaPlace {
+                id: item.as_str().to_string(),
+                title: state
+                    .agenda()
+                    .iter()
+                    .find(|a| a.item == *item)
+                    .map_or_else(String::new, |a| a.title.as_str().to_string()),
+                informative: false,
+            },
+            asamblea_wire::AgendaEntry::Informative { item, title } => AgendaPlace {
+                id: item.as_str().to_string(),
+                title: title.as_str().to_string(),
+                informative: true,
+            },
+        })
+        .collect()
+}
+
+/// The sessions as the ledger recorded them.
+pub(crate) fn session(state: &asamblea_ledger::State) -> Session {
+    use asamblea_api::public::{SessionState as S, SessionStepCode as C};
+    let code = |step| match step {
+        asamblea_rules::SessionStep::Installed => C::Installed,
+        asamblea_rules::SessionStep::Suspended => C::Suspended,
+        asamblea_rules::SessionStep::Resumed => C::Resumed,
+        asamblea_rules::SessionStep::Adjourned => C::Adjourned,
+    };
+    Session {
+        state: match state.sessions().state() {
+            asamblea_rules::SessionState::NotInstalled => S::NotInstalled,
+            asamblea_rules::SessionState::InSession => S::InSession,
+            asamblea_rules::SessionState::Suspended => S::Suspended,
+            asamblea_rules::SessionState::Adjourned => S::Adjourned,
+        },
+        steps: state
+            .session_log()
+            .iter()
+            .map(|record| SessionStep {
+                step: code(record.step),
+                seq: record.seq,
+                at_ms: record.time_ms,
+                note: record.note.clone(),
+                quorum: asamblea_documents::quorum::reading(&record.quorum),
+            })
+            .collect(),
+    }
 }
 
 /// The meeting as its file convened it.

@@ -289,6 +289,13 @@ impl NewMeeting {
                  the agenda does not fit the ledger's convening event: shorten the titles or the lists"
             ))
         })?;
+        let whole = Event { nonce: Nonce([0; 16]), body: whole_agenda(&config)? };
+        whole.encode().map_err(|e| {
+            VenueError::refused(format!(
+                "{meeting_file}: el orden del día completo, con sus candidatos, no cabe en un evento del registro ({e}); acorte los títulos o los nombres / \
+                 the whole agenda with its candidates does not fit one ledger event: shorten the titles or the names"
+            ))
+        })?;
         let imported = register_csv::import(register_file, register_bytes, config.capital, progress)?;
         Ok(NewMeeting {
             config,
@@ -325,6 +332,43 @@ fn convened_agenda(config: &MeetingConfig) -> Result<Vec<AgendaItem>> {
             })
         })
         .collect()
+}
+
+/// The whole agenda of `config` as `agenda-convened` records it: the voted
+/// items in their place among the informative ones, with the candidates.
+fn whole_agenda(config: &MeetingConfig) -> Result<EventBody> {
+    use crate::meeting_config::AgendaPlace;
+    let text = |what: String, value: &str| Text::new(value).map_err(VenueError::invalid(what));
+    let entries = config
+        .order
+        .iter()
+        .map(|place| match place {
+            AgendaPlace::Voted(at) => {
+                let entry = &config.agenda[*at];
+                let item = entry.spec.id();
+                let candidates = entry
+                    .candidates
+                    .iter()
+                    .map(|list| {
+                        list.iter()
+                            .map(|c| {
+                                Ok(asamblea_wire::Candidate {
+                                    principal: text(format!("un candidato de `{item}` / a candidate of `{item}`"), &c.principal)?,
+                                    suplente: text(format!("un suplente de `{item}` / an alternate of `{item}`"), &c.suplente)?,
+                                })
+                            })
+                            .collect::<Result<Vec<_>>>()
+                    })
+                    .collect::<Result<Vec<_>>>()?;
+                Ok(asamblea_wire::AgendaEntry::Voted { item: id("el punto / agenda item", item)?, candidates })
+            }
+            AgendaPlace::Informative { id: item, title } => Ok(asamblea_wire::AgendaEntry::Informative {
+                item: id("el punto / agenda item", item)?,
+                title: text(format!("el título del punto / the title of agenda item `{item}`"), title)?,
+            }),
+        })
+        .collect::<Result<Vec<_>>>()?;
+    Ok(EventBody::AgendaConvened { entries })
 }
 
 /// The ballot a badge casts on `item` (its votes sorted, as the format
@@ -409,6 +453,8 @@ impl Service {
             settings,
             agenda,
         })?;
+        let whole = whole_agenda(&service.config)?;
+        service.daemon_event(whole)?;
         let accounts = crate::staff::Accounts::load(dir)?;
         for account in accounts.iter() {
             service.daemon_event(EventBody::StaffEnrolled {
@@ -980,6 +1026,36 @@ impl Service {
             ))
         })?;
         Ok(EventBody::ItemOpened { item: entry.item.clone() })
+    }
+
+    /// A step of the sessions (installation, suspension, resumption,
+    /// adjournment) signed by the chair's key `key`, with the chair's
+    /// `note` for the acta. Placed in a group so that the ledger admits it
+    /// with its record's time (C.Co Art. 430 counts days).
+    pub fn session_step_as(
+        &mut self,
+        key: &Keypair,
+        step: asamblea_rules::SessionStep,
+        note: &str,
+    ) -> Result<Appended, ActionError> {
+        let note = Text::new(note.trim()).map_err(VenueError::invalid("la nota / the note"))?;
+        let body = match step {
+            asamblea_rules::SessionStep::Installed => EventBody::MeetingInstalled { note },
+            asamblea_rules::SessionStep::Suspended => EventBody::MeetingSuspended { note },
+            asamblea_rules::SessionStep::Resumed => EventBody::MeetingResumed { note },
+            asamblea_rules::SessionStep::Adjourned => EventBody::MeetingAdjourned { note },
+        };
+        let signed = self.signed(key, body)?;
+        let mut group = self.journal.begin_group()?;
+        let appended = group.push(signed)?;
+        group.commit()?;
+        Ok(appended)
+    }
+
+    /// [`Service::session_step_as`] signed by the command line's chair.
+    pub fn session_step(&mut self, step: asamblea_rules::SessionStep, note: &str) -> Result<Appended, ActionError> {
+        let chair = self.signer_for(MessageKind::MeetingInstalled)?;
+        self.session_step_as(&chair, step, note)
     }
 
     /// Opens an agenda item by id.

@@ -16,7 +16,7 @@ use crate::codec::{Reader, Writer};
 use crate::error::{Problem, WireError};
 use crate::keys::PublicKey;
 use crate::kinds::{wire_codes, MessageKind, StaffRole};
-use crate::limits::{MAX_AGENDA_ITEMS, MAX_LISTS, MAX_PRINCIPALS, MAX_SPLIT_PARTS, MAX_VOTES};
+use crate::limits::{MAX_AGENDA_ENTRIES, MAX_AGENDA_ITEMS, MAX_CANDIDATES, MAX_LISTS, MAX_PRINCIPALS, MAX_SPLIT_PARTS, MAX_VOTES};
 use crate::result::PublishedResult;
 use crate::values::{CredentialId, Digest, Id, Nonce, Text};
 
@@ -181,6 +181,79 @@ pub enum EventBody {
         /// (who attends for a company holder in person); none otherwise.
         document: Option<Id>,
     },
+    /// The whole agenda as convened: the items of `meeting-convened` in
+    /// their place among those read, reported or discussed without a vote
+    /// (informative items), and the candidates each election's lists
+    /// carry. Signed by the daemon, once, when the meeting is convened,
+    /// before the register is imported.
+    AgendaConvened {
+        /// 1 to [`MAX_AGENDA_ENTRIES`] entries, in the agenda's order.
+        entries: Vec<AgendaEntry>,
+    },
+    /// The chair installs the meeting, having verified the quorum (C.Co
+    /// Art. 427–429): the first session begins.
+    MeetingInstalled {
+        /// What the chair adds for the acta (may be empty).
+        note: Text,
+    },
+    /// The chair suspends the meeting, to resume later (C.Co Art. 430):
+    /// nothing is put to the vote until it resumes.
+    MeetingSuspended {
+        /// Why, and when it is to resume (may be empty).
+        note: Text,
+    },
+    /// The chair resumes a suspended meeting: a new session.
+    MeetingResumed {
+        /// What the chair adds for the acta (may be empty).
+        note: Text,
+    },
+    /// The chair adjourns the meeting («se levantó la sesión»): nothing
+    /// more is voted and nobody more arrives.
+    MeetingAdjourned {
+        /// What the chair adds for the acta (may be empty).
+        note: Text,
+    },
+}
+
+/// An entry of the whole agenda (`agenda-convened`).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum AgendaEntry {
+    /// An item of `meeting-convened`'s agenda, in its place, with the
+    /// candidates of its lists: none given, or one list of candidates per
+    /// list in ballot order (elections only).
+    Voted {
+        /// The item's id, as convened in `meeting-convened`.
+        item: Id,
+        /// Per list, in ballot order, its candidates in the list's order.
+        candidates: Vec<Vec<Candidate>>,
+    },
+    /// An item read, reported or discussed, not voted ("informe de
+    /// gestión", "proposiciones y varios").
+    Informative {
+        /// Its id, unique in the whole agenda.
+        item: Id,
+        /// Its title.
+        title: Text,
+    },
+}
+
+impl AgendaEntry {
+    /// The entry's id.
+    pub fn item(&self) -> &Id {
+        match self {
+            AgendaEntry::Voted { item, .. } | AgendaEntry::Informative { item, .. } => item,
+        }
+    }
+}
+
+/// A candidate a list carries: the principal and, where the seat has one,
+/// the alternate (suplente), elected with the principal.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Candidate {
+    /// The principal's name: 1 to 256 bytes.
+    pub principal: Text,
+    /// The alternate's name; empty when the seat has none.
+    pub suplente: Text,
 }
 
 /// An agent presenting itself with its principals.
@@ -397,6 +470,11 @@ impl EventBody {
             EventBody::RegisterNamed { .. } => MessageKind::RegisterNamed,
             EventBody::MeetingDescribed { .. } => MessageKind::MeetingDescribed,
             EventBody::AttendeeNamed { .. } => MessageKind::AttendeeNamed,
+            EventBody::AgendaConvened { .. } => MessageKind::AgendaConvened,
+            EventBody::MeetingInstalled { .. } => MessageKind::MeetingInstalled,
+            EventBody::MeetingSuspended { .. } => MessageKind::MeetingSuspended,
+            EventBody::MeetingResumed { .. } => MessageKind::MeetingResumed,
+            EventBody::MeetingAdjourned { .. } => MessageKind::MeetingAdjourned,
         }
     }
 
@@ -497,6 +575,20 @@ impl EventBody {
                     w.str(document.as_str());
                 }
             }
+            EventBody::AgendaConvened { entries } => {
+                w.count("agenda-convened.entries", entries.len(), 1, MAX_AGENDA_ENTRIES)?;
+                for (i, entry) in entries.iter().enumerate() {
+                    if entries[..i].iter().any(|earlier| earlier.item() == entry.item()) {
+                        let problem = Problem::Repeated;
+                        return Err(WireError::Invalid { field: "agenda-convened.entries.item", problem });
+                    }
+                    entry.write(w)?;
+                }
+            }
+            EventBody::MeetingInstalled { note }
+            | EventBody::MeetingSuspended { note }
+            | EventBody::MeetingResumed { note }
+            | EventBody::MeetingAdjourned { note } => w.str(note.as_str()),
         }
         Ok(())
     }
@@ -602,6 +694,29 @@ impl EventBody {
                     _ => Some(r.id("attendee-named.document")?),
                 },
             },
+            MessageKind::AgendaConvened => {
+                let count = r.count("agenda-convened.entries", 1, MAX_AGENDA_ENTRIES)?;
+                let mut entries: Vec<AgendaEntry> = Vec::with_capacity(count);
+                for _ in 0..count {
+                    let at = r.at();
+                    let entry = AgendaEntry::read(r)?;
+                    if entries.iter().any(|earlier| earlier.item() == entry.item()) {
+                        return Err(r.malformed("agenda-convened.entries.item", at, Problem::Repeated));
+                    }
+                    entries.push(entry);
+                }
+                EventBody::AgendaConvened { entries }
+            }
+            MessageKind::MeetingInstalled => {
+                EventBody::MeetingInstalled { note: r.text("meeting-installed.note")? }
+            }
+            MessageKind::MeetingSuspended => {
+                EventBody::MeetingSuspended { note: r.text("meeting-suspended.note")? }
+            }
+            MessageKind::MeetingResumed => EventBody::MeetingResumed { note: r.text("meeting-resumed.note")? },
+            MessageKind::MeetingAdjourned => {
+                EventBody::MeetingAdjourned { note: r.text("meeting-adjourned.note")? }
+            }
             // `Reader::header` let event kinds only through.
             MessageKind::Receipt | MessageKind::Checkpoint => {
                 return Err(r.malformed("tag", 0, Problem::UnexpectedKind(kind)))
@@ -655,6 +770,64 @@ impl AgentArrival {
             capacity: r.code("arrival.capacity")?,
             declared_role: r.code("arrival.declared_role")?,
             power_document: r.text("arrival.power_document")?,
+        })
+    }
+}
+
+impl AgendaEntry {
+    fn write(&self, w: &mut Writer) -> Result<(), WireError> {
+        match self {
+            AgendaEntry::Voted { item, candidates } => {
+                w.u8(1);
+                w.str(item.as_str());
+                w.count("agenda-convened.entries.candidates", candidates.len(), 0, MAX_LISTS)?;
+                for list in candidates {
+                    w.count("agenda-convened.entries.candidates", list.len(), 1, MAX_CANDIDATES)?;
+                    for candidate in list {
+                        if candidate.principal.as_str().is_empty() {
+                            let problem = Problem::TooShort { len: 0, min: 1 };
+                            let field = "agenda-convened.entries.candidates.principal";
+                            return Err(WireError::Invalid { field, problem });
+                        }
+                        w.str(candidate.principal.as_str());
+                        w.str(candidate.suplente.as_str());
+                    }
+                }
+            }
+            AgendaEntry::Informative { item, title } => {
+                w.u8(2);
+                w.str(item.as_str());
+                w.str(title.as_str());
+            }
+        }
+        Ok(())
+    }
+
+    fn read(r: &mut Reader<'_>) -> Result<AgendaEntry, WireError> {
+        let at = r.at();
+        Ok(match r.u8("agenda-convened.entries.kind")? {
+            1 => {
+                let item = r.id("agenda-convened.entries.item")?;
+                let lists = r.count("agenda-convened.entries.candidates", 0, MAX_LISTS)?;
+                let mut candidates = Vec::with_capacity(lists);
+                for _ in 0..lists {
+                    let count = r.count("agenda-convened.entries.candidates", 1, MAX_CANDIDATES)?;
+                    let mut list = Vec::with_capacity(count);
+                    for _ in 0..count {
+                        list.push(Candidate {
+                            principal: r.name("agenda-convened.entries.candidates.principal")?,
+                            suplente: r.text("agenda-convened.entries.candidates.suplente")?,
+                        });
+                    }
+                    candidates.push(list);
+                }
+                AgendaEntry::Voted { item, candidates }
+            }
+            2 => AgendaEntry::Informative {
+                item: r.id("agenda-convened.entries.item")?,
+                title: r.text("agenda-convened.entries.title")?,
+            },
+            other => return Err(r.malformed("agenda-convened.entries.kind", at, Problem::UnknownCode(other))),
         })
     }
 }

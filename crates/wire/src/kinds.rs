@@ -94,6 +94,11 @@ message_kinds! {
     RegisterNamed = 0x10, "register-named", OPERATOR;
     MeetingDescribed = 0x11, "meeting-described", DAEMON;
     AttendeeNamed = 0x12, "attendee-named", OPERATOR;
+    AgendaConvened = 0x13, "agenda-convened", DAEMON;
+    MeetingInstalled = 0x14, "meeting-installed", CHAIR;
+    MeetingSuspended = 0x15, "meeting-suspended", CHAIR;
+    MeetingResumed = 0x16, "meeting-resumed", CHAIR;
+    MeetingAdjourned = 0x17, "meeting-adjourned", CHAIR;
     Receipt = 0x40, "receipt", DAEMON;
     Checkpoint = 0x41, "checkpoint", DAEMON;
 }

@@ -71,7 +71,7 @@ pub use credential::Credential;
 pub use derived::{lot_index, register_digest, withdrawal_digest};
 pub use error::{Problem, WireError};
 pub use event::{
-    AgendaItem, AgentArrival, Ballot, Choice, Event, EventBody, HolderVote, ProxyRefusal, SplitPart,
+    AgendaEntry, AgendaItem, AgentArrival, Candidate, Ballot, Choice, Event, EventBody, HolderVote, ProxyRefusal, SplitPart,
 };
 pub use keys::{signing_input, Keypair, PublicKey, Signature};
 pub use kinds::{MessageKind, SignerRole, StaffRole, FORMAT_VERSION};

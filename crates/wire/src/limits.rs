@@ -20,6 +20,11 @@ pub const MAX_PRINCIPALS: usize = 1_000;
 pub const MAX_VOTES: usize = 1_000;
 /// Items on a convened agenda.
 pub const MAX_AGENDA_ITEMS: usize = 256;
+/// Entries of the whole agenda (`agenda-convened`): the items voted and
+/// those read, reported or discussed without a vote.
+pub const MAX_AGENDA_ENTRIES: usize = 512;
+/// Candidates one list of an election names (`agenda-convened`).
+pub const MAX_CANDIDATES: usize = 256;
 /// Lists (candidates) on one election.
 pub const MAX_LISTS: usize = 256;
 /// Parts of one split vote: every list plus blank.

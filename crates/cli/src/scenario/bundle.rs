@@ -69,7 +69,15 @@ pub fn record(scenario: &Scenario, dir: &Path) -> Result<Bundle> {
             Step::Leave(person) => Id::new(person)
                 .map_err(anyhow::Error::from)
                 .and_then(|person| Ok(service.staff_event(EventBody::CheckedOut { person }).map(drop)?)),
-            Step::Open(spec) => service.open_item(spec.id()).map(drop).map_err(anyhow::Error::from),
+            Step::Open(spec) => {
+                // The chair installs the meeting before its first poll, as
+                // at a real meeting; without quorum the open is refused
+                // anyway (the scenario's own verdict).
+                if service.state().sessions().state() == asamblea_rules::SessionState::NotInstalled {
+                    let _ = service.session_step(asamblea_rules::SessionStep::Installed, "");
+                }
+                service.open_item(spec.id()).map(drop).map_err(anyhow::Error::from)
+            }
             Step::Vote { item, holder, choice } => {
                 vote(&mut service, &meeting_id, &mut badges, item, holder, choice)
             }

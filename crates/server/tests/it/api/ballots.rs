@@ -13,6 +13,7 @@ use super::fixture::{hex, Api, BadgeSeed};
 async fn the_kiosks_ballot_sheet_says_which_shares_vote_and_why_a_holding_does_not() {
     let api = Api::demo("sheet");
     api.check_in_a_quorum().await;
+    api.install().await;
     // An administrator, and a holder of preferred shares only.
     for holder in ["CC-10000000", "CC-12280672"] {
         api.check_in(holder).await;
@@ -56,6 +57,7 @@ async fn the_kiosks_ballot_sheet_says_which_shares_vote_and_why_a_holding_does_n
 async fn ballots_get_receipts_only_once_and_only_for_their_meeting() {
     let api = Api::demo("ballots");
     api.check_in_a_quorum().await;
+    api.install().await;
     api.ok(Method::POST, "/api/v1/items/item-1/open", "chair", None).await;
     let credential = api.badge("NIT-800100200").await;
     let vote = |option| HolderVote {
@@ -169,6 +171,7 @@ async fn ballots_get_receipts_only_once_and_only_for_their_meeting() {
 async fn the_boards_receipt_page_checks_a_receipt_as_verify_does() {
     let api = Api::demo("receipt-page");
     api.check_in_a_quorum().await;
+    api.install().await;
     let (status, page) = api.page(Method::GET, "/recibo", None).await;
     assert_eq!(status, StatusCode::OK);
     assert!(
@@ -217,6 +220,7 @@ async fn the_boards_receipt_page_checks_a_receipt_as_verify_does() {
 async fn a_closed_items_counted_ballots_are_listed_by_their_receipts_hashes_and_searchable() {
     let api = Api::demo("counted");
     api.check_in_a_quorum().await;
+    api.install().await;
     api.ok(Method::POST, "/api/v1/items/item-1/open", "chair", None).await;
     let mut receipts = Vec::new();
     for holder in ["NIT-800100200", "NIT-800300400"] {
@@ -322,6 +326,7 @@ async fn a_closed_items_counted_ballots_are_listed_by_their_receipts_hashes_and_
 async fn a_ballot_sent_again_gets_its_receipt_only_with_its_badges_own_signature() {
     let api = Api::demo("ballot-again");
     api.check_in_a_quorum().await;
+    api.install().await;
     api.ok(Method::POST, "/api/v1/items/item-1/open", "chair", None).await;
     let credential = api.badge("NIT-800100200").await;
     let vote =

@@ -143,6 +143,11 @@ impl Api {
         self.ok_as(Method::GET, &format!("/api/v1/holders?q={query}"), "operator", None).await
     }
 
+    /// The chair installs the meeting (a quorum checked in first).
+    pub async fn install(&self) {
+        self.ok(Method::POST, "/api/v1/meeting/install", "chair", Some(serde_json::json!({}))).await;
+    }
+
     /// Checks in the demo's largest holders until more than half the
     /// ordinary shares are present (NIT-800100200, the largest, first).
     pub async fn check_in_a_quorum(&self) {

@@ -106,6 +106,7 @@ async fn the_secretary_reads_who_may_withdraw_with_names_and_shares_after_a_merg
     for holder in ["A-1", "B-2"] {
         api.check_in(holder).await;
     }
+    api.install().await;
     api.ok(Method::POST, "/api/v1/items/fusion/open", "chair", None).await;
     for (holder, option) in [("A-1", OptionIndex::FOR), ("B-2", OptionIndex::AGAINST)] {
         let credential = api.badge(holder).await;
@@ -170,6 +171,7 @@ async fn the_secretary_reads_who_may_withdraw_with_names_and_shares_after_a_merg
 async fn the_secretary_downloads_the_tallies_made_from_the_verified_bundle() {
     let api = Api::demo("downloads");
     api.check_in_a_quorum().await;
+    api.install().await;
     api.ok(Method::POST, "/api/v1/items/item-1/open", "chair", None).await;
     api.ok(Method::POST, "/api/v1/items/item-1/close", "chair", None).await;
     let (status, json) = api.text_as("/api/v1/exports/resultados.json", Role::Secretary).await;
