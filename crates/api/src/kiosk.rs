@@ -63,6 +63,10 @@ pub struct SheetOption {
     pub es: String,
     /// In English.
     pub en: String,
+    /// A list's candidates as the meeting file named them, in the list's
+    /// order: «principal (suplente: …)». Empty otherwise.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub candidates: Vec<String>,
 }
 
 /// One holder on one item.

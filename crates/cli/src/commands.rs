@@ -733,6 +733,14 @@ pub fn demo(
             thousands(quorum.present.get()),
             proxies
         )?;
+        // The demo is a meeting ready to vote: the chair installs it, the
+        // quorum verified (suspend, resume and adjourn it from the chair's
+        // console).
+        service.session_step(
+            asamblea_rules::SessionStep::Installed,
+            "instalada por la demostración al registrarse los asistentes",
+        )?;
+        writeln!(out, "Reunión instalada / meeting installed")?;
         let lock = service.close();
         asamblea_pki::enroll_kiosk(dir, "quiosco-1")?;
         writeln!(

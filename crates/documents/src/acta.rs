@@ -64,8 +64,40 @@ pub struct AgentLine {
     pub power: String,
 }
 
+/// A place on the whole agenda: id, title, and whether it is informative
+/// (read, reported or discussed without a vote).
+pub struct AgendaLine {
+    /// The item's id.
+    pub id: String,
+    /// Its title.
+    pub title: String,
+    /// Never voted.
+    pub informative: bool,
+}
+
+/// A step of the chair's sessions as the ledger recorded it.
+pub struct SessionLine {
+    /// Which step.
+    pub step: asamblea_rules::SessionStep,
+    /// Its record's number.
+    pub seq: u64,
+    /// Its record's time.
+    pub at_ms: u64,
+    /// The chair's note.
+    pub note: String,
+    /// The quorum then.
+    pub quorum: asamblea_rules::QuorumReading,
+}
+
 /// What the acta is made of.
 pub struct ActaSource<'a> {
+    /// The whole agenda in its order (`agenda-convened`); empty for a
+    /// meeting convened before it was recorded (then `agenda` is all).
+    pub whole_agenda: &'a [AgendaLine],
+    /// The steps of the sessions, in order (none before they existed).
+    pub sessions: &'a [SessionLine],
+    /// Each election's lists with their candidates, by item id.
+    pub candidates: &'a [(String, Vec<asamblea_api::public::ListCandidates>)],
     /// The meeting, every event folded in.
     pub meeting: &'a Meeting,
     /// The meeting file's facts.
@@ -168,10 +200,17 @@ pub fn blocks(source: &ActaSource<'_>) -> Vec<Block> {
                 }
                 _ => String::new(),
             },
-            installed = source.poll_times.first().map_or_else(String::new, |&ms| format!(
-                " Se instaló a las {}, hora de Colombia, la del libro electrónico al abrirse la primera votación (sección 3).",
-                colombia_time(ms).1
-            )),
+            installed = match source.sessions.iter().find(|s| s.step == asamblea_rules::SessionStep::Installed) {
+                Some(installed) => format!(
+                    " El presidente la instaló el {} a las {}, hora de Colombia, verificado el quórum (sección 7).",
+                    date_es(&colombia_time(installed.at_ms).0),
+                    colombia_time(installed.at_ms).1
+                ),
+                None => source.poll_times.first().map_or_else(String::new, |&ms| format!(
+                    " No se registró su instalación; la primera votación se abrió a las {}, hora de Colombia (sección 3).",
+                    colombia_time(ms).1
+                )),
+            },
         )),
         text(format!(
             "Presidió la reunión {} y actuó como secretario {}, {}.",
@@ -429,10 +468,19 @@ pub fn blocks(source: &ActaSource<'_>) -> Vec<Block> {
     // that the notice did not list; an item never put to the vote says so.
     out.push(heading(1, "5. Desarrollo del orden del día"));
     let mut not_voted = Vec::new();
-    let order = source.agenda.iter().map(|(id, _)| id.as_str()).chain(
-        m.items().iter().map(|item| item.id()).filter(|id| !source.agenda.iter().any(|(a, _)| a == id)),
-    );
-    for id in order {
+    let order: Vec<&str> = if source.whole_agenda.is_empty() {
+        source.agenda.iter().map(|(id, _)| id.as_str()).collect()
+    } else {
+        source.whole_agenda.iter().map(|line| line.id.as_str()).collect()
+    };
+    let extra = m.items().iter().map(|item| item.id()).filter(|id| !order.contains(id)).collect::<Vec<_>>();
+    for id in order.into_iter().chain(extra) {
+        // An informative item: in its place, never voted.
+        if let Some(line) = source.whole_agenda.iter().find(|line| line.id == id && line.informative) {
+            out.push(heading(2, &line.title));
+            out.push(text("Punto informativo: se trató sin someterse a votación.".to_string()));
+            continue;
+        }
         let Some(item) = m.items().iter().find(|item| item.id() == id && item.is_closed()) else {
             out.push(heading(2, &title_of(id)));
             let open = m.items().iter().any(|item| item.id() == id);
@@ -493,6 +541,34 @@ pub fn blocks(source: &ActaSource<'_>) -> Vec<Block> {
                     &["Lista", "Votos", "Por cuociente", "Residuo", "Por residuo", "Puestos"],
                     rows,
                 ));
+                // The candidates each list carried, and who took each seat.
+                if let Some((_, lists)) = source.candidates.iter().find(|(id, _)| id == item.id()) {
+                    let rows = lists
+                        .iter()
+                        .flat_map(|list| {
+                            list.candidates.iter().enumerate().map(|(n, c)| {
+                                vec![list.list.clone(), (n + 1).to_string(), c.principal.clone(), c.suplente.clone()]
+                            })
+                        })
+                        .collect();
+                    out.push(text("Candidatos inscritos en cada lista, en su orden:".to_string()));
+                    out.push(table(&["Lista", "Renglón", "Principal", "Suplente"], rows));
+                    let seats = crate::explain::elected(e, lists);
+                    if !seats.is_empty() {
+                        let rows = seats
+                            .iter()
+                            .map(|seat| {
+                                let (principal, suplente) = seat.candidate.as_ref().map_or_else(
+                                    || ("(la lista no inscribió candidato para este puesto)".to_string(), String::new()),
+                                    |c| (c.principal.clone(), c.suplente.clone()),
+                                );
+                                vec![seat.list.clone(), seat.seat.to_string(), principal, suplente]
+                            })
+                            .collect();
+                        out.push(text("Fueron elegidos:".to_string()));
+                        out.push(table(&["Lista", "Puesto de la lista", "Principal", "Suplente"], rows));
+                    }
+                }
                 for (_, round, seed, winner) in source.lots.iter().filter(|(lot, ..)| lot == item.id()) {
                     out.push(text(format!(
                         "Sorteo {}: el puesto fue para {winner}; semilla, la cabeza de la cadena tras el cierre: {seed}.",
@@ -547,9 +623,37 @@ pub fn blocks(source: &ActaSource<'_>) -> Vec<Block> {
     }
 
     out.push(heading(1, "7. Cierre y firmas"));
-    let (closing_day, closing_time) = colombia_time(source.last_ms);
+    // The sessions: installed, suspended, resumed, adjourned, each with
+    // its day, hour and the quorum then (C.Co. arts. 430 and 431).
+    if !source.sessions.is_empty() {
+        let rows = source
+            .sessions
+            .iter()
+            .map(|s| {
+                let (day, time) = colombia_time(s.at_ms);
+                vec![
+                    s.step.spanish().to_string(),
+                    date_es(&day),
+                    time,
+                    thousands(s.quorum.present.get()),
+                    percent(s.quorum.present.get(), s.quorum.voting_outstanding.get()),
+                    if s.quorum.this_call { "sí" } else { "NO" }.to_string(),
+                    s.note.clone(),
+                ]
+            })
+            .collect();
+        out.push(heading(2, "Sesiones"));
+        out.push(table(&["Acto del presidente", "Fecha", "Hora", "Acciones presentes", "% con voto", "Quórum", "Nota"], rows));
+    }
+    let adjourned = source.sessions.iter().rfind(|s| s.step == asamblea_rules::SessionStep::Adjourned);
+    let (closing_day, closing_time) = colombia_time(adjourned.map_or(source.last_ms, |s| s.at_ms));
+    let closing_source = if adjourned.is_some() {
+        "las del levantamiento de la sesión en el libro electrónico"
+    } else {
+        "las del último registro del libro electrónico, pues no se registró el levantamiento de la sesión"
+    };
     out.push(text(format!(
-        "{} Fecha y hora de cierre: {}, a las {}, hora de Colombia, las del último registro del libro electrónico (n.º {}).",
+        "{} Fecha y hora de cierre: {}, a las {}, hora de Colombia, {closing_source} (n.º {}).",
         if not_voted.is_empty() {
             "Agotado el orden del día, se levantó la sesión.".to_string()
         } else if m.quorum_series().is_empty() && !m.quorum().this_call {
@@ -559,7 +663,7 @@ pub fn blocks(source: &ActaSource<'_>) -> Vec<Block> {
         },
         date_es(&closing_day),
         closing_time,
-        thousands(source.last.0)
+        thousands(adjourned.map_or(source.last.0, |s| s.seq))
     )));
     out.push(table(
         &["Presidente", "Secretario", "Comisión aprobatoria", "Comisión aprobatoria"],

@@ -391,6 +391,16 @@ mod tests {
     }
 }
 
+/// A candidate in words, as every page and the acta print one: the
+/// principal, and the suplente in brackets when the seat has one.
+pub fn candidate_words(candidate: &asamblea_api::public::Candidate) -> String {
+    if candidate.suplente.is_empty() {
+        candidate.principal.clone()
+    } else {
+        format!("{} (suplente: {})", candidate.principal, candidate.suplente)
+    }
+}
+
 /// Who an election elected to each seat: each list's candidates take the
 /// seats it won in the list's order (principal with their suplente). A
 /// seat beyond the list's candidates has none; an election without its

@@ -931,7 +931,7 @@ mod tests {
         let options = ["Sí", "No", "En blanco"]
             .iter()
             .zip(0..)
-            .map(|(es, index)| SheetOption { index, es: es.to_string(), en: es.to_string() })
+            .map(|(es, index)| SheetOption { index, es: es.to_string(), en: es.to_string(), candidates: Vec::new() })
             .collect::<Vec<_>>();
         let voter = |holder: &str, name: &str, may_vote| SheetVoter {
             holder: holder.into(),

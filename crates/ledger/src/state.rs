@@ -792,8 +792,10 @@ impl State {
                 // The decoder checked every convened item against the
                 // rules' item rules, so this cannot fail on a decoded one.
                 let spec = entry.to_spec().map_err(|e| Rejection::BadItem(e.to_string()))?;
-                // A meeting convened with its whole agenda (every one
-                // since sessions exist) is installed before any poll.
+                // The rules' own refusals first (FORMAT.md's codes); then a
+                // meeting convened with its whole agenda (every one since
+                // sessions exist) opens a poll only in session.
+                self.meeting_mut()?.check_open(&spec).map_err(Rejection::Rules)?;
                 self.sessions.check_poll(self.whole_agenda.is_some()).map_err(Rejection::Session)?;
                 self.meeting_mut()?.open(spec).map_err(Rejection::Rules)?;
             }

@@ -361,25 +361,9 @@ impl Meeting {
     /// Opens a poll. Refused when the id was opened before (R16), when the
     /// matter needed the notice (R17), or without quorum (R3, R4).
     pub fn open(&mut self, spec: ItemSpec) -> Result<ItemIndex, Refusal> {
-        if self.item_index.contains_key(&spec.id) {
-            return Err(Refusal::ItemAlreadyDecided);
-        }
+        self.check_open(&spec)?;
         let matter = spec.matter;
-        let rules = *self.profile.matter(matter);
-        let universal =
-            !self.voting_outstanding.is_zero() && self.presence.voting_shares() == self.voting_outstanding;
-        if !spec.noticed && !universal {
-            let extraordinary_refuses =
-                self.kind == MeetingKind::Extraordinary && !matter.allowed_unnoticed_in_extraordinary();
-            if rules.notice_required || extraordinary_refuses {
-                return Err(Refusal::NotInNotice);
-            }
-        }
         let first_call_quorum = self.profile.needs_first_call_quorum(matter, self.call);
-        if !self.quorum_met(self.presence.voting_shares(), self.presence.voting_holders(), first_call_quorum)
-        {
-            return Err(Refusal::NoQuorum);
-        }
         let options = match &spec.options {
             BallotOptions::Decision => 3,
             BallotOptions::Election { lists, .. } => lists.len() + 1,
@@ -401,6 +385,31 @@ impl Meeting {
         let point = self.quorum_point(at, PollMoment::Opened);
         self.quorum_series.push(point);
         Ok(at)
+    }
+
+    /// Whether [`Meeting::open`] would open `spec`, changing nothing: the
+    /// refusal it would give, in FORMAT.md's order.
+    pub fn check_open(&self, spec: &ItemSpec) -> Result<(), Refusal> {
+        if self.item_index.contains_key(&spec.id) {
+            return Err(Refusal::ItemAlreadyDecided);
+        }
+        let matter = spec.matter;
+        let rules = *self.profile.matter(matter);
+        let universal =
+            !self.voting_outstanding.is_zero() && self.presence.voting_shares() == self.voting_outstanding;
+        if !spec.noticed && !universal {
+            let extraordinary_refuses =
+                self.kind == MeetingKind::Extraordinary && !matter.allowed_unnoticed_in_extraordinary();
+            if rules.notice_required || extraordinary_refuses {
+                return Err(Refusal::NotInNotice);
+            }
+        }
+        let first_call_quorum = self.profile.needs_first_call_quorum(matter, self.call);
+        if !self.quorum_met(self.presence.voting_shares(), self.presence.voting_holders(), first_call_quorum)
+        {
+            return Err(Refusal::NoQuorum);
+        }
+        Ok(())
     }
 
     /// A ballot, by ids and option names, with every check in FORMAT.md's

@@ -63,11 +63,38 @@ function render(status) {
   verdict.textContent = q.met ? w().met : w().notMet;
   quorum.append(verdict, " · " + n(q.present_shares) + w().of + n(q.voting_outstanding) + w().shares + " · " + n(q.holders) + w().holders);
   quorum.append(classLine(q));
+  // Where the meeting stands, when it is not simply in session.
+  const session = (status.session || {}).state;
+  const sessionWords = {
+    "not-installed": ["Reunión aún sin instalar", "Meeting not yet installed"],
+    suspended: ["Reunión suspendida", "Meeting suspended"],
+    adjourned: ["Sesión levantada: la reunión terminó", "Meeting adjourned"],
+  }[session];
+  if (sessionWords) {
+    const banner = text(document.createElement("strong"), english ? sessionWords[1] : sessionWords[0]);
+    banner.className = "session " + session;
+    quorum.append(document.createElement("br"), banner);
+  }
   if (projection) { project(status); return; }
   const body = document.getElementById("items");
   body.replaceChildren();
-  for (const item of status.items) {
+  // The whole agenda in its order: informative items in their place.
+  const voted = Object.fromEntries(status.items.map((item) => [item.id, item]));
+  const places = status.agenda && status.agenda.length ? status.agenda : status.items.map((item) => ({ id: item.id }));
+  for (const place of places) {
     const row = document.createElement("tr");
+    if (place.informative) {
+      const title = text(document.createElement("td"), place.title);
+      title.className = "title";
+      title.append(text(document.createElement("div"), english ? "informative item: not voted" : "punto informativo: no se vota"));
+      title.lastChild.className = "matter";
+      const none = text(document.createElement("td"), "—");
+      none.colSpan = 5;
+      row.append(title, none);
+      body.append(row);
+      continue;
+    }
+    const item = voted[place.id];
     const r = item.result || {};
     // The agenda's title, and under it the kind of matter (which decides
     // the majority).
@@ -75,6 +102,19 @@ function render(status) {
     title.className = "title";
     title.append(text(document.createElement("div"), english ? item.matter_en : item.matter_es));
     title.lastChild.className = "matter";
+    // An election's lists with whom they carry; once closed, who was
+    // elected to each seat.
+    const people = (c) => c.principal + (c.suplente ? " (" + (english ? "alternate" : "suplente") + ": " + c.suplente + ")" : "");
+    if (item.elected && item.elected.length) {
+      title.append(text(document.createElement("div"), (english ? "Elected: " : "Elegidos: ")
+        + item.elected.map((seat) => seat.candidate ? people(seat.candidate) : seat.list + (english ? ": seat without a candidate" : ": puesto sin candidato")).join("; ")));
+      title.lastChild.className = "matter";
+    } else if (item.candidates) {
+      for (const list of item.candidates) {
+        title.append(text(document.createElement("div"), list.list + ": " + list.candidates.map(people).join("; ")));
+        title.lastChild.className = "matter";
+      }
+    }
     const state = document.createElement("td");
     if (item.state === "closed") {
       state.append(text(document.createElement("strong"), english ? outcomesEn[r.outcome] || r.outcome : item.outcome_es || r.outcome));

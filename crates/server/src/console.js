@@ -546,6 +546,101 @@ function labelled(td, label) {
   return td;
 }
 
+// ----- presidencia: the sessions -----
+const SESSION_STATE = {
+  "not-installed": "Sin instalar: ninguna votación se abre hasta instalarla / not installed",
+  "in-session": "En sesión / in session",
+  suspended: "Suspendida: nada se vota hasta reanudarla / suspended",
+  adjourned: "Sesión levantada: la reunión terminó / adjourned",
+};
+const SESSION_STEP = { installed: "Instalación", suspended: "Suspensión", resumed: "Reanudación", adjourned: "Levantamiento de la sesión" };
+let sessionConfirm = null;
+function sessionPanel(data) {
+  const box = document.getElementById("sesion");
+  if (!box) return;
+  const s = data.session || { state: "not-installed", steps: [] };
+  const key = JSON.stringify([s, sessionConfirm]);
+  if (box.dataset.key === key) return;
+  box.dataset.key = key;
+  const parts = [el("p", SESSION_STATE[s.state], "session-state " + s.state)];
+  if (s.steps.length) {
+    const list = document.createElement("ol");
+    for (const step of s.steps) {
+      const quorum = "quórum " + step.quorum.percent.replace(" %", "\u00a0%") + (step.quorum.met ? "" : " (SIN QUÓRUM)");
+      list.append(el("li", SESSION_STEP[step.step] + " a las " + clock(step.at_ms) + " · " + quorum + (step.note ? " — " + step.note : "")));
+    }
+    parts.push(list);
+  }
+  const note = document.getElementById("sesion-nota");
+  const post = async (button, action, said) => {
+    button.disabled = true;
+    const done = await api("POST", "/api/v1/meeting/" + action, { note: note.value });
+    sessionConfirm = null;
+    if (done.ok) note.value = "";
+    say(done.ok ? said : failure(done), done.ok);
+    await agenda(true);
+  };
+  const button = (label, action, said, kind) => {
+    const b = el("button", label, kind || "");
+    b.type = "button";
+    b.dataset.focus = "session-" + action;
+    b.addEventListener("click", () => post(b, action, said));
+    return b;
+  };
+  // Adjourning cannot be undone: the first press asks, as a close does.
+  const adjourn = () => {
+    if (sessionConfirm !== "adjourn") {
+      const ask = el("button", "Levantar la sesión…", "leave");
+      ask.type = "button";
+      ask.dataset.focus = "session-ask";
+      ask.addEventListener("click", async () => { sessionConfirm = "adjourn"; await agenda(true); });
+      return [ask];
+    }
+    const cancel = el("button", "Cancelar", "leave");
+    cancel.type = "button";
+    cancel.dataset.focus = "session-cancel";
+    cancel.addEventListener("click", async () => { sessionConfirm = null; await agenda(true); });
+    return [cancel, el("p", "¿Levantar la sesión? Nada más se votará y nadie más podrá llegar. / Adjourn? Nothing more is voted.", "confirm"),
+      button("Sí, levantar la sesión", "adjourn", "Sesión levantada / meeting adjourned", "danger")];
+  };
+  const actions = {
+    "not-installed": [button("Instalar la reunión", "install", "Reunión instalada / meeting installed")],
+    "in-session": [button("Suspender la reunión", "suspend", "Reunión suspendida / meeting suspended", "leave"), ...adjourn()],
+    suspended: [button("Reanudar la reunión", "resume", "Reunión reanudada / meeting resumed"), ...adjourn()],
+    adjourned: [],
+  }[s.state];
+  const row = el("div", "", "session-actions");
+  row.append(...actions);
+  parts.push(row);
+  box.replaceChildren(...parts);
+  note.closest("p").hidden = s.state === "adjourned";
+}
+
+// An election's lists with their candidates, principal and suplente.
+function candidatesOf(item) {
+  if (!item.candidates) return null;
+  const box = el("div", "", "rule");
+  for (const list of item.candidates) {
+    const people = list.candidates.map((c) => c.principal + (c.suplente ? " (suplente: " + c.suplente + ")" : "")).join("; ");
+    box.append(el("div", list.list + ": " + people));
+  }
+  return box;
+}
+
+// An informative item's row: in its place, never voted.
+function informativeRow(place, chair) {
+  const row = document.createElement("tr");
+  const title = el("td", place.title);
+  title.append(el("div", "Punto informativo: no se vota / informative item, not voted", "rule"));
+  row.append(title);
+  if (chair) row.append(el("td", "—"), el("td", "informativo"), el("td", "", "num"), el("td"));
+  else {
+    row.append(el("td", "informativo"));
+    for (let i = 0; i < 6; i++) row.append(el("td", "", "num"));
+  }
+  return row;
+}
+
 // ----- presidencia / secretaría: the agenda -----
 function agendaRow(item, chair) {
   const row = document.createElement("tr");
@@ -554,6 +649,13 @@ function agendaRow(item, chair) {
   if (item.rule_es) {
     // The rule that decides it, before the poll opens.
     title.append(el("div", "Regla: " + item.rule_es + " (" + item.rule_source + ")", "rule"));
+  }
+  const candidates = candidatesOf(item);
+  if (candidates) title.append(candidates);
+  if (item.elected && item.elected.length) {
+    title.append(el("div", "Elegidos / elected: " + item.elected.map((s) => s.candidate
+      ? s.candidate.principal + (s.candidate.suplente ? " (suplente: " + s.candidate.suplente + ")" : "")
+      : s.list + ": puesto sin candidato").join("; "), "rule"));
   }
   const stateCell = el("td", state, item.state === "closed" ? "decided" : "");
   // Why it came out so, with what was needed (the secretary's record).
@@ -598,7 +700,10 @@ function chairAction(item) {
     say(done.ok ? (action === "open" ? "Votación abierta: " : "Votación cerrada: ") + item.title : failure(done), done.ok);
     await agenda(true);
   };
-  if (item.state === "pending") {
+  const session = lastStatus && lastStatus.session ? lastStatus.session.state : "in-session";
+  if (item.state === "pending" && session !== "in-session") {
+    cell.append(el("span", { "not-installed": "Instale la reunión para abrir votaciones", suspended: "Reunión suspendida", adjourned: "Sesión levantada" }[session], "rule"));
+  } else if (item.state === "pending") {
     const open = el("button", "Abrir la votación");
     open.type = "button";
     open.setAttribute("aria-label", "Abrir la votación: " + item.title + " / open the poll");
@@ -638,11 +743,18 @@ async function agenda(chair) {
   if (!data) return;
   const body = document.getElementById("agenda");
   const focused = document.activeElement && document.activeElement.dataset ? document.activeElement.dataset.focus : null;
-  const rows = data.items.map((item) => {
-    const key = JSON.stringify([item, chair && lastStatus ? lastStatus.quorum.present_shares : 0, confirming === item.id]);
+  if (chair) sessionPanel(data);
+  // The whole agenda in its order (informative items in their place); a
+  // meeting convened before it was recorded has its voted items only.
+  const voted = Object.fromEntries(data.items.map((item) => [item.id, item]));
+  const places = data.agenda && data.agenda.length ? data.agenda : data.items.map((item) => ({ id: item.id, informative: false }));
+  const session = data.session ? data.session.state : "";
+  const rows = places.map((place) => {
+    const item = place.informative ? place : voted[place.id];
+    const key = JSON.stringify([item, chair && lastStatus ? lastStatus.quorum.present_shares : 0, confirming === item.id, session]);
     const known = [...body.children].find((row) => row.dataset.item === item.id && row.dataset.key === key);
     if (known) return known;
-    const row = agendaRow(item, chair);
+    const row = place.informative ? informativeRow(place, chair) : agendaRow(item, chair);
     row.dataset.item = item.id;
     row.dataset.key = key;
     return row;

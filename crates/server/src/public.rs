@@ -177,7 +177,7 @@ pub(crate) fn status_now(state: &AppState) -> Status {
 }
 
 /// An election's lists with the candidates `agenda-convened` recorded.
-fn candidates_of(state: &asamblea_ledger::State, item: &asamblea_wire::AgendaItem) -> Option<Vec<ListCandidates>> {
+pub(crate) fn candidates_of(state: &asamblea_ledger::State, item: &asamblea_wire::AgendaItem) -> Option<Vec<ListCandidates>> {
     let candidates = state.whole_agenda()?.iter().find_map(|entry| match entry {
         asamblea_wire::AgendaEntry::Voted { item: id, candidates } if *id == item.item => Some(candidates),
         _ => None,
@@ -201,7 +201,7 @@ fn candidates_of(state: &asamblea_ledger::State, item: &asamblea_wire::AgendaIte
 }
 
 /// The whole agenda in its order, informative items in their place.
-fn whole_agenda(state: &asamblea_ledger::State) -> Vec<AgendaPlace> {
+pub(crate) fn whole_agenda(state: &asamblea_ledger::State) -> Vec<AgendaPlace> {
     let Some(entries) = state.whole_agenda() else { return Vec::new() };
     entries
         .iter()

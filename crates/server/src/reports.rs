@@ -322,7 +322,32 @@ pub fn acta(
         })
         .collect();
     attendees.sort();
+    let whole_agenda: Vec<acta::AgendaLine> = crate::public::whole_agenda(state)
+        .into_iter()
+        .map(|place| acta::AgendaLine { id: place.id, title: place.title, informative: place.informative })
+        .collect();
+    let sessions: Vec<acta::SessionLine> = state
+        .session_log()
+        .iter()
+        .map(|s| acta::SessionLine {
+            step: s.step,
+            seq: s.seq,
+            at_ms: s.time_ms,
+            note: s.note.clone(),
+            quorum: s.quorum,
+        })
+        .collect();
+    let candidates: Vec<(String, Vec<asamblea_api::public::ListCandidates>)> = state
+        .agenda()
+        .iter()
+        .filter_map(|entry| {
+            crate::public::candidates_of(state, entry).map(|lists| (entry.item.as_str().to_string(), lists))
+        })
+        .collect();
     let source = acta::ActaSource {
+        whole_agenda: &whole_agenda,
+        sessions: &sessions,
+        candidates: &candidates,
         meeting,
         attendees: &attendees,
         described: &described,

@@ -1014,3 +1014,84 @@ const CHECKPOINT: &str =
 const CHECKPOINT_SIGNATURE: &str = "fb2bfad1aa0506d34876efbf2213e73b6daf5bfa5b239722ec1b64b8aba25cdbb8edb339fcaf7d97e460a987b44adcc918c84c599b9c1ac34ea6c95a787cca08";
 const QR_TEXT: &str = "AS1AAAQEAYEAUDAOAAAAAATGMZTGMZTGMZTGMZTGMZTGMZTGMZTGMZTGMZTGMZTGMZTGMZTGM3E22YHGRMB";
 const LOT_POSITION: u32 = 0;
+
+// ----- §10.9: the whole agenda and the sessions ---------------------------
+
+/// The events of §10.9, each encoded by the crate and, independently, from
+/// the layouts of §3.17 and §3.18: (what it is, its bytes).
+fn sessions_vectors() -> Vec<(&'static str, Vec<u8>)> {
+    use asamblea_wire::{AgendaEntry, Candidate};
+    let nonce = |n: u8| Nonce([n; 16]);
+    let text = |s: &str| Text::new(s).expect("a text");
+    let agenda = Event {
+        nonce: nonce(0xA1),
+        body: EventBody::AgendaConvened {
+            entries: vec![
+                AgendaEntry::Informative { item: id("quorum"), title: text("Verificación del quórum") },
+                AgendaEntry::Voted { item: id("item-1"), candidates: vec![] },
+                AgendaEntry::Voted {
+                    item: id("item-2"),
+                    candidates: vec![
+                        vec![Candidate { principal: text("Ana Pérez"), suplente: text("Luis Gómez") }],
+                        vec![Candidate { principal: text("Carla Ruiz"), suplente: text("") }],
+                    ],
+                },
+            ],
+        },
+    };
+    let hand_agenda = [
+        &[0x13u8, 0x02][..],
+        &[0xA1; 16],
+        &3u32.to_be_bytes(),
+        &[2],
+        &string("quorum"),
+        &string("Verificación del quórum"),
+        &[1],
+        &string("item-1"),
+        &0u32.to_be_bytes(),
+        &[1],
+        &string("item-2"),
+        &2u32.to_be_bytes(),
+        &1u32.to_be_bytes(),
+        &string("Ana Pérez"),
+        &string("Luis Gómez"),
+        &1u32.to_be_bytes(),
+        &string("Carla Ruiz"),
+        &string(""),
+    ]
+    .concat();
+    let mut out = vec![("agenda-convened", agenda.encode().expect("encodes"), hand_agenda)];
+    for (name, tag, n, note, body) in [
+        ("meeting-installed", 0x14u8, 0xA2u8, "verificado el quórum", EventBody::MeetingInstalled { note: text("verificado el quórum") }),
+        ("meeting-suspended", 0x15, 0xA3, "se reanuda mañana a las 9:00", EventBody::MeetingSuspended { note: text("se reanuda mañana a las 9:00") }),
+        ("meeting-resumed", 0x16, 0xA4, "", EventBody::MeetingResumed { note: text("") }),
+        ("meeting-adjourned", 0x17, 0xA5, "", EventBody::MeetingAdjourned { note: text("") }),
+    ] {
+        let event = Event { nonce: nonce(n), body };
+        let hand = [&[tag, 0x02][..], &[n; 16], &string(note)].concat();
+        out.push((name, event.encode().expect("encodes"), hand));
+    }
+    out.into_iter()
+        .map(|(name, encoded, hand)| {
+            assert_eq!(hex(&encoded), hex(&hand), "{name}: the crate and the layout of §3.17–3.18 agree");
+            assert_eq!(Event::decode(&encoded).expect("decodes").encode().expect("encodes"), encoded, "{name}");
+            (name, encoded)
+        })
+        .collect()
+}
+
+#[test]
+fn the_whole_agenda_and_the_sessions_have_their_bytes_in_the_document() {
+    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../../docs/ledger-format.md");
+    let text = std::fs::read_to_string(path).expect("docs/ledger-format.md");
+    let doc: String = text.split_whitespace().collect();
+    let vectors = sessions_vectors();
+    if std::env::var_os("ASAMBLEA_PRINT_VECTORS").is_some() {
+        for (name, bytes) in &vectors {
+            println!("`{name}`:\n\n```text\n{}\n```\n", wrapped(&hex(bytes)));
+        }
+    }
+    for (name, bytes) in vectors {
+        assert!(doc.contains(&hex(&bytes)), "docs/ledger-format.md §10.9 lacks `{name}` as encoded");
+    }
+}

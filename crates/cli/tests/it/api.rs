@@ -227,6 +227,12 @@ async fn a_meeting_driven_through_the_api_matches_the_same_meeting_as_a_scenario
                     .await
             }
             Step::Open(spec) => {
+                // The chair installs the meeting before its first poll;
+                // without quorum that is refused, and so is the open.
+                let (_, status) = api.call(Method::GET, "/api/v1/status", "public", None).await;
+                if status["session"]["state"] == "not-installed" {
+                    api.call(Method::POST, "/api/v1/meeting/install", "chair", Some(json!({}))).await;
+                }
                 api.call(Method::POST, &format!("/api/v1/items/{}/open", spec.id()), "chair", None).await
             }
             Step::Close(item) => {

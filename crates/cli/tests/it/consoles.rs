@@ -787,6 +787,7 @@ fn the_board_says_at_once_when_its_feed_drops_and_recovers_by_itself() {
 
 #[test]
 fn the_secretary_reads_in_the_browser_who_may_withdraw_after_a_merger() {
+    let shots = screenshots();
     if let Some(why) = webdriver::missing() {
         webdriver::not_run("consoles::the_secretary_reads_who_may_withdraw", why);
         return;
@@ -806,6 +807,15 @@ fn the_secretary_reads_in_the_browser_who_may_withdraw_after_a_merger() {
     }
     sign_out(&browser);
     sign_in(&browser, &demo, "chair", "Presidencia");
+    // No poll opens before the chair installs the meeting, with a note
+    // for the acta.
+    browser.wait_for_text("Instale la reunión para abrir votaciones", Duration::from_secs(10));
+    browser.type_into("#sesion-nota", "verificado el quórum por la presidencia");
+    browser.click("#sesion button");
+    browser.wait_for_text("Reunión instalada", Duration::from_secs(10));
+    browser.wait_for_text("verificado el quórum por la presidencia", Duration::from_secs(10));
+    browser.screenshot(&shots.join("presidencia-instalada-1280x720.png"));
+    browser.assert_accessible("presidencia-instalada-1280x720");
     browser.wait_for_text("Abrir la votación", Duration::from_secs(10));
     browser.click("#agenda button");
     browser.wait_for_text("Cerrar la votación", Duration::from_secs(10));

@@ -275,6 +275,7 @@ async fn a_close_is_one_step_whatever_the_moment_of_a_kill() {
                 201
             );
         }
+        assert_eq!(post(&mut desk, "/api/v1/meeting/install", json!({}), Some(&chair)).await.0, 200);
         assert_eq!(post(&mut desk, "/api/v1/items/item-1/open", json!({}), Some(&chair)).await.0, 200);
         for (holder, list) in [("A-1", 0), ("B-2", 1)] {
             let seed = BadgeSeed::draw(&meeting).unwrap();
@@ -336,10 +337,10 @@ async fn a_failed_commit_freezes_every_figure_and_names_its_cause() {
     let dir = temp("failed");
     let printed: Vec<String> = ok(&["init", s(&dir)]).lines().map(str::to_string).collect();
     let operator = token(&printed, "operator");
-    // `init` writes eight events (convened, four staff, the register, its
-    // names in one event, the meeting file) in eight commits; the ninth
-    // fails.
-    let (daemon, _) = Daemon::start_with(&["serve", s(&dir)], &[("ASAMBLEA_TEST_FAIL_COMMIT_AT", "9")]);
+    // `init` writes nine events (convened, the whole agenda, four staff,
+    // the register, its names in one event, the meeting file) in nine
+    // commits; the tenth fails.
+    let (daemon, _) = Daemon::start_with(&["serve", s(&dir)], &[("ASAMBLEA_TEST_FAIL_COMMIT_AT", "10")]);
     let mut desk = HttpsClient::connect(daemon.addr, staff_tls(&dir).unwrap()).await.unwrap();
     let (_, before) = get(&mut desk, "/api/v1/status", None).await;
     let (code, answer) =

@@ -37,6 +37,7 @@ fn voting(name: &str) -> PathBuf {
     for holder in ["A-1", "B-2", "C-3"] {
         service.check_in(holder).expect("checked in");
     }
+    service.session_step(asamblea_rules::SessionStep::Installed, "").expect("installed");
     service.open_item("fusion").expect("opened");
     for holder in ["A-1", "B-2", "C-3"] {
         let seed = asamblea_kiosk::BadgeSeed::draw(&service.meeting_id()).expect("a seed");

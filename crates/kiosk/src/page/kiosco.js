@@ -123,15 +123,19 @@ function idle() {
 
 function optionButtons(item, key, current, onPick, label) {
   const group = el("div", { class: "opciones", role: "radiogroup", "aria-label": label });
-  const options = item.options.map((o) => ({ index: o.index, es: o.es, en: o.en }));
-  options.push({ index: null, es: "Abstención", en: "Abstain" });
+  const options = item.options.map((o) => ({ index: o.index, es: o.es, en: o.en, candidates: o.candidates || [] }));
+  options.push({ index: null, es: "Abstención", en: "Abstain", candidates: [] });
   for (const o of options) {
     const checked = current !== undefined && current === o.index;
+    // A list shows whom it carries, in its order, principal and suplente.
+    const people = o.candidates.length
+      ? el("span", { class: "candidatos" }, o.candidates.map((c, i) => el("span", { class: "candidato" }, (i + 1) + ". " + c)))
+      : null;
     group.append(el("button", {
       type: "button", role: "radio", "aria-checked": checked ? "true" : "false",
       "data-option": o.index === null ? "abstencion" : String(o.index),
       on: { click: () => { onPick(o.index); touched(); } },
-    }, both(o.es, o.en)));
+    }, both(o.es, o.en), people));
   }
   return group;
 }

@@ -1,6 +1,9 @@
-//! The chair's console (`/presidencia`): the quorum, the agenda with a
-//! button to open or close each item's poll, and a closed item's result
-//! to read aloud (`reading.js`, shared with the projector view).
+//! The chair's console (`/presidencia`): the quorum, the meeting's
+//! sessions (install, suspend, resume, adjourn, each with a note for the
+//! acta), the agenda with a button to open or close each item's poll (the
+//! informative items in their place, the candidates of each list), and a
+//! closed item's result to read aloud (`reading.js`, shared with the
+//! projector view).
 
 use axum::extract::State;
 use axum::http::HeaderMap;
@@ -16,6 +19,16 @@ pub(super) async fn page(State(state): State<AppState>, headers: HeaderMap) -> R
     let main = html! {
         p #quorum .quorum aria-live="polite" { "…" }
         p #mensaje role="status" aria-live="polite" {}
+        section .session aria-labelledby="session-title" {
+            h2 #session-title { "Sesión " span.en { "session" } }
+            div #sesion {}
+            p {
+                label for="sesion-nota" { "Nota para el acta (opcional) " span.en { "note for the minutes (optional)" } }
+                br;
+                input #sesion-nota type="text" maxlength="256" autocomplete="off"
+                    placeholder="p. ej. se reanuda mañana a las 9:00 en el mismo lugar";
+            }
+        }
         section #lectura .reading aria-labelledby="reading-title" hidden {
             h2 #reading-title { "Resultado para leer en voz alta " span.en { "result to read aloud" } }
             div #lectura-texto {}
