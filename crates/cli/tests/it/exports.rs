@@ -950,3 +950,115 @@ fn spreadsheet_runs_no_formula(dir: &Path, bundle: &Path) {
     }
     let _ = std::fs::remove_dir_all(&work);
 }
+
+/// A meeting with informative items, a board election whose lists name
+/// their candidates, and its sessions (installed, suspended, resumed,
+/// adjourned): the acta has the whole agenda in its order, who each list
+/// carried and who took each seat, and every act of the chair with its
+/// hour and quorum; `verify` accepts the bundle.
+#[test]
+fn the_acta_has_the_whole_agenda_the_persons_elected_and_every_session() {
+    use asamblea_rules::{OptionIndex, SessionStep};
+    use asamblea_wire::{Choice, HolderVote, Id};
+    const MEETING: &str = r#"
+company = "Sesiones de Prueba S.A."
+nit = "900.000.002-3"
+kind = "extraordinary"
+call = "first"
+date = "2027-06-15"
+time = "09:00"
+place = "Medellín, sede principal"
+convened_by = "Aviso en la página web"
+convened_on = "2027-05-03"
+profile = "legal-default"
+
+[capital]
+ORD = { subscribed = 1_000 }
+
+[[agenda]]
+id = "quorum"
+title = "Verificación del quórum"
+informative = true
+
+[[agenda]]
+id = "junta"
+title = "Elección de la Junta Directiva"
+matter = "board-election"
+seats = 3
+
+[[agenda.lists]]
+name = "Lista A"
+candidates = [
+  { principal = "Ana Pérez", suplente = "Luis Gómez" },
+  { principal = "Jorge Castro", suplente = "Paula Ríos" },
+]
+
+[[agenda.lists]]
+name = "Lista B"
+candidates = [{ principal = "Carla Ruiz" }]
+
+[[agenda]]
+id = "varios"
+title = "Proposiciones y varios"
+informative = true
+"#;
+    const REGISTER: &str = "holder_id,name,class,shares,role,split\nA-1,Ana Accionista,ORD,600,,\nB-2,Bruno Accionista,ORD,300,,\nC-3,Clara Accionista,ORD,100,,\n";
+    let dir = std::env::temp_dir().join(format!("asamblea-exports-sessions-{}", std::process::id()));
+    crate::support::remove_meeting(&dir);
+    let (meeting, register) = (dir.with_extension("toml"), dir.with_extension("csv"));
+    std::fs::write(&meeting, MEETING).unwrap();
+    std::fs::write(&register, REGISTER).unwrap();
+    ok(&["init", s(&dir), "--meeting", s(&meeting), "--register", s(&register)]);
+    let mut service = asamblea_venue::service::Service::open(&dir).expect("open");
+    for holder in ["A-1", "B-2"] {
+        service.check_in(holder).expect("checked in");
+    }
+    assert!(service.open_item("junta").is_err(), "no poll before the installation");
+    service.session_step(SessionStep::Installed, "verificado el quórum").expect("installed");
+    service.open_item("junta").expect("opened");
+    // A-1 (600) for list A, B-2 (300) for list B: 3 seats on 900 votes,
+    // quotient 300: A takes 2, B 1.
+    for (holder, list) in [("A-1", 0), ("B-2", 1)] {
+        let seed = asamblea_kiosk::BadgeSeed::draw(&service.meeting_id()).expect("a seed");
+        let (number, _) = service.issue_badge(holder, seed.public_key()).expect("a badge");
+        let vote = HolderVote { holder: Id::new(holder).unwrap(), choice: Choice::Whole(OptionIndex::list(list)) };
+        service.cast(&seed.numbered(number), "junta", vec![vote]).expect("cast");
+    }
+    assert!(
+        service.session_step(SessionStep::Suspended, "").is_err(),
+        "a poll open: it is closed before the meeting is suspended"
+    );
+    service.close_item("junta").expect("closed");
+    service.session_step(SessionStep::Suspended, "se reanuda a las 14:00").expect("suspended");
+    service.session_step(SessionStep::Resumed, "").expect("resumed");
+    service.session_step(SessionStep::Adjourned, "").expect("adjourned");
+    assert!(service.check_in("C-3").is_err(), "nobody arrives once adjourned");
+    drop(service.close());
+    let out = String::from_utf8(ok(&["verify", s(&dir)])).unwrap();
+    assert!(out.contains("VERIFICADO"), "{out}");
+    let bundle = dir.with_extension("bundle");
+    ok(&["export", s(&dir), s(&bundle)]);
+    let acta = dir.with_extension("docx");
+    ok(&["acta", s(&bundle), "-o", s(&acta)]);
+    let text = docx_text(&acta);
+    let at = |needle: &str| text.find(needle).unwrap_or_else(|| panic!("the acta lacks «{needle}»: {text}"));
+    // The whole agenda in its order, informative items in their place.
+    let treated = &text[at("Desarrollo del orden del día")..];
+    let place = |needle: &str| treated.find(needle).unwrap_or_else(|| panic!("section 5 lacks «{needle}»"));
+    assert!(place("Verificación del quórum") < place("Elección de la Junta Directiva"));
+    assert!(place("Elección de la Junta Directiva") < place("Proposiciones y varios"));
+    assert_eq!(text.matches("Punto informativo: se trató sin someterse a votación.").count(), 2, "{text}");
+    // Who each list carried, and who took each seat.
+    for name in ["Ana Pérez", "Luis Gómez", "Jorge Castro", "Paula Ríos", "Carla Ruiz", "Fueron elegidos"] {
+        at(name);
+    }
+    assert!(at("Fueron elegidos") < text.rfind("Jorge Castro").unwrap(), "the second of list A is elected");
+    // Every act of the chair, with its note.
+    for step in ["Instalación", "Suspensión", "Reanudación", "Levantamiento de la sesión", "se reanuda a las 14:00"] {
+        at(step);
+    }
+    assert!(text.contains("El presidente la instaló el"), "{text}");
+    assert!(text.contains("las del levantamiento de la sesión en el libro electrónico"), "{text}");
+    let _ = (std::fs::remove_file(meeting), std::fs::remove_file(register));
+    crate::support::remove_meeting(&dir);
+}
