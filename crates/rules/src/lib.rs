@@ -30,7 +30,13 @@
 //! - `election`: the electoral quotient with largest remainders.
 //! - `meeting`: the state machine that ties them together.
 //! - `refusal`: the codes of refused steps.
+//! - [`calendar`]: dates, Colombia's public holidays and business days,
+//!   and the one way days are counted between two dates.
+//! - [`convening`]: the notice each matter needs, the window of an
+//!   ordinary meeting and the day of a meeting by own right (R20).
 
+pub mod calendar;
+pub mod convening;
 mod election;
 mod item;
 mod meeting;
