@@ -91,6 +91,21 @@ fn create_meeting(
     hosts: &[String],
     out: &mut dyn Write,
 ) -> Result<MeetingLock> {
+    // The register's shares must add up to the capital of its meeting
+    // file: one without the other would be checked against the demo's.
+    match (meeting, register) {
+        (None, Some(register)) => anyhow::bail!(
+            "--register {r} sin --meeting: el libro de accionistas se revisa contra el capital del archivo de su reunión; indique los dos: asamblea init {d} --meeting reunion.toml --register {r} (docs/meeting-file.md) / --register without --meeting: the register is checked against its meeting file's capital; give both",
+            r = register.display(),
+            d = dir.display()
+        ),
+        (Some(meeting), None) => anyhow::bail!(
+            "--meeting {m} sin --register: la reunión necesita su libro de accionistas; indique los dos: asamblea init {d} --meeting {m} --register registro.csv (docs/register.md) / --meeting without --register: the meeting needs its share register; give both",
+            m = meeting.display(),
+            d = dir.display()
+        ),
+        _ => {}
+    }
     let read = |p: &Path| fs_read(p);
     let (meeting_name, meeting_text) = match meeting {
         Some(p) => (p.display().to_string(), read(p)?),

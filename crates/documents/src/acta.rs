@@ -17,6 +17,9 @@
 
 use asamblea_rules::{Channel, ItemResult, Meeting, PollMoment};
 
+mod opening;
+use opening::{date_place_and_convening, signers};
+
 use crate::numfmt::{colombia_time, date_es, percent, thousands};
 
 /// The meeting as its file describes it.
@@ -35,17 +38,29 @@ pub struct Described {
     pub time: String,
     /// Where.
     pub place: String,
-    /// The notice: by what medium.
-    pub convened_by: String,
-    /// The notice's date.
-    pub convened_on: String,
+    /// The notice: by what medium (`None` for a meeting by own right or a
+    /// universal one that gave none).
+    pub convened_by: Option<String>,
+    /// The notice's date, `YYYY-MM-DD`.
+    pub convened_on: Option<String>,
+    /// A universal meeting (C.Co. art. 426): no notice, every subscribed
+    /// share represented.
+    pub universal: bool,
+    /// The matter of each item of the agenda convened, in its order (the
+    /// notice each asks: `asamblea_rules::convening`).
+    pub matters: Vec<asamblea_rules::MatterKind>,
     /// The acta's number in the minute book, if the file gives it.
     pub number: Option<String>,
     /// Who chaired.
     pub chair: Option<String>,
     /// Who acted as secretary.
     pub secretary: Option<String>,
-    /// How they were designated.
+    /// The chair's title in its gender (`presidente`, `presidenta`), if
+    /// the file gives it.
+    pub chair_title: Option<String>,
+    /// The secretary's title (`secretario`, `secretaria`), if given.
+    pub secretary_title: Option<String>,
+    /// How they were designated: a sentence of its own.
     pub designated: Option<String>,
     /// The approval commission.
     pub commission: Vec<String>,
@@ -149,6 +164,19 @@ pub enum Block {
     Lead(String, String),
     /// A table: its heading row, then its rows.
     Table(Vec<String>, Vec<Vec<String>>),
+    /// The signatures: for each signer, room to sign by hand, a line to
+    /// sign on, and under it the name (or a blank to write it) and the
+    /// capacity; two signers abreast.
+    Signatures(Vec<Signer>),
+}
+
+/// One signer of the acta.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Signer {
+    /// The name, if the meeting file gives it.
+    pub name: Option<String>,
+    /// In what capacity they sign: «Presidenta de la reunión».
+    pub capacity: String,
 }
 
 fn heading(level: u8, text: &str) -> Block {
@@ -173,7 +201,6 @@ pub fn blocks(source: &ActaSource<'_>) -> Vec<Block> {
     let title_of = |id: &str| {
         source.agenda.iter().find(|(item, _)| item == id).map_or(id.to_string(), |(_, t)| t.clone())
     };
-    let blank = "______________________";
     let mut out = vec![
         Block::Title(format!("ACTA DE LA ASAMBLEA GENERAL {} DE ACCIONISTAS", d.kind_es.to_uppercase())),
         Block::Centered(format!("{} — NIT {}", d.company, d.nit)),
@@ -182,43 +209,8 @@ pub fn blocks(source: &ActaSource<'_>) -> Vec<Block> {
             d.number.as_deref().unwrap_or("______")
         )),
         heading(1, "1. Fecha, hora, lugar y convocatoria"),
-        text(format!(
-            "La asamblea {kind} se convocó para el {date} a las {time} en {place}, {call}. Fue convocada por {by}, el {on}{ahead}.{installed}",
-            kind = d.kind_es,
-            date = crate::numfmt::date_es(&d.date),
-            time = d.time,
-            place = d.place,
-            call = d.call_es,
-            by = d.convened_by,
-            on = crate::numfmt::date_es(&d.convened_on),
-            ahead = match (
-                crate::numfmt::days_between(&d.convened_on, &d.date),
-                crate::numfmt::business_days_between(&d.convened_on, &d.date),
-            ) {
-                (Some(days), Some(business)) => {
-                    format!(", con {days} días calendario ({business} días hábiles) de antelación")
-                }
-                _ => String::new(),
-            },
-            installed = match source.sessions.iter().find(|s| s.step == asamblea_rules::SessionStep::Installed) {
-                Some(installed) => format!(
-                    " El presidente la instaló el {} a las {}, hora de Colombia, verificado el quórum (sección 7).",
-                    date_es(&colombia_time(installed.at_ms).0),
-                    colombia_time(installed.at_ms).1
-                ),
-                None => source.poll_times.first().map_or_else(String::new, |&ms| format!(
-                    " No se registró su instalación; la primera votación se abrió a las {}, hora de Colombia (sección 3).",
-                    colombia_time(ms).1
-                )),
-            },
-        )),
-        text(format!(
-            "Presidió la reunión {} y actuó como secretario {}, {}.",
-            d.chair.as_deref().unwrap_or(blank),
-            d.secretary.as_deref().unwrap_or(blank),
-            d.designated.as_deref().unwrap_or("designados por ______________________")
-        )),
     ];
+    out.extend(date_place_and_convening(source));
 
     let capital = m.register().capital();
     let class_row = |name: &str, c: asamblea_rules::ClassCapital| {
@@ -643,7 +635,7 @@ pub fn blocks(source: &ActaSource<'_>) -> Vec<Block> {
             })
             .collect();
         out.push(heading(2, "Sesiones"));
-        out.push(table(&["Acto del presidente", "Fecha", "Hora", "Acciones presentes", "% con voto", "Quórum", "Nota"], rows));
+        out.push(table(&["Acto de la presidencia", "Fecha", "Hora", "Acciones presentes", "% con voto", "Quórum", "Nota"], rows));
     }
     let adjourned = source.sessions.iter().rfind(|s| s.step == asamblea_rules::SessionStep::Adjourned);
     let (closing_day, closing_time) = colombia_time(adjourned.map_or(source.last_ms, |s| s.at_ms));
@@ -665,15 +657,7 @@ pub fn blocks(source: &ActaSource<'_>) -> Vec<Block> {
         closing_time,
         thousands(adjourned.map_or(source.last.0, |s| s.seq))
     )));
-    out.push(table(
-        &["Presidente", "Secretario", "Comisión aprobatoria", "Comisión aprobatoria"],
-        vec![
-            vec![blank.to_string(); 4],
-            [d.chair.as_ref(), d.secretary.as_ref(), d.commission.first(), d.commission.get(1)]
-                .map(|name| name.cloned().unwrap_or_else(|| "Nombre:".to_string()))
-                .to_vec(),
-        ],
-    ));
+    out.push(Block::Signatures(signers(d)));
 
     out.push(heading(1, "Anexo: verificación del registro"));
     out.push(text(format!(

@@ -3,13 +3,21 @@
 //! and page numbers, so the secretary edits a document, not a picture of
 //! one. Its tables take the PDF's column widths ([`crate::pdf`]), so both
 //! formats read alike.
+//!
+//! Two things `docx-rs` does not write are added to its parts before they
+//! are packed ([`spanish_and_normal`]): the `Normal` style marked as the
+//! default paragraph style (`w:default="1"`, so that every paragraph
+//! without a style of its own is `Normal` to Word, LibreOffice and
+//! python-docx), and the document's language, es-CO, in the run defaults
+//! (`w:lang`, which Word's spelling checker follows) and in the core
+//! properties (`dc:language`).
 
 use docx_rs::{
     AlignmentType, Docx, Footer, NumPages, PageMargin, PageNum, Paragraph, Run, RunFonts, Style, StyleType,
-    Table, TableCell, TableCellMargins, TableLayoutType, TableRow,
+    Table, TableBorders, TableCell, TableCellMargins, TableLayoutType, TableRow,
 };
 
-use crate::acta::{blocks, ActaSource, Block};
+use crate::acta::{blocks, ActaSource, Block, Signer};
 
 /// The acta draft as a DOCX document, laid out on Carta (letter) paper.
 pub fn acta(source: &ActaSource<'_>) -> Result<Vec<u8>, String> {
@@ -77,6 +85,40 @@ pub fn acta(source: &ActaSource<'_>) -> Result<Vec<u8>, String> {
             ),
             // Each row whole on a page, a short table whole (as in the
             // PDF); the columns the PDF's widths.
+            // Two signers abreast, each with room to sign by hand above a
+            // line, the name and the capacity under it; no rules, and a
+            // row never split across pages.
+            Block::Signatures(signers) => {
+                let signer = |s: &Signer| {
+                    let mut cell = TableCell::new();
+                    for _ in 0..3 {
+                        cell = cell.add_paragraph(Paragraph::new().keep_next(true));
+                    }
+                    cell.add_paragraph(Paragraph::new().add_run(run(SIGNATURE_LINE)).keep_next(true))
+                        .add_paragraph(
+                            Paragraph::new()
+                                .add_run(run(s.name.as_deref().unwrap_or("Nombre: ____________________")))
+                                .keep_next(true),
+                        )
+                        .add_paragraph(Paragraph::new().add_run(run(&s.capacity)))
+                };
+                let rows = signers
+                    .chunks(2)
+                    .map(|pair| {
+                        let mut cells: Vec<TableCell> = pair.iter().map(signer).collect();
+                        if cells.len() == 1 {
+                            cells.push(TableCell::new().add_paragraph(Paragraph::new()));
+                        }
+                        TableRow::new(cells).cant_split()
+                    })
+                    .collect();
+                doc.add_table(
+                    Table::new(rows)
+                        .set_grid(vec![4_680, 4_680])
+                        .set_borders(TableBorders::with_empty())
+                        .layout(TableLayoutType::Fixed),
+                )
+            }
             Block::Table(header, rows) => {
                 let figures = crate::pdf::figure_columns(&header, &rows);
                 let short = rows.len() <= crate::pdf::SHORT_TABLE;
@@ -97,6 +139,45 @@ pub fn acta(source: &ActaSource<'_>) -> Result<Vec<u8>, String> {
         };
     }
     let mut bytes = std::io::Cursor::new(Vec::new());
-    doc.build().pack(&mut bytes).map_err(|e| e.to_string())?;
+    spanish_and_normal(doc.build())?.pack(&mut bytes).map_err(|e| e.to_string())?;
     Ok(bytes.into_inner())
+}
+
+/// The line each signer signs on.
+const SIGNATURE_LINE: &str = "________________________________";
+
+/// The document's parts with `Normal` as the default paragraph style and
+/// Spanish of Colombia as its language (see the module's comment): the
+/// style's element gains `w:default="1"`, the run defaults `w:lang`, the
+/// core properties `dc:language`. Each edit finds the one place it goes,
+/// or the document is not made (a `docx-rs` that writes its parts
+/// otherwise is caught by the tests, not shipped).
+fn spanish_and_normal(mut xml: docx_rs::XMLDocx) -> Result<docx_rs::XMLDocx, String> {
+    fn once(part: &mut Vec<u8>, name: &str, find: &str, replace: &str) -> Result<(), String> {
+        let text = std::str::from_utf8(part).map_err(|e| format!("{name}: {e}"))?;
+        if text.matches(find).count() != 1 {
+            return Err(format!("{name}: `{find}` is not there once"));
+        }
+        *part = text.replacen(find, replace, 1).into_bytes();
+        Ok(())
+    }
+    once(
+        &mut xml.styles,
+        "styles.xml",
+        r#"<w:style w:type="paragraph" w:styleId="Normal">"#,
+        r#"<w:style w:type="paragraph" w:styleId="Normal" w:default="1">"#,
+    )?;
+    once(
+        &mut xml.styles,
+        "styles.xml",
+        "</w:rPr></w:rPrDefault>",
+        r#"<w:lang w:val="es-CO" w:eastAsia="es-CO" w:bidi="ar-SA" /></w:rPr></w:rPrDefault>"#,
+    )?;
+    once(
+        &mut xml.doc_props.core,
+        "core.xml",
+        "</cp:coreProperties>",
+        "<dc:language>es-CO</dc:language></cp:coreProperties>",
+    )?;
+    Ok(xml)
 }

@@ -25,7 +25,7 @@ use krilla::page::PageSettings;
 use krilla::paint::Stroke;
 use krilla::Document;
 
-use crate::acta::{blocks, ActaSource, Block};
+use crate::acta::{blocks, ActaSource, Block, Signer};
 use crate::badges::{self, BadgeError, BadgeInfo, Mark, QrModules, Sheet};
 use fonts::{lines, visual_order, Fonts, Word};
 
@@ -61,6 +61,8 @@ const TEXT: f32 = 11.0;
 const CELL: f32 = 9.5;
 const LEADING: f32 = 1.3;
 const PAD: f32 = 3.0;
+/// The room above each signature line for a hand to sign in: about 2 cm.
+const SIGNING_ROOM: f32 = 56.0;
 
 fn words(text: &str, style: usize) -> Vec<Word> {
     text.split_whitespace().map(|w| (w.to_string(), style)).collect()
@@ -152,6 +154,38 @@ impl Layout {
             self.row(&row, &widths);
         }
         self.y += TEXT * 0.5;
+    }
+
+    /// The signatures, two abreast: room to sign by hand ([`SIGNING_ROOM`]),
+    /// a line to sign on, the name (or «Nombre:» to write it) and the
+    /// capacity under it; each pair kept whole on one page.
+    fn signatures(&mut self, signers: &[Signer], fonts: &Fonts) {
+        let gap = 36.0;
+        let column = (self.width() - gap) / 2.0;
+        for pair in signers.chunks(2) {
+            let count = |s: &Signer| {
+                let name = s.name.as_deref().unwrap_or("Nombre:");
+                lines(&words(name, BOLD), column, TEXT, fonts).len()
+                    + lines(&words(&s.capacity, REGULAR), column, TEXT, fonts).len()
+            };
+            let tallest = pair.iter().map(count).max().unwrap_or(2);
+            self.room(SIGNING_ROOM + tallest as f32 * TEXT * LEADING + TEXT);
+            let top = self.y + SIGNING_ROOM;
+            for (n, signer) in pair.iter().enumerate() {
+                let left = MARGIN + n as f32 * (column + gap);
+                self.draw(Draw::Line { from: (left, top), to: (left + column, top) });
+                let mut y = top + 2.0;
+                let name = signer.name.as_deref().unwrap_or("Nombre:");
+                for (text, style) in [(name, BOLD), (signer.capacity.as_str(), REGULAR)] {
+                    for line in lines(&words(text, style), column, TEXT, fonts) {
+                        let text = line.iter().map(|(w, _)| w.as_str()).collect::<Vec<_>>().join(" ");
+                        self.draw(Draw::Text { x: left, y: y + TEXT, size: TEXT, style, text });
+                        y += TEXT * LEADING;
+                    }
+                }
+            }
+            self.y = top + tallest as f32 * TEXT * LEADING + TEXT;
+        }
     }
 
     /// The height of a whole table as [`Layout::table`] draws it on one page.
@@ -368,6 +402,7 @@ fn lay_out(blocks: &[Block], paper: Paper, fonts: &Fonts) -> Layout {
                 layout.paragraph(&all, TEXT, false, fonts);
             }
             Block::Table(header, rows) => layout.table(header, rows, fonts),
+            Block::Signatures(signers) => layout.signatures(signers, fonts),
         }
     }
     layout

@@ -31,7 +31,13 @@
 //! - `meeting`: the state machine that ties them together.
 //! - `session`: installation, suspension, resumption, adjournment.
 //! - `refusal`: the codes of refused steps.
+//! - [`calendar`]: dates, Colombia's public holidays and business days,
+//!   and the one way days are counted between two dates.
+//! - [`convening`]: the notice each matter needs, the window of an
+//!   ordinary meeting and the day of a meeting by own right (R20).
 
+pub mod calendar;
+pub mod convening;
 mod election;
 mod item;
 mod meeting;

@@ -275,9 +275,13 @@ pub fn acta(
         place: config.place.clone(),
         convened_by: config.convened_by.clone(),
         convened_on: config.convened_on.clone(),
+        universal: config.universal,
+        matters: state.agenda().iter().map(|e| e.matter).collect(),
         number: config.acta.number.clone(),
         chair: config.acta.chair.clone(),
         secretary: config.acta.secretary.clone(),
+        chair_title: config.acta.chair_title.clone(),
+        secretary_title: config.acta.secretary_title.clone(),
         designated: config.acta.designated.clone(),
         commission: config.acta.commission.clone(),
     };

@@ -10,9 +10,10 @@
 //! date = "2027-03-25"
 //! time = "10:00"
 //! place = "Bogotá D.C., auditorio principal"
-//! convened_by = "Aviso publicado en El Tiempo y en la página web"
+//! convened_by = "aviso publicado en El Tiempo y en la página web"
 //! convened_on = "2027-03-02"
 //! profile = "grupo-aval"            # config/<profile>.toml
+//! universal = false                 # true: every share represented (C.Co 426)
 //! [settings]                        # optional overrides of the profile
 //! [capital]
 //! ORD = { subscribed = 10_000_000, treasury = 500_000 }
@@ -24,7 +25,15 @@
 //! seats = 5
 //! lists = ["A", "B", "C"]
 //! ```
+//!
+//! Every key is documented for the secretary in `docs/meeting-file.md`.
+//! [`parse`] reads the file (at `init` and whenever the meeting is opened
+//! or its bundle read); [`check_convening`] holds the convening to the
+//! law (`docs/rules.md` §12.1), at `init` only: a meeting already
+//! recorded is never refused later for it.
 
+use asamblea_rules::calendar::{Date, DateError};
+use asamblea_rules::convening::{self, NoticePeriod};
 use asamblea_rules::{Call, Capital, ItemSpec, MeetingKind, Profile};
 
 use crate::fields::{FieldError, Fields, TomlFileError};
@@ -84,10 +93,14 @@ pub struct MeetingConfig {
     pub time: String,
     /// Where.
     pub place: String,
-    /// How it was convened.
-    pub convened_by: String,
-    /// When it was convened, `YYYY-MM-DD`.
-    pub convened_on: String,
+    /// How it was convened; `None` only for a meeting by own right or a
+    /// universal one, which need no notice.
+    pub convened_by: Option<String>,
+    /// When it was convened, `YYYY-MM-DD`; `None` as `convened_by`.
+    pub convened_on: Option<String>,
+    /// A universal meeting (C.Co. art. 426): every subscribed share is to
+    /// be represented, so no notice is needed (`universal = true`).
+    pub universal: bool,
     /// The profile with the meeting's settings applied.
     pub profile: Profile,
     /// The capital.
@@ -112,7 +125,15 @@ pub struct ActaFields {
     pub chair: Option<String>,
     /// Who acted as secretary.
     pub secretary: Option<String>,
-    /// How they were designated (the bylaws' article, or the assembly).
+    /// The chair's title under the signature, in its gender: `presidente`
+    /// or `presidenta` (`chair_title`). Left out, the acta names the
+    /// office: «Presidencia de la reunión».
+    pub chair_title: Option<String>,
+    /// The secretary's title: `secretario` or `secretaria`
+    /// (`secretary_title`). Left out: «Secretaría de la reunión».
+    pub secretary_title: Option<String>,
+    /// How they were designated, as a full sentence the secretary writes
+    /// (it stands alone in the acta): «Fueron designados por unanimidad…».
     pub designated: Option<String>,
     /// The commission that approves the acta.
     pub commission: Vec<String>,
@@ -151,15 +172,28 @@ fn read(table: &toml::Table) -> Result<MeetingConfig, FieldError> {
     let time = text(&mut f, "time")?;
     check_time(&f, "time", &time)?;
     let place = text(&mut f, "place")?;
-    let convened_by = text(&mut f, "convened_by")?;
-    let convened_on = text(&mut f, "convened_on")?;
-    check_date(&f, "convened_on", &convened_on)?;
-    // ISO dates compare as text.
-    if convened_on >= date {
-        return Err(f.error(
-            "convened_on",
-            format!("la convocatoria ({convened_on}) debe ser anterior a la reunión ({date}) / the notice must precede the meeting"),
-        ));
+    let universal = f.boolean("universal")?.unwrap_or(false);
+    // A meeting by own right or a universal one needs no notice (C.Co.
+    // arts. 422 and 426): the notice's keys may be left out.
+    let needs_notice = call != Call::OwnRight && !universal;
+    let optional = |f: &mut Fields, key: &'static str| -> Result<Option<String>, FieldError> {
+        if f.has(key) || needs_notice {
+            text(f, key).map(Some)
+        } else {
+            Ok(None)
+        }
+    };
+    let convened_by = optional(&mut f, "convened_by")?;
+    let convened_on = optional(&mut f, "convened_on")?;
+    if let Some(convened_on) = &convened_on {
+        check_date(&f, "convened_on", convened_on)?;
+        // ISO dates compare as text.
+        if *convened_on >= date {
+            return Err(f.error(
+                "convened_on",
+                format!("la convocatoria ({convened_on}) debe ser anterior a la reunión ({date}) / the notice must precede the meeting"),
+            ));
+        }
     }
     let profile_name = f.required_string("profile")?;
     let profile = profiles::embedded(profile_name).map_err(|e| f.error("profile", e.to_string()))?;
@@ -250,6 +284,7 @@ fn read(table: &toml::Table) -> Result<MeetingConfig, FieldError> {
         place,
         convened_by,
         convened_on,
+        universal,
         profile,
         capital,
         agenda,
@@ -271,6 +306,12 @@ fn read_acta(table: &toml::Table) -> Result<ActaFields, FieldError> {
     let chair = text("chair")?;
     let secretary = text("secretary")?;
     let designated = text("designated")?;
+    // A title in its gender, one of the words given.
+    let mut title = |key: &'static str, words: [&'static str; 2]| {
+        f.choice(key, &words, |t| words.contains(&t).then(|| t.to_string()))
+    };
+    let chair_title = title("chair_title", ["presidente", "presidenta"])?;
+    let secretary_title = title("secretary_title", ["secretario", "secretaria"])?;
     let mut commission = Vec::new();
     for (i, value) in f.array("commission")?.unwrap_or_default().iter().enumerate() {
         let name = value.as_str().ok_or_else(|| {
@@ -282,42 +323,109 @@ fn read_acta(table: &toml::Table) -> Result<ActaFields, FieldError> {
         commission.push(crate::text::name(name, false).map_err(|e| f.error(&format!("commission[{i}]"), e))?);
     }
     f.finish()?;
-    Ok(ActaFields { number, chair, secretary, designated, commission })
+    Ok(ActaFields { number, chair, secretary, chair_title, secretary_title, designated, commission })
 }
 
 /// A real calendar date written `YYYY-MM-DD` (the Gregorian calendar,
-/// leap years included).
-fn check_date(f: &Fields, key: &str, value: &str) -> Result<(), FieldError> {
-    let b = value.as_bytes();
-    let shaped = b.len() == 10
-        && b[4] == b'-'
-        && b[7] == b'-'
-        && b.iter().enumerate().all(|(i, c)| i == 4 || i == 7 || c.is_ascii_digit());
-    if !shaped {
-        return Err(f.error(
+/// leap years included; `asamblea_rules::calendar`).
+fn check_date(f: &Fields, key: &str, value: &str) -> Result<Date, FieldError> {
+    Date::parse(value).map_err(|e| {
+        f.error(
             key,
-            format!(
-                "`{value}` no es una fecha escrita AAAA-MM-DD / `{value}` is not a date written YYYY-MM-DD"
-            ),
-        ));
+            match e {
+                DateError::NotWrittenIso => format!(
+                    "`{value}` no es una fecha escrita AAAA-MM-DD / `{value}` is not a date written YYYY-MM-DD"
+                ),
+                DateError::NotInCalendar => {
+                    format!("`{value}` no es una fecha del calendario / `{value}` is not a calendar date")
+                }
+            },
+        )
+    })
+}
+
+/// Holds the convening of a parsed `meeting.toml` to the law (`rules.md`
+/// R20; `docs/rules.md` §12.1): the day of a meeting by own right, the
+/// window of an ordinary meeting, and the notice each agenda matter asks.
+/// Called by `init` only. The error names the key at fault, the rule,
+/// what the file says, the last date that would have been enough and what
+/// to write instead, Spanish first.
+pub fn check_convening(file: &str, text: &str, config: &MeetingConfig) -> Result<(), TomlFileError> {
+    convening_breach(config).map_err(|error| TomlFileError::Field {
+        file: file.to_string(),
+        line: crate::fields::line_of(text, &error.key),
+        error,
+    })
+}
+
+fn convening_breach(config: &MeetingConfig) -> Result<(), FieldError> {
+    let fail = |key: &str, message: String| FieldError { key: key.to_string(), message };
+    let date = Date::parse(&config.date).map_err(|_| fail("date", "no es una fecha / not a date".into()))?;
+    let (year, _, _) = date.ymd();
+    if config.call == Call::OwnRight {
+        if config.kind != MeetingKind::Ordinary {
+            return Err(fail(
+                "call",
+                "solo la reunión ordinaria se reúne por derecho propio (C.Co. art. 422): escriba kind = \"ordinary\" o otra convocatoria / only an ordinary meeting meets by own right: write kind = \"ordinary\" or another call".into(),
+            ));
+        }
+        let day = convening::own_right_day(year);
+        if date != day {
+            return Err(fail(
+                "date",
+                format!(
+                    "la reunión por derecho propio se reúne el primer día hábil de abril, a las 10:00, en la sede principal (C.Co. art. 422); el archivo dice {date}: escriba date = \"{day}\" / a meeting by own right meets on the first business day of April (C.Co. art. 422); the file says {date}: write date = \"{day}\""
+                ),
+            ));
+        }
+        return Ok(());
     }
-    let number = |range: std::ops::Range<usize>| value[range].parse::<u32>().expect("digits");
-    let (year, month, day) = (number(0..4), number(5..7), number(8..10));
-    let leap = (year % 4 == 0 && year % 100 != 0) || year % 400 == 0;
-    let days = match month {
-        1 | 3 | 5 | 7 | 8 | 10 | 12 => 31,
-        4 | 6 | 9 | 11 => 30,
-        2 if leap => 29,
-        2 => 28,
-        _ => 0,
+    if config.universal {
+        return Ok(());
+    }
+    if config.kind == MeetingKind::Ordinary && config.call == Call::First {
+        let end = convening::ordinary_window_end(year);
+        if date > end {
+            return Err(fail(
+                "date",
+                format!(
+                    "la reunión ordinaria se celebra dentro de los tres meses siguientes al cierre del ejercicio del 31 de diciembre, a más tardar el {end} (C.Co. art. 422); el archivo dice {date}. Escriba una fecha hasta el {end}; si no se convocó a tiempo, la asamblea se reúne por derecho propio el {own} (call = \"own-right\"), o convóquela como extraordinaria (kind = \"extraordinary\") / an ordinary meeting is held within three months of the 31 December year end, by {end} (C.Co. art. 422); the file says {date}: write a date up to {end}, or meet by own right on {own} (call = \"own-right\"), or convene it as extraordinary",
+                    own = convening::own_right_day(year),
+                ),
+            ));
+        }
+    }
+    let Some(notice) = config.convened_on.as_deref() else { return Ok(()) };
+    let notice =
+        Date::parse(notice).map_err(|_| fail("convened_on", "no es una fecha / not a date".into()))?;
+    let matters = config.agenda.iter().map(|item| item.spec.matter());
+    let Some((matter, rule)) = convening::strictest_notice(matters, date) else { return Ok(()) };
+    let counted = rule.period.counted(notice, date);
+    if counted >= rule.period.days() {
+        return Ok(());
+    }
+    let (at, item) = config
+        .agenda
+        .iter()
+        .enumerate()
+        .find(|(_, item)| item.spec.matter() == matter)
+        .expect("the matter comes from the agenda");
+    let last = rule.period.last_notice_day(date);
+    let kind_es = match rule.period {
+        NoticePeriod::BusinessDays(_) => "hábiles",
+        NoticePeriod::CalendarDays(_) => "comunes",
     };
-    if year < 1900 || days == 0 || day == 0 || day > days {
-        return Err(f.error(
-            key,
-            format!("`{value}` no es una fecha del calendario / `{value}` is not a calendar date"),
-        ));
-    }
-    Ok(())
+    Err(fail(
+        "convened_on",
+        format!(
+            "«{title}» (agenda[{at}], {code}) pide convocar con {period_es} de antelación ({source}), sin contar el día del aviso ni el de la reunión; del {notice} al {date} hay {counted} días {kind_es}. La última fecha de convocatoria que basta es el {last}: escriba convened_on = \"{last}\" o antes, o una fecha de reunión posterior; si toda acción suscrita estará representada, escriba universal = true (C.Co. art. 426) / «{title}» ({code}) needs {period_en} of notice ({source}), counting neither the notice's day nor the meeting's; from {notice} to {date} there are {counted}. The last notice date that is enough is {last}: write convened_on = \"{last}\" or earlier, or a later meeting date; if every subscribed share will be represented, write universal = true",
+            title = item.title,
+            code = matter.code(),
+            period_es = rule.period.spanish(),
+            period_en = rule.period.english(),
+            source = rule.source,
+        ),
+    ))
 }
 
 /// A time of day written `HH:MM` (00:00 to 23:59).
@@ -560,17 +668,17 @@ mod tests {
         );
         assert!(e.contains("/ `annual` is not one of"), "{e}");
         let e = error_of(|t| t.replace("matter = \"profit-distribution\"", "matter = \"profits\""));
-        assert!(e.starts_with("m.toml, línea / line 43, clave / key `agenda[2].matter`"), "{e}");
+        assert!(e.starts_with("m.toml, línea / line 45, clave / key `agenda[2].matter`"), "{e}");
         let e = error_of(|t| t.replace("id = \"item-2\"", "id = \"item-1\""));
         assert_eq!(
             e,
-            "m.toml, línea / line 36, clave / key `agenda[1].id`: `item-1` está repetido / `item-1` is used twice"
+            "m.toml, línea / line 38, clave / key `agenda[1].id`: `item-1` está repetido / `item-1` is used twice"
         );
         // A missing key is told at the table that lacks it.
         let e = error_of(|t| t.replace("seats = 5\n", ""));
         assert_eq!(
             e,
-            "m.toml, línea / line 45, clave / key `agenda[3].seats`: la elección de junta necesita `seats`, el número de puestos / a board election needs `seats`"
+            "m.toml, línea / line 47, clave / key `agenda[3].seats`: la elección de junta necesita `seats`, el número de puestos / a board election needs `seats`"
         );
         // A key missing from the top of the file has no line to name.
         let e = error_of(|t| t.replace("place = ", "venue = "));
@@ -579,7 +687,7 @@ mod tests {
         let e = error_of(|t| t.replace("commission = [\"Luisa Martínez Ortiz\"", "commission = [7"));
         assert_eq!(
             e,
-            "m.toml, línea / line 24, clave / key `acta.commission[0]`: debe ser un nombre, entre comillas / must be a name, in quotes"
+            "m.toml, línea / line 26, clave / key `acta.commission[0]`: debe ser un nombre, entre comillas / must be a name, in quotes"
         );
         let e = error_of(|t| t.replace("number = \"045\"", "numero = \"045\""));
         assert!(e.contains("acta.numero"), "{e}");
@@ -606,7 +714,7 @@ mod tests {
             .unwrap_err()
             .to_string();
         assert!(
-            said.starts_with("m.toml, línea / line 50, clave / key `agenda[3].sillas`: clave desconocida"),
+            said.starts_with("m.toml, línea / line 52, clave / key `agenda[3].sillas`: clave desconocida"),
             "{said}"
         );
         // A wrong type says what was expected and what was found.
@@ -614,7 +722,7 @@ mod tests {
             parse("m.toml", &DEMO_MEETING.replace("seats = 5", "seats = \"cinco\"")).unwrap_err().to_string();
         assert_eq!(
             said,
-            "m.toml, línea / line 49, clave / key `agenda[3].seats`: se esperaba un número entero, hay un texto / expected a whole number, found a string"
+            "m.toml, línea / line 51, clave / key `agenda[3].seats`: se esperaba un número entero, hay un texto / expected a whole number, found a string"
         );
         // Not TOML at all: the line and the column.
         let said = parse("m.toml", &DEMO_MEETING.replace("time = \"10:00\"", "time = 10:00\""))
@@ -664,20 +772,120 @@ mod tests {
         assert!(e.contains("debe ser anterior"), "the same day is not before: {e}");
     }
 
+    /// The demo meeting edited by `edits`, parsed and its convening
+    /// checked as `init` does: the error as a person reads it.
+    fn convening_of(edits: &[(&str, &str)]) -> Result<(), String> {
+        let mut text = DEMO_MEETING.to_string();
+        for (from, to) in edits {
+            assert!(text.contains(from), "{from}");
+            text = text.replace(from, to);
+        }
+        let config = parse("m.toml", &text).map_err(|e| e.to_string())?;
+        check_convening("m.toml", &text, &config).map_err(|e| e.to_string())
+    }
+
+    const NOTICE: &str = "convened_on = \"2027-03-02\"";
+    const DATE: &str = "date = \"2027-03-30\"";
+
+    /// The demo examines the year-end statements on Tuesday 30 March 2027:
+    /// 15 business days (St Joseph's on the 22nd, Holy Thursday and Friday,
+    /// the weekends and neither end not counted) from 3 March, 14 from the
+    /// 4th.
+    #[test]
+    fn fifteen_business_days_for_the_statements_at_their_boundary() {
+        assert_eq!(convening_of(&[]), Ok(()));
+        assert_eq!(convening_of(&[(NOTICE, "convened_on = \"2027-03-03\"")]), Ok(()));
+        let e = convening_of(&[(NOTICE, "convened_on = \"2027-03-04\"")]).unwrap_err();
+        assert!(
+            e.starts_with("m.toml, línea / line 14, clave / key `convened_on`: «Estados financieros de fin de ejercicio 2026» (agenda[1], financial-statements) pide convocar con 15 días hábiles de antelación (C.Co. art. 424), sin contar el día del aviso ni el de la reunión; del 2027-03-04 al 2027-03-30 hay 14 días hábiles. La última fecha de convocatoria que basta es el 2027-03-03: escriba convened_on = \"2027-03-03\" o antes"),
+            "{e}"
+        );
+        assert!(e.contains(" / «Estados financieros de fin de ejercicio 2026» (financial-statements) needs 15 business days of notice"), "{e}");
+    }
+
+    /// With no matter that asks more, 5 common days: for Friday 12 March
+    /// 2027, from the 6th (7 to 11 between) and not from the 7th.
+    #[test]
+    fn five_common_days_otherwise_at_their_boundary() {
+        let start = DEMO_MEETING.find("[[agenda]]\nid = \"item-2\"").unwrap();
+        let agenda_rest = &DEMO_MEETING[start..];
+        let only_ordinary: [(&str, &str); 2] = [(agenda_rest, ""), (DATE, "date = \"2027-03-12\"")];
+        let with = |notice: &str| {
+            let mut edits = only_ordinary.to_vec();
+            let line = format!("convened_on = \"{notice}\"");
+            edits.push((NOTICE, &line));
+            convening_of(&edits)
+        };
+        assert_eq!(with("2027-03-06"), Ok(()));
+        let e = with("2027-03-07").unwrap_err();
+        assert!(e.contains("pide convocar con 5 días comunes de antelación (C.Co. art. 424)"), "{e}");
+        assert!(e.contains("del 2027-03-07 al 2027-03-12 hay 4 días comunes"), "{e}");
+        assert!(e.contains("La última fecha de convocatoria que basta es el 2027-03-06"), "{e}");
+    }
+
+    /// An ordinary meeting by 31 March (C.Co. art. 422): the 31st is in,
+    /// 1 April out, with the ways out said.
+    #[test]
+    fn the_ordinary_window_ends_on_31_march() {
+        assert_eq!(convening_of(&[(DATE, "date = \"2027-03-31\"")]), Ok(()));
+        let e = convening_of(&[(DATE, "date = \"2027-04-01\"")]).unwrap_err();
+        assert!(e.starts_with("m.toml, línea / line 10, clave / key `date`: la reunión ordinaria se celebra dentro de los tres meses siguientes al cierre del ejercicio del 31 de diciembre, a más tardar el 2027-03-31 (C.Co. art. 422); el archivo dice 2027-04-01."), "{e}");
+        assert!(e.contains("call = \"own-right\"") && e.contains("kind = \"extraordinary\""), "{e}");
+        // An extraordinary meeting or a second call has no such window.
+        let extraordinary = convening_of(&[
+            (DATE, "date = \"2027-04-20\""),
+            ("kind = \"ordinary\"", "kind = \"extraordinary\""),
+        ]);
+        assert_eq!(extraordinary, Ok(()));
+    }
+
+    /// A meeting by own right needs no notice and meets on the first
+    /// business day of April; a universal one needs no notice.
+    #[test]
+    fn own_right_and_universal_meetings_need_no_notice() {
+        let no_notice = [
+            ("convened_by = \"Aviso publicado en El Tiempo y en la página web de la sociedad\"\n", ""),
+            ("convened_on = \"2027-03-02\"\n", ""),
+        ];
+        let own_right = |date: &str| {
+            let line = format!("date = \"{date}\"");
+            let mut edits = no_notice.to_vec();
+            edits.extend([("call = \"first\"", "call = \"own-right\""), (DATE, line.as_str())]);
+            convening_of(&edits)
+        };
+        assert_eq!(own_right("2027-04-01"), Ok(()));
+        let e = own_right("2027-04-02").unwrap_err();
+        assert!(e.starts_with("m.toml, línea / line 10, clave / key `date`: la reunión por derecho propio se reúne el primer día hábil de abril"), "{e}");
+        assert!(e.contains("escriba date = \"2027-04-01\""), "{e}");
+        // Without a notice and without a reason, the notice is missing.
+        let e = convening_of(&no_notice).unwrap_err();
+        assert!(e.contains("`convened_by`: falta"), "{e}");
+        let mut universal = no_notice.to_vec();
+        universal.push(("profile = \"grupo-aval\"", "profile = \"grupo-aval\"\nuniversal = true"));
+        assert_eq!(convening_of(&universal), Ok(()));
+        // A universal meeting convened late is not refused either.
+        let late = [(NOTICE, "convened_on = \"2027-03-29\"\nuniversal = true")];
+        assert_eq!(convening_of(&late), Ok(()));
+        let config =
+            parse("m.toml", &DEMO_MEETING.replace(NOTICE, "convened_on = \"2027-03-29\"\nuniversal = true"))
+                .unwrap();
+        assert!(config.universal);
+    }
+
     #[test]
     fn agenda_ids_and_lists_follow_the_ledger_rules_at_init() {
         let long = "x".repeat(65);
         let e = error_of(|t| t.replace("id = \"item-1\"", &format!("id = \"{long}\"")));
         assert!(
-            e.starts_with("m.toml, línea / line 31, clave / key `agenda[0].id`: no cabe en el registro"),
+            e.starts_with("m.toml, línea / line 33, clave / key `agenda[0].id`: no cabe en el registro"),
             "{e}"
         );
         let e = error_of(|t| t.replace("id = \"item-1\"", "id = \"item\\u0007\""));
-        assert!(e.starts_with("m.toml, línea / line 31, clave / key `agenda[0].id`: contiene U+0007"), "{e}");
+        assert!(e.starts_with("m.toml, línea / line 33, clave / key `agenda[0].id`: contiene U+0007"), "{e}");
         let e = error_of(|t| t.replace("\"Lista 1\"", &format!("\"{long}\"")));
         assert!(
             e.starts_with(
-                "m.toml, línea / line 50, clave / key `agenda[3].lists[0]`: no cabe en el registro"
+                "m.toml, línea / line 52, clave / key `agenda[3].lists[0]`: no cabe en el registro"
             ),
             "{e}"
         );
@@ -685,13 +893,13 @@ mod tests {
         let e = error_of(|t| t.replace("\"Lista 2\"", "\"\\u04C0ista 1\""));
         assert!(
             e.starts_with(
-                "m.toml, línea / line 50, clave / key `agenda[3].lists[1]`: `Ӏista 1` se confunde a la vista con `Lista 1`"
+                "m.toml, línea / line 52, clave / key `agenda[3].lists[1]`: `Ӏista 1` se confunde a la vista con `Lista 1`"
             ),
             "{e}"
         );
         let e = error_of(|t| t.replace("id = \"item-2\"", "id = \"ITEM-1\""));
         assert!(
-            e.starts_with("m.toml, línea / line 36, clave / key `agenda[1].id`: `ITEM-1` se confunde a la vista con `item-1`"),
+            e.starts_with("m.toml, línea / line 38, clave / key `agenda[1].id`: `ITEM-1` se confunde a la vista con `item-1`"),
             "{e}"
         );
         let e = error_of(|t| {

@@ -269,6 +269,7 @@ impl NewMeeting {
         progress: impl FnMut(u64),
     ) -> Result<NewMeeting> {
         let config = meeting_config::parse(meeting_file, meeting_text)?;
+        meeting_config::check_convening(meeting_file, meeting_text, &config)?;
         // The convening event carries the whole agenda: it must fit one
         // ledger message (64 KiB), said before anything is written.
         let probe = Event {
@@ -297,6 +298,7 @@ impl NewMeeting {
             ))
         })?;
         let imported = register_csv::import(register_file, register_bytes, config.capital, progress)?;
+        register_csv::check_whole(register_file, &imported.register)?;
         Ok(NewMeeting {
             config,
             meeting_text: meeting_text.to_string(),

@@ -164,18 +164,23 @@ fn meeting_toml(scenario: &Scenario, verdicts: &[Result<(), asamblea_rules::Refu
         MeetingKind::Ordinary => "ordinary",
         MeetingKind::Extraordinary => "extraordinary",
     };
-    let call = match scenario.call {
-        Call::First => "first",
-        Call::Second => "second",
-        Call::OwnRight => "own-right",
+    // A meeting convened 15 business days ahead of 25 March 2027, within
+    // the ordinary window; by own right, on its day (C.Co. art. 422) and
+    // with no notice.
+    let (call, date, notice) = match scenario.call {
+        Call::First => ("first", "2027-03-25", "convened_by = \"Escenario\"\nconvened_on = \"2027-03-02\"\n"),
+        Call::Second => {
+            ("second", "2027-03-25", "convened_by = \"Escenario\"\nconvened_on = \"2027-03-02\"\n")
+        }
+        Call::OwnRight => ("own-right", "2027-04-01", ""),
     };
     let settings = scenario.profile.settings();
     let capital = scenario.register.capital();
     let mut toml = format!(
         "# Generated from a conformance scenario by `asamblea scenario --bundle`.\n\
          company = \"Escenario de conformidad S.A.\"\nnit = \"900.000.000-1\"\n\
-         kind = \"{kind}\"\ncall = \"{call}\"\ndate = \"2027-03-25\"\ntime = \"10:00\"\n\
-         place = \"Bogotá D.C.\"\nconvened_by = \"Escenario\"\nconvened_on = \"2027-03-02\"\n\
+         kind = \"{kind}\"\ncall = \"{call}\"\ndate = \"{date}\"\ntime = \"10:00\"\n\
+         place = \"Bogotá D.C.\"\n{notice}\
          profile = {}\n\n[settings]\nquorum = \"{}\"\nbase = \"{}\"\nlisted = {}\n\
          pref_full_vote = {}\nsplit_custodians = {}\n\n[capital]\n\
          ORD = {{ subscribed = {}, treasury = {} }}\nPREF = {{ subscribed = {}, treasury = {} }}\n",
@@ -242,6 +247,25 @@ fn register_csv(scenario: &Scenario) -> String {
         }
         for (class, count) in rows {
             csv.push_str(&format!("{},{},{class},{count},{role},{split}\n", holder.id(), holder.id()));
+        }
+    }
+    // A scenario may name fewer shares than its capital (the holders it
+    // needs); a register must hold them all (`init` refuses it otherwise,
+    // docs/register.md): the rest is one holder who never comes, which
+    // changes no quorum, base or majority (all counted on the capital).
+    let outstanding = scenario.register.capital().outstanding();
+    let mut held = (0u64, 0u64);
+    for (_, holder) in scenario.register.iter() {
+        held.0 += holder.holdings().ordinary.get();
+        held.1 += holder.holdings().preferred.get();
+    }
+    for (class, missing) in
+        [("ORD", outstanding.ordinary.get() - held.0), ("PREF", outstanding.preferred.get() - held.1)]
+    {
+        if missing > 0 {
+            csv.push_str(&format!(
+                "RESTO-DEL-LIBRO-{class},Accionistas que el escenario no nombra,{class},{missing},,\n"
+            ));
         }
     }
     csv

@@ -377,6 +377,37 @@ fn docx_paragraphs(path: &Path) -> String {
         .join("\n")
 }
 
+/// The DOCX's paragraphs are `Normal` when they name no style, as Word,
+/// LibreOffice and python-docx read it (the style marked
+/// `w:default="1"`, and no other paragraph style so marked), and the
+/// document says it is Spanish of Colombia: in the run defaults, which
+/// Word's spelling checker follows, and in its core properties.
+fn docx_is_spanish_with_normal_the_default_style(path: &Path) {
+    use std::io::Read;
+    let mut archive = zip::ZipArchive::new(std::fs::File::open(path).unwrap()).expect("a zip archive");
+    let mut part = |name: &str| {
+        let mut xml = String::new();
+        archive.by_name(name).unwrap_or_else(|_| panic!("{name}")).read_to_string(&mut xml).unwrap();
+        xml
+    };
+    let (styles, core, body) =
+        (part("word/styles.xml"), part("docProps/core.xml"), part("word/document.xml"));
+    let defaults: Vec<&str> =
+        styles.split("<w:style ").skip(1).filter(|s| s.contains("w:default=\"1\"")).collect();
+    assert_eq!(defaults.len(), 1, "one default style: {defaults:?}");
+    assert!(defaults[0].starts_with(r#"w:type="paragraph" w:styleId="Normal""#), "{}", defaults[0]);
+    let run_defaults =
+        &styles[styles.find("<w:rPrDefault>").unwrap()..styles.find("</w:rPrDefault>").unwrap()];
+    assert!(run_defaults.contains(r#"<w:lang w:val="es-CO""#), "{run_defaults}");
+    assert!(core.contains("<dc:language>es-CO</dc:language>"), "{core}");
+    // No run sets another language over the default.
+    assert!(!body.contains("<w:lang"), "a run with a language of its own");
+    // Most paragraphs name no style: they are Normal by the default.
+    let paragraphs = body.matches("<w:p>").count() + body.matches("<w:p ").count();
+    let styled = body.matches("<w:pStyle ").count();
+    assert!(paragraphs > 40 && styled < paragraphs / 2, "{styled} of {paragraphs} paragraphs styled");
+}
+
 /// The acta's text with what changes from run to run replaced: the
 /// ledger's times and the day they were written (the simulation runs
 /// now), and so its heads, the bundle's digest and the daemon's key (long
@@ -440,12 +471,16 @@ fn the_acta_carries_what_the_law_asks_from_the_bundle_alone_and_is_the_same_for_
         // The meeting, its place, date and call, and its notice (R19, Decreto 398).
         "ACTA DE LA ASAMBLEA GENERAL ORDINARIA DE ACCIONISTAS",
         "Inversiones Andinas S.A. — NIT 900.123.456-7",
-        "30 de marzo de 2027 a las 10:00 en Bogotá D.C., Carrera 7 # 71-21",
+        "se reunió el martes 30 de marzo de 2027 a las 10:00 en Bogotá D.C., Carrera 7 # 71-21",
         "en primera convocatoria",
-        "Fue convocada por Aviso publicado en El Tiempo y en la página web de la sociedad, el 2 de marzo de 2027, con 28 días calendario (16 días hábiles) de antelación",
-        // Its number, who chaired and took the minutes and how designated.
+        // The notice's days, both counted by one convention (neither end:
+        // docs/rules.md §12.1), and what the agenda asked.
+        "Convocatoria: Aviso publicado en El Tiempo y en la página web de la sociedad, el 2 de marzo de 2027. Entre la convocatoria y la reunión, sin contar el día de la una ni el de la otra, hubo 27 días comunes y 16 días hábiles",
+        "El orden del día pedía al menos 15 días hábiles (C.Co. art. 424, por el asunto «estados financieros de fin de ejercicio»).",
+        // Its number, who chaired and took the minutes and how designated:
+        // no gender spliced in, the designation the secretary's sentence.
         "Acta n.º 045",
-        "Presidió la reunión María Fernanda Gómez Rueda y actuó como secretario Carlos Andrés Restrepo Vélez, designados por unanimidad",
+        "Presidió la reunión María Fernanda Gómez Rueda. Ejerció la secretaría Carlos Andrés Restrepo Vélez. Ambos fueron designados por unanimidad de los accionistas presentes al instalarse la reunión.",
         // The capital per class, the quorum and its continuity.
         "Ordinarias 100.000.000 2.000.000 98.000.000",
         "Quórum de esta convocatoria: más de la mitad de las acciones con derecho a voto",
@@ -466,17 +501,22 @@ fn the_acta_carries_what_the_law_asks_from_the_bundle_alone_and_is_the_same_for_
         "Regla: mayoría de las acciones presentes",
         "Decisión: APROBADO.",
         "Por cuociente",
-        // Closing, signatures, and the annex that lets anyone check it.
-        "Presidente",
-        "Secretario",
-        "Comisión aprobatoria",
-        "Luisa Martínez Ortiz",
+        // Closing, signatures (a line to sign on, the name and the title
+        // in its gender under it), and the annex that lets anyone check it.
+        "________________________________ María Fernanda Gómez Rueda Presidenta de la reunión",
+        "________________________________ Carlos Andrés Restrepo Vélez Secretario de la reunión",
+        "________________________________ Luisa Martínez Ortiz Comisión aprobatoria del acta",
+        "________________________________ Jorge Rojas Ruiz Comisión aprobatoria del acta",
         "asamblea verify paquete.bundle --daemon-key",
     ] {
         assert!(text.contains(expected), "the acta lacks «{expected}»");
     }
     assert!(text.contains(&sha), "the annex names the bundle's SHA-256");
+    for wrong in ["actuó como secretario", "Fue convocada por Aviso", "días calendario"] {
+        assert!(!text.contains(wrong), "the acta still says «{wrong}»");
+    }
     insta::assert_snapshot!("acta_text", redacted(&docx_paragraphs(&acta)));
+    docx_is_spanish_with_normal_the_default_style(&acta);
     for item in verified["items"].as_array().unwrap() {
         assert!(text.contains(item["title"].as_str().unwrap()), "{}", item["title"]);
         if let Some(votes) = item["result"]["for"].as_u64() {
@@ -495,23 +535,42 @@ fn the_acta_carries_what_the_law_asks_from_the_bundle_alone_and_is_the_same_for_
         Some(office) => {
             let out = dir.with_extension("pdf-out");
             std::fs::create_dir_all(&out).unwrap();
-            let converted = Command::new(office)
-                .arg(format!(
-                    "-env:UserInstallation=file://{}",
-                    dir.with_extension("writer-profile").display()
-                ))
-                .args(["--headless", "--convert-to", "pdf", "--outdir"])
-                .arg(&out)
-                .arg(&acta)
-                .output()
-                .unwrap();
-            assert!(converted.status.success(), "{}", String::from_utf8_lossy(&converted.stderr));
-            let pdf = out.join(acta.with_extension("pdf").file_name().unwrap());
+            // The acta converted by LibreOffice to `format`, in `out`.
+            let convert = |format: &str| {
+                let converted = Command::new(office)
+                    .arg(format!(
+                        "-env:UserInstallation=file://{}",
+                        dir.with_extension("writer-profile").display()
+                    ))
+                    .args(["--headless", "--convert-to", format, "--outdir"])
+                    .arg(&out)
+                    .arg(&acta)
+                    .output()
+                    .unwrap();
+                assert!(converted.status.success(), "{}", String::from_utf8_lossy(&converted.stderr));
+                out.join(acta.with_extension(format).file_name().unwrap())
+            };
+            let pdf = convert("pdf");
             let text = Command::new("pdftotext").arg(&pdf).arg("-").output().unwrap();
             let text = String::from_utf8_lossy(&text.stdout).split_whitespace().collect::<Vec<_>>().join(" ");
             assert!(text.contains("ACTA DE LA ASAMBLEA GENERAL ORDINARIA") && text.contains(&sha), "{text}");
             let pages = Command::new("pdfinfo").arg(&pdf).output().unwrap();
             assert!(String::from_utf8_lossy(&pages.stdout).contains("(letter)"), "laid out on Carta");
+            assert!(
+                text.contains("________________________________")
+                    && text.contains("Secretario de la reunión"),
+                "the signature lines and titles: {text}"
+            );
+            // LibreOffice reads the language (es-CO): as flat ODF, its
+            // default paragraph properties carry it.
+            let flat = std::fs::read_to_string(convert("fodt")).unwrap();
+            let defaults =
+                &flat[flat.find("<style:default-style style:family=\"paragraph\"").expect("defaults")..];
+            let defaults = &defaults[..defaults.find("</style:default-style>").unwrap()];
+            assert!(
+                defaults.contains(r#"fo:language="es""#) && defaults.contains(r#"fo:country="CO""#),
+                "LibreOffice reads no es-CO: {defaults}"
+            );
             let _ = std::fs::remove_dir_all(out);
             let _ = std::fs::remove_dir_all(dir.with_extension("writer-profile"));
         }
@@ -646,9 +705,11 @@ fn the_acta_as_pdf_is_text_with_its_fonts_embedded_on_carta_or_a4() {
                 "Acta n.º 045",
                 "30 de marzo de 2027",
                 "Presidió la reunión María Fernanda Gómez Rueda",
+                "hubo 27 días comunes y 16 días hábiles",
                 "Quórum de esta convocatoria",
                 "Decisión: APROBADO.",
-                "Comisión aprobatoria",
+                "Presidenta de la reunión",
+                "Comisión aprobatoria del acta",
                 sha.as_str(),
                 "Página 1 de",
             ] {
@@ -1057,7 +1118,7 @@ informative = true
     for step in ["Instalación", "Suspensión", "Reanudación", "Levantamiento de la sesión", "se reanuda a las 14:00"] {
         at(step);
     }
-    assert!(text.contains("El presidente la instaló el"), "{text}");
+    assert!(text.contains("Se instaló el") && text.contains("verificado el quórum (sección 7)"), "{text}");
     assert!(text.contains("las del levantamiento de la sesión en el libro electrónico"), "{text}");
     let _ = (std::fs::remove_file(meeting), std::fs::remove_file(register));
     crate::support::remove_meeting(&dir);

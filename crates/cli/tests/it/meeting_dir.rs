@@ -309,11 +309,14 @@ fn an_agenda_too_large_for_the_convening_event_is_refused_before_anything_is_wri
         .collect();
     let file = dir.with_extension("toml");
     std::fs::write(&file, format!("{head}{items}")).unwrap();
-    let out = asamblea(&["init", s(&dir), "--meeting", s(&file)]);
+    let register = dir.with_extension("csv");
+    std::fs::write(&register, asamblea::commands::DEMO_REGISTER).unwrap();
+    let out = asamblea(&["init", s(&dir), "--meeting", s(&file), "--register", s(&register)]);
     assert_eq!(out.status.code(), Some(2));
     assert!(text(&out.stderr).contains("acorte los títulos o las listas"), "{}", text(&out.stderr));
     assert!(!dir.exists(), "nothing written");
     std::fs::remove_file(&file).ok();
+    std::fs::remove_file(&register).ok();
 }
 
 #[test]

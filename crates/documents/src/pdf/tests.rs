@@ -281,3 +281,57 @@ fn right_to_left_words_are_placed_right_to_left_among_the_others() {
         ["dijo", "محمد", "بن", "سلمان", "y", "שלום"].iter().map(|w| (w.to_string(), REGULAR)).collect();
     assert_eq!(visual_order(&line), [0, 3, 2, 1, 4, 5]);
 }
+
+/// Each signer gets room to sign by hand above a line of their own, and
+/// under it the name (or «Nombre:» to write it) and the capacity, two
+/// abreast, with nothing drawn in the room; a pair is never split across
+/// pages.
+#[test]
+fn the_signatures_give_each_signer_room_a_line_and_the_name_and_capacity_under_it() {
+    let fonts = acta_fonts().unwrap();
+    let signer = |name: Option<&str>, capacity: &str| crate::acta::Signer {
+        name: name.map(str::to_string),
+        capacity: capacity.to_string(),
+    };
+    let signers = vec![
+        signer(Some("María Fernanda Gómez Rueda"), "Presidenta de la reunión"),
+        signer(Some("Carlos Andrés Restrepo Vélez"), "Secretario de la reunión"),
+        signer(None, "Comisión aprobatoria del acta"),
+    ];
+    // Far down a page, so that the second pair must move to the next one.
+    let mut blocks: Vec<Block> = (0..38).map(|n| Block::Text(format!("Párrafo {n}."))).collect();
+    blocks.push(Block::Signatures(signers.clone()));
+    let layout = lay_out(&blocks, Paper::Carta, &fonts);
+    let mut found = Vec::new();
+    for (page, draws) in layout.pages.iter().enumerate() {
+        for draw in draws {
+            let Draw::Line { from, to } = draw else { continue };
+            assert!((from.1 - to.1).abs() < 0.01, "a signature line is horizontal");
+            let width = to.0 - from.0;
+            assert!(width > 180.0, "a line long enough to sign on: {width} pt");
+            // What is drawn on that page near the line: above it, only
+            // the paragraphs before; below it, the name then the capacity.
+            let texts: Vec<(f32, f32, &str)> = draws
+                .iter()
+                .filter_map(|d| match d {
+                    Draw::Text { x, y, text, .. } if *x >= from.0 - 0.01 && *x < to.0 => {
+                        Some((*x, *y, text.as_str()))
+                    }
+                    _ => None,
+                })
+                .collect();
+            let above = texts.iter().filter(|(_, y, _)| *y < from.1).map(|(_, y, _)| *y).fold(0.0, f32::max);
+            assert!(from.1 - above >= SIGNING_ROOM - TEXT, "room to sign: {} pt", from.1 - above);
+            let under: Vec<&str> =
+                texts.iter().filter(|(_, y, _)| *y > from.1 && *y < from.1 + 40.0).map(|t| t.2).collect();
+            found.push((page, from.0, under.join(" ")));
+        }
+    }
+    assert_eq!(found.len(), 3, "{found:?}");
+    assert_eq!(found[0].2, "María Fernanda Gómez Rueda Presidenta de la reunión");
+    assert_eq!(found[1].2, "Carlos Andrés Restrepo Vélez Secretario de la reunión");
+    assert_eq!(found[2].2, "Nombre: Comisión aprobatoria del acta");
+    assert_eq!(found[0].0, found[1].0, "a pair on one page");
+    assert!(found[1].1 > found[0].1 + 200.0, "abreast");
+    assert_eq!(found[2].1, found[0].1, "the next pair starts a row");
+}
