@@ -26,11 +26,14 @@
 //! - `profile`: matter kinds, majorities, bylaws [`Profile`] and settings.
 //! - `presence`: channels (in person, proxy, legal representative), `P`
 //!   and `H`.
+//! - `attendance`: presence as it happened — each person's visits and each
+//!   holder's stays, with the records that began and ended them.
 //! - `item`: agenda items, ballots, results.
 //! - `election`: the electoral quotient with largest remainders.
 //! - `meeting`: the state machine that ties them together.
 //! - `refusal`: the codes of refused steps.
 
+mod attendance;
 mod election;
 mod item;
 mod meeting;
@@ -40,6 +43,7 @@ mod refusal;
 mod register;
 mod shares;
 
+pub use attendance::{Attendance, Attendant, Attending, Moment, Stay, Visit};
 pub use election::{apportion, Apportionment};
 pub use item::{
     Ballot, BallotOptions, DecisionResult, ElectionResult, Item, ItemIndex, ItemResult, ItemSpec,

@@ -43,15 +43,10 @@ pub enum ReportError {
     Unreadable(String),
 }
 
-/// A choice in words: `sí`, `no`, `en blanco`, a list's name, or a split
-/// (`sí 100 · no 50`).
+/// A choice in words: `a favor`, `en contra`, `en blanco`, a list's name,
+/// or a split (`a favor 100 · en contra 50`).
 fn words(item: &asamblea_rules::Item, choice: &Choice) -> String {
-    let name = |option: OptionIndex| match item.option_name(option) {
-        "for" => "sí".to_string(),
-        "against" => "no".to_string(),
-        "blank" => "en blanco".to_string(),
-        list => list.to_string(),
-    };
+    let name = |option: OptionIndex| asamblea_documents::explain::option_words_lower(item, option);
     match choice {
         Choice::Whole(option) => name(*option),
         Choice::Split(parts) => parts
@@ -75,11 +70,20 @@ struct Gathered {
     poll_times: Vec<u64>,
     /// The last record's ledger time.
     last_ms: u64,
+    /// The first poll's opening: its record and time.
+    first_opened: Option<(u64, u64)>,
+    /// The time of the record asked for as the installation, if the bundle
+    /// holds it.
+    installed_ms: Option<u64>,
 }
 
 /// The bundle in `bundle`, verified with nothing from outside, then read
 /// once more for each ballot's choice and each agent's power.
-fn gather(bundle: &File, progress: &mut dyn FnMut(u64, u64)) -> Result<Gathered, ReportError> {
+fn gather(
+    bundle: &File,
+    installed: Option<u64>,
+    progress: &mut dyn FnMut(u64, u64),
+) -> Result<Gathered, ReportError> {
     let options = asamblea_ledger::VerifyOptions::bundle_alone(&asamblea_venue::profiles::load_profile);
     let (verified, state) = asamblea_ledger::verify_bundle_state(rewound(bundle)?, &options, progress)
         .map_err(|e| ReportError::NotVerified(e.to_string()))?;
@@ -90,12 +94,19 @@ fn gather(bundle: &File, progress: &mut dyn FnMut(u64, u64)) -> Result<Gathered,
     let mut agents = Vec::new();
     let mut poll_times = Vec::new();
     let mut last_ms = 0;
+    let (mut first_opened, mut installed_ms) = (None, None);
     asamblea_ledger::for_each_event(rewound(bundle)?, progress, |record| {
         last_ms = record.time_ms;
+        if installed == Some(record.seq) {
+            installed_ms = Some(record.time_ms);
+        }
+        if first_opened.is_none() && matches!(record.event.body, EventBody::ItemOpened { .. }) {
+            first_opened = Some((record.seq, record.time_ms));
+        }
         gather_event(meeting, &record.event.body, record.time_ms, &mut choices, &mut agents, &mut poll_times);
     })
     .map_err(|e| ReportError::Unreadable(e.to_string()))?;
-    Ok(Gathered { verified, state, choices, agents, poll_times, last_ms })
+    Ok(Gathered { verified, state, choices, agents, poll_times, last_ms, first_opened, installed_ms })
 }
 
 /// The bundle's file read from its start again: each pass (verify, the
@@ -196,7 +207,7 @@ fn described(
 /// start); `progress` hears `(done, total)` records while it is verified,
 /// then again while its ballots are read.
 pub fn from_bundle(bundle: &File, progress: &mut dyn FnMut(u64, u64)) -> Result<Report, ReportError> {
-    let gathered = gather(bundle, progress)?;
+    let gathered = gather(bundle, None, progress)?;
     let state = &gathered.state;
     let meeting = state.meeting().expect("gather checks the register was imported");
     let mut missing = Vec::new();
@@ -221,7 +232,13 @@ pub fn from_bundle(bundle: &File, progress: &mut dyn FnMut(u64, u64)) -> Result<
     };
     let agenda: Vec<(String, String)> =
         state.agenda().iter().map(|e| (e.item.as_str().to_string(), e.title.as_str().to_string())).collect();
-    let source = tables::Source { meeting, agenda: &agenda, names: &names, choices: &gathered.choices };
+    let source = tables::Source {
+        meeting,
+        agenda: &agenda,
+        names: &names,
+        choices: &gathered.choices,
+        attendance: state.attendance(),
+    };
     Ok(Report {
         tables: tables::tables(&source),
         meeting: meeting_json,
@@ -244,13 +261,19 @@ pub enum ActaFormat {
 /// The acta draft of the bundle in `bundle` (an open file, read from its
 /// start), as `format`; `Err` when the bundle does not verify or lacks the
 /// meeting file (a ledger written before it was recorded).
+///
+/// `installed` is the record of the meeting's installation when it is
+/// known; without it (a ledger with no such record, or one asked for that
+/// is not in the bundle) the acta takes the first poll's opening and says
+/// so.
 pub fn acta(
     bundle: &File,
     format: ActaFormat,
+    installed: Option<u64>,
     progress: &mut dyn FnMut(u64, u64),
 ) -> Result<Vec<u8>, ReportError> {
     use asamblea_documents::acta;
-    let gathered = gather(bundle, progress)?;
+    let gathered = gather(bundle, installed, progress)?;
     let state = &gathered.state;
     let meeting = state.meeting().expect("gather checks the register was imported");
     let mut missing = Vec::new();
@@ -310,21 +333,16 @@ pub fn acta(
             (item.as_str().to_string(), *round, seed.to_string(), winner.as_str().to_string())
         })
         .collect();
-    let mut attendees: Vec<(String, String, Option<String>)> = gathered
-        .state
-        .attendee_names()
-        .map(|(person, named)| {
-            (
-                person.to_string(),
-                named.name.as_str().to_string(),
-                named.document.as_ref().map(|d| d.as_str().to_string()),
-            )
-        })
-        .collect();
-    attendees.sort();
+    // The installation: the record asked for (the chair's act, once the
+    // ledger has one), else the first poll's opening, said as such.
+    let installed = match (installed, gathered.installed_ms) {
+        (Some(seq), Some(time_ms)) => Some(acta::Installed { seq, time_ms, recorded: true }),
+        _ => gathered.first_opened.map(|(seq, time_ms)| acta::Installed { seq, time_ms, recorded: false }),
+    };
     let source = acta::ActaSource {
         meeting,
-        attendees: &attendees,
+        attendance: state.attendance(),
+        installed,
         described: &described,
         agenda: &agenda,
         names: &names,

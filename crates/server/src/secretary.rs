@@ -229,7 +229,7 @@ pub(crate) async fn download(
             .map_err(|e| failed(&format!("{e:#}")))?;
         if format == "docx" || format == "pdf" {
             let kind = if format == "docx" { ActaFormat::Docx } else { ActaFormat::Pdf(pdf::Paper::Carta) };
-            return acta(&bundle, kind, &mut |_, _| {}).map_err(|e| failed(&e));
+            return acta(&bundle, kind, None, &mut |_, _| {}).map_err(|e| failed(&e));
         }
         let report = from_bundle(&bundle, &mut |_, _| {}).map_err(|e| failed(&e))?;
         drop(bundle);
