@@ -321,6 +321,12 @@ pub struct ItemStatus {
     /// to each seat (needs `candidates`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub elected: Option<Vec<ElectedSeat>>,
+    /// An election's base, as its explanation names it and every table
+    /// shows it: a single seat's `E`, the eligible shares present (elected
+    /// when `2·v > E`), which FORMAT.md's `result` does not carry; a
+    /// board's valid votes.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub election_base: Option<u64>,
 }
 
 /// An item's result, in the shape `shared/scenarios/FORMAT.md` fixes for

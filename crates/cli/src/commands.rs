@@ -392,19 +392,25 @@ pub fn simulate(dir: &Path, seed: u64, attendance_percent: u64, out: &mut dyn Wr
 /// them: a decision's votes and base, or an election's votes and seats per
 /// list.
 pub(crate) fn figures_line(item: &asamblea_rules::Item) -> Option<String> {
+    use asamblea_documents::explain::{election_base, figure};
+    let said = |key: &str, shares: u64| format!("{} {}", figure(key).es, thousands(shares));
     match item.result()? {
-        ItemResult::Decision(d) => Some(format!(
-            "Sí {} · No {} · En blanco {} · Abstención {} · Impedidas {} · base {}",
-            thousands(d.for_votes.get()),
-            thousands(d.against.get()),
-            thousands(d.blank.get()),
-            thousands(d.abstain.get()),
-            thousands(d.impeded.get()),
-            thousands(d.base.get())
-        )),
+        ItemResult::Decision(d) => Some(
+            [
+                said("for", d.for_votes.get()),
+                said("against", d.against.get()),
+                said("blank", d.blank.get()),
+                said("abstain", d.abstain.get()),
+                said("impeded", d.impeded.get()),
+                said("base", d.base.get()),
+            ]
+            .join(" · "),
+        ),
         ItemResult::Election(e) => {
-            let lists = asamblea_documents::explain::lists_in_words(item, e);
-            Some(format!("{} · En blanco {}", lists.join(" · "), thousands(e.blank.get())))
+            let mut parts = asamblea_documents::explain::lists_in_words(item, e);
+            parts.push(said("blank", e.blank.get()));
+            parts.push(said("base", election_base(item, e).get()));
+            Some(parts.join(" · "))
         }
     }
 }
@@ -961,6 +967,8 @@ pub fn acta(
     let mut made = Vec::new();
     for format in formats {
         let mut bars = PassBars::default();
+        // The installation: the first poll's opening until the ledger
+        // records the chair's act.
         let made_now = reports::acta(&opened, format, &mut |done, total| bars.report(done, total));
         bars.finish();
         made = match made_now {

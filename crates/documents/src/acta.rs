@@ -15,11 +15,13 @@
 //! was measured for the PDF: 452 s of cold release build here, more than
 //! three times this whole workspace; krilla, which it builds on, 105 s.)
 
-use asamblea_rules::{Channel, ItemResult, Meeting, PollMoment};
+use asamblea_rules::{Attendance, ItemResult, Meeting, PollMoment};
 
 mod opening;
 use opening::{date_place_and_convening, signers};
 
+use crate::attendance::{class_heading_es, classes};
+use crate::explain::figure;
 use crate::numfmt::{colombia_time, date_es, percent, thousands};
 
 /// The meeting as its file describes it.
@@ -123,11 +125,11 @@ pub struct ActaSource<'a> {
     pub names: &'a [String],
     /// The agents admitted, in order.
     pub agents: &'a [AgentLine],
-    /// Who attends for a person, as the desk recorded it at arrival
-    /// (`attendee-named`): the person's id (an agent, or a holder in
-    /// person), the attending person's name, and their own document when
-    /// it is not the person's id (a company's representative).
-    pub attendees: &'a [(String, String, Option<String>)],
+    /// Every arrival and departure as it happened, with the record of
+    /// each and who attended for each person (`attendee-named`).
+    pub attendance: &'a Attendance,
+    /// When the meeting was installed, if known.
+    pub installed: Option<Installed>,
     /// Proxies refused: agent, principals, reason in words, power.
     pub refused: &'a [(String, Vec<String>, String, String)],
     /// Written statements: item, author, words.
@@ -145,6 +147,19 @@ pub struct ActaSource<'a> {
     pub bundle_sha256: String,
     /// The daemon's public key, in hex.
     pub daemon_key: String,
+}
+
+/// The moment the meeting was installed: a record, its time, and how it
+/// is known.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Installed {
+    /// The record's number.
+    pub seq: u64,
+    /// Its time (ms since the Unix epoch).
+    pub time_ms: u64,
+    /// `true` when the record is the chair's act of installation; `false`
+    /// when it is the first poll's opening, taken in its place.
+    pub recorded: bool,
 }
 
 /// One block of the acta, as every format lays it out: written once here
@@ -178,6 +193,9 @@ pub struct Signer {
     /// In what capacity they sign: «Presidenta de la reunión».
     pub capacity: String,
 }
+
+mod attendees;
+use attendees::attendance_blocks;
 
 fn heading(level: u8, text: &str) -> Block {
     Block::Heading(level, text.to_string())
@@ -221,10 +239,11 @@ pub fn blocks(source: &ActaSource<'_>) -> Vec<Block> {
             thousands(c.outstanding().get()),
         ]
     };
+    let classes = classes(m);
     out.push(heading(1, "2. Capital"));
     out.push(table(
         &["Clase", "Suscritas", "Readquiridas", "En circulación"],
-        vec![class_row("Ordinarias", capital.ordinary), class_row("Preferenciales", capital.preferred)],
+        classes.iter().map(|&class| class_row(&class_heading_es(class), capital.of(class))).collect(),
     ));
 
     // The quorum at each poll's open and close (Decreto 398/2020).
@@ -233,8 +252,16 @@ pub fn blocks(source: &ActaSource<'_>) -> Vec<Block> {
     // on are said once when any is not the day convened (a rehearsal, a
     // simulation, a meeting past midnight).
     let clock = |ms: u64| colombia_time(ms).1;
-    let mut days: Vec<String> =
-        source.poll_times.iter().chain([&source.last_ms]).map(|&ms| colombia_time(ms).0).collect();
+    let arrivals = source.attendance.stays().iter().filter_map(|stay| stay.arrived.time_ms);
+    let mut days: Vec<String> = source
+        .poll_times
+        .iter()
+        .copied()
+        .chain([source.last_ms])
+        .chain(arrivals)
+        .map(|ms| colombia_time(ms).0)
+        .collect();
+    days.sort();
     days.dedup();
     let other_days = days.iter().any(|day| *day != d.date);
     let series: Vec<Vec<String>> = m
@@ -268,16 +295,10 @@ pub fn blocks(source: &ActaSource<'_>) -> Vec<Block> {
             named.join(" y el ")
         )));
     }
-    // Who was present at each point, class by class.
-    // (The percentages without their sign, which the heading carries: a
-    // narrow column keeps each on one line.)
-    let of_class = |shares: u64, holders: u32, outstanding: u64| {
-        [
-            thousands(shares),
-            percent(shares, outstanding).trim_end_matches(" %").to_string(),
-            thousands(u64::from(holders)),
-        ]
-    };
+    // Who was present at each point, class by class (the percentages
+    // without their sign, which the heading carries: a narrow column
+    // keeps each on one line).
+    let outstanding = capital.outstanding();
     let by_class: Vec<Vec<String>> = m
         .quorum_series()
         .iter()
@@ -286,20 +307,23 @@ pub fn blocks(source: &ActaSource<'_>) -> Vec<Block> {
                 title_of(m.item(p.item).id()),
                 if p.moment == PollMoment::Opened { "apertura" } else { "cierre" }.to_string(),
             ];
-            row.extend(of_class(
-                p.by_class.shares.ordinary.get(),
-                p.by_class.ordinary_holders,
-                capital.ordinary.outstanding().get(),
-            ));
-            row.extend(of_class(
-                p.by_class.shares.preferred.get(),
-                p.by_class.preferred_holders,
-                capital.preferred.outstanding().get(),
-            ));
+            for &class in &classes {
+                let shares = p.by_class.shares.of(class).get();
+                let holders = match class {
+                    asamblea_rules::ShareClass::Ordinary => p.by_class.ordinary_holders,
+                    asamblea_rules::ShareClass::Preferred => p.by_class.preferred_holders,
+                };
+                row.extend([
+                    thousands(shares),
+                    percent(shares, outstanding.of(class).get()).trim_end_matches(" %").to_string(),
+                    thousands(u64::from(holders)),
+                ]);
+            }
             row
         })
         .collect();
-    // Its continuity in words: at the installation and at the close.
+    // Its continuity in words: at the first poll's opening and at the
+    // last one's close.
     let reading = |q: &asamblea_rules::QuorumReading| {
         format!(
             "{} acciones con voto de {} accionistas, el {} de las acciones con derecho a voto, {}",
@@ -315,7 +339,7 @@ pub fn blocks(source: &ActaSource<'_>) -> Vec<Block> {
             source.poll_times.get(n).map_or_else(String::new, |&ms| format!(", a las {}", clock(ms)))
         };
         out.push(text(format!(
-            "Al instalarse la reunión{} (apertura de «{}»), había {}. Al cierre{} (cierre de «{}»), había {}.",
+            "Al abrirse la primera votación{} («{}»), había {}. Al cerrarse la última{} («{}»), había {}.",
             at(0),
             title_of(m.item(first.item).id()),
             reading(&first.quorum),
@@ -334,127 +358,14 @@ pub fn blocks(source: &ActaSource<'_>) -> Vec<Block> {
             "Presentes por clase de acción (porcentajes de las acciones en circulación de cada clase):"
                 .to_string(),
         ));
-        out.push(table(
-            &["Punto", "Momento", "Ordinarias", "%", "Accionistas", "Preferenciales", "%", "Accionistas"],
-            by_class,
-        ));
+        let mut header = vec!["Punto".to_string(), "Momento".to_string()];
+        for &class in &classes {
+            header.extend([class_heading_es(class), "%".to_string(), "Accionistas".to_string()]);
+        }
+        out.push(Block::Table(header, by_class));
     }
 
-    // A person by name where the register knows it (a holder), else by
-    // the document the desk recorded (an agent who holds no shares).
-    let named = |id: &str| match name_of(id) {
-        name if name.is_empty() => id.to_string(),
-        name => format!("{name} ({id})"),
-    };
-    // Who attends for a person, by the name the desk recorded.
-    let attendee = |id: &str| source.attendees.iter().find(|(person, _, _)| person == id);
-    // An agent by the name the desk recorded, else as a holder.
-    let agent_named = |id: &str| match attendee(id) {
-        Some((_, name, _)) => format!("{name} ({id})"),
-        None => named(id),
-    };
-    // Attendance: holders present at the end, in person or represented.
-    let attending: Vec<Vec<String>> = m
-        .register()
-        .iter()
-        .filter(|(at, _)| m.presence().is_present(*at))
-        .map(|(at, holder)| {
-            let how = match m.presence().channel(at) {
-                Channel::InPerson => match attendee(holder.id()) {
-                    Some((_, name, Some(document))) => format!("en persona, por {name} ({document})"),
-                    Some((_, name, None)) => format!("en persona ({name})"),
-                    None => "en persona".to_string(),
-                },
-                Channel::Agent { agent, .. } => {
-                    format!("representado por {}", agent_named(m.presence().agent_id(agent)))
-                }
-                Channel::Absent => String::new(),
-            };
-            let ae = match holder.role() {
-                Some(asamblea_rules::Role::Administrator) => " (administrador)",
-                Some(asamblea_rules::Role::Employee) => " (empleado)",
-                None => "",
-            };
-            vec![
-                holder.id().to_string(),
-                format!("{}{ae}", name_of(holder.id())),
-                thousands(holder.holdings().ordinary.get()),
-                thousands(holder.holdings().preferred.get()),
-                how,
-            ]
-        })
-        .collect();
-    // In person and represented, in totals (C.Co. art. 431: the shares
-    // own and represented).
-    let (mut own, mut represented) = ((0u64, 0u64), (0u64, 0u64));
-    for (at, holder) in m.register().iter() {
-        let shares = holder.holdings().total().get();
-        match m.presence().channel(at) {
-            Channel::InPerson => own = (own.0 + 1, own.1 + shares),
-            Channel::Agent { .. } => represented = (represented.0 + 1, represented.1 + shares),
-            Channel::Absent => {}
-        }
-    }
-    out.push(heading(1, "4. Asistentes"));
-    out.push(text(format!(
-        "Asistieron {} accionistas en persona con {} acciones propias y {} representados por apoderado o representante legal con {} acciones (de todas las clases).",
-        thousands(own.0),
-        thousands(own.1),
-        thousands(represented.0),
-        thousands(represented.1)
-    )));
-    out.push(table(&["Documento", "Nombre", "Ordinarias", "Preferenciales", "Asistencia"], attending));
-    // The administrators and employees of the register and their shares
-    // (C.Co. art. 185: they carry no proxies, and do not vote the year-end
-    // statements).
-    let barred: Vec<Vec<String>> = m
-        .register()
-        .iter()
-        .filter_map(|(at, holder)| {
-            let role = match holder.role()? {
-                asamblea_rules::Role::Administrator => "administrador",
-                asamblea_rules::Role::Employee => "empleado",
-            };
-            Some(vec![
-                holder.id().to_string(),
-                name_of(holder.id()),
-                role.to_string(),
-                thousands(holder.holdings().ordinary.get()),
-                thousands(holder.holdings().preferred.get()),
-                if m.presence().is_present(at) { "presente" } else { "ausente" }.to_string(),
-            ])
-        })
-        .collect();
-    if !barred.is_empty() {
-        out.push(heading(2, "Administradores y empleados (art. 185 C.Co.)"));
-        out.push(table(
-            &["Documento", "Nombre", "Calidad", "Ordinarias", "Preferenciales", "Asistencia"],
-            barred,
-        ));
-    }
-    if !source.agents.is_empty() {
-        let rows = source
-            .agents
-            .iter()
-            .map(|a| {
-                let principals: Vec<String> = a.principals.iter().map(|p| named(p)).collect();
-                vec![agent_named(&a.agent), a.capacity_es.clone(), principals.join(", "), a.power.clone()]
-            })
-            .collect();
-        out.push(heading(2, "Apoderados y representantes legales"));
-        out.push(table(&["Persona", "Calidad", "Representa a", "Poder o certificado"], rows));
-    }
-    if !source.refused.is_empty() {
-        let rows = source
-            .refused
-            .iter()
-            .map(|(agent, principals, why, power)| {
-                vec![agent.clone(), principals.join(", "), why.clone(), power.clone()]
-            })
-            .collect();
-        out.push(heading(2, "Poderes rechazados (arts. 184 y 185 C.Co.)"));
-        out.push(table(&["Apoderado", "Representados", "Motivo", "Poder"], rows));
-    }
+    out.extend(attendance_blocks(source, &classes));
 
     // Each item of the agenda as convened, in its order, then any voted
     // that the notice did not list; an item never put to the vote says so.
@@ -496,10 +407,10 @@ pub fn blocks(source: &ActaSource<'_>) -> Vec<Block> {
                     vec![label.to_string(), thousands(shares), percent(shares, r.base.get())]
                 };
                 let mut rows = vec![
-                    row("Sí", r.for_votes.get()),
-                    row("No", r.against.get()),
-                    row("En blanco", r.blank.get()),
-                    row("Abstención", r.abstain.get()),
+                    row(figure("for").es, r.for_votes.get()),
+                    row(figure("against").es, r.against.get()),
+                    row(figure("blank").es, r.blank.get()),
+                    row(figure("abstain").es, r.abstain.get()),
                 ];
                 // A base of shares subscribed or outstanding holds shares
                 // that were not there to vote: said, so the rows add up.
@@ -507,32 +418,16 @@ pub fn blocks(source: &ActaSource<'_>) -> Vec<Block> {
                 if r.base.get() > voted {
                     rows.push(row("No presentes o sin votar (en la base)", r.base.get() - voted));
                 }
-                rows.push(row("Base de la decisión", r.base.get()));
+                rows.push(row(&format!("{} de la decisión", figure("base").es), r.base.get()));
                 rows.push(vec![
-                    "Impedidas (fuera de la base)".into(),
+                    format!("{} (fuera de la base)", figure("impeded").es),
                     thousands(r.impeded.get()),
                     String::new(),
                 ]);
                 out.push(table(&["", "Acciones", "% de la base"], rows));
             }
             Some(ItemResult::Election(e)) => {
-                let rows = crate::explain::lists(item, e)
-                    .into_iter()
-                    .map(|l| {
-                        vec![
-                            l.list,
-                            thousands(l.votes),
-                            thousands(l.by_quotient),
-                            l.remainder,
-                            thousands(l.by_remainder),
-                            thousands(u64::from(l.seats)),
-                        ]
-                    })
-                    .collect();
-                out.push(table(
-                    &["Lista", "Votos", "Por cuociente", "Residuo", "Por residuo", "Puestos"],
-                    rows,
-                ));
+                out.extend(election_blocks(item, e));
                 // The candidates each list carried, and who took each seat.
                 if let Some((_, lists)) = source.candidates.iter().find(|(id, _)| id == item.id()) {
                     let rows = lists
@@ -561,14 +456,16 @@ pub fn blocks(source: &ActaSource<'_>) -> Vec<Block> {
                         out.push(table(&["Lista", "Puesto de la lista", "Principal", "Suplente"], rows));
                     }
                 }
-                for (_, round, seed, winner) in source.lots.iter().filter(|(lot, ..)| lot == item.id()) {
-                    out.push(text(format!(
-                        "Sorteo {}: el puesto fue para {winner}; semilla, la cabeza de la cadena tras el cierre: {seed}.",
-                        round + 1
-                    )));
-                }
             }
             None => {}
+        }
+        if let Some(ItemResult::Election(_)) = item.result() {
+            for (_, round, seed, winner) in source.lots.iter().filter(|(lot, ..)| lot == item.id()) {
+                out.push(text(format!(
+                    "Sorteo {}: el puesto fue para {winner}; semilla, la cabeza de la cadena tras el cierre: {seed}.",
+                    round + 1
+                )));
+            }
         }
         let decision = crate::explain::outcome_es(item);
         // The decision is said first; the why, without repeating it, as a
@@ -672,4 +569,58 @@ pub fn blocks(source: &ActaSource<'_>) -> Vec<Block> {
         source.daemon_key, source.last.0, source.last.1
     )));
     out
+}
+
+/// An election's votes as the acta gives them (C.Co. arts. 197 and 431):
+/// each list's votes with its seats by quotient and by remainder, the blank
+/// votes (which count only for the quotient) and the valid votes in all;
+/// for a single seat, each candidate's votes against the base of the
+/// decision, with the blank votes in it.
+fn election_blocks(item: &asamblea_rules::Item, e: &asamblea_rules::ElectionResult) -> Vec<Block> {
+    let lists = crate::explain::lists(item, e);
+    let blank = figure("blank").es;
+    if item.majority() == asamblea_rules::Majority::SingleSeat {
+        let row =
+            |label: &str, votes: u64| vec![label.to_string(), thousands(votes), percent(votes, e.base.get())];
+        let mut rows: Vec<Vec<String>> = lists.iter().map(|l| row(&l.list, l.votes)).collect();
+        rows.push(row(blank, e.blank.get()));
+        // Present and not voting for anyone: in the base all the same.
+        let voted = e.valid.get();
+        if e.base.get() > voted {
+            rows.push(row("Presentes sin votar (en la base)", e.base.get() - voted));
+        }
+        rows.push(row(&format!("{} de la decisión", figure("base").es), e.base.get()));
+        return vec![table(&["Candidato", "Votos", "% de la base"], rows)];
+    }
+    let mut rows: Vec<Vec<String>> = lists
+        .into_iter()
+        .map(|l| {
+            vec![
+                l.list,
+                thousands(l.votes),
+                thousands(l.by_quotient),
+                l.remainder,
+                thousands(l.by_remainder),
+                thousands(u64::from(l.seats)),
+            ]
+        })
+        .collect();
+    rows.push(vec![
+        format!("{blank} (solo para el cuociente)"),
+        thousands(e.blank.get()),
+        String::new(),
+        String::new(),
+        String::new(),
+        String::new(),
+    ]);
+    let seats: u32 = e.seats.iter().flatten().sum();
+    rows.push(vec![
+        "Votos válidos".to_string(),
+        thousands(e.valid.get()),
+        String::new(),
+        String::new(),
+        String::new(),
+        thousands(u64::from(seats)),
+    ]);
+    vec![table(&["Lista", "Votos", "Por cuociente", "Residuo", "Por residuo", "Puestos"], rows)]
 }

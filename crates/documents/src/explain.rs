@@ -178,6 +178,17 @@ fn election(item: &Item, e: &ElectionResult) -> (String, String) {
     (out.0, out.1)
 }
 
+/// The base an election is decided on, as every table shows it: a
+/// single seat's `E`, the shares present (R8; OQ8: elected when `2·v >
+/// E`), which its explanation names; a board's `V`, the valid votes
+/// (blank included) its quotient divides (R15).
+pub fn election_base(item: &Item, e: &ElectionResult) -> asamblea_rules::Shares {
+    match item.majority() {
+        Majority::SingleSeat => e.base,
+        _ => e.valid,
+    }
+}
+
 /// An election's lists in words, in ballot order: `Lista 1 47.143.561
 /// votos, 3 puestos`.
 pub fn lists_in_words(item: &Item, e: &ElectionResult) -> Vec<String> {
@@ -247,19 +258,66 @@ pub fn lists(item: &Item, e: &ElectionResult) -> Vec<asamblea_api::public::ListF
         .collect()
 }
 
-/// An option of `item`'s ballot in words, Spanish and English: `Sí`,
-/// `No` and `En blanco` on a decision, the list's own name on an
-/// election. Written once for the kiosk's sheet and every page.
+/// A figure of a decision with its words, Spanish and English.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Figure {
+    /// Its key: FORMAT.md's and the API's (`for`, `against`, …).
+    pub key: &'static str,
+    /// How a person reads it in Spanish, as a heading: `A favor`.
+    pub es: &'static str,
+    /// In English: `For`.
+    pub en: &'static str,
+}
+
+/// A decision's figures in the law's words (C.Co. arts. 189 and 431: the
+/// votes «a favor, en contra y en blanco»; the reglamentos' abstentions,
+/// impeded shares and base), in the order every table shows them. Written
+/// once: the acta, the exports' headings, the consoles, the board and the
+/// projector (the daemon serves them as `/assets/words.js`), the kiosk's
+/// ballot buttons ([`option_words`]) and the command line.
+pub const FIGURES: [Figure; 6] = [
+    Figure { key: "for", es: "A favor", en: "For" },
+    Figure { key: "against", es: "En contra", en: "Against" },
+    Figure { key: "blank", es: "En blanco", en: "Blank" },
+    Figure { key: "abstain", es: "Abstención", en: "Abstained" },
+    Figure { key: "impeded", es: "Impedidas", en: "Impeded" },
+    Figure { key: "base", es: "Base", en: "Base" },
+];
+
+/// The figure of `key` (one of [`FIGURES`]' keys).
+///
+/// # Panics
+///
+/// On a key that is not one: a mistake in the code, never in the data.
+pub fn figure(key: &str) -> Figure {
+    *FIGURES.iter().find(|f| f.key == key).unwrap_or_else(|| panic!("no figure named {key}"))
+}
+
+/// An option of `item`'s ballot in words, Spanish and English: `A favor`,
+/// `En contra` and `En blanco` on a decision, the list's own name on an
+/// election (and `En blanco`). Written once for the kiosk's sheet and
+/// every page.
 pub fn option_words(item: &Item, index: OptionIndex) -> (String, String) {
     let name = item.option_name(index);
     let election = matches!(item.options(), asamblea_rules::BallotOptions::Election { .. });
     let (es, en) = match (election, name) {
-        (false, "for") => ("Sí", "Yes"),
-        (false, "against") => ("No", "No"),
-        (_, "blank") => ("En blanco", "Blank"),
+        (false, "for" | "against") | (_, "blank") => {
+            let figure = figure(name);
+            (figure.es, figure.en)
+        }
         (_, list) => (list, list),
     };
     (es.to_string(), en.to_string())
+}
+
+/// A choice as it reads inside a sentence or a cell, in lower case: `a
+/// favor`, `en contra`, `en blanco`, a list's own name.
+pub fn option_words_lower(item: &Item, index: OptionIndex) -> String {
+    let (es, _) = option_words(item, index);
+    match item.option_name(index) {
+        "for" | "against" | "blank" => es.to_lowercase(),
+        _ => es,
+    }
 }
 
 /// Why a holding may not vote on an item, as the attendee reads it, with

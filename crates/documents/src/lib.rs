@@ -29,6 +29,9 @@
 //!   quorum series (every poll's open and close) as JSON.
 //! - `tables`: the tallies (items, holders with their choices, attendance,
 //!   withdrawal) as CSV, JSON and an Excel workbook.
+//! - `attendance`: who attended at any moment, when, and who was present
+//!   at a record (the installation, the close), in words; the classes the
+//!   company has.
 //! - `acta`: the minutes' draft, its content once as blocks; `docx` and
 //!   `pdf` render them (`pdf` also lays out the badges as PDF).
 //! - `numfmt`: Colombian number format (1.234.567; 12,34 %), dates in
@@ -37,6 +40,7 @@
 //! - `markup`: text escaped for HTML, SVG and XML.
 
 pub mod acta;
+pub mod attendance;
 pub mod badges;
 pub mod docx;
 pub mod explain;

@@ -5,7 +5,9 @@
 //! consoles and the board poll, the secretary's series and the acta.
 
 use asamblea_api::public as api;
-use asamblea_rules::{Call, ClassPresence, Meeting, PollMoment, QuorumPoint, QuorumReading, QuorumRule};
+use asamblea_rules::{
+    Call, ClassPresence, Meeting, PollMoment, QuorumPoint, QuorumReading, QuorumRule, ShareClass,
+};
 
 use crate::numfmt::{percent, thousands};
 use crate::rule_text::RuleText;
@@ -56,31 +58,23 @@ pub fn minimum_shares(meeting: &Meeting) -> Option<u64> {
 /// preferred shares.
 pub fn by_class(meeting: &Meeting, present: &ClassPresence) -> Vec<api::ClassPresence> {
     let outstanding = meeting.register().capital().outstanding();
-    let class = |code: &str, name: &str, shares: u64, outstanding: u64, holders: u32| api::ClassPresence {
-        class: code.to_string(),
-        name_es: name.to_string(),
-        present: shares,
-        outstanding,
-        holders,
-        percent: percent(shares, outstanding),
-    };
-    let mut classes = vec![class(
-        "ORD",
-        "ordinarias",
-        present.shares.ordinary.get(),
-        outstanding.ordinary.get(),
-        present.ordinary_holders,
-    )];
-    if !outstanding.preferred.is_zero() {
-        classes.push(class(
-            "PREF",
-            "preferenciales",
-            present.shares.preferred.get(),
-            outstanding.preferred.get(),
-            present.preferred_holders,
-        ));
-    }
-    classes
+    crate::attendance::classes(meeting)
+        .into_iter()
+        .map(|class| {
+            let shares = present.shares.of(class).get();
+            api::ClassPresence {
+                class: class.code().to_string(),
+                name_es: crate::attendance::class_es(class).to_string(),
+                present: shares,
+                outstanding: outstanding.of(class).get(),
+                holders: match class {
+                    ShareClass::Ordinary => present.ordinary_holders,
+                    ShareClass::Preferred => present.preferred_holders,
+                },
+                percent: percent(shares, outstanding.of(class).get()),
+            }
+        })
+        .collect()
 }
 
 /// A reading of the quorum: voting shares and holders present, the

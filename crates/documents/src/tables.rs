@@ -1,5 +1,6 @@
 //! The tallies as tables — one row per item, one per holder with each
-//! closed item's choice, the attendance list, the derecho de retiro list —
+//! closed item's choice, the attendance as it happened (a row per stay),
+//! the derecho de retiro list —
 //! and those tables as CSV, JSON and an Excel workbook. Built from a
 //! meeting the rules engine folded (from an audit bundle that verified:
 //! `asamblea export-results`), the holders' names and each ballot's choice,
@@ -8,14 +9,14 @@
 //! Written once here: the command line and the secretary's console use the
 //! same tables in the same three formats.
 
-use asamblea_rules::{Capacity, Channel, HolderIndex, ItemResult, Meeting};
+use asamblea_rules::{Attendance, Capacity, Channel, HolderIndex, ItemResult, Meeting, ShareClass};
 use serde_json::{json, Map, Value};
 
 use crate::numfmt::percent;
 
 /// The JSON export's schema name and version: `tables`, `meeting` and
 /// `verified` as documented in `docs/exports.md`.
-pub const SCHEMA: &str = "asamblea-resultados/1";
+pub const SCHEMA: &str = "asamblea-resultados/2";
 
 /// A cell: text, a whole number (shares, counts), or a percentage.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -95,6 +96,8 @@ pub struct Source<'a> {
     /// Each ballot's choice in words, by the item's position in
     /// `meeting.items()` and the holder's in the register.
     pub choices: &'a [Vec<Option<String>>],
+    /// Every arrival and departure as it happened.
+    pub attendance: &'a Attendance,
 }
 
 /// Every table, in order: items, holders, attendance, withdrawal, and the
@@ -146,25 +149,29 @@ fn title_of<'a>(source: &'a Source<'_>, id: &'a str) -> &'a str {
 
 /// One row per closed item, with every figure and the rule applied.
 fn items(source: &Source<'_>) -> Table {
-    let columns = columns(&[
+    let mut columns = columns(&[
         ("item", "punto (item)"),
         ("title", "título (title)"),
         ("matter", "asunto (matter)"),
         ("rule", "regla (rule)"),
         ("source", "fuente (source)"),
         ("decision", "decisión (decision)"),
-        ("for", "sí (for)"),
-        ("against", "no (against)"),
-        ("blank", "en blanco (blank)"),
-        ("abstain", "abstención (abstained)"),
-        ("impeded", "impedidas (impeded)"),
-        ("present", "presentes (present)"),
-        ("base", "base"),
-        ("for_percent", "% sí de la base (% for of the base)"),
+    ]);
+    // The votes in the law's words (explain::FIGURES), with the present
+    // shares between the impeded and the base.
+    let words = |key: &str| {
+        let figure = crate::explain::figure(key);
+        (key.to_string(), format!("{} ({})", figure.es.to_lowercase(), figure.en.to_lowercase()))
+    };
+    columns.extend(["for", "against", "blank", "abstain", "impeded"].map(words));
+    columns.push(("present".to_string(), "presentes (present)".to_string()));
+    columns.push(words("base"));
+    columns.extend(self::columns(&[
+        ("for_percent", "% a favor de la base (% for of the base)"),
         ("holders_for", "accionistas a favor (holders for)"),
         ("lists", "listas: votos y puestos (lists: votes and seats)"),
         ("why", "por qué (why)"),
-    ]);
+    ]));
     let meeting = source.meeting;
     let rows = meeting
         .items()
@@ -193,11 +200,13 @@ fn items(source: &Source<'_>) -> Table {
                 Some(ItemResult::Election(e)) => {
                     let lists = crate::explain::lists_in_words(item, e);
                     // for, against: none; blank; abstained, impeded,
-                    // present: none; the base is V, the valid votes.
+                    // present: none; the base: a single seat's E, which
+                    // its explanation names (R8, OQ8); a board's V, the
+                    // valid votes its quotient divides.
                     row.extend(["", ""].map(Cell::from));
                     row.push(e.blank.get().into());
                     row.extend(["", "", ""].map(Cell::from));
-                    row.push(e.valid.get().into());
+                    row.push(crate::explain::election_base(item, e).get().into());
                     row.extend(["", ""].map(Cell::from));
                     row.push(lists.join("; ").into());
                 }
@@ -231,13 +240,10 @@ fn channel(meeting: &Meeting, at: HolderIndex) -> String {
 fn holders(source: &Source<'_>) -> Table {
     let meeting = source.meeting;
     let closed: Vec<usize> = (0..meeting.items().len()).filter(|&i| meeting.items()[i].is_closed()).collect();
-    let mut columns = columns(&[
-        ("holder", "documento (id)"),
-        ("name", "nombre (name)"),
-        ("ordinary", "ordinarias (ordinary)"),
-        ("preferred", "preferenciales (preferred)"),
-        ("presence", "asistencia al cierre (presence at the end)"),
-    ]);
+    let classes = crate::attendance::classes(meeting);
+    let mut columns = columns(&[("holder", "documento (id)"), ("name", "nombre (name)")]);
+    columns.extend(classes.iter().map(|&class| class_column(class)));
+    columns.extend(self::columns(&[("presence", "asistencia al cierre (presence at the end)")]));
     // Each vote's column headed by the item's title, as the agenda reads
     // (the JSON's key keeps the item's id).
     columns.extend(closed.iter().map(|&i| {
@@ -248,13 +254,9 @@ fn holders(source: &Source<'_>) -> Table {
         .register()
         .iter()
         .map(|(at, holder)| {
-            let mut row: Vec<Cell> = vec![
-                holder.id().into(),
-                name_of(source, at).into(),
-                holder.holdings().ordinary.get().into(),
-                holder.holdings().preferred.get().into(),
-                channel(meeting, at).into(),
-            ];
+            let mut row: Vec<Cell> = vec![holder.id().into(), name_of(source, at).into()];
+            row.extend(classes.iter().map(|&class| Cell::from(holder.holdings().of(class).get())));
+            row.push(channel(meeting, at).into());
             for &i in &closed {
                 let choice = source.choices.get(i).and_then(|c| c.get(at.get())).cloned().flatten();
                 row.push(choice.unwrap_or_else(|| "no votó".to_string()).into());
@@ -265,26 +267,64 @@ fn holders(source: &Source<'_>) -> Table {
     Table { name: "accionistas", columns, rows }
 }
 
-/// Everyone present at the end, in the register's order.
+/// A share class's column: `ordinary`, `ordinarias (ordinary)`.
+fn class_column(class: ShareClass) -> (String, String) {
+    let en = match class {
+        ShareClass::Ordinary => "ordinary",
+        ShareClass::Preferred => "preferred",
+    };
+    (en.to_string(), format!("{} ({en})", crate::attendance::class_es(class)))
+}
+
+/// Every stay of a holder in the room, in the order of arrival: who was
+/// present for whom, in what capacity, from which record to which (a
+/// holder who left and came back has a row per stay; one still present at
+/// the end has no departure).
 fn attendance(source: &Source<'_>) -> Table {
+    use crate::attendance::{attending_es, day_and_clock, Names};
     let meeting = source.meeting;
-    let columns = columns(&[
-        ("holder", "documento (id)"),
-        ("name", "nombre (name)"),
-        ("shares", "acciones (shares)"),
-        ("presence", "asistencia (presence)"),
+    let classes = crate::attendance::classes(meeting);
+    let names = Names::new(meeting, source.names);
+    let mut columns = columns(&[
+        ("person", "asistente: documento (attendee: id)"),
+        ("attendee", "asistente (attendee)"),
+        ("capacity", "calidad (capacity)"),
+        ("holder", "accionista: documento (holder: id)"),
+        ("name", "accionista (holder)"),
     ]);
-    let rows = meeting
-        .register()
+    columns.extend(classes.iter().map(|&class| class_column(class)));
+    columns.extend(self::columns(&[
+        ("arrived", "llegada (arrived), hora de Colombia"),
+        ("arrived_record", "registro de llegada (arrival record)"),
+        ("left", "salida (left), hora de Colombia"),
+        ("left_record", "registro de salida (departure record)"),
+    ]));
+    let visits = source.attendance.visits();
+    let rows = source
+        .attendance
+        .stays()
         .iter()
-        .filter(|(at, _)| meeting.presence().is_present(*at))
-        .map(|(at, holder)| {
-            vec![
+        .map(|stay| {
+            let visit = &visits[stay.visit];
+            let holder = meeting.register().holder(stay.holder);
+            let mut row: Vec<Cell> = vec![
+                visit.person.to_string().into(),
+                names.person(&[visit]).into(),
+                attending_es(stay.attending).into(),
                 holder.id().into(),
-                name_of(source, at).into(),
-                holder.holdings().total().get().into(),
-                channel(meeting, at).into(),
-            ]
+                names.holder(stay.holder).into(),
+            ];
+            row.extend(classes.iter().map(|&class| Cell::from(holder.holdings().of(class).get())));
+            row.push(day_and_clock(stay.arrived).into());
+            row.push(stay.arrived.seq.into());
+            match stay.left {
+                Some(left) => {
+                    row.push(day_and_clock(left).into());
+                    row.push(left.seq.into());
+                }
+                None => row.extend(["", ""].map(Cell::from)),
+            }
+            row
         })
         .collect();
     Table { name: "asistencia", columns, rows }

@@ -292,6 +292,10 @@ pub struct State {
     sessions: Sessions,
     /// Every step of the sessions, in order.
     session_log: Vec<SessionRecord>,
+    /// Every arrival and departure as it happened, with its record: the
+    /// acta's attendance list and the `asistencia` table (a holder who
+    /// left before the end is in it).
+    attendance: asamblea_rules::Attendance,
 }
 
 /// Whether `person` attends now: a holder present in person, or an agent
@@ -346,6 +350,7 @@ impl State {
             whole_agenda: None,
             sessions: Sessions::default(),
             session_log: Vec::new(),
+            attendance: asamblea_rules::Attendance::new(),
         }
     }
 
@@ -436,6 +441,12 @@ impl State {
     /// particular order.
     pub fn attendee_names(&self) -> impl Iterator<Item = (&str, &AttendeeName)> {
         self.attendee_names.iter().map(|(person, named)| (person.as_str(), named))
+    }
+
+    /// Every arrival and departure so far, with the records that made
+    /// them (their times once placed).
+    pub fn attendance(&self) -> &asamblea_rules::Attendance {
+        &self.attendance
     }
 
     /// The written statements recorded so far, in order.
@@ -542,6 +553,7 @@ impl State {
     /// once it is in the chain: the seed of a lot on an item just closed,
     /// the opening time of an item just opened.
     pub fn chained(&mut self, head: Digest, time_ms: u64) {
+        self.attendance.placed(self.admitted, time_ms);
         if let Some(item) = self.just_closed.take() {
             self.seeds.insert(item, head);
         }
@@ -654,7 +666,22 @@ impl State {
         Ok(())
     }
 
+    /// The meeting and its attendance, both to change: an arrival or a
+    /// departure the meeting admits is written in the attendance at once.
+    fn meeting_and_attendance(
+        &mut self,
+    ) -> Result<(&mut Meeting, &mut asamblea_rules::Attendance), Rejection> {
+        let attendance = &mut self.attendance;
+        let meeting = self.meeting.as_mut().ok_or(Rejection::OutOfPlace(
+            "primero se importa el registro de accionistas / the register must be imported first",
+        ))?;
+        Ok((meeting, attendance))
+    }
+
     fn apply(&mut self, body: &EventBody, signer: &PublicKey, time_ms: Option<u64>) -> Result<(), Rejection> {
+        // The number this event will have: admitted events are the
+        // ledger's records, in order.
+        let seq = self.admitted + 1;
         if self.convened.is_none() && !matches!(body, EventBody::MeetingConvened { .. }) {
             return Err(Rejection::OutOfPlace(
                 "el primer evento debe ser meeting-convened / the first event must be meeting-convened",
@@ -722,12 +749,16 @@ impl State {
             }
             EventBody::CheckedInPerson { holder } => {
                 self.sessions.check_arrival().map_err(Rejection::Session)?;
-                self.meeting_mut()?.arrive_in_person(holder.as_str()).map_err(Rejection::Rules)?;
+                let (meeting, attendance) = self.meeting_and_attendance()?;
+                meeting.arrive_in_person(holder.as_str()).map_err(Rejection::Rules)?;
+                let at: Vec<_> = meeting.register().lookup(holder.as_str()).into_iter().collect();
+                attendance.arrived(meeting, &at, seq);
             }
             EventBody::CheckedInAgent(arrival) => {
                 self.sessions.check_arrival().map_err(Rejection::Session)?;
                 let principals: Vec<&str> = arrival.principals.iter().map(Id::as_str).collect();
-                self.meeting_mut()?
+                let (meeting, attendance) = self.meeting_and_attendance()?;
+                meeting
                     .arrive_as_agent(
                         arrival.agent.as_str(),
                         &principals,
@@ -735,6 +766,8 @@ impl State {
                         arrival.declared_role,
                     )
                     .map_err(Rejection::Rules)?;
+                let at: Vec<_> = principals.iter().filter_map(|p| meeting.register().lookup(p)).collect();
+                attendance.arrived(meeting, &at, seq);
             }
             EventBody::ProxyRefused { arrival, reason } => {
                 let meeting = self.meeting.as_ref().ok_or(Rejection::OutOfPlace(
@@ -759,7 +792,9 @@ impl State {
                 self.refused_proxies.push((arrival.clone(), *reason));
             }
             EventBody::CheckedOut { person } => {
-                self.meeting_mut()?.leave(person.as_str()).map_err(Rejection::Rules)?;
+                let (meeting, attendance) = self.meeting_and_attendance()?;
+                meeting.leave(person.as_str()).map_err(Rejection::Rules)?;
+                attendance.left(meeting, person.as_str(), seq);
             }
             EventBody::BadgeIssued { credential, key, person } => {
                 self.meeting_mut()?;
@@ -927,6 +962,7 @@ impl State {
                     person.as_str().to_string(),
                     AttendeeName { name: name.clone(), document: document.clone() },
                 );
+                self.attendance.named(person.as_str(), name.as_str(), document.as_ref().map(Id::as_str));
             }
             EventBody::AgendaConvened { entries } => {
                 if self.meeting.is_some() || self.whole_agenda.is_some() {

@@ -26,6 +26,8 @@
 //! - `profile`: matter kinds, majorities, bylaws [`Profile`] and settings.
 //! - `presence`: channels (in person, proxy, legal representative), `P`
 //!   and `H`.
+//! - `attendance`: presence as it happened — each person's visits and each
+//!   holder's stays, with the records that began and ended them.
 //! - `item`: agenda items, ballots, results.
 //! - `election`: the electoral quotient with largest remainders.
 //! - `meeting`: the state machine that ties them together.
@@ -38,6 +40,7 @@
 
 pub mod calendar;
 pub mod convening;
+mod attendance;
 mod election;
 mod item;
 mod meeting;
@@ -48,6 +51,7 @@ mod register;
 mod session;
 mod shares;
 
+pub use attendance::{Attendance, Attendant, Attending, Moment, Stay, Visit};
 pub use election::{apportion, Apportionment};
 pub use item::{
     Ballot, BallotOptions, DecisionResult, ElectionResult, Item, ItemIndex, ItemResult, ItemSpec,

@@ -458,6 +458,14 @@ impl Profile {
         Ok(Profile { name: name.into(), settings, matters })
     }
 
+    /// The law alone, named `name`: every matter as
+    /// [`MatterRules::statutory`] gives it, with the default settings (what
+    /// `config/legal-default.toml` writes). For tests and examples.
+    pub fn statutory(name: &str) -> Profile {
+        let matters = MatterKind::ALL.iter().map(|&kind| (kind, MatterRules::statutory(kind)));
+        Profile::new(name, Settings::default(), matters).expect("the law's own rules make a valid profile")
+    }
+
     /// The profile's name (`grupo-aval`, …).
     pub fn name(&self) -> &str {
         &self.name

@@ -17,6 +17,18 @@ const words = {
 const outcomesEn = { pass: "PASSED", fail: "NOT PASSED", elected: "ELECTED", "no-quorum": "NO QUORUM", "lot-required": "LOT PENDING", "all-impeded": "ALL SHARES IMPEDED" };
 const w = () => english ? words.en : words.es;
 let lastStatus = null;
+// The figures' headings in the law's words (words.js, written once with
+// the acta's): Spanish, and the English under them.
+function figureHeadings() {
+  for (const th of document.querySelectorAll("th[data-figure]")) {
+    const figure = FIGURES[th.dataset.figure];
+    const en = document.createElement("span");
+    en.className = "en";
+    en.textContent = figure.en.toLowerCase();
+    th.replaceChildren(figure.es + " ", en);
+  }
+}
+figureHeadings();
 function languageSwitch() {
   const header = document.querySelector("header");
   const button = document.createElement("button");
@@ -138,7 +150,7 @@ function render(status) {
     for (const key of ["for", "against", "blank"]) {
       const td = document.createElement("td");
       td.className = "num";
-      td.dataset.label = { for: "Sí", against: "No", blank: "En blanco" }[key];
+      td.dataset.label = FIGURES[key].es;
       if (r[key] !== undefined && r.base !== undefined) {
         td.append(text(document.createElement("span"), n(r[key])), percentOf(r[key], r.base, key));
       }
@@ -146,7 +158,7 @@ function render(status) {
     }
     row.append(text(document.createElement("td"), n(r.base)));
     row.lastChild.className = "num";
-    row.lastChild.dataset.label = "Base";
+    row.lastChild.dataset.label = FIGURES.base.es;
   }
   showHead(status.head);
 }

@@ -680,8 +680,12 @@ function agendaRow(item, chair) {
     row.append(chairAction(item));
   } else {
     const r = item.result || {};
-    const figures = [[r.for, "Sí"], [r.against, "No"], [r.blank, "En blanco"], [r.abstain, "Abstención"], [r.impeded, "Impedidas"], [r.base, "Base"]];
-    for (const [figure, label] of figures) row.append(labelled(el("td", n(figure), "num"), label));
+    // A decision's figures in the law's words (words.js); an election's
+    // blank votes and base (a single seat's E, a board's valid votes).
+    const base = r.base !== undefined ? r.base : item.election_base;
+    const figures = [r.for, r.against, r.blank, r.abstain, r.impeded, base];
+    ["for", "against", "blank", "abstain", "impeded", "base"].forEach((key, i) =>
+      row.append(labelled(el("td", n(figures[i]), "num"), FIGURES[key].es)));
   }
   return row;
 }

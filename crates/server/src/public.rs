@@ -44,6 +44,7 @@ pub(crate) fn routes() -> Vec<Routes> {
                 get_page("/assets/board.css", board_css),
                 get_page("/assets/board.js", board_js),
                 get_page("/assets/reading.js", reading_js),
+                get_page("/assets/words.js", words_js),
                 // The board as the projector view (board.js reads the path).
                 get_page("/proyeccion", board),
                 get_page("/papeletas", crate::counted::page),
@@ -119,6 +120,7 @@ pub(crate) fn status_now(state: &AppState) -> Status {
                     lots: None,
                     candidates: candidates_of(service.state(), entry),
                     elected: None,
+                    election_base: None,
                 };
                 match meeting.item_index(id).map(|at| meeting.item(at)) {
                     None => {}
@@ -142,6 +144,7 @@ pub(crate) fn status_now(state: &AppState) -> Status {
                                 .candidates
                                 .as_ref()
                                 .map(|lists| asamblea_documents::explain::elected(e, lists));
+                            out.election_base = Some(asamblea_documents::explain::election_base(item, e).get());
                             // The lots drawn at the close, each with the seed
                             // anyone can draw it again from (ledger-format §7.3).
                             let lots: Vec<Lot> = service
@@ -429,6 +432,23 @@ async fn board_js() -> Response {
 
 async fn reading_js() -> Response {
     ([(header::CONTENT_TYPE, "text/javascript; charset=utf-8")], include_str!("reading.js")).into_response()
+}
+
+/// `GET /assets/words.js`: the figures of a decision in the law's words
+/// (`asamblea_documents::explain::FIGURES`) as one constant every page's
+/// script reads (`FIGURES.for.es` is `A favor`), so that the board, the
+/// projector and the consoles say what the acta says, written once.
+async fn words_js() -> Response {
+    let figures: serde_json::Map<String, serde_json::Value> = asamblea_documents::explain::FIGURES
+        .iter()
+        .map(|f| (f.key.to_string(), serde_json::json!({ "es": f.es, "en": f.en })))
+        .collect();
+    let script = format!(
+        "// The figures of a decision in the law's words, from asamblea_documents::explain::FIGURES.\n\
+         \"use strict\";\nconst FIGURES = Object.freeze({});\n",
+        serde_json::Value::Object(figures)
+    );
+    ([(header::CONTENT_TYPE, "text/javascript; charset=utf-8")], script).into_response()
 }
 
 async fn board() -> Html<&'static str> {

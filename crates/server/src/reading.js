@@ -19,6 +19,9 @@ const readingPercent = (part, whole) => whole > 0
   ? (Math.floor(part * 10000 / whole) / 100).toLocaleString("es-CO", { minimumFractionDigits: 2, maximumFractionDigits: 2 }) + "\u00a0%"
   : "—";
 
+// A figure's name as the room reads it: «A favor / for» (words.js).
+const figureLabel = (key) => FIGURES[key].es + " / " + FIGURES[key].en.toLowerCase();
+
 function readingOf(item, head) {
   const r = item.result || {};
   const nodes = [readingText("p", item.title + ": " + (item.outcome_es || r.outcome), "decision " + (r.outcome || ""))];
@@ -36,12 +39,15 @@ function readingOf(item, head) {
   if (item.lists && item.matter === "single-seat-election") {
     // One seat: no quotient; the votes of each candidate against the base
     // the rule names (why_es says how many were needed).
+    const base = item.election_base;
     table.append(row(["Candidato / candidate", "Votos / votes", "% de la base", ""], true));
     for (const list of item.lists) {
-      table.append(row([list.list, readingNumber(list.votes), readingPercent(list.votes, r.base), list.seats > 0 ? "ELEGIDO / elected" : ""]));
+      table.append(row([list.list, readingNumber(list.votes), readingPercent(list.votes, base), list.seats > 0 ? "ELEGIDO / elected" : ""]));
     }
-    table.append(row(["En blanco / blank", readingNumber(r.blank), readingPercent(r.blank, r.base), ""]));
-    table.append(row(["Base de la decisión / base", readingNumber(r.base), "100,00\u00a0%", ""]));
+    table.append(row([figureLabel("blank"), readingNumber(r.blank), readingPercent(r.blank, base), ""]));
+    // Present and not voting for anyone: in the base all the same.
+    if (base > r.valid) table.append(row(["Presentes sin votar (en la base) / present, not voting", readingNumber(base - r.valid), readingPercent(base - r.valid, base), ""]));
+    table.append(row([FIGURES.base.es + " de la decisión / base", readingNumber(base), "100,00\u00a0%", ""]));
     nodes.push(table);
   } else if (item.lists) {
     table.append(row(["Lista / list", "Votos", "Por cuociente", "Residuo", "Por residuo", "Puestos"], true));
@@ -49,7 +55,8 @@ function readingOf(item, head) {
       table.append(row([list.list, readingNumber(list.votes), readingNumber(list.by_quotient), list.remainder,
         readingNumber(list.by_remainder), readingNumber(list.seats)]));
     }
-    table.append(row(["En blanco / blank", readingNumber(r.blank), "", "", "", ""]));
+    table.append(row([figureLabel("blank") + " (solo para el cuociente)", readingNumber(r.blank), "", "", "", ""]));
+    table.append(row(["Votos válidos / valid votes", readingNumber(r.valid), "", "", "", readingNumber(item.lists.reduce((sum, l) => sum + l.seats, 0))]));
     nodes.push(table);
     if (r.lot_between) nodes.push(readingText("p", "Sorteo pendiente entre " + r.lot_between.join(", ") + ": la presidencia lo realiza y queda en el registro. / A lot is pending.", "lot"));
     // Each lot drawn at the close, with the seed anyone can draw it again from.
@@ -59,11 +66,11 @@ function readingOf(item, head) {
     }
   } else {
     table.append(row(["", "Acciones / shares", "% de la base"], true));
-    for (const [label, value] of [["Sí / for", r.for], ["No / against", r.against], ["En blanco / blank", r.blank], ["Abstención / abstained", r.abstain]]) {
-      if (value !== undefined) table.append(row([label, readingNumber(value), readingPercent(value, r.base)]));
+    for (const key of ["for", "against", "blank", "abstain"]) {
+      if (r[key] !== undefined) table.append(row([figureLabel(key), readingNumber(r[key]), readingPercent(r[key], r.base)]));
     }
-    table.append(row(["Base de la decisión / base", readingNumber(r.base), "100,00\u00a0%"]));
-    if (r.impeded !== undefined) table.append(row(["Impedidas (fuera de la base) / impeded", readingNumber(r.impeded), ""]));
+    table.append(row([FIGURES.base.es + " de la decisión / base", readingNumber(r.base), "100,00\u00a0%"]));
+    if (r.impeded !== undefined) table.append(row([FIGURES.impeded.es + " (fuera de la base) / impeded", readingNumber(r.impeded), ""]));
     nodes.push(table);
   }
   if (head) nodes.push(readingText("p", "Cabeza de la cadena / chain head " + head.seq + ": " + head.head, "head"));

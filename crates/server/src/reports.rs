@@ -43,15 +43,10 @@ pub enum ReportError {
     Unreadable(String),
 }
 
-/// A choice in words: `sí`, `no`, `en blanco`, a list's name, or a split
-/// (`sí 100 · no 50`).
+/// A choice in words: `a favor`, `en contra`, `en blanco`, a list's name,
+/// or a split (`a favor 100 · en contra 50`).
 fn words(item: &asamblea_rules::Item, choice: &Choice) -> String {
-    let name = |option: OptionIndex| match item.option_name(option) {
-        "for" => "sí".to_string(),
-        "against" => "no".to_string(),
-        "blank" => "en blanco".to_string(),
-        list => list.to_string(),
-    };
+    let name = |option: OptionIndex| asamblea_documents::explain::option_words_lower(item, option);
     match choice {
         Choice::Whole(option) => name(*option),
         Choice::Split(parts) => parts
@@ -75,6 +70,13 @@ struct Gathered {
     poll_times: Vec<u64>,
     /// The last record's ledger time.
     last_ms: u64,
+    /// The first poll's opening: its record and time.
+    first_opened: Option<(u64, u64)>,
+    /// The time of the record asked for as the installation, if the bundle
+    /// holds it.
+    installed_ms: Option<u64>,
+    /// The record of the chair's installation, if the ledger has one.
+    installed_seq: Option<u64>,
 }
 
 /// The bundle in `bundle`, verified with nothing from outside, then read
@@ -83,6 +85,12 @@ fn gather(bundle: &File, progress: &mut dyn FnMut(u64, u64)) -> Result<Gathered,
     let options = asamblea_ledger::VerifyOptions::bundle_alone(&asamblea_venue::profiles::load_profile);
     let (verified, state) = asamblea_ledger::verify_bundle_state(rewound(bundle)?, &options, progress)
         .map_err(|e| ReportError::NotVerified(e.to_string()))?;
+    // The chair's act of installation, when the ledger records one.
+    let installed = state
+        .session_log()
+        .iter()
+        .find(|s| s.step == asamblea_rules::SessionStep::Installed)
+        .map(|s| s.seq);
     let meeting =
         state.meeting().ok_or_else(|| ReportError::NotVerified("the register was never imported".into()))?;
     let mut choices: Vec<Vec<Option<String>>> =
@@ -90,12 +98,29 @@ fn gather(bundle: &File, progress: &mut dyn FnMut(u64, u64)) -> Result<Gathered,
     let mut agents = Vec::new();
     let mut poll_times = Vec::new();
     let mut last_ms = 0;
+    let (mut first_opened, mut installed_ms) = (None, None);
     asamblea_ledger::for_each_event(rewound(bundle)?, progress, |record| {
         last_ms = record.time_ms;
+        if installed == Some(record.seq) {
+            installed_ms = Some(record.time_ms);
+        }
+        if first_opened.is_none() && matches!(record.event.body, EventBody::ItemOpened { .. }) {
+            first_opened = Some((record.seq, record.time_ms));
+        }
         gather_event(meeting, &record.event.body, record.time_ms, &mut choices, &mut agents, &mut poll_times);
     })
     .map_err(|e| ReportError::Unreadable(e.to_string()))?;
-    Ok(Gathered { verified, state, choices, agents, poll_times, last_ms })
+    Ok(Gathered {
+        verified,
+        state,
+        choices,
+        agents,
+        poll_times,
+        last_ms,
+        first_opened,
+        installed_seq: installed,
+        installed_ms,
+    })
 }
 
 /// The bundle's file read from its start again: each pass (verify, the
@@ -221,7 +246,13 @@ pub fn from_bundle(bundle: &File, progress: &mut dyn FnMut(u64, u64)) -> Result<
     };
     let agenda: Vec<(String, String)> =
         state.agenda().iter().map(|e| (e.item.as_str().to_string(), e.title.as_str().to_string())).collect();
-    let source = tables::Source { meeting, agenda: &agenda, names: &names, choices: &gathered.choices };
+    let source = tables::Source {
+        meeting,
+        agenda: &agenda,
+        names: &names,
+        choices: &gathered.choices,
+        attendance: state.attendance(),
+    };
     Ok(Report {
         tables: tables::tables(&source),
         meeting: meeting_json,
@@ -244,6 +275,11 @@ pub enum ActaFormat {
 /// The acta draft of the bundle in `bundle` (an open file, read from its
 /// start), as `format`; `Err` when the bundle does not verify or lacks the
 /// meeting file (a ledger written before it was recorded).
+///
+/// The installation is the chair's act recorded in the ledger
+/// (`meeting-installed`); a ledger without one (written before it
+/// existed) has the first poll's opening taken in its place, and the acta
+/// says so.
 pub fn acta(
     bundle: &File,
     format: ActaFormat,
@@ -348,12 +384,19 @@ pub fn acta(
             crate::public::candidates_of(state, entry).map(|lists| (entry.item.as_str().to_string(), lists))
         })
         .collect();
+    // The installation: the record asked for (the chair's act, once the
+    // ledger has one), else the first poll's opening, said as such.
+    let installed = match (gathered.installed_seq, gathered.installed_ms) {
+        (Some(seq), Some(time_ms)) => Some(acta::Installed { seq, time_ms, recorded: true }),
+        _ => gathered.first_opened.map(|(seq, time_ms)| acta::Installed { seq, time_ms, recorded: false }),
+    };
     let source = acta::ActaSource {
         whole_agenda: &whole_agenda,
         sessions: &sessions,
         candidates: &candidates,
         meeting,
-        attendees: &attendees,
+        attendance: state.attendance(),
+        installed,
         described: &described,
         agenda: &agenda,
         names: &names,

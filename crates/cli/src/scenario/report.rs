@@ -132,14 +132,19 @@ fn item_report(out: &mut String, meeting: &Meeting, item: &Item) {
                 thousands(d.impeded.get()),
                 thousands(base)
             );
+            let word = |key: &str| asamblea_documents::explain::figure(key).es;
             let _ = writeln!(
                 out,
-                "  Sí {} ({}) · No {} ({}) · En blanco {} · Abstención {} · accionistas a favor {}",
+                "  {} {} ({}) · {} {} ({}) · {} {} · {} {} · accionistas a favor {}",
+                word("for"),
                 thousands(d.for_votes.get()),
                 percent(d.for_votes.get(), base),
+                word("against"),
                 thousands(d.against.get()),
                 percent(d.against.get(), base),
+                word("blank"),
                 thousands(d.blank.get()),
+                word("abstain"),
                 thousands(d.abstain.get()),
                 d.holders_for
             );
@@ -155,9 +160,14 @@ fn item_report(out: &mut String, meeting: &Meeting, item: &Item) {
         Some(ItemResult::Election(e)) => {
             let _ = writeln!(
                 out,
-                "  Votos válidos {} (en blanco {})",
+                "  Votos válidos {} (en blanco {}){}",
                 thousands(e.valid.get()),
-                thousands(e.blank.get())
+                thousands(e.blank.get()),
+                if item.majority() == Majority::SingleSeat {
+                    format!(" · base {}", thousands(e.base.get()))
+                } else {
+                    String::new()
+                }
             );
             for (i, votes) in e.votes.iter().enumerate() {
                 let seats = e.seats.as_ref().map_or(String::new(), |s| format!(" → {} puesto(s)", s[i]));

@@ -33,17 +33,12 @@ pub(super) fn date_place_and_convening(source: &ActaSource<'_>) -> Vec<Block> {
         time = d.time,
         place = d.place,
         call = d.call_es,
-        installed = match source.sessions.iter().find(|s| s.step == asamblea_rules::SessionStep::Installed) {
-            Some(installed) => format!(
-                " Se instaló el {} a las {}, hora de Colombia, verificado el quórum (sección 7).",
-                date_es(&colombia_time(installed.at_ms).0),
-                colombia_time(installed.at_ms).1
-            ),
-            None => source.poll_times.first().map_or_else(String::new, |&ms| format!(
-                " No se registró su instalación; la primera votación se abrió a las {}, hora de Colombia (sección 3).",
-                colombia_time(ms).1
-            )),
-        },
+        installed = source.installed.map_or_else(String::new, |i| format!(
+            " Se instaló el {} a las {}, hora de Colombia, {}.",
+            date_es(&colombia_time(i.time_ms).0),
+            colombia_time(i.time_ms).1,
+            super::attendees::installed_how(i)
+        )),
     )));
     if source.meeting.call() == asamblea_rules::Call::OwnRight && d.convened_on.is_none() {
         out.push(Block::Text(

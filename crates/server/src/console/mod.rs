@@ -74,6 +74,7 @@ fn staff_page(
         @if let Some(who) = who {
             meta name="csrf" content=(who.csrf);
         }
+        script src="/assets/words.js" defer {}
         script src="/assets/reading.js" defer {}
         script src="/assets/console.js" defer {}
     };

@@ -8,15 +8,23 @@ use axum::http::HeaderMap;
 use axum::response::Response;
 use maud::{html, Markup};
 
+use asamblea_documents::attendance::Names;
+use asamblea_documents::explain::FIGURES;
 use asamblea_venue::staff::Role;
 
 use crate::AppState;
 
 /// `GET /secretaria`: the secretary's results and the audit bundle.
 pub(super) async fn page(State(state): State<AppState>, headers: HeaderMap) -> Response {
+    const ROLES: [Role; 2] = [Role::Secretary, Role::Auditor];
+    // The attendance is read for a member of these roles only: a page
+    // asked without a session is only a redirection.
+    let allowed = state.0.session(&headers).is_some_and(|(account, _)| ROLES.contains(&account.role));
+    let attendance = if allowed { attendance(&state).await } else { html! {} };
     let main = html! {
         p #quorum .quorum aria-live="polite" { "…" }
         (results())
+        (attendance)
         section aria-labelledby="impeded-title" {
             h2 #impeded-title {
                 "Acciones impedidas y derecho de retiro " span.en { "impeded shares and withdrawal rights" }
@@ -29,11 +37,60 @@ pub(super) async fn page(State(state): State<AppState>, headers: HeaderMap) -> R
     super::console(
         &state,
         &headers,
-        &[Role::Secretary, Role::Auditor],
+        &ROLES,
         ("Secretaría", "Secretary"),
         "secretaria",
         main,
     )
+}
+
+/// Everyone who attended at any moment, as the acta lists them
+/// (`asamblea_documents::attendance::table`), read from the ledger's state
+/// when the page is asked for.
+async fn attendance(state: &AppState) -> Markup {
+    let table = crate::meeting::unlocked(state, |state| {
+        let directory = crate::directory::Directory::of_state(state)?;
+        Ok(state.with_service(|service| {
+            let meeting = service.meeting();
+            let names = Names::by(meeting, |at| directory.name(at));
+            asamblea_documents::attendance::table(meeting, service.state().attendance(), &names)
+        }))
+    })
+    .await;
+    html! {
+        section aria-labelledby="attendance-title" {
+            h2 #attendance-title { "Asistencia " span.en { "attendance" } }
+            p.hint {
+                "Cada persona que asistió en algún momento, con sus acciones propias y las que representó, \
+                 y las horas en que estuvo presente (hora de Colombia): la lista del acta. Se actualiza al \
+                 recargar la página. "
+                span.en {
+                    "Everyone who attended at any moment, with their own and represented shares and \
+                     when they were present: the acta's list. Reload the page to update it."
+                }
+            }
+            @match table {
+                Ok((header, rows)) if !rows.is_empty() => {
+                    div.table-wrap {
+                        table #asistencia {
+                            thead { tr { @for (i, h) in header.iter().enumerate() {
+                                @if i >= 3 && i + 1 < header.len() { th.num { (h) } } @else { th { (h) } }
+                            } } }
+                            tbody { @for row in &rows { tr { @for (i, cell) in row.iter().enumerate() {
+                                @if i >= 3 && i + 1 < row.len() {
+                                    td.num data-label=(header[i]) { (cell) }
+                                } @else {
+                                    td data-label=(header[i]) { (cell) }
+                                }
+                            } } } }
+                        }
+                    }
+                }
+                Ok(_) => p #asistencia { "Nadie ha llegado todavía. " span.en { "Nobody has arrived yet." } },
+                Err(e) => p #asistencia .error { (e.message_es) " " span.en { (e.message_en) } },
+            }
+        }
+    }
 }
 
 /// The results, the quorum series and the administrators and employees:
@@ -48,12 +105,10 @@ fn results() -> Markup {
                         tr {
                             th { "Punto y regla " span.en { "item and rule" } }
                             th { "Decisión " span.en { "decision" } }
-                            th.num { "Sí " span.en { "for" } }
-                            th.num { "No " span.en { "against" } }
-                            th.num { "En blanco " span.en { "blank" } }
-                            th.num { "Abstención " span.en { "abstained" } }
-                            th.num { "Impedidas " span.en { "impeded" } }
-                            th.num { "Base" }
+                            // The law's words, as the acta's (explain::FIGURES).
+                            @for figure in FIGURES {
+                                th.num { (figure.es) " " span.en { (figure.en.to_lowercase()) } }
+                            }
                         }
                     }
                     tbody #agenda {}

@@ -177,7 +177,7 @@ async fn the_secretary_downloads_the_tallies_made_from_the_verified_bundle() {
     let (status, json) = api.text_as("/api/v1/exports/resultados.json", Role::Secretary).await;
     assert_eq!(status, StatusCode::OK, "{json}");
     let json: Value = serde_json::from_str(&json).unwrap();
-    assert_eq!(json["schema"], "asamblea-resultados/1");
+    assert_eq!(json["schema"], "asamblea-resultados/2");
     assert_eq!(json["tables"]["puntos"][0]["item"], "item-1");
     assert_eq!(json["tables"]["puntos"][0]["decision"], "NO APROBADO");
     let (status, csv) = api.text_as("/api/v1/exports/resultados.csv?tabla=asistencia", Role::Auditor).await;
