@@ -609,10 +609,10 @@ function sessionPanel(data) {
     suspended: [button("Reanudar la reunión", "resume", "Reunión reanudada / meeting resumed"), ...adjourn()],
     adjourned: [],
   }[s.state];
-  const row = el("div", "", "session-actions");
-  row.append(...actions);
-  parts.push(row);
   box.replaceChildren(...parts);
+  // Typed first, then the act: the note sits between the steps and the
+  // buttons, and is gone once the meeting is over.
+  document.getElementById("sesion-acciones").replaceChildren(...actions);
   note.closest("p").hidden = s.state === "adjourned";
 }
 

@@ -73,6 +73,22 @@ function readingOf(item, head) {
     if (r.impeded !== undefined) table.append(row([FIGURES.impeded.es + " (fuera de la base) / impeded", readingNumber(r.impeded), ""]));
     nodes.push(table);
   }
+  // Who takes each seat: each list's candidates in their order,
+  // principal with suplente (when the meeting file named them).
+  if (item.elected && item.elected.length) {
+    const seats = document.createElement("table");
+    const line = (cells, header) => {
+      const tr = document.createElement("tr");
+      cells.forEach((c) => tr.append(readingText(header ? "th" : "td", c)));
+      return tr;
+    };
+    seats.append(line(["Elegidos / elected", "Suplente / alternate", "Lista, puesto / list, seat"], true));
+    for (const seat of item.elected) {
+      const c = seat.candidate;
+      seats.append(line([c ? c.principal : "(sin candidato inscrito / no candidate)", c ? c.suplente : "", seat.list + ", " + seat.seat]));
+    }
+    nodes.push(seats);
+  }
   if (head) nodes.push(readingText("p", "Cabeza de la cadena / chain head " + head.seq + ": " + head.head, "head"));
   return nodes;
 }

@@ -811,7 +811,7 @@ fn the_secretary_reads_in_the_browser_who_may_withdraw_after_a_merger() {
     // for the acta.
     browser.wait_for_text("Instale la reunión para abrir votaciones", Duration::from_secs(10));
     browser.type_into("#sesion-nota", "verificado el quórum por la presidencia");
-    browser.click("#sesion button");
+    browser.click("#sesion-acciones button");
     browser.wait_for_text("Reunión instalada", Duration::from_secs(10));
     browser.wait_for_text("verificado el quórum por la presidencia", Duration::from_secs(10));
     browser.screenshot(&shots.join("presidencia-instalada-1280x720.png"));
@@ -840,4 +840,72 @@ fn the_secretary_reads_in_the_browser_who_may_withdraw_after_a_merger() {
     browser.eval("document.getElementById('retiro').scrollIntoView();");
     browser.screenshot(&screenshots().join("secretaria-retiro-1280x720.png"));
     browser.assert_accessible("secretaria-retiro-1280x720");
+}
+
+/// The chair installs the meeting, suspends it with a note, resumes and
+/// adjourns it from the console, each act with its hour and quorum on the
+/// page; the board shows the whole agenda with its informative items and
+/// each list's candidates, and says when the meeting is suspended or over.
+#[test]
+fn the_chair_runs_the_sessions_and_the_board_names_the_candidates() {
+    let shots = screenshots();
+    if let Some(why) = webdriver::missing() {
+        webdriver::not_run("consoles::the_chair_runs_the_sessions", why);
+        return;
+    }
+    let demo = Demo::serve("sessions", crate::support::SESSIONS_MEETING, crate::support::SESSIONS_REGISTER);
+    for holder in ["A-1", "B-2"] {
+        let out = Command::new(env!("CARGO_BIN_EXE_asamblea"))
+            .args(["checkin", demo.dir.to_str().unwrap(), holder])
+            .output()
+            .unwrap();
+        assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    }
+    let browser = Browser::start();
+    browser.size(1280, 720);
+    // The board before the installation: the whole agenda, in its order,
+    // with the candidates of each list.
+    browser.goto(&format!("{}/", demo.base));
+    browser.wait_for_text("Reunión aún sin instalar", Duration::from_secs(10));
+    let board = browser.page_text();
+    let at = |text: &str| board.find(text).unwrap_or_else(|| panic!("the board lacks «{text}»: {board}"));
+    assert!(at("Verificación del quórum") < at("Elección de la Junta Directiva"));
+    assert!(at("Elección de la Junta Directiva") < at("Proposiciones y varios"));
+    assert!(board.contains("punto informativo: no se vota"), "{board}");
+    assert!(board.contains("Lista A: Ana Pérez (suplente: Luis Gómez); Jorge Castro (suplente: Paula Ríos)"), "{board}");
+    assert!(board.contains("Lista B: Carla Ruiz"), "{board}");
+    browser.screenshot(&shots.join("tablero-candidatos-1280x720.png"));
+    browser.assert_accessible("tablero-candidatos-1280x720");
+
+    sign_in(&browser, &demo, "chair", "Presidencia");
+    browser.wait_for_text("Sin instalar", Duration::from_secs(10));
+    browser.wait_for_text("Instale la reunión para abrir votaciones", Duration::from_secs(10));
+    browser.wait_for_text("Ana Pérez (suplente: Luis Gómez)", Duration::from_secs(10));
+    browser.type_into("#sesion-nota", "verificado el quórum");
+    browser.click("#sesion-acciones button");
+    browser.wait_for_text("Reunión instalada", Duration::from_secs(10));
+    browser.wait_for_text("Instalación a las", Duration::from_secs(10));
+    browser.type_into("#sesion-nota", "se reanuda a las 14:00 en el mismo lugar");
+    browser.click("#sesion-acciones button[data-focus=session-suspend]");
+    browser.wait_for_text("Suspendida: nada se vota hasta reanudarla", Duration::from_secs(10));
+    browser.wait_for_text("se reanuda a las 14:00 en el mismo lugar", Duration::from_secs(10));
+    browser.wait_for_text("Reunión suspendida", Duration::from_secs(10));
+    browser.screenshot(&shots.join("presidencia-suspendida-1280x720.png"));
+    browser.assert_accessible("presidencia-suspendida-1280x720");
+    assert_eq!(unlabelled(&browser), Vec::<String>::new(), "every control of the sessions is named");
+    browser.click("#sesion-acciones button[data-focus=session-resume]");
+    browser.wait_for_text("Reunión reanudada", Duration::from_secs(10));
+    // Adjourning is asked twice: it cannot be undone.
+    browser.click("#sesion-acciones button[data-focus=session-ask]");
+    browser.wait_for_text("¿Levantar la sesión?", Duration::from_secs(10));
+    browser.click("#sesion-acciones button.danger");
+    browser.wait_for_text("Sesión levantada: la reunión terminó", Duration::from_secs(10));
+    let page = browser.page_text();
+    for step in ["Instalación a las", "Suspensión a las", "Reanudación a las", "Levantamiento de la sesión a las"] {
+        assert!(page.contains(step), "the console lists «{step}»: {page}");
+    }
+    browser.screenshot(&shots.join("presidencia-levantada-1280x720.png"));
+    browser.assert_accessible("presidencia-levantada-1280x720");
+    browser.goto(&format!("{}/", demo.base));
+    browser.wait_for_text("Sesión levantada: la reunión terminó", Duration::from_secs(10));
 }

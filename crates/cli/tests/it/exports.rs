@@ -1021,49 +1021,7 @@ fn spreadsheet_runs_no_formula(dir: &Path, bundle: &Path) {
 fn the_acta_has_the_whole_agenda_the_persons_elected_and_every_session() {
     use asamblea_rules::{OptionIndex, SessionStep};
     use asamblea_wire::{Choice, HolderVote, Id};
-    const MEETING: &str = r#"
-company = "Sesiones de Prueba S.A."
-nit = "900.000.002-3"
-kind = "extraordinary"
-call = "first"
-date = "2027-06-15"
-time = "09:00"
-place = "Medellín, sede principal"
-convened_by = "Aviso en la página web"
-convened_on = "2027-05-03"
-profile = "legal-default"
-
-[capital]
-ORD = { subscribed = 1_000 }
-
-[[agenda]]
-id = "quorum"
-title = "Verificación del quórum"
-informative = true
-
-[[agenda]]
-id = "junta"
-title = "Elección de la Junta Directiva"
-matter = "board-election"
-seats = 3
-
-[[agenda.lists]]
-name = "Lista A"
-candidates = [
-  { principal = "Ana Pérez", suplente = "Luis Gómez" },
-  { principal = "Jorge Castro", suplente = "Paula Ríos" },
-]
-
-[[agenda.lists]]
-name = "Lista B"
-candidates = [{ principal = "Carla Ruiz" }]
-
-[[agenda]]
-id = "varios"
-title = "Proposiciones y varios"
-informative = true
-"#;
-    const REGISTER: &str = "holder_id,name,class,shares,role,split\nA-1,Ana Accionista,ORD,600,,\nB-2,Bruno Accionista,ORD,300,,\nC-3,Clara Accionista,ORD,100,,\n";
+    use crate::support::{SESSIONS_MEETING as MEETING, SESSIONS_REGISTER as REGISTER};
     let dir = std::env::temp_dir().join(format!("asamblea-exports-sessions-{}", std::process::id()));
     crate::support::remove_meeting(&dir);
     let (meeting, register) = (dir.with_extension("toml"), dir.with_extension("csv"));

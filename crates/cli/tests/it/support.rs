@@ -184,3 +184,52 @@ pub const MERGER_MEETING: &str = include_str!("../../../server/tests/fixtures/me
 
 /// The register of [`MERGER_MEETING`].
 pub const MERGER_REGISTER: &str = include_str!("../../../server/tests/fixtures/merger/register.csv");
+
+/// A meeting with informative items and a board election whose lists
+/// name their candidates (principal and suplente), on three holders: A-1
+/// (600), B-2 (300), C-3 (100).
+pub const SESSIONS_MEETING: &str = r#"
+company = "Sesiones de Prueba S.A."
+nit = "900.000.002-3"
+kind = "extraordinary"
+call = "first"
+date = "2027-06-15"
+time = "09:00"
+place = "Medellín, sede principal"
+convened_by = "Aviso en la página web"
+convened_on = "2027-05-03"
+profile = "legal-default"
+
+[capital]
+ORD = { subscribed = 1_000 }
+
+[[agenda]]
+id = "quorum"
+title = "Verificación del quórum"
+informative = true
+
+[[agenda]]
+id = "junta"
+title = "Elección de la Junta Directiva"
+matter = "board-election"
+seats = 3
+
+[[agenda.lists]]
+name = "Lista A"
+candidates = [
+  { principal = "Ana Pérez", suplente = "Luis Gómez" },
+  { principal = "Jorge Castro", suplente = "Paula Ríos" },
+]
+
+[[agenda.lists]]
+name = "Lista B"
+candidates = [{ principal = "Carla Ruiz" }]
+
+[[agenda]]
+id = "varios"
+title = "Proposiciones y varios"
+informative = true
+"#;
+
+/// The register of [`SESSIONS_MEETING`].
+pub const SESSIONS_REGISTER: &str = "holder_id,name,class,shares,role,split\nA-1,Ana Accionista,ORD,600,,\nB-2,Bruno Accionista,ORD,300,,\nC-3,Clara Accionista,ORD,100,,\n";

@@ -22,12 +22,13 @@ pub(super) async fn page(State(state): State<AppState>, headers: HeaderMap) -> R
         section .session aria-labelledby="session-title" {
             h2 #session-title { "Sesión " span.en { "session" } }
             div #sesion {}
-            p {
+            p.session-note {
                 label for="sesion-nota" { "Nota para el acta (opcional) " span.en { "note for the minutes (optional)" } }
                 br;
                 input #sesion-nota type="text" maxlength="256" autocomplete="off"
                     placeholder="p. ej. se reanuda mañana a las 9:00 en el mismo lugar";
             }
+            div #sesion-acciones .session-actions {}
         }
         section #lectura .reading aria-labelledby="reading-title" hidden {
             h2 #reading-title { "Resultado para leer en voz alta " span.en { "result to read aloud" } }
