@@ -337,6 +337,49 @@ pub fn verify(path: &Path, inputs: &VerifyInputs, out: &mut dyn Write) -> Result
                     out
                 })
                 .collect();
+            // The whole agenda (informative items in their place, each
+            // list's candidates) and the chair's sessions, as the ledger
+            // recorded them (ledger-format §3.17–3.18); empty for a
+            // ledger convened before they existed.
+            let agenda: Vec<serde_json::Value> = state
+                .whole_agenda()
+                .unwrap_or_default()
+                .iter()
+                .map(|entry| match entry {
+                    asamblea_wire::AgendaEntry::Voted { item, candidates } => serde_json::json!({
+                        "id": item.as_str(),
+                        "informative": false,
+                        "candidates": candidates.iter().map(|list| list.iter().map(|c| serde_json::json!({
+                            "principal": c.principal.as_str(),
+                            "suplente": c.suplente.as_str(),
+                        })).collect::<Vec<_>>()).collect::<Vec<_>>(),
+                    }),
+                    asamblea_wire::AgendaEntry::Informative { item, title } => serde_json::json!({
+                        "id": item.as_str(),
+                        "title": title.as_str(),
+                        "informative": true,
+                    }),
+                })
+                .collect();
+            let sessions: Vec<serde_json::Value> = state
+                .session_log()
+                .iter()
+                .map(|s| {
+                    serde_json::json!({
+                        "step": match s.step {
+                            asamblea_rules::SessionStep::Installed => "installed",
+                            asamblea_rules::SessionStep::Suspended => "suspended",
+                            asamblea_rules::SessionStep::Resumed => "resumed",
+                            asamblea_rules::SessionStep::Adjourned => "adjourned",
+                        },
+                        "seq": s.seq,
+                        "time_ms": s.time_ms,
+                        "note": s.note,
+                        "present": s.quorum.present.get(),
+                        "quorum": s.quorum.this_call,
+                    })
+                })
+                .collect();
             let answer = serde_json::json!({
                 "verified": true,
                 "records": verified.records,
@@ -346,6 +389,8 @@ pub fn verify(path: &Path, inputs: &VerifyInputs, out: &mut dyn Write) -> Result
                 "receipts": verified.receipts,
                 "skipped": skipped,
                 "items": items,
+                "agenda": agenda,
+                "sessions": sessions,
             });
             writeln!(out, "{}", serde_json::to_string_pretty(&answer)?)?;
             Ok(true)

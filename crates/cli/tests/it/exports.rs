@@ -1057,6 +1057,20 @@ fn the_acta_has_the_whole_agenda_the_persons_elected_and_every_session() {
     assert!(out.contains("VERIFICADO"), "{out}");
     let bundle = dir.with_extension("bundle");
     ok(&["export", s(&dir), s(&bundle)]);
+    // The verifier reads the same agenda and sessions from the bundle.
+    let verified: serde_json::Value = serde_json::from_slice(&ok(&["verify", s(&bundle), "--json"])).unwrap();
+    let steps: Vec<&str> = verified["sessions"].as_array().unwrap().iter().map(|s| s["step"].as_str().unwrap()).collect();
+    assert_eq!(steps, ["installed", "suspended", "resumed", "adjourned"], "{verified}");
+    assert_eq!(verified["sessions"][1]["note"], "se reanuda a las 14:00");
+    assert_eq!(verified["sessions"][0]["present"], 900);
+    let agenda: Vec<(&str, bool)> = verified["agenda"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|e| (e["id"].as_str().unwrap(), e["informative"].as_bool().unwrap()))
+        .collect();
+    assert_eq!(agenda, [("quorum", true), ("junta", false), ("varios", true)]);
+    assert_eq!(verified["agenda"][1]["candidates"][0][1]["suplente"], "Paula Ríos");
     let acta = dir.with_extension("docx");
     ok(&["acta", s(&bundle), "-o", s(&acta)]);
     let text = docx_text(&acta);
