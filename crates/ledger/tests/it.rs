@@ -19,6 +19,8 @@ mod flips;
 mod observers;
 #[path = "it/storage.rs"]
 mod storage;
+#[path = "it/sessions.rs"]
+mod sessions;
 #[path = "it/streaming.rs"]
 mod streaming;
 #[path = "it/support.rs"]
