@@ -167,12 +167,13 @@ enum Command {
         /// to create (must not hold a meeting yet).
         #[arg(value_name = "CARPETA")]
         dir: PathBuf,
-        /// meeting.toml (por defecto, la reunión de demostración) / default:
-        /// the embedded demo meeting.
+        /// meeting.toml, con --register (sin ninguno, la reunión de
+        /// demostración; docs/meeting-file.md) / with --register (neither:
+        /// the embedded demo meeting).
         #[arg(long, value_name = "ARCHIVO")]
         meeting: Option<PathBuf>,
-        /// El libro de accionistas en CSV (por defecto, el de demostración) /
-        /// the share register as CSV (default: the demo register).
+        /// El libro de accionistas en CSV, con --meeting (docs/register.md) /
+        /// the share register as CSV, with --meeting.
         #[arg(long, value_name = "ARCHIVO")]
         register: Option<PathBuf>,
         /// Nombre o dirección con que los quioscos llegan al servicio, además

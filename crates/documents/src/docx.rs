@@ -112,12 +112,15 @@ pub fn acta(source: &ActaSource<'_>) -> Result<Vec<u8>, String> {
                         TableRow::new(cells).cant_split()
                     })
                     .collect();
+                // A blank paragraph after, so what follows does not touch
+                // the last capacity.
                 doc.add_table(
                     Table::new(rows)
                         .set_grid(vec![4_680, 4_680])
                         .set_borders(TableBorders::with_empty())
                         .layout(TableLayoutType::Fixed),
                 )
+                .add_paragraph(Paragraph::new())
             }
             Block::Table(header, rows) => {
                 let figures = crate::pdf::figure_columns(&header, &rows);

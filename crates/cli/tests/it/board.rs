@@ -24,7 +24,7 @@ fn the_public_board_shows_quorum_and_agenda_in_spanish_and_colombian_numbers() {
     // Each share class apart: the preferred shares are present too, though
     // they do not count toward this meeting's quorum.
     assert!(text.contains("Acciones ordinarias: 84.134.118 de 98.000.000 (85,85\u{a0}%)"), "{text}");
-    assert!(text.contains("Acciones preferenciales: ") && text.contains("de 20.000.000"), "{text}");
+    assert!(text.contains("Acciones preferenciales: ") && text.contains("de 11.178.223"), "{text}");
     let pending = browser.eval(
         "return [...document.querySelectorAll('#items td')].filter((td) => td.textContent === 'pendiente').length;",
     );

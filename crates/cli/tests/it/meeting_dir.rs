@@ -184,7 +184,23 @@ fn init_refuses_bad_input_and_leaves_no_meeting_behind() {
     let dir = temp("bad-init");
     let register = dir.with_extension("csv");
     std::fs::write(&register, "holder_id,name,class,shares\nA,Ana,ORD,12x\n").expect("write");
+    // A register alone would be checked against the demo's capital, a
+    // meeting file alone would get the demo's register: both refused,
+    // saying to give both.
     let out = asamblea(&["init", s(&dir), "--register", s(&register)]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(text(&out.stderr).contains("sin --meeting: el libro de accionistas se revisa contra el capital del archivo de su reunión; indique los dos"), "{}", text(&out.stderr));
+    let meeting = dir.with_extension("toml");
+    std::fs::write(&meeting, asamblea::commands::DEMO_MEETING).expect("write");
+    let out = asamblea(&["init", s(&dir), "--meeting", s(&meeting)]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        text(&out.stderr).contains("sin --register: la reunión necesita su libro de accionistas"),
+        "{}",
+        text(&out.stderr)
+    );
+    assert!(!dir.exists(), "a refused init must create nothing");
+    let out = asamblea(&["init", s(&dir), "--meeting", s(&meeting), "--register", s(&register)]);
     assert_eq!(out.status.code(), Some(2));
     assert!(
         text(&out.stderr).contains("línea / line 2, campo / field `shares`: `12x` no es un número entero"),
@@ -205,6 +221,7 @@ fn init_refuses_bad_input_and_leaves_no_meeting_behind() {
     );
     crate::support::remove_meeting(&dir);
     std::fs::remove_file(&register).ok();
+    std::fs::remove_file(&meeting).ok();
 }
 
 #[test]
