@@ -548,12 +548,13 @@ pub struct CountedBallot {
 #[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[serde(untagged)]
 pub enum FeedMessage {
-    /// The status changed (`type: status`).
-    Status(StatusMessage),
+    /// The status changed (`type: status`). Boxed, as the result: the
+    /// head, sent every few seconds, is a tenth of their size.
+    Status(Box<StatusMessage>),
     /// A signed head (`type: head`).
     Head(SignedHead),
     /// A poll closed (`type: result`).
-    Result(ResultMessage),
+    Result(Box<ResultMessage>),
 }
 
 /// The marker of a status message.

@@ -232,7 +232,7 @@ pub(crate) async fn close(
     })
     .await?;
     let message =
-        FeedMessage::Result(ResultMessage { kind: ResultType::Result, item, result: closed.result.clone() });
+        FeedMessage::Result(Box::new(ResultMessage { kind: ResultType::Result, item, result: closed.result.clone() }));
     let _ = state.0.feed.send(crate::FeedMessage::now("result", crate::public::feed_text(&message)));
     // The head the room hears with the result is the chain after the close
     // (its result and lots included), signed now, not the last one signed

@@ -414,7 +414,7 @@ pub(crate) async fn feed(State(state): State<AppState>) -> Result<Response, ApiE
 
 /// The feed's status message now, as JSON text.
 pub(crate) fn status_message(state: &AppState) -> String {
-    feed_text(&FeedMessage::Status(StatusMessage { kind: StatusType::Status, status: status_now(state) }))
+    feed_text(&FeedMessage::Status(Box::new(StatusMessage { kind: StatusType::Status, status: status_now(state) })))
 }
 
 /// A feed message as the JSON text an event carries.
