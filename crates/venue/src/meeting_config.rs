@@ -678,7 +678,7 @@ mod tests {
         let e = error_of(|t| t.replace("seats = 5\n", ""));
         assert_eq!(
             e,
-            "m.toml, línea / line 47, clave / key `agenda[3].seats`: la elección de junta necesita `seats`, el número de puestos / a board election needs `seats`"
+            "m.toml, línea / line 49, clave / key `agenda[3].seats`: la elección de junta necesita `seats`, el número de puestos / a board election needs `seats`"
         );
         // A key missing from the top of the file has no line to name.
         let e = error_of(|t| t.replace("place = ", "venue = "));
@@ -714,7 +714,7 @@ mod tests {
             .unwrap_err()
             .to_string();
         assert!(
-            said.starts_with("m.toml, línea / line 52, clave / key `agenda[3].sillas`: clave desconocida"),
+            said.starts_with("m.toml, línea / line 54, clave / key `agenda[3].sillas`: clave desconocida"),
             "{said}"
         );
         // A wrong type says what was expected and what was found.
@@ -722,7 +722,7 @@ mod tests {
             parse("m.toml", &DEMO_MEETING.replace("seats = 5", "seats = \"cinco\"")).unwrap_err().to_string();
         assert_eq!(
             said,
-            "m.toml, línea / line 51, clave / key `agenda[3].seats`: se esperaba un número entero, hay un texto / expected a whole number, found a string"
+            "m.toml, línea / line 53, clave / key `agenda[3].seats`: se esperaba un número entero, hay un texto / expected a whole number, found a string"
         );
         // Not TOML at all: the line and the column.
         let said = parse("m.toml", &DEMO_MEETING.replace("time = \"10:00\"", "time = 10:00\""))
@@ -885,7 +885,7 @@ mod tests {
         let e = error_of(|t| t.replace("\"Lista 1\"", &format!("\"{long}\"")));
         assert!(
             e.starts_with(
-                "m.toml, línea / line 52, clave / key `agenda[3].lists[0]`: no cabe en el registro"
+                "m.toml, línea / line 55, clave / key `agenda[3].lists[0]`: no cabe en el registro"
             ),
             "{e}"
         );
@@ -893,7 +893,7 @@ mod tests {
         let e = error_of(|t| t.replace("\"Lista 2\"", "\"\\u04C0ista 1\""));
         assert!(
             e.starts_with(
-                "m.toml, línea / line 52, clave / key `agenda[3].lists[1]`: `Ӏista 1` se confunde a la vista con `Lista 1`"
+                "m.toml, línea / line 65, clave / key `agenda[3].lists[1]`: `Ӏista 1` se confunde a la vista con `Lista 1`"
             ),
             "{e}"
         );
