@@ -397,3 +397,30 @@ async fn a_kiosk_that_stops_sending_its_body_is_cut_off_after_the_body_time_out(
     let value: serde_json::Value = serde_json::from_slice(&bytes).unwrap();
     assert_eq!(value["error"]["code"], "body-timeout", "{value}");
 }
+
+#[tokio::test]
+async fn the_kiosks_ballot_and_the_status_name_each_lists_candidates_in_order() {
+    let api = Api::demo("candidates");
+    api.check_in_a_quorum().await;
+    api.install().await;
+    api.ok(Method::POST, "/api/v1/items/item-4/open", "chair", None).await;
+    let seed = BadgeSeed::draw(&api.meeting);
+    let issued = api.ok(Method::POST, "/api/v1/badges", "operator", Some(seed.request("NIT-800100200"))).await;
+    let credential = seed.credential(&issued);
+    let sheet = api.ok(Method::GET, &format!("/api/v1/kiosk/badges/{}", credential.id().0), "kiosk", None).await;
+    let options = &sheet["open_items"][0]["options"];
+    assert_eq!(options[0]["es"], "Lista 1");
+    assert_eq!(options[0]["candidates"][0], "Ana María Pérez Gómez (suplente: Luis Fernando Gómez Ríos)");
+    assert_eq!(options[0]["candidates"].as_array().unwrap().len(), 5);
+    assert_eq!(options[2]["candidates"], json!(["Beatriz Elena Londoño Cruz (suplente: Ricardo José Pineda Luna)"]));
+    // The blank option names no one.
+    assert_eq!(options[3].get("candidates"), None, "{options}");
+    let status = api.ok(Method::GET, "/api/v1/status", "public", None).await;
+    let board = &status["items"][3];
+    assert_eq!(board["candidates"][1]["list"], "Lista 2");
+    assert_eq!(board["candidates"][1]["candidates"][2]["suplente"], "Claudia Patricia Niño Rey");
+    // The whole agenda ends with the informative item, in its place.
+    let agenda = status["agenda"].as_array().unwrap();
+    assert_eq!(agenda.len(), status["items"].as_array().unwrap().len() + 1);
+    assert_eq!((agenda.last().unwrap()["id"].as_str(), agenda.last().unwrap()["informative"].as_bool()), (Some("varios"), Some(true)));
+}

@@ -9,10 +9,18 @@ use super::fixture::Api;
 #[tokio::test]
 async fn the_status_says_the_quorum_threshold_and_records_it_at_every_poll_open_and_close() {
     let api = Api::demo("series");
-    // No poll opens before the chair installs the meeting.
+    // Without a quorum a poll is refused as the rules refuse it
+    // (FORMAT.md's `no-quorum`), with the figures.
     let (status, refused) = api.call(Method::POST, "/api/v1/items/item-1/open", "chair", None).await;
-    assert_eq!((status, refused["error"]["code"].as_str()), (StatusCode::CONFLICT, Some("not-installed")));
-    // Without a quorum the chair is told how far it is, with the figures.
+    assert_eq!(
+        (status, refused["error"]["code"].as_str()),
+        (StatusCode::UNPROCESSABLE_ENTITY, Some("no-quorum"))
+    );
+    assert!(
+        refused["error"]["message"].as_str().unwrap().starts_with("No hay quórum para abrir la votación"),
+        "{refused}"
+    );
+    // So is the installation, with the same figures.
     let (status, refused) =
         api.call(Method::POST, "/api/v1/meeting/install", "chair", Some(json!({}))).await;
     assert_eq!(
@@ -27,6 +35,9 @@ async fn the_status_says_the_quorum_threshold_and_records_it_at_every_poll_open_
         "{said}"
     );
     api.check_in_a_quorum().await;
+    // With the quorum, no poll opens before the chair installs the meeting.
+    let (status, refused) = api.call(Method::POST, "/api/v1/items/item-1/open", "chair", None).await;
+    assert_eq!((status, refused["error"]["code"].as_str()), (StatusCode::CONFLICT, Some("not-installed")));
     api.install().await;
     let status = api.ok(Method::GET, "/api/v1/status", "public", None).await;
     let quorum = &status["quorum"];
