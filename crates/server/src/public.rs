@@ -136,7 +136,8 @@ pub(crate) fn status_now(state: &AppState) -> Status {
                         }
                         if let Some(asamblea_rules::ItemResult::Election(e)) = item.result() {
                             out.lists = Some(asamblea_documents::explain::lists(item, e));
-                            out.election_base = Some(asamblea_documents::explain::election_base(item, e).get());
+                            out.election_base =
+                                Some(asamblea_documents::explain::election_base(item, e).get());
                             // The lots drawn at the close, each with the seed
                             // anyone can draw it again from (ledger-format §7.3).
                             let lots: Vec<Lot> = service

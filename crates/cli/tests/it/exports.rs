@@ -89,8 +89,8 @@ fn the_workbook_holds_the_verifiers_figures_as_numbers_and_the_same_bundle_gives
         }
         decisions += 1;
         for (key, heading) in [
-            ("for", "sí"),
-            ("against", "no"),
+            ("for", "a favor"),
+            ("against", "en contra"),
             ("blank", "en blanco"),
             ("abstain", "abstención"),
             ("impeded", "impedidas"),
@@ -108,9 +108,9 @@ fn the_workbook_holds_the_verifiers_figures_as_numbers_and_the_same_bundle_gives
         // percent format), truncated to hundredths of a per cent.
         let (yes, base) = (result["for"].as_u64().unwrap(), result["base"].as_u64().unwrap());
         let expected = (u128::from(yes) * 10_000 / u128::from(base)) as f64 / 10_000.0;
-        match &row[column("% sí")] {
+        match &row[column("% a favor")] {
             Data::Float(share) => assert!((share - expected).abs() < 1e-9, "{share} for {expected}"),
-            other => panic!("% sí of {} is not a number: {other:?}", item["id"]),
+            other => panic!("% a favor of {} is not a number: {other:?}", item["id"]),
         }
         // Every share present at the close is accounted for once.
         let sum: u64 = ["for", "against", "blank", "abstain", "impeded"]
@@ -382,7 +382,7 @@ fn docx_paragraphs(path: &Path) -> String {
 /// now), and so its heads, the bundle's digest and the daemon's key (long
 /// runs of hex digits).
 fn redacted(text: &str) -> String {
-    let text = match (text.find("registradas el "), text.find("Al instalarse")) {
+    let text = match (text.find("registradas el "), text.find("Al abrirse la primera votación")) {
         (Some(from), Some(to)) if from < to => {
             format!("{}registradas el [día]. {}", &text[..from], &text[to..])
         }
@@ -451,7 +451,7 @@ fn the_acta_carries_what_the_law_asks_from_the_bundle_alone_and_is_the_same_for_
         "Quórum de esta convocatoria: más de la mitad de las acciones con derecho a voto",
         "apertura",
         "cierre",
-        "Al instalarse la reunión, a las ",
+        "Al abrirse la primera votación, a las ",
         "Fecha y hora de cierre: ",
         "Se instaló a las ",
         "Presentes por clase de acción",
@@ -481,7 +481,7 @@ fn the_acta_carries_what_the_law_asks_from_the_bundle_alone_and_is_the_same_for_
         assert!(text.contains(item["title"].as_str().unwrap()), "{}", item["title"]);
         if let Some(votes) = item["result"]["for"].as_u64() {
             let figure = asamblea_documents::numfmt::thousands(votes);
-            assert!(text.contains(&format!("Sí {figure}")), "{}: for {figure}", item["id"]);
+            assert!(text.contains(&format!("A favor {figure}")), "{}: for {figure}", item["id"]);
         }
     }
 

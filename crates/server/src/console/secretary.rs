@@ -20,7 +20,11 @@ pub(super) async fn page(State(state): State<AppState>, headers: HeaderMap) -> R
     // The attendance is read for a member of these roles only: a page
     // asked without a session is only a redirection.
     let allowed = state.0.session(&headers).is_some_and(|(account, _)| ROLES.contains(&account.role));
-    let attendance = if allowed { attendance(&state).await } else { html! {} };
+    let attendance = if allowed {
+        attendance(&state).await
+    } else {
+        html! {}
+    };
     let main = html! {
         p #quorum .quorum aria-live="polite" { "…" }
         (results())
@@ -34,14 +38,7 @@ pub(super) async fn page(State(state): State<AppState>, headers: HeaderMap) -> R
         (statements())
         (downloads())
     };
-    super::console(
-        &state,
-        &headers,
-        &ROLES,
-        ("Secretaría", "Secretary"),
-        "secretaria",
-        main,
-    )
+    super::console(&state, &headers, &ROLES, ("Secretaría", "Secretary"), "secretaria", main)
 }
 
 /// Everyone who attended at any moment, as the acta lists them
