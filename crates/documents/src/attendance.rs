@@ -255,22 +255,24 @@ pub fn attendees(meeting: &Meeting, attendance: &Attendance, names: &Names<'_>) 
         .collect()
 }
 
-/// The attendees as a table, its heading row then a row a person: who,
-/// in what capacity, whom they represented, their own and represented
-/// shares (a column per class the company has), and when they were
-/// present. The acta's list and the secretary's console show this.
+/// The attendees as a table, its heading row then a row a person: who
+/// and in what capacity, whom they represented, their own and others'
+/// shares (C.Co. art. 189: «acciones propias o ajenas»; a column per class
+/// the company has), and when they were present. The acta's list and the
+/// secretary's console show this.
 pub fn table(
     meeting: &Meeting,
     attendance: &Attendance,
     names: &Names<'_>,
 ) -> (Vec<String>, Vec<Vec<String>>) {
     let classes = classes(meeting);
-    let mut header: Vec<String> = ["Asistente", "Calidad", "Representa a"].map(String::from).to_vec();
-    for part in ["propias", "representadas"] {
+    let mut header: Vec<String> = ["Asistente", "Representa a"].map(String::from).to_vec();
+    for part in ["Propias", "Ajenas"] {
         for &class in &classes {
-            header.push(match classes.len() {
-                1 => format!("Acciones {part}"),
-                _ => format!("{}: {}", class_heading_es(class), part),
+            header.push(match (classes.len(), class) {
+                (1, _) => format!("Acciones {}", part.to_lowercase()),
+                (_, ShareClass::Ordinary) => format!("{part} ord."),
+                (_, ShareClass::Preferred) => format!("{part} pref."),
             });
         }
     }
@@ -278,7 +280,7 @@ pub fn table(
     let rows = attendees(meeting, attendance, names)
         .into_iter()
         .map(|a| {
-            let mut row = vec![a.who, a.capacity, a.holders.join("; ")];
+            let mut row = vec![format!("{}, {}", a.who, a.capacity), a.holders.join("; ")];
             for figures in [a.own, a.represented] {
                 row.extend(classes.iter().map(|&class| crate::numfmt::thousands(figures.of(class).get())));
             }

@@ -304,12 +304,21 @@ fn columns(total: f32, header: &[String], rows: &[Vec<String>], fonts: &Fonts) -
         }
     }
     let third = total / 3.0;
-    let wanted: Vec<f32> = natural.iter().zip(&word).map(|(n, w)| n.min(third).max(w.min(third))).collect();
-    let sum: f32 = wanted.iter().sum();
+    let least: Vec<f32> = word.iter().map(|w| w.min(third)).collect();
+    let wanted: Vec<f32> = natural.iter().zip(&least).map(|(n, w)| n.min(third).max(*w)).collect();
+    let (sum, floor): (f32, f32) = (wanted.iter().sum(), least.iter().sum());
     if sum <= 0.0 {
         return vec![total / n as f32; n];
     }
-    wanted.iter().map(|w| w / sum * total).collect()
+    if floor >= total || sum <= floor {
+        return wanted.iter().map(|w| w / sum * total).collect();
+    }
+    // Every column keeps its longest word whole (a figure, a heading's
+    // word) when they fit together; the room left goes to the columns
+    // whose text wraps, in proportion to the width they would take on one
+    // line.
+    let spare = total - floor;
+    least.iter().zip(&wanted).map(|(l, w)| l + (w - l) / (sum - floor) * spare).collect()
 }
 
 /// Each table's column widths among `blocks`, in order, as the PDF sets

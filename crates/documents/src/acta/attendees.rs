@@ -53,18 +53,13 @@ pub(super) fn attendance_blocks(source: &ActaSource<'_>, classes: &[ShareClass])
     let (holders, shares) = ever_present(m, source.attendance);
     out.push(text(format!(
         "Asistieron en algún momento de la reunión {} personas, por {} accionistas con {} acciones ({}), el {} de \
-         las acciones en circulación. Cada asistente tiene una fila, con sus acciones propias, las que representó \
-         y las horas en que estuvo presente (hora de Colombia, las del libro electrónico); quien salió y volvió \
-         tiene varios intervalos en su fila.",
+         las acciones en circulación.",
         thousands(persons as u64),
         thousands(holders),
         thousands(shares.total().get()),
         shares_in_words(shares, classes),
         percent(shares.total().get(), outstanding.total().get()),
     )));
-    let (header, rows) = crate::attendance::table(m, source.attendance, &names);
-    out.push(Block::Table(header, rows));
-
     // Present at the installation and at the close (C.Co. art. 189; the
     // installation's moment as known, said in the words).
     let last = source.last.0;
@@ -104,6 +99,15 @@ pub(super) fn attendance_blocks(source: &ActaSource<'_>, classes: &[ShareClass])
             row
         })
         .collect();
+    out.push(Block::Table(header, rows));
+
+    out.push(text(
+        "La lista de asistentes (C.Co. art. 189): cada persona que asistió tiene una fila, con sus acciones \
+         propias y las ajenas que representó y las horas en que estuvo presente (hora de Colombia, las del libro \
+         electrónico); quien salió y volvió tiene varios intervalos en su fila."
+            .to_string(),
+    ));
+    let (header, rows) = crate::attendance::table(m, source.attendance, &names);
     out.push(Block::Table(header, rows));
 
     // The administrators and employees of the register and their shares
