@@ -135,11 +135,7 @@ impl Layout {
         // A short table whole on one page; a longer one's heading and
         // first row together.
         let first = rows.first().map(|r| Row::new(r, false, &widths, &figures, fonts));
-        if rows.len() <= SHORT_TABLE {
-            self.room(self.table_height(header, rows, fonts));
-        } else {
-            self.room(heading.height + first.as_ref().map_or(0.0, |r| r.height));
-        }
+        self.room(self.table_start_height(header, rows, fonts));
         self.row(&heading, &widths);
         for (i, row) in rows.iter().enumerate() {
             let row = match (i, &first) {
@@ -152,6 +148,18 @@ impl Layout {
             self.row(&row, &widths);
         }
         self.y += TEXT * 0.5;
+    }
+
+    /// What [`Layout::table`] keeps together at its start: a short table
+    /// whole, a longer one's heading and first row.
+    fn table_start_height(&self, header: &[String], rows: &[Vec<String>], fonts: &Fonts) -> f32 {
+        if rows.len() <= SHORT_TABLE {
+            return self.table_height(header, rows, fonts);
+        }
+        let widths = columns(self.width(), header, rows, fonts);
+        let figures = figure_columns(header, rows);
+        let heading = Row::new(header, true, &widths, &figures, fonts).height;
+        heading + rows.first().map_or(0.0, |r| Row::new(r, false, &widths, &figures, fonts).height)
     }
 
     /// The height of a whole table as [`Layout::table`] draws it on one page.
@@ -370,7 +378,18 @@ fn lay_out(blocks: &[Block], paper: Paper, fonts: &Fonts) -> Layout {
                 layout.room(size * LEADING + kept);
                 layout.paragraph(&words(text, BOLD), size, false, fonts);
             }
-            Block::Text(text) => layout.paragraph(&words(text, REGULAR), TEXT, false, fonts),
+            Block::Text(text) => {
+                // A paragraph that introduces a table stays on the page of
+                // the table's start.
+                if let Some(Block::Table(header, rows)) = blocks.get(i + 1) {
+                    let own = layout.paragraph_height(&words(text, REGULAR), TEXT, fonts);
+                    let kept = own + layout.table_start_height(header, rows, fonts);
+                    if kept < (layout.bottom() - MARGIN) * 0.8 {
+                        layout.room(kept);
+                    }
+                }
+                layout.paragraph(&words(text, REGULAR), TEXT, false, fonts)
+            }
             Block::Lead(bold, text) => {
                 let mut all = words(bold, BOLD);
                 all.extend(words(text, REGULAR));

@@ -458,7 +458,9 @@ fn the_acta_carries_what_the_law_asks_from_the_bundle_alone_and_is_the_same_for_
         "6. Constancias escritas",
         // Who attended, and how; who carried whom.
         "Fondo de Pensiones Porvenir del Sur S.A.",
-        "Asistieron 197 accionistas en persona con 50.230.682 acciones propias y 32 representados",
+        "Asistieron en algún momento de la reunión 208 personas, por 229 accionistas con 82.746.706 acciones",
+        "La reunión se instaló a las ",
+        "que este borrador toma como instalación porque el libro no registra el acto de instalación",
         "Administradores y empleados (art. 185 C.Co.)",
         "Apoderados y representantes legales",
         "Fondo de Pensiones Porvenir del Sur S.A. (NIT-800100200)",

@@ -239,7 +239,7 @@ async fn a_name_or_id_a_spreadsheet_would_run_as_a_formula_is_downloaded_as_text
     assert_eq!(status, StatusCode::OK, "{csv}");
     for line in [
         "en persona;\"'-1-1\";\"'=HYPERLINK(\"\"http://evil.example/?x\"\",\"\"clic\"\")\";18000000;0;",
-        "en persona;NIT-800200300;\"'+cmd|' /C calc'!A0\";13000000;0;",
+        "en persona;NIT-800200300;\"'+cmd|' /C calc'!A0\";9000000;4000000;",
         "en persona;NIT-800300400;\"'@SUM(1)\";6000000;0;",
     ] {
         assert!(csv.contains(line), "lacks {line:?}: {csv}");
@@ -276,7 +276,8 @@ async fn a_download_writes_its_bundle_through_no_link_or_file_at_a_name_chosen_i
     assert!(left.iter().all(|&n| n == 0), "{left:?}");
 }
 
-/// Issue 24's walk-out voter: a holder checks in, votes on item 1 and
+/// Issue 24's walk-out voter (a holder of the demo register here): a
+/// holder checks in, votes on item 1 and
 /// leaves before the end. The attendance as it happened has her — in the
 /// `asistencia` export with her arrival and departure, in the acta's list
 /// with her interval, and on the secretary's console — as the
@@ -286,33 +287,33 @@ async fn a_download_writes_its_bundle_through_no_link_or_file_at_a_name_chosen_i
 async fn a_holder_who_voted_and_left_before_the_end_is_in_the_attendance() {
     let api = Api::demo("walk-out");
     api.check_in_a_quorum().await;
-    api.check_in("CC-1032456789").await;
+    api.check_in("CC-10015838").await;
     api.ok(Method::POST, "/api/v1/items/item-1/open", "chair", None).await;
-    let credential = api.badge("CC-1032456789").await;
+    let credential = api.badge("CC-10015838").await;
     let vote =
-        HolderVote { holder: Id::new("CC-1032456789").unwrap(), choice: Choice::Whole(OptionIndex::FOR) };
+        HolderVote { holder: Id::new("CC-10015838").unwrap(), choice: Choice::Whole(OptionIndex::FOR) };
     api.ok(Method::POST, "/api/v1/ballots", "kiosk", Some(api.ballot(&credential, "item-1", vec![vote])))
         .await;
-    api.ok(Method::POST, "/api/v1/checkouts", "operator", Some(json!({ "person": "CC-1032456789" }))).await;
+    api.ok(Method::POST, "/api/v1/checkouts", "operator", Some(json!({ "person": "CC-10015838" }))).await;
     api.ok(Method::POST, "/api/v1/items/item-1/close", "chair", None).await;
 
     let (status, json) = api.text_as("/api/v1/exports/resultados.json", Role::Secretary).await;
     assert_eq!(status, StatusCode::OK, "{json}");
     let json: Value = serde_json::from_str(&json).unwrap();
     let voter =
-        json["tables"]["accionistas"].as_array().unwrap().iter().find(|r| r["holder"] == "CC-1032456789");
+        json["tables"]["accionistas"].as_array().unwrap().iter().find(|r| r["holder"] == "CC-10015838");
     assert_eq!(voter.unwrap()["vote:item-1"], "a favor");
     let stays: Vec<&Value> = json["tables"]["asistencia"]
         .as_array()
         .unwrap()
         .iter()
-        .filter(|r| r["holder"] == "CC-1032456789")
+        .filter(|r| r["holder"] == "CC-10015838")
         .collect();
     assert_eq!(stays.len(), 1, "{}", json["tables"]["asistencia"]);
     let stay = stays[0];
     assert_eq!(
         (stay["person"].clone(), stay["capacity"].clone()),
-        (json!("CC-1032456789"), json!("en persona"))
+        (json!("CC-10015838"), json!("en persona"))
     );
     let (arrived, left) = (stay["arrived_record"].as_u64().unwrap(), stay["left_record"].as_u64().unwrap());
     assert!(arrived < left, "{stay}");
@@ -328,7 +329,7 @@ async fn a_holder_who_voted_and_left_before_the_end_is_in_the_attendance() {
         super::fixture::browser(&api, Method::GET, "/secretaria", Some(&cookie), None, None).await;
     assert_eq!(status, StatusCode::OK);
     let row =
-        page.split("<tr>").find(|row| row.contains("(CC-1032456789)")).unwrap_or_else(|| panic!("{page}"));
+        page.split("<tr>").find(|row| row.contains("(CC-10015838)")).unwrap_or_else(|| panic!("{page}"));
     assert!(row.contains(" a ") && !row.contains("hasta el cierre"), "{row}");
 
     // The acta's list, read from its PDF.
@@ -345,7 +346,7 @@ async fn a_holder_who_voted_and_left_before_the_end_is_in_the_attendance() {
     let text = String::from_utf8_lossy(&text.stdout).split_whitespace().collect::<Vec<_>>().join(" ");
     for expected in [
         "4. Asistentes",
-        "(CC-1032456789)",
+        "(CC-10015838)",
         "que este borrador toma como instalación porque el libro no registra el acto de instalación",
         "Instalación",
         "Cierre",
