@@ -260,11 +260,7 @@ pub fn attendees(meeting: &Meeting, attendance: &Attendance, names: &Names<'_>) 
 /// shares (C.Co. art. 189: «acciones propias o ajenas»; a column per class
 /// the company has), and when they were present. The acta's list and the
 /// secretary's console show this.
-pub fn table(
-    meeting: &Meeting,
-    attendance: &Attendance,
-    names: &Names<'_>,
-) -> (Vec<String>, Vec<Vec<String>>) {
+pub fn table(meeting: &Meeting, attendance: &Attendance, names: &Names<'_>) -> AttendanceTable {
     let classes = classes(meeting);
     let mut header: Vec<String> = ["Asistente", "Representa a"].map(String::from).to_vec();
     for part in ["Propias", "Ajenas"] {
@@ -288,7 +284,18 @@ pub fn table(
             row
         })
         .collect();
-    (header, rows)
+    let figures = 2..header.len() - 1;
+    AttendanceTable { header, rows, figures }
+}
+
+/// The attendees as [`table`] gives them.
+pub struct AttendanceTable {
+    /// The heading row.
+    pub header: Vec<String>,
+    /// A row a person.
+    pub rows: Vec<Vec<String>>,
+    /// The columns that hold figures (shares), set flush right.
+    pub figures: std::ops::Range<usize>,
 }
 
 /// Who was present right after a record.

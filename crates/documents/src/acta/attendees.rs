@@ -107,8 +107,8 @@ pub(super) fn attendance_blocks(source: &ActaSource<'_>, classes: &[ShareClass])
          electrónico); quien salió y volvió tiene varios intervalos en su fila."
             .to_string(),
     ));
-    let (header, rows) = crate::attendance::table(m, source.attendance, &names);
-    out.push(Block::Table(header, rows));
+    let listed = crate::attendance::table(m, source.attendance, &names);
+    out.push(Block::Table(listed.header, listed.rows));
 
     // The administrators and employees of the register and their shares
     // (C.Co. art. 185: they carry no proxies, and do not vote the year-end
