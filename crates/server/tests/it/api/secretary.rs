@@ -296,10 +296,26 @@ async fn a_holder_who_voted_and_left_before_the_end_is_in_the_attendance() {
         .await;
     api.ok(Method::POST, "/api/v1/checkouts", "operator", Some(json!({ "person": "CC-10015838" }))).await;
     api.ok(Method::POST, "/api/v1/items/item-1/close", "chair", None).await;
+    // The single seat (item-5): one holder votes, the others present do
+    // not; its base is E, the shares present (R8, OQ8), everywhere.
+    api.ok(Method::POST, "/api/v1/items/item-5/open", "chair", None).await;
+    let largest = api.badge("NIT-800100200").await;
+    let vote =
+        HolderVote { holder: Id::new("NIT-800100200").unwrap(), choice: Choice::Whole(OptionIndex::list(0)) };
+    api.ok(Method::POST, "/api/v1/ballots", "kiosk", Some(api.ballot(&largest, "item-5", vec![vote]))).await;
+    api.ok(Method::POST, "/api/v1/items/item-5/close", "chair", None).await;
 
     let (status, json) = api.text_as("/api/v1/exports/resultados.json", Role::Secretary).await;
     assert_eq!(status, StatusCode::OK, "{json}");
     let json: Value = serde_json::from_str(&json).unwrap();
+    let seat = json["tables"]["puntos"].as_array().unwrap().iter().find(|r| r["item"] == "item-5").unwrap();
+    let status = api.ok(Method::GET, "/api/v1/status", "public", None).await;
+    let present = status["quorum"]["present_shares"].as_u64().unwrap();
+    assert_eq!(seat["base"], present, "the base is E, not the valid votes: {seat}");
+    let base = asamblea_documents::numfmt::thousands(present);
+    assert!(seat["why"].as_str().unwrap().contains(&format!("de una base de {base}")), "{seat}");
+    let item = status["items"].as_array().unwrap().iter().find(|i| i["id"] == "item-5").unwrap();
+    assert_eq!(item["election_base"], present, "{item}");
     let voter =
         json["tables"]["accionistas"].as_array().unwrap().iter().find(|r| r["holder"] == "CC-10015838");
     assert_eq!(voter.unwrap()["vote:item-1"], "a favor");
