@@ -59,7 +59,7 @@ pub struct SheetItem {
 pub struct SheetOption {
     /// Its index on the ballot (`docs/ledger-format.md`, ballots).
     pub index: u32,
-    /// In Spanish (`Sí`, `No`, `En blanco`, a list's name).
+    /// In Spanish (`A favor`, `En contra`, `En blanco`, a list's name).
     pub es: String,
     /// In English.
     pub en: String,

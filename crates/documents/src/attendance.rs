@@ -13,8 +13,11 @@
 //! table, for programs, has one row per holder's stay instead (who
 //! carried the holder, from which record to which).
 
+use std::collections::HashMap;
+
 use asamblea_rules::{
-    Attendance, Attending, Capacity, ClassShares, HolderIndex, Meeting, Moment, ShareClass, Shares, Visit,
+    Attendance, Attending, Capacity, ClassShares, HolderIndex, Meeting, Moment, ShareClass, Shares, Stay,
+    Visit,
 };
 
 use crate::numfmt::colombia_time;
@@ -180,50 +183,59 @@ pub struct Attendee {
 /// Everyone who attended at any moment, one per person, in the order of
 /// their first arrival.
 pub fn attendees(meeting: &Meeting, attendance: &Attendance, names: &Names<'_>) -> Vec<Attendee> {
-    let visits = attendance.visits();
-    let mut persons: Vec<&str> = Vec::new();
-    for visit in visits {
-        if !persons.contains(&&*visit.person) {
-            persons.push(&visit.person);
-        }
+    let (visits, all_stays) = (attendance.visits(), attendance.stays());
+    // Each person's visits, persons in the order of their first arrival,
+    // and each visit's stays: one pass each, for a register of any size.
+    let mut persons: Vec<Vec<usize>> = Vec::new();
+    let mut person_at: HashMap<&str, usize> = HashMap::new();
+    for (v, visit) in visits.iter().enumerate() {
+        let at = *person_at.entry(&visit.person).or_insert_with(|| {
+            persons.push(Vec::new());
+            persons.len() - 1
+        });
+        persons[at].push(v);
+    }
+    let mut stays_of: Vec<Vec<usize>> = vec![Vec::new(); visits.len()];
+    for (s, stay) in all_stays.iter().enumerate() {
+        stays_of[stay.visit].push(s);
     }
     persons
         .into_iter()
-        .map(|person| {
-            let theirs: Vec<usize> = (0..visits.len()).filter(|&v| &*visits[v].person == person).collect();
+        .map(|theirs| {
             let their_visits: Vec<&Visit> = theirs.iter().map(|&v| &visits[v]).collect();
             let times = their_visits.iter().map(|v| span(v.arrived, v.left)).collect::<Vec<_>>().join("; ");
-            let stays: Vec<_> = attendance.stays().iter().filter(|s| theirs.contains(&s.visit)).collect();
+            let stays: Vec<&Stay> =
+                theirs.iter().flat_map(|&v| &stays_of[v]).map(|&s| &all_stays[s]).collect();
             let mut capacities: Vec<&str> = Vec::new();
-            let mut held: Vec<(HolderIndex, Attending)> = Vec::new();
+            // Each holder once per way of attending (own, or represented),
+            // with the intervals of its stays.
+            let mut held: Vec<(HolderIndex, bool, Vec<String>)> = Vec::new();
+            let mut held_at: HashMap<(HolderIndex, bool), usize> = HashMap::new();
             for stay in &stays {
                 let word = attending_es(stay.attending);
                 if !capacities.contains(&word) {
                     capacities.push(word);
                 }
                 let own = stay.attending == Attending::InPerson;
-                if !held.iter().any(|&(h, a)| h == stay.holder && (a == Attending::InPerson) == own) {
-                    held.push((stay.holder, stay.attending));
-                }
+                let at = *held_at.entry((stay.holder, own)).or_insert_with(|| {
+                    held.push((stay.holder, own, Vec::new()));
+                    held.len() - 1
+                });
+                held[at].2.push(span(stay.arrived, stay.left));
             }
             let (mut own, mut represented) = (ClassShares::default(), ClassShares::default());
             let mut holders = Vec::new();
-            for &(holder, attending) in &held {
+            for (holder, is_own, spans) in held {
                 let shares = meeting.register().holder(holder).holdings();
                 let sum = |a: ClassShares| {
                     ClassShares::new(a.ordinary + shares.ordinary, a.preferred + shares.preferred)
                 };
-                if attending == Attending::InPerson {
+                if is_own {
                     own = sum(own);
                     continue;
                 }
                 represented = sum(represented);
-                let its = stays
-                    .iter()
-                    .filter(|s| s.holder == holder && s.attending != Attending::InPerson)
-                    .map(|s| span(s.arrived, s.left))
-                    .collect::<Vec<_>>()
-                    .join("; ");
+                let its = spans.join("; ");
                 holders.push(if its == times {
                     names.holder_with_id(holder)
                 } else {
@@ -231,7 +243,7 @@ pub fn attendees(meeting: &Meeting, attendance: &Attendance, names: &Names<'_>) 
                 });
             }
             Attendee {
-                person: person.to_string(),
+                person: their_visits[0].person.to_string(),
                 who: names.person(&their_visits),
                 capacity: capacities.join(" y "),
                 own,
@@ -243,18 +255,20 @@ pub fn attendees(meeting: &Meeting, attendance: &Attendance, names: &Names<'_>) 
         .collect()
 }
 
-/// The attendees as a table, its heading row then a row a person: who,
-/// in what capacity, whom they represented, their own and represented
-/// shares (a column per class the company has), and when they were
-/// present. The acta's list and the secretary's console show this.
-pub fn table(meeting: &Meeting, attendance: &Attendance, names: &Names<'_>) -> (Vec<String>, Vec<Vec<String>>) {
+/// The attendees as a table, its heading row then a row a person: who
+/// and in what capacity, whom they represented, their own and others'
+/// shares (C.Co. art. 189: «acciones propias o ajenas»; a column per class
+/// the company has), and when they were present. The acta's list and the
+/// secretary's console show this.
+pub fn table(meeting: &Meeting, attendance: &Attendance, names: &Names<'_>) -> AttendanceTable {
     let classes = classes(meeting);
-    let mut header: Vec<String> = ["Asistente", "Calidad", "Representa a"].map(String::from).to_vec();
-    for part in ["propias", "representadas"] {
+    let mut header: Vec<String> = ["Asistente", "Representa a"].map(String::from).to_vec();
+    for part in ["Propias", "Ajenas"] {
         for &class in &classes {
-            header.push(match classes.len() {
-                1 => format!("Acciones {part}"),
-                _ => format!("{}: {}", class_heading_es(class), part),
+            header.push(match (classes.len(), class) {
+                (1, _) => format!("Acciones {}", part.to_lowercase()),
+                (_, ShareClass::Ordinary) => format!("{part} ord."),
+                (_, ShareClass::Preferred) => format!("{part} pref."),
             });
         }
     }
@@ -262,7 +276,7 @@ pub fn table(meeting: &Meeting, attendance: &Attendance, names: &Names<'_>) -> (
     let rows = attendees(meeting, attendance, names)
         .into_iter()
         .map(|a| {
-            let mut row = vec![a.who, a.capacity, a.holders.join("; ")];
+            let mut row = vec![format!("{}, {}", a.who, a.capacity), a.holders.join("; ")];
             for figures in [a.own, a.represented] {
                 row.extend(classes.iter().map(|&class| crate::numfmt::thousands(figures.of(class).get())));
             }
@@ -270,7 +284,18 @@ pub fn table(meeting: &Meeting, attendance: &Attendance, names: &Names<'_>) -> (
             row
         })
         .collect();
-    (header, rows)
+    let figures = 2..header.len() - 1;
+    AttendanceTable { header, rows, figures }
+}
+
+/// The attendees as [`table`] gives them.
+pub struct AttendanceTable {
+    /// The heading row.
+    pub header: Vec<String>,
+    /// A row a person.
+    pub rows: Vec<Vec<String>>,
+    /// The columns that hold figures (shares), set flush right.
+    pub figures: std::ops::Range<usize>,
 }
 
 /// Who was present right after a record.
@@ -287,7 +312,7 @@ pub struct Present {
 /// Who was present right after record `seq`.
 pub fn present_after(meeting: &Meeting, attendance: &Attendance, seq: u64) -> Present {
     let mut present = Present::default();
-    let mut visits: Vec<usize> = Vec::new();
+    let mut counted = vec![false; attendance.visits().len()];
     for stay in attendance.present_after(seq) {
         present.holders += 1;
         let held = meeting.register().holder(stay.holder).holdings();
@@ -295,11 +320,10 @@ pub fn present_after(meeting: &Meeting, attendance: &Attendance, seq: u64) -> Pr
             present.shares.ordinary + held.ordinary,
             present.shares.preferred + held.preferred,
         );
-        if !visits.contains(&stay.visit) {
-            visits.push(stay.visit);
+        if !std::mem::replace(&mut counted[stay.visit], true) {
+            present.persons += 1;
         }
     }
-    present.persons = visits.len() as u64;
     present
 }
 
@@ -322,9 +346,7 @@ pub fn ever_present(meeting: &Meeting, attendance: &Attendance) -> (u64, ClassSh
 #[cfg(test)]
 mod tests {
     use super::*;
-    use asamblea_rules::{
-        Call, Capital, ClassCapital, HolderSpec, MeetingKind, Profile, Register,
-    };
+    use asamblea_rules::{Call, Capital, ClassCapital, HolderSpec, MeetingKind, Profile, Register};
 
     /// A company with ordinary shares only: H0 100, H1 200; `preferred`
     /// gives H1 50 preferred too.
@@ -340,7 +362,12 @@ mod tests {
             role: None,
             split: None,
         });
-        Meeting::new(Register::new(capital, holders).unwrap(), Profile::statutory("ley"), MeetingKind::Ordinary, Call::First)
+        Meeting::new(
+            Register::new(capital, holders).unwrap(),
+            Profile::statutory("ley"),
+            MeetingKind::Ordinary,
+            Call::First,
+        )
     }
 
     #[test]

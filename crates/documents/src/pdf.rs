@@ -137,11 +137,7 @@ impl Layout {
         // A short table whole on one page; a longer one's heading and
         // first row together.
         let first = rows.first().map(|r| Row::new(r, false, &widths, &figures, fonts));
-        if rows.len() <= SHORT_TABLE {
-            self.room(self.table_height(header, rows, fonts));
-        } else {
-            self.room(heading.height + first.as_ref().map_or(0.0, |r| r.height));
-        }
+        self.room(self.table_start_height(header, rows, fonts));
         self.row(&heading, &widths);
         for (i, row) in rows.iter().enumerate() {
             let row = match (i, &first) {
@@ -186,6 +182,18 @@ impl Layout {
             }
             self.y = top + tallest as f32 * TEXT * LEADING + TEXT;
         }
+    }
+
+    /// What [`Layout::table`] keeps together at its start: a short table
+    /// whole, a longer one's heading and first row.
+    fn table_start_height(&self, header: &[String], rows: &[Vec<String>], fonts: &Fonts) -> f32 {
+        if rows.len() <= SHORT_TABLE {
+            return self.table_height(header, rows, fonts);
+        }
+        let widths = columns(self.width(), header, rows, fonts);
+        let figures = figure_columns(header, rows);
+        let heading = Row::new(header, true, &widths, &figures, fonts).height;
+        heading + rows.first().map_or(0.0, |r| Row::new(r, false, &widths, &figures, fonts).height)
     }
 
     /// The height of a whole table as [`Layout::table`] draws it on one page.
@@ -338,12 +346,21 @@ fn columns(total: f32, header: &[String], rows: &[Vec<String>], fonts: &Fonts) -
         }
     }
     let third = total / 3.0;
-    let wanted: Vec<f32> = natural.iter().zip(&word).map(|(n, w)| n.min(third).max(w.min(third))).collect();
-    let sum: f32 = wanted.iter().sum();
+    let least: Vec<f32> = word.iter().map(|w| w.min(third)).collect();
+    let wanted: Vec<f32> = natural.iter().zip(&least).map(|(n, w)| n.min(third).max(*w)).collect();
+    let (sum, floor): (f32, f32) = (wanted.iter().sum(), least.iter().sum());
     if sum <= 0.0 {
         return vec![total / n as f32; n];
     }
-    wanted.iter().map(|w| w / sum * total).collect()
+    if floor >= total || sum <= floor {
+        return wanted.iter().map(|w| w / sum * total).collect();
+    }
+    // Every column keeps its longest word whole (a figure, a heading's
+    // word) when they fit together; the room left goes to the columns
+    // whose text wraps, in proportion to the width they would take on one
+    // line.
+    let spare = total - floor;
+    least.iter().zip(&wanted).map(|(l, w)| l + (w - l) / (sum - floor) * spare).collect()
 }
 
 /// Each table's column widths among `blocks`, in order, as the PDF sets
@@ -395,7 +412,18 @@ fn lay_out(blocks: &[Block], paper: Paper, fonts: &Fonts) -> Layout {
                 layout.room(size * LEADING + kept);
                 layout.paragraph(&words(text, BOLD), size, false, fonts);
             }
-            Block::Text(text) => layout.paragraph(&words(text, REGULAR), TEXT, false, fonts),
+            Block::Text(text) => {
+                // A paragraph that introduces a table stays on the page of
+                // the table's start.
+                if let Some(Block::Table(header, rows)) = blocks.get(i + 1) {
+                    let own = layout.paragraph_height(&words(text, REGULAR), TEXT, fonts);
+                    let kept = own + layout.table_start_height(header, rows, fonts);
+                    if kept < (layout.bottom() - MARGIN) * 0.8 {
+                        layout.room(kept);
+                    }
+                }
+                layout.paragraph(&words(text, REGULAR), TEXT, false, fonts)
+            }
             Block::Lead(bold, text) => {
                 let mut all = words(bold, BOLD);
                 all.extend(words(text, REGULAR));

@@ -928,7 +928,7 @@ mod tests {
 
     fn sheet() -> BallotSheet {
         use asamblea_api::kiosk::{SheetOption, SheetVoter};
-        let options = ["Sí", "No", "En blanco"]
+        let options = ["A favor", "En contra", "En blanco"]
             .iter()
             .zip(0..)
             .map(|(es, index)| SheetOption { index, es: es.to_string(), en: es.to_string(), candidates: Vec::new() })

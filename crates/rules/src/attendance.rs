@@ -269,7 +269,12 @@ mod tests {
             role: None,
             split: None,
         });
-        Meeting::new(Register::new(capital, holders).unwrap(), Profile::statutory("ley"), MeetingKind::Ordinary, Call::First)
+        Meeting::new(
+            Register::new(capital, holders).unwrap(),
+            Profile::statutory("ley"),
+            MeetingKind::Ordinary,
+            Call::First,
+        )
     }
 
     /// A meeting and its attendance fed together, record by record, each

@@ -680,6 +680,13 @@ fn a_meeting_run_from_the_consoles_in_a_real_browser_reaches_the_board_at_once()
     assert!(
         browser.page_text().contains("apertura / open") && browser.page_text().contains("cierre / close")
     );
+    // Everyone who attended, as the acta lists them: the holder who
+    // arrived at the desk, with when (the page reads the ledger's state).
+    let attendance = browser.eval("return document.getElementById('asistencia').textContent;");
+    assert!(attendance.as_str().unwrap().contains(&format!("({id})")), "{attendance}");
+    assert!(attendance.as_str().unwrap().contains("hasta el cierre"), "{attendance}");
+    browser.eval("document.getElementById('attendance-title').scrollIntoView();");
+    browser.screenshot(&shots.join("secretaria-asistencia-1280x720.png"));
     let administrators = browser.eval("return document.querySelectorAll('#administradores tr').length;");
     assert!(administrators.as_u64().unwrap() >= 1, "the demo's register has administrators");
     browser.eval("window.scrollTo(0, 0);");

@@ -305,8 +305,8 @@ fn an_attendee_votes_at_the_kiosk_from_scan_to_receipt_and_nothing_is_lost_or_co
     let text = browser.page_text();
     assert!(
         !text.contains("[object")
-            && text.contains(": Sí")
-            && text.contains(": No")
+            && text.contains(": A favor")
+            && text.contains(": En contra")
             && text.contains(": En blanco"),
         "each principal's choice in words: {text}"
     );

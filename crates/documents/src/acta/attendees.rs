@@ -43,22 +43,23 @@ pub(super) fn attendance_blocks(source: &ActaSource<'_>, classes: &[ShareClass])
     let outstanding = m.register().capital().outstanding();
     let mut out = vec![heading(1, "4. Asistentes")];
 
-    let persons = source.attendance.visits().iter().map(|v| &*v.person).collect::<std::collections::BTreeSet<_>>().len();
+    let persons = source
+        .attendance
+        .visits()
+        .iter()
+        .map(|v| &*v.person)
+        .collect::<std::collections::BTreeSet<_>>()
+        .len();
     let (holders, shares) = ever_present(m, source.attendance);
     out.push(text(format!(
         "Asistieron en algún momento de la reunión {} personas, por {} accionistas con {} acciones ({}), el {} de \
-         las acciones en circulación. Cada asistente tiene una fila, con sus acciones propias, las que representó \
-         y las horas en que estuvo presente (hora de Colombia, las del libro electrónico); quien salió y volvió \
-         tiene varios intervalos en su fila.",
+         las acciones en circulación.",
         thousands(persons as u64),
         thousands(holders),
         thousands(shares.total().get()),
         shares_in_words(shares, classes),
         percent(shares.total().get(), outstanding.total().get()),
     )));
-    let (header, rows) = crate::attendance::table(m, source.attendance, &names);
-    out.push(Block::Table(header, rows));
-
     // Present at the installation and at the close (C.Co. art. 189; the
     // installation's moment as known, said in the words).
     let last = source.last.0;
@@ -100,9 +101,22 @@ pub(super) fn attendance_blocks(source: &ActaSource<'_>, classes: &[ShareClass])
         .collect();
     out.push(Block::Table(header, rows));
 
+    out.push(text(
+        "La lista de asistentes (C.Co. art. 189): cada persona que asistió tiene una fila, con sus acciones \
+         propias y las ajenas que representó y las horas en que estuvo presente (hora de Colombia, las del libro \
+         electrónico); quien salió y volvió tiene varios intervalos en su fila."
+            .to_string(),
+    ));
+    let listed = crate::attendance::table(m, source.attendance, &names);
+    out.push(Block::Table(listed.header, listed.rows));
+
     // The administrators and employees of the register and their shares
     // (C.Co. art. 185: they carry no proxies, and do not vote the year-end
     // statements).
+    let mut came = vec![false; m.register().len()];
+    for stay in source.attendance.stays() {
+        came[stay.holder.get()] = true;
+    }
     let barred: Vec<Vec<String>> = m
         .register()
         .iter()
@@ -111,10 +125,9 @@ pub(super) fn attendance_blocks(source: &ActaSource<'_>, classes: &[ShareClass])
                 asamblea_rules::Role::Administrator => "administrador",
                 asamblea_rules::Role::Employee => "empleado",
             };
-            let came = source.attendance.stays().iter().any(|stay| stay.holder == at);
             let mut row = vec![holder.id().to_string(), names.holder(at).to_string(), role.to_string()];
             row.extend(classes.iter().map(|&class| thousands(holder.holdings().of(class).get())));
-            row.push(if came { "asistió" } else { "no asistió" }.to_string());
+            row.push(if came[at.get()] { "asistió" } else { "no asistió" }.to_string());
             Some(row)
         })
         .collect();
@@ -126,7 +139,11 @@ pub(super) fn attendance_blocks(source: &ActaSource<'_>, classes: &[ShareClass])
         out.push(Block::Table(header, barred));
     }
     if !source.agents.is_empty() {
-        let visits = source.attendance.visits();
+        let mut visits: std::collections::HashMap<&str, Vec<&asamblea_rules::Visit>> =
+            std::collections::HashMap::new();
+        for visit in source.attendance.visits() {
+            visits.entry(&visit.person).or_default().push(visit);
+        }
         let rows = source
             .agents
             .iter()
@@ -136,8 +153,9 @@ pub(super) fn attendance_blocks(source: &ActaSource<'_>, classes: &[ShareClass])
                     .iter()
                     .map(|p| m.register().lookup(p).map_or_else(|| p.clone(), |at| names.holder_with_id(at)))
                     .collect();
-                let theirs: Vec<_> = visits.iter().filter(|v| *v.person == *a.agent).collect();
-                let agent = if theirs.is_empty() { a.agent.clone() } else { names.person(&theirs) };
+                let agent = visits
+                    .get(a.agent.as_str())
+                    .map_or_else(|| a.agent.clone(), |theirs| names.person(theirs));
                 vec![agent, a.capacity_es.clone(), principals.join(", "), a.power.clone()]
             })
             .collect();

@@ -20,7 +20,11 @@ pub(super) async fn page(State(state): State<AppState>, headers: HeaderMap) -> R
     // The attendance is read for a member of these roles only: a page
     // asked without a session is only a redirection.
     let allowed = state.0.session(&headers).is_some_and(|(account, _)| ROLES.contains(&account.role));
-    let attendance = if allowed { attendance(&state).await } else { html! {} };
+    let attendance = if allowed {
+        attendance(&state).await
+    } else {
+        html! {}
+    };
     let main = html! {
         p #quorum .quorum aria-live="polite" { "…" }
         (results())
@@ -34,14 +38,7 @@ pub(super) async fn page(State(state): State<AppState>, headers: HeaderMap) -> R
         (statements())
         (downloads())
     };
-    super::console(
-        &state,
-        &headers,
-        &ROLES,
-        ("Secretaría", "Secretary"),
-        "secretaria",
-        main,
-    )
+    super::console(&state, &headers, &ROLES, ("Secretaría", "Secretary"), "secretaria", main)
 }
 
 /// Everyone who attended at any moment, as the acta lists them
@@ -61,7 +58,7 @@ async fn attendance(state: &AppState) -> Markup {
         section aria-labelledby="attendance-title" {
             h2 #attendance-title { "Asistencia " span.en { "attendance" } }
             p.hint {
-                "Cada persona que asistió en algún momento, con sus acciones propias y las que representó, \
+                "Cada persona que asistió en algún momento, con sus acciones propias y las ajenas que representó, \
                  y las horas en que estuvo presente (hora de Colombia): la lista del acta. Se actualiza al \
                  recargar la página. "
                 span.en {
@@ -70,17 +67,17 @@ async fn attendance(state: &AppState) -> Markup {
                 }
             }
             @match table {
-                Ok((header, rows)) if !rows.is_empty() => {
+                Ok(listed) if !listed.rows.is_empty() => {
                     div.table-wrap {
                         table #asistencia {
-                            thead { tr { @for (i, h) in header.iter().enumerate() {
-                                @if i >= 3 && i + 1 < header.len() { th.num { (h) } } @else { th { (h) } }
+                            thead { tr { @for (i, h) in listed.header.iter().enumerate() {
+                                @if listed.figures.contains(&i) { th.num { (h) } } @else { th { (h) } }
                             } } }
-                            tbody { @for row in &rows { tr { @for (i, cell) in row.iter().enumerate() {
-                                @if i >= 3 && i + 1 < row.len() {
-                                    td.num data-label=(header[i]) { (cell) }
+                            tbody { @for row in &listed.rows { tr { @for (i, cell) in row.iter().enumerate() {
+                                @if listed.figures.contains(&i) {
+                                    td.num data-label=(listed.header[i]) { (cell) }
                                 } @else {
-                                    td data-label=(header[i]) { (cell) }
+                                    td data-label=(listed.header[i]) { (cell) }
                                 }
                             } } } }
                         }

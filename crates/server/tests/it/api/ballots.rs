@@ -34,7 +34,7 @@ async fn the_kiosks_ballot_sheet_says_which_shares_vote_and_why_a_holding_does_n
     assert_eq!(admin["name"], "Ana Moreno Martínez");
     let items = admin["open_items"].as_array().unwrap();
     assert_eq!(items[0]["title"], "Aprobación del orden del día");
-    assert_eq!(items[0]["options"][0]["es"], "Sí");
+    assert_eq!(items[0]["options"][0]["es"], "A favor");
     // On an ordinary matter the administrator votes her ordinary shares
     // only (her preferred ones do not vote there); on the year-end
     // statements not at all, with the article.

@@ -345,8 +345,10 @@ async fn an_agent_and_whoever_attends_for_a_holder_are_named_on_the_badge_the_ki
     };
     let text = String::from_utf8_lossy(&text.stdout).split_whitespace().collect::<Vec<_>>().join(" ");
     for expected in [
-        "representado por Carlos Andrés Rojas (CC-71234567)",
-        "en persona, por María Gómez (CC-80999111)",
+        // The list of attendees: the company with who attended for it,
+        // the agent by name with whom he represented.
+        "Ana Pérez (A-1), por María Gómez (CC-80999111), en persona",
+        "Carlos Andrés Rojas (CC-71234567), apoderado Carmen Díaz (C-3)",
         "Carlos Andrés Rojas (CC-71234567) apoderado",
     ] {
         assert!(text.contains(expected), "the acta lacks «{expected}»: {text}");

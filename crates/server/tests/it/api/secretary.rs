@@ -182,9 +182,12 @@ async fn the_secretary_downloads_the_tallies_made_from_the_verified_bundle() {
     assert_eq!(json["tables"]["puntos"][0]["decision"], "NO APROBADO");
     let (status, csv) = api.text_as("/api/v1/exports/resultados.csv?tabla=asistencia", Role::Auditor).await;
     assert_eq!(status, StatusCode::OK);
-    assert!(csv.starts_with("\u{feff}documento (id);nombre (name);"), "{csv}");
+    assert!(csv.starts_with("\u{feff}asistente: documento (attendee: id);asistente (attendee);"), "{csv}");
     assert!(
-        csv.contains("NIT-800100200;Fondo de Pensiones Porvenir del Sur S.A.;18000000;en persona"),
+        csv.contains(
+            "NIT-800100200;Fondo de Pensiones Porvenir del Sur S.A. (NIT-800100200);en persona;\
+             NIT-800100200;Fondo de Pensiones Porvenir del Sur S.A.;18000000;0;"
+        ),
         "{csv}"
     );
     // Each table's CSV is saved under a name of its own: a browser that
@@ -237,9 +240,9 @@ async fn a_name_or_id_a_spreadsheet_would_run_as_a_formula_is_downloaded_as_text
     let (status, csv) = api.text_as("/api/v1/exports/resultados.csv?tabla=asistencia", Role::Secretary).await;
     assert_eq!(status, StatusCode::OK, "{csv}");
     for line in [
-        "\"'-1-1\";\"'=HYPERLINK(\"\"http://evil.example/?x\"\",\"\"clic\"\")\";18000000;en persona\r\n",
-        "NIT-800200300;\"'+cmd|' /C calc'!A0\";13000000;en persona\r\n",
-        "NIT-800300400;\"'@SUM(1)\";6000000;en persona\r\n",
+        "en persona;\"'-1-1\";\"'=HYPERLINK(\"\"http://evil.example/?x\"\",\"\"clic\"\")\";18000000;0;",
+        "en persona;NIT-800200300;\"'+cmd|' /C calc'!A0\";9000000;4000000;",
+        "en persona;NIT-800300400;\"'@SUM(1)\";6000000;0;",
     ] {
         assert!(csv.contains(line), "lacks {line:?}: {csv}");
     }
@@ -273,4 +276,102 @@ async fn a_download_writes_its_bundle_through_no_link_or_file_at_a_name_chosen_i
     let left: Vec<_> =
         std::fs::read_dir(api.dir.join("tmp")).map(|d| d.flatten().count()).into_iter().collect();
     assert!(left.iter().all(|&n| n == 0), "{left:?}");
+}
+
+/// Issue 24's walk-out voter (a holder of the demo register here): a
+/// holder checks in, votes on item 1 and
+/// leaves before the end. The attendance as it happened has her — in the
+/// `asistencia` export with her arrival and departure, in the acta's list
+/// with her interval, and on the secretary's console — as the
+/// `accionistas` export has her vote; and the acta counts who was present
+/// at the installation (the first poll's opening, said) and at the close.
+#[tokio::test]
+async fn a_holder_who_voted_and_left_before_the_end_is_in_the_attendance() {
+    let api = Api::demo("walk-out");
+    api.check_in_a_quorum().await;
+    api.check_in("CC-10015838").await;
+    api.ok(Method::POST, "/api/v1/items/item-1/open", "chair", None).await;
+    let credential = api.badge("CC-10015838").await;
+    let vote =
+        HolderVote { holder: Id::new("CC-10015838").unwrap(), choice: Choice::Whole(OptionIndex::FOR) };
+    api.ok(Method::POST, "/api/v1/ballots", "kiosk", Some(api.ballot(&credential, "item-1", vec![vote])))
+        .await;
+    api.ok(Method::POST, "/api/v1/checkouts", "operator", Some(json!({ "person": "CC-10015838" }))).await;
+    api.ok(Method::POST, "/api/v1/items/item-1/close", "chair", None).await;
+    // The single seat (item-5): one holder votes, the others present do
+    // not; its base is E, the shares present (R8, OQ8), everywhere.
+    api.ok(Method::POST, "/api/v1/items/item-5/open", "chair", None).await;
+    let largest = api.badge("NIT-800100200").await;
+    let vote =
+        HolderVote { holder: Id::new("NIT-800100200").unwrap(), choice: Choice::Whole(OptionIndex::list(0)) };
+    api.ok(Method::POST, "/api/v1/ballots", "kiosk", Some(api.ballot(&largest, "item-5", vec![vote]))).await;
+    api.ok(Method::POST, "/api/v1/items/item-5/close", "chair", None).await;
+
+    let (status, json) = api.text_as("/api/v1/exports/resultados.json", Role::Secretary).await;
+    assert_eq!(status, StatusCode::OK, "{json}");
+    let json: Value = serde_json::from_str(&json).unwrap();
+    let seat = json["tables"]["puntos"].as_array().unwrap().iter().find(|r| r["item"] == "item-5").unwrap();
+    let status = api.ok(Method::GET, "/api/v1/status", "public", None).await;
+    let present = status["quorum"]["present_shares"].as_u64().unwrap();
+    assert_eq!(seat["base"], present, "the base is E, not the valid votes: {seat}");
+    let base = asamblea_documents::numfmt::thousands(present);
+    assert!(seat["why"].as_str().unwrap().contains(&format!("de una base de {base}")), "{seat}");
+    let item = status["items"].as_array().unwrap().iter().find(|i| i["id"] == "item-5").unwrap();
+    assert_eq!(item["election_base"], present, "{item}");
+    let voter =
+        json["tables"]["accionistas"].as_array().unwrap().iter().find(|r| r["holder"] == "CC-10015838");
+    assert_eq!(voter.unwrap()["vote:item-1"], "a favor");
+    let stays: Vec<&Value> = json["tables"]["asistencia"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|r| r["holder"] == "CC-10015838")
+        .collect();
+    assert_eq!(stays.len(), 1, "{}", json["tables"]["asistencia"]);
+    let stay = stays[0];
+    assert_eq!(
+        (stay["person"].clone(), stay["capacity"].clone()),
+        (json!("CC-10015838"), json!("en persona"))
+    );
+    let (arrived, left) = (stay["arrived_record"].as_u64().unwrap(), stay["left_record"].as_u64().unwrap());
+    assert!(arrived < left, "{stay}");
+    assert!(stay["left"].as_str().unwrap().len() == "2027-03-30 10:00".len(), "{stay}");
+    // The holders present at the end are in it too, with no departure.
+    let nit =
+        json["tables"]["asistencia"].as_array().unwrap().iter().find(|r| r["holder"] == "NIT-800100200");
+    assert_eq!(nit.unwrap()["left"], "");
+
+    // The secretary's console lists her, with her interval.
+    let (cookie, _) = super::fixture::sign_in(&api, Role::Secretary).await;
+    let (status, _, page) =
+        super::fixture::browser(&api, Method::GET, "/secretaria", Some(&cookie), None, None).await;
+    assert_eq!(status, StatusCode::OK);
+    let row =
+        page.split("<tr>").find(|row| row.contains("(CC-10015838)")).unwrap_or_else(|| panic!("{page}"));
+    assert!(row.contains(" a ") && !row.contains("hasta el cierre"), "{row}");
+
+    // The acta's list, read from its PDF.
+    let (status, bytes) = api.bytes_as("/api/v1/exports/acta.pdf", Role::Secretary).await;
+    assert_eq!(status, StatusCode::OK);
+    let pdf = api.dir.with_extension("walk-out.pdf");
+    std::fs::write(&pdf, &bytes).unwrap();
+    let Ok(text) = std::process::Command::new("pdftotext").arg(&pdf).arg("-").output() else {
+        return not_run(
+            "api::secretary::a_holder_who_voted_and_left_before_the_end_is_in_the_attendance: the acta's PDF",
+            "no pdftotext (apt-get install poppler-utils)",
+        );
+    };
+    let text = String::from_utf8_lossy(&text.stdout).split_whitespace().collect::<Vec<_>>().join(" ");
+    for expected in [
+        "4. Asistentes",
+        "(CC-10015838)",
+        "que este borrador toma como instalación porque el libro no registra el acto de instalación",
+        "Instalación",
+        "Cierre",
+        "A favor",
+        "En contra",
+    ] {
+        assert!(text.contains(expected), "the acta lacks «{expected}»: {text}");
+    }
+    assert!(!text.contains("Sí "), "the law's words, not «Sí»: {text}");
 }
