@@ -161,7 +161,7 @@ codes! {
     /// A kiosk id enrolled already.
     KioskEnrolled = "kiosk-enrolled", 409, "Ese quiosco ya está inscrito.", "That kiosk is already enrolled.";
     /// A poll opened before the chair installed the meeting.
-    NotInstalled = "not-installed", 409, "La reunión no se ha instalado: el presidente la instala primero, verificado el quórum.", "The meeting is not installed: the chair installs it first, once the quorum is verified.";
+    NotInstalled = "not-installed", 409, "La reunión no se ha instalado: la presidencia la instala primero, verificado el quórum.", "The meeting is not installed: the chair installs it first, once the quorum is verified.";
     /// The meeting was installed already.
     AlreadyInstalled = "already-installed", 409, "La reunión ya se instaló.", "The meeting was installed already.";
     /// Installation without this call's quorum.

@@ -124,6 +124,9 @@ pub struct Candidate {
     pub principal: String,
     /// The alternate; empty when the seat has none.
     pub suplente: String,
+    /// Both as every page and the acta print them: «principal (suplente:
+    /// …)», or the principal alone.
+    pub words: String,
 }
 
 /// A seat an election gave, and to whom: the list's candidates take its

@@ -434,7 +434,12 @@ pub fn blocks(source: &ActaSource<'_>) -> Vec<Block> {
                         .iter()
                         .flat_map(|list| {
                             list.candidates.iter().enumerate().map(|(n, c)| {
-                                vec![list.list.clone(), (n + 1).to_string(), c.principal.clone(), c.suplente.clone()]
+                                vec![
+                                    list.list.clone(),
+                                    (n + 1).to_string(),
+                                    c.principal.clone(),
+                                    c.suplente.clone(),
+                                ]
                             })
                         })
                         .collect();
@@ -446,7 +451,12 @@ pub fn blocks(source: &ActaSource<'_>) -> Vec<Block> {
                             .iter()
                             .map(|seat| {
                                 let (principal, suplente) = seat.candidate.as_ref().map_or_else(
-                                    || ("(la lista no inscribió candidato para este puesto)".to_string(), String::new()),
+                                    || {
+                                        (
+                                            "(la lista no inscribió candidato para este puesto)".to_string(),
+                                            String::new(),
+                                        )
+                                    },
                                     |c| (c.principal.clone(), c.suplente.clone()),
                                 );
                                 vec![seat.list.clone(), seat.seat.to_string(), principal, suplente]
@@ -532,7 +542,18 @@ pub fn blocks(source: &ActaSource<'_>) -> Vec<Block> {
             })
             .collect();
         out.push(heading(2, "Sesiones"));
-        out.push(table(&["Acto de la presidencia", "Fecha", "Hora", "Acciones presentes", "% con voto", "Quórum", "Nota"], rows));
+        out.push(table(
+            &[
+                "Acto de la presidencia",
+                "Fecha",
+                "Hora",
+                "Acciones presentes",
+                "% con voto",
+                "Quórum",
+                "Nota",
+            ],
+            rows,
+        ));
     }
     let adjourned = source.sessions.iter().rfind(|s| s.step == asamblea_rules::SessionStep::Adjourned);
     let (closing_day, closing_time) = colombia_time(adjourned.map_or(source.last_ms, |s| s.at_ms));

@@ -451,11 +451,11 @@ mod tests {
 
 /// A candidate in words, as every page and the acta print one: the
 /// principal, and the suplente in brackets when the seat has one.
-pub fn candidate_words(candidate: &asamblea_api::public::Candidate) -> String {
-    if candidate.suplente.is_empty() {
-        candidate.principal.clone()
+pub fn candidate_words(principal: &str, suplente: &str) -> String {
+    if suplente.is_empty() {
+        principal.to_string()
     } else {
-        format!("{} (suplente: {})", candidate.principal, candidate.suplente)
+        format!("{principal} (suplente: {suplente})")
     }
 }
 
@@ -496,7 +496,11 @@ mod elected_tests {
             list: name.into(),
             candidates: people
                 .iter()
-                .map(|p| Candidate { principal: p.to_string(), suplente: format!("suplente de {p}") })
+                .map(|p| Candidate {
+                    principal: p.to_string(),
+                    suplente: format!("suplente de {p}"),
+                    words: candidate_words(p, &format!("suplente de {p}")),
+                })
                 .collect(),
         }
     }
@@ -524,7 +528,10 @@ mod elected_tests {
             .iter()
             .map(|s| (s.list.as_str(), s.seat, s.candidate.as_ref().map(|c| c.principal.as_str())))
             .collect();
-        assert_eq!(names, [("A", 1, Some("Ana")), ("A", 2, Some("Beto")), ("B", 1, Some("Carla")), ("B", 2, None)]);
+        assert_eq!(
+            names,
+            [("A", 1, Some("Ana")), ("A", 2, Some("Beto")), ("B", 1, Some("Carla")), ("B", 2, None)]
+        );
         assert_eq!(seats[0].candidate.as_ref().unwrap().suplente, "suplente de Ana");
         assert!(elected(&result(None, 0), &lists).is_empty(), "no quorum: no seats");
         assert!(elected(&result(Some(vec![1, 1]), 1), &lists).is_empty(), "a lot still owed");

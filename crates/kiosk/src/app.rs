@@ -931,7 +931,12 @@ mod tests {
         let options = ["A favor", "En contra", "En blanco"]
             .iter()
             .zip(0..)
-            .map(|(es, index)| SheetOption { index, es: es.to_string(), en: es.to_string(), candidates: Vec::new() })
+            .map(|(es, index)| SheetOption {
+                index,
+                es: es.to_string(),
+                en: es.to_string(),
+                candidates: Vec::new(),
+            })
             .collect::<Vec<_>>();
         let voter = |holder: &str, name: &str, may_vote| SheetVoter {
             holder: holder.into(),

@@ -8,12 +8,13 @@
 use std::collections::HashMap;
 
 use asamblea_rules::{
-    Call, Channel, ClassPresence, Meeting, MeetingKind, Profile, QuorumReading, Refusal, Register, SessionRefusal,
-    SessionStep, Sessions,
+    Call, Channel, ClassPresence, Meeting, MeetingKind, Profile, QuorumReading, Refusal, Register,
+    SessionRefusal, SessionStep, Sessions,
 };
 use asamblea_wire::{
-    lot_index, register_digest, AgendaEntry, AgendaItem, AgentArrival, CredentialId, Digest, Event, EventBody, Id,
-    MeetingId, MessageKind, ProxyRefusal, PublicKey, PublishedResult, Signature, SignerRole, StaffRole,
+    lot_index, register_digest, AgendaEntry, AgendaItem, AgentArrival, CredentialId, Digest, Event,
+    EventBody, Id, MeetingId, MessageKind, ProxyRefusal, PublicKey, PublishedResult, Signature, SignerRole,
+    StaffRole,
 };
 
 /// Why an event is not admitted. The state is unchanged. The text is
@@ -525,11 +526,21 @@ impl State {
 
     /// [`State::admit_verified`] of an event whose record's time is known
     /// ([`State::admit_at`]).
-    pub fn admit_verified_at(&mut self, event: &Event, signer: &PublicKey, time_ms: u64) -> Result<(), Rejection> {
+    pub fn admit_verified_at(
+        &mut self,
+        event: &Event,
+        signer: &PublicKey,
+        time_ms: u64,
+    ) -> Result<(), Rejection> {
         self.admit_placed(event, signer, Some(time_ms))
     }
 
-    fn admit_placed(&mut self, event: &Event, signer: &PublicKey, time_ms: Option<u64>) -> Result<(), Rejection> {
+    fn admit_placed(
+        &mut self,
+        event: &Event,
+        signer: &PublicKey,
+        time_ms: Option<u64>,
+    ) -> Result<(), Rejection> {
         if self.nonces.contains(&event.nonce) {
             return Err(Rejection::RepeatedNonce);
         }
@@ -634,12 +645,14 @@ impl State {
     /// elections, one list of candidates per list, at most a seat each.
     fn check_whole_agenda(&self, entries: &[AgendaEntry]) -> Result<(), Rejection> {
         let mismatch = |es: String, en: String| Rejection::AgendaMismatch(format!("{es} / {en}"));
-        let voted: Vec<&AgendaEntry> = entries.iter().filter(|e| matches!(e, AgendaEntry::Voted { .. })).collect();
+        let voted: Vec<&AgendaEntry> =
+            entries.iter().filter(|e| matches!(e, AgendaEntry::Voted { .. })).collect();
         let same = voted.len() == self.agenda.len()
             && voted.iter().zip(&self.agenda).all(|(entry, item)| *entry.item() == item.item);
         if !same {
             return Err(mismatch(
-                "agenda-convened no nombra los puntos de meeting-convened, cada uno una vez y en su orden".into(),
+                "agenda-convened no nombra los puntos de meeting-convened, cada uno una vez y en su orden"
+                    .into(),
                 "agenda-convened does not name meeting-convened's items, each once and in their order".into(),
             ));
         }
@@ -651,7 +664,9 @@ impl State {
             let id = item.item.as_str();
             if candidates.len() != item.lists.len() {
                 return Err(mismatch(
-                    format!("`{id}`: los candidatos deben darse para cada lista de la papeleta, o para ninguna"),
+                    format!(
+                        "`{id}`: los candidatos deben darse para cada lista de la papeleta, o para ninguna"
+                    ),
                     format!("`{id}`: candidates must be given for every list of the ballot, or for none"),
                 ));
             }

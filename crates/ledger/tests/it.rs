@@ -17,10 +17,10 @@ mod fixture;
 mod flips;
 #[path = "it/observers.rs"]
 mod observers;
-#[path = "it/storage.rs"]
-mod storage;
 #[path = "it/sessions.rs"]
 mod sessions;
+#[path = "it/storage.rs"]
+mod storage;
 #[path = "it/streaming.rs"]
 mod streaming;
 #[path = "it/support.rs"]

@@ -38,9 +38,9 @@
 //! - [`convening`]: the notice each matter needs, the window of an
 //!   ordinary meeting and the day of a meeting by own right (R20).
 
+mod attendance;
 pub mod calendar;
 pub mod convening;
-mod attendance;
 mod election;
 mod item;
 mod meeting;

@@ -127,7 +127,7 @@ impl fmt::Display for SessionRefusal {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             SessionRefusal::NotInstalled => f.write_str(
-                "la reunión no se ha instalado: el presidente la instala primero, verificado el quórum / \
+                "la reunión no se ha instalado: la presidencia la instala primero, verificado el quórum / \
                  the meeting is not installed: the chair installs it first, once the quorum is verified",
             ),
             SessionRefusal::AlreadyInstalled => {
@@ -147,9 +147,9 @@ impl fmt::Display for SessionRefusal {
             SessionRefusal::Adjourned => f.write_str(
                 "la sesión se levantó: la reunión terminó / the meeting was adjourned: it is over",
             ),
-            SessionRefusal::PollOpen => f.write_str(
-                "hay una votación abierta: ciérrela primero / a poll is open: close it first",
-            ),
+            SessionRefusal::PollOpen => {
+                f.write_str("hay una votación abierta: ciérrela primero / a poll is open: close it first")
+            }
             SessionRefusal::BeyondThreeDays { day } => write!(
                 f,
                 "hoy sería el día {day} de la reunión: las deliberaciones no pueden prolongarse por más de \

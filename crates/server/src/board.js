@@ -116,14 +116,13 @@ function render(status) {
     title.lastChild.className = "matter";
     // An election's lists with whom they carry; once closed, who was
     // elected to each seat.
-    const people = (c) => c.principal + (c.suplente ? " (" + (english ? "alternate" : "suplente") + ": " + c.suplente + ")" : "");
     if (item.elected && item.elected.length) {
       title.append(text(document.createElement("div"), (english ? "Elected: " : "Elegidos: ")
-        + item.elected.map((seat) => seat.candidate ? people(seat.candidate) : seat.list + (english ? ": seat without a candidate" : ": puesto sin candidato")).join("; ")));
+        + item.elected.map((seat) => seat.candidate ? seat.candidate.words : seat.list + (english ? ": seat without a candidate" : ": puesto sin candidato")).join("; ")));
       title.lastChild.className = "matter";
     } else if (item.candidates) {
       for (const list of item.candidates) {
-        title.append(text(document.createElement("div"), list.list + ": " + list.candidates.map(people).join("; ")));
+        title.append(text(document.createElement("div"), list.list + ": " + list.candidates.map((c) => c.words).join("; ")));
         title.lastChild.className = "matter";
       }
     }
@@ -229,6 +228,10 @@ function pollNow(item, q) {
   add("p", "VOTACIÓN ABIERTA / POLL OPEN", "poll-open");
   add("h2", item.title, "poll-title");
   add("p", "Vote ahora en los quioscos con su credencial. / Vote now at the kiosks with your badge.", "poll-call");
+  // An election's lists with whom each carries, as the kiosk shows them.
+  for (const list of item.candidates || []) {
+    add("p", list.list + ": " + list.candidates.map((c) => c.words).join("; "), "poll-list");
+  }
   const shares = item.shares_voted || 0;
   const part = q.present_shares > 0 ? Math.floor(shares * 10000 / q.present_shares) : 0;
   add("p", n(item.ballots || 0) + (item.ballots === 1 ? " voto" : " votos") + " · " + n(shares) + " acciones: el "

@@ -47,11 +47,13 @@ async fn session_step(
     let seq = blocking(&state, move |service| {
         let appended = service.session_step_as(&staff.key, step, &change.note).map_err(|e| match e {
             // Refused for want of quorum: say how far it is, with the figures.
-            ActionError::Rejected(Rejection::Session(asamblea_rules::SessionRefusal::NoQuorum)) => no_quorum_to(
-                service.meeting(),
-                ErrorCode::NoQuorumToInstall,
-                ("instalar la reunión", "install the meeting"),
-            ),
+            ActionError::Rejected(Rejection::Session(asamblea_rules::SessionRefusal::NoQuorum)) => {
+                no_quorum_to(
+                    service.meeting(),
+                    ErrorCode::NoQuorumToInstall,
+                    ("instalar la reunión", "install the meeting"),
+                )
+            }
             e => action_error(&state2, e),
         })?;
         let quorum = service.meeting().quorum();
@@ -231,8 +233,11 @@ pub(crate) async fn close(
         })
     })
     .await?;
-    let message =
-        FeedMessage::Result(Box::new(ResultMessage { kind: ResultType::Result, item, result: closed.result.clone() }));
+    let message = FeedMessage::Result(Box::new(ResultMessage {
+        kind: ResultType::Result,
+        item,
+        result: closed.result.clone(),
+    }));
     let _ = state.0.feed.send(crate::FeedMessage::now("result", crate::public::feed_text(&message)));
     // The head the room hears with the result is the chain after the close
     // (its result and lots included), signed now, not the last one signed

@@ -621,7 +621,7 @@ function candidatesOf(item) {
   if (!item.candidates) return null;
   const box = el("div", "", "rule");
   for (const list of item.candidates) {
-    const people = list.candidates.map((c) => c.principal + (c.suplente ? " (suplente: " + c.suplente + ")" : "")).join("; ");
+    const people = list.candidates.map((c) => c.words).join("; ");
     box.append(el("div", list.list + ": " + people));
   }
   return box;
@@ -654,8 +654,7 @@ function agendaRow(item, chair) {
   if (candidates) title.append(candidates);
   if (item.elected && item.elected.length) {
     title.append(el("div", "Elegidos / elected: " + item.elected.map((s) => s.candidate
-      ? s.candidate.principal + (s.candidate.suplente ? " (suplente: " + s.candidate.suplente + ")" : "")
-      : s.list + ": puesto sin candidato").join("; "), "rule"));
+      ? s.candidate.words : s.list + ": puesto sin candidato").join("; "), "rule"));
   }
   const stateCell = el("td", state, item.state === "closed" ? "decided" : "");
   // Why it came out so, with what was needed (the secretary's record).

@@ -104,16 +104,18 @@ fn sheet_of(
                 .iter()
                 .find(|e| e.item.as_str() == item.id())
                 .map_or(item.id(), |e| e.title.as_str());
-            let candidates = service.agenda().iter().find(|e| e.item.as_str() == item.id()).and_then(|entry| {
-                crate::public::candidates_of(service.state(), entry)
-            });
+            let candidates = service
+                .agenda()
+                .iter()
+                .find(|e| e.item.as_str() == item.id())
+                .and_then(|entry| crate::public::candidates_of(service.state(), entry));
             let options = (0..item.option_count())
                 .map(|o| {
                     let (es, en) = asamblea_documents::explain::option_words(item, OptionIndex::list(o));
                     let candidates = candidates
                         .as_ref()
                         .and_then(|lists| lists.get(o))
-                        .map(|list| list.candidates.iter().map(asamblea_documents::explain::candidate_words).collect())
+                        .map(|list| list.candidates.iter().map(|c| c.words.clone()).collect())
                         .unwrap_or_default();
                     SheetOption { index: u32::try_from(o).unwrap_or(u32::MAX), es, en, candidates }
                 })

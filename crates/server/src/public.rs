@@ -13,8 +13,9 @@ use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
 
 use asamblea_api::public::{
-    AgendaPlace, Candidate, FeedMessage, ItemResult, ItemState, ItemStatus, LedgerFailed, ListCandidates, Lot,
-    MeetingInfo, ReceiptBorneOut, Session, SessionStep, SignedReceipt, Status, StatusMessage, StatusType,
+    AgendaPlace, Candidate, FeedMessage, ItemResult, ItemState, ItemStatus, LedgerFailed, ListCandidates,
+    Lot, MeetingInfo, ReceiptBorneOut, Session, SessionStep, SignedReceipt, Status, StatusMessage,
+    StatusType,
 };
 use asamblea_api::{ErrorAnswer, ErrorCode};
 use asamblea_wire::Digest;
@@ -144,7 +145,8 @@ pub(crate) fn status_now(state: &AppState) -> Status {
                                 .candidates
                                 .as_ref()
                                 .map(|lists| asamblea_documents::explain::elected(e, lists));
-                            out.election_base = Some(asamblea_documents::explain::election_base(item, e).get());
+                            out.election_base =
+                                Some(asamblea_documents::explain::election_base(item, e).get());
                             // The lots drawn at the close, each with the seed
                             // anyone can draw it again from (ledger-format §7.3).
                             let lots: Vec<Lot> = service
@@ -180,7 +182,10 @@ pub(crate) fn status_now(state: &AppState) -> Status {
 }
 
 /// An election's lists with the candidates `agenda-convened` recorded.
-pub(crate) fn candidates_of(state: &asamblea_ledger::State, item: &asamblea_wire::AgendaItem) -> Option<Vec<ListCandidates>> {
+pub(crate) fn candidates_of(
+    state: &asamblea_ledger::State,
+    item: &asamblea_wire::AgendaItem,
+) -> Option<Vec<ListCandidates>> {
     let candidates = state.whole_agenda()?.iter().find_map(|entry| match entry {
         asamblea_wire::AgendaEntry::Voted { item: id, candidates } if *id == item.item => Some(candidates),
         _ => None,
@@ -196,6 +201,10 @@ pub(crate) fn candidates_of(state: &asamblea_ledger::State, item: &asamblea_wire
                     .map(|c| Candidate {
                         principal: c.principal.as_str().to_string(),
                         suplente: c.suplente.as_str().to_string(),
+                        words: asamblea_documents::explain::candidate_words(
+                            c.principal.as_str(),
+                            c.suplente.as_str(),
+                        ),
                     })
                     .collect(),
             })
@@ -414,7 +423,10 @@ pub(crate) async fn feed(State(state): State<AppState>) -> Result<Response, ApiE
 
 /// The feed's status message now, as JSON text.
 pub(crate) fn status_message(state: &AppState) -> String {
-    feed_text(&FeedMessage::Status(Box::new(StatusMessage { kind: StatusType::Status, status: status_now(state) })))
+    feed_text(&FeedMessage::Status(Box::new(StatusMessage {
+        kind: StatusType::Status,
+        status: status_now(state),
+    })))
 }
 
 /// A feed message as the JSON text an event carries.

@@ -86,11 +86,8 @@ fn gather(bundle: &File, progress: &mut dyn FnMut(u64, u64)) -> Result<Gathered,
     let (verified, state) = asamblea_ledger::verify_bundle_state(rewound(bundle)?, &options, progress)
         .map_err(|e| ReportError::NotVerified(e.to_string()))?;
     // The chair's act of installation, when the ledger records one.
-    let installed = state
-        .session_log()
-        .iter()
-        .find(|s| s.step == asamblea_rules::SessionStep::Installed)
-        .map(|s| s.seq);
+    let installed =
+        state.session_log().iter().find(|s| s.step == asamblea_rules::SessionStep::Installed).map(|s| s.seq);
     let meeting =
         state.meeting().ok_or_else(|| ReportError::NotVerified("the register was never imported".into()))?;
     let mut choices: Vec<Vec<Option<String>>> =

@@ -221,7 +221,9 @@ fn read(table: &toml::Table) -> Result<MeetingConfig, FieldError> {
         if let Some((twin, at)) = twins.check(&id, i) {
             return Err(FieldError {
                 key: format!("{prefix}.id"),
-                message: format!("`{id}` se confunde a la vista con `{twin}` (agenda[{at}]) / looks like `{twin}`"),
+                message: format!(
+                    "`{id}` se confunde a la vista con `{twin}` (agenda[{at}]) / looks like `{twin}`"
+                ),
             });
         }
         if ids.contains(&id) {

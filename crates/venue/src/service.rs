@@ -355,14 +355,23 @@ fn whole_agenda(config: &MeetingConfig) -> Result<EventBody> {
                         list.iter()
                             .map(|c| {
                                 Ok(asamblea_wire::Candidate {
-                                    principal: text(format!("un candidato de `{item}` / a candidate of `{item}`"), &c.principal)?,
-                                    suplente: text(format!("un suplente de `{item}` / an alternate of `{item}`"), &c.suplente)?,
+                                    principal: text(
+                                        format!("un candidato de `{item}` / a candidate of `{item}`"),
+                                        &c.principal,
+                                    )?,
+                                    suplente: text(
+                                        format!("un suplente de `{item}` / an alternate of `{item}`"),
+                                        &c.suplente,
+                                    )?,
                                 })
                             })
                             .collect::<Result<Vec<_>>>()
                     })
                     .collect::<Result<Vec<_>>>()?;
-                Ok(asamblea_wire::AgendaEntry::Voted { item: id("el punto / agenda item", item)?, candidates })
+                Ok(asamblea_wire::AgendaEntry::Voted {
+                    item: id("el punto / agenda item", item)?,
+                    candidates,
+                })
             }
             AgendaPlace::Informative { id: item, title } => Ok(asamblea_wire::AgendaEntry::Informative {
                 item: id("el punto / agenda item", item)?,
@@ -1055,7 +1064,11 @@ impl Service {
     }
 
     /// [`Service::session_step_as`] signed by the command line's chair.
-    pub fn session_step(&mut self, step: asamblea_rules::SessionStep, note: &str) -> Result<Appended, ActionError> {
+    pub fn session_step(
+        &mut self,
+        step: asamblea_rules::SessionStep,
+        note: &str,
+    ) -> Result<Appended, ActionError> {
         let chair = self.signer_for(MessageKind::MeetingInstalled)?;
         self.session_step_as(&chair, step, note)
     }

@@ -16,7 +16,10 @@ use crate::codec::{Reader, Writer};
 use crate::error::{Problem, WireError};
 use crate::keys::PublicKey;
 use crate::kinds::{wire_codes, MessageKind, StaffRole};
-use crate::limits::{MAX_AGENDA_ENTRIES, MAX_AGENDA_ITEMS, MAX_CANDIDATES, MAX_LISTS, MAX_PRINCIPALS, MAX_SPLIT_PARTS, MAX_VOTES};
+use crate::limits::{
+    MAX_AGENDA_ENTRIES, MAX_AGENDA_ITEMS, MAX_CANDIDATES, MAX_LISTS, MAX_PRINCIPALS, MAX_SPLIT_PARTS,
+    MAX_VOTES,
+};
 use crate::result::PublishedResult;
 use crate::values::{CredentialId, Digest, Id, Nonce, Text};
 
@@ -713,7 +716,9 @@ impl EventBody {
             MessageKind::MeetingSuspended => {
                 EventBody::MeetingSuspended { note: r.text("meeting-suspended.note")? }
             }
-            MessageKind::MeetingResumed => EventBody::MeetingResumed { note: r.text("meeting-resumed.note")? },
+            MessageKind::MeetingResumed => {
+                EventBody::MeetingResumed { note: r.text("meeting-resumed.note")? }
+            }
             MessageKind::MeetingAdjourned => {
                 EventBody::MeetingAdjourned { note: r.text("meeting-adjourned.note")? }
             }
@@ -827,7 +832,9 @@ impl AgendaEntry {
                 item: r.id("agenda-convened.entries.item")?,
                 title: r.text("agenda-convened.entries.title")?,
             },
-            other => return Err(r.malformed("agenda-convened.entries.kind", at, Problem::UnknownCode(other))),
+            other => {
+                return Err(r.malformed("agenda-convened.entries.kind", at, Problem::UnknownCode(other)))
+            }
         })
     }
 }

@@ -71,7 +71,8 @@ pub use credential::Credential;
 pub use derived::{lot_index, register_digest, withdrawal_digest};
 pub use error::{Problem, WireError};
 pub use event::{
-    AgendaEntry, AgendaItem, AgentArrival, Candidate, Ballot, Choice, Event, EventBody, HolderVote, ProxyRefusal, SplitPart,
+    AgendaEntry, AgendaItem, AgentArrival, Ballot, Candidate, Choice, Event, EventBody, HolderVote,
+    ProxyRefusal, SplitPart,
 };
 pub use keys::{signing_input, Keypair, PublicKey, Signature};
 pub use kinds::{MessageKind, SignerRole, StaffRole, FORMAT_VERSION};

@@ -1062,8 +1062,20 @@ fn sessions_vectors() -> Vec<(&'static str, Vec<u8>)> {
     .concat();
     let mut out = vec![("agenda-convened", agenda.encode().expect("encodes"), hand_agenda)];
     for (name, tag, n, note, body) in [
-        ("meeting-installed", 0x14u8, 0xA2u8, "verificado el quórum", EventBody::MeetingInstalled { note: text("verificado el quórum") }),
-        ("meeting-suspended", 0x15, 0xA3, "se reanuda mañana a las 9:00", EventBody::MeetingSuspended { note: text("se reanuda mañana a las 9:00") }),
+        (
+            "meeting-installed",
+            0x14u8,
+            0xA2u8,
+            "verificado el quórum",
+            EventBody::MeetingInstalled { note: text("verificado el quórum") },
+        ),
+        (
+            "meeting-suspended",
+            0x15,
+            0xA3,
+            "se reanuda mañana a las 9:00",
+            EventBody::MeetingSuspended { note: text("se reanuda mañana a las 9:00") },
+        ),
         ("meeting-resumed", 0x16, 0xA4, "", EventBody::MeetingResumed { note: text("") }),
         ("meeting-adjourned", 0x17, 0xA5, "", EventBody::MeetingAdjourned { note: text("") }),
     ] {
@@ -1074,7 +1086,11 @@ fn sessions_vectors() -> Vec<(&'static str, Vec<u8>)> {
     out.into_iter()
         .map(|(name, encoded, hand)| {
             assert_eq!(hex(&encoded), hex(&hand), "{name}: the crate and the layout of §3.17–3.18 agree");
-            assert_eq!(Event::decode(&encoded).expect("decodes").encode().expect("encodes"), encoded, "{name}");
+            assert_eq!(
+                Event::decode(&encoded).expect("decodes").encode().expect("encodes"),
+                encoded,
+                "{name}"
+            );
             (name, encoded)
         })
         .collect()

@@ -879,7 +879,10 @@ fn the_chair_runs_the_sessions_and_the_board_names_the_candidates() {
     assert!(at("Verificación del quórum") < at("Elección de la Junta Directiva"));
     assert!(at("Elección de la Junta Directiva") < at("Proposiciones y varios"));
     assert!(board.contains("punto informativo: no se vota"), "{board}");
-    assert!(board.contains("Lista A: Ana Pérez (suplente: Luis Gómez); Jorge Castro (suplente: Paula Ríos)"), "{board}");
+    assert!(
+        board.contains("Lista A: Ana Pérez (suplente: Luis Gómez); Jorge Castro (suplente: Paula Ríos)"),
+        "{board}"
+    );
     assert!(board.contains("Lista B: Carla Ruiz"), "{board}");
     browser.screenshot(&shots.join("tablero-candidatos-1280x720.png"));
     browser.assert_accessible("tablero-candidatos-1280x720");
@@ -908,7 +911,9 @@ fn the_chair_runs_the_sessions_and_the_board_names_the_candidates() {
     browser.click("#sesion-acciones button.danger");
     browser.wait_for_text("Sesión levantada: la reunión terminó", Duration::from_secs(10));
     let page = browser.page_text();
-    for step in ["Instalación a las", "Suspensión a las", "Reanudación a las", "Levantamiento de la sesión a las"] {
+    for step in
+        ["Instalación a las", "Suspensión a las", "Reanudación a las", "Levantamiento de la sesión a las"]
+    {
         assert!(page.contains(step), "the console lists «{step}»: {page}");
     }
     browser.screenshot(&shots.join("presidencia-levantada-1280x720.png"));

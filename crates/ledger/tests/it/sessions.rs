@@ -12,7 +12,9 @@ use asamblea_ledger::{Appended, Journal, Rejection, SubmitError};
 use asamblea_rules::{Call, MeetingKind, SessionRefusal};
 use asamblea_wire::{register_digest, AgendaEntry, Digest, Event, EventBody, Keypair, StaffRole, Text};
 
-use crate::fixture::{agenda, chair, daemon, profile, register, settings, staff, MEETING, PROFILE_BYTES, PROFILE_NAME};
+use crate::fixture::{
+    agenda, chair, daemon, profile, register, settings, staff, MEETING, PROFILE_BYTES, PROFILE_NAME,
+};
 use crate::support::{id, nonce, sign, stepping_clock, TempDir, T0};
 
 /// Sunday 29 March 2026, 00:00 in Bogotá (05:00 UTC); `T0` is Thursday
@@ -43,29 +45,52 @@ impl Meeting {
         )
         .expect("a new journal opens");
         let mut m = Meeting { journal, clock: handle, nonces: 0, _dir: dir };
-        m.submit(&daemon(), EventBody::MeetingConvened {
-            daemon_key: daemon().public_key(),
-            profile: id(PROFILE_NAME),
-            profile_digest: Digest::sha256(PROFILE_BYTES),
-            meeting_kind: MeetingKind::Ordinary,
-            call: Call::First,
-            settings: settings(),
-            agenda: agenda(),
-        });
+        m.submit(
+            &daemon(),
+            EventBody::MeetingConvened {
+                daemon_key: daemon().public_key(),
+                profile: id(PROFILE_NAME),
+                profile_digest: Digest::sha256(PROFILE_BYTES),
+                meeting_kind: MeetingKind::Ordinary,
+                call: Call::First,
+                settings: settings(),
+                agenda: agenda(),
+            },
+        );
         let entries = agenda()
             .into_iter()
             .map(|item| AgendaEntry::Voted { item: item.item, candidates: vec![] })
-            .chain([AgendaEntry::Informative { item: id("varios"), title: Text::new("Proposiciones y varios").unwrap() }])
+            .chain([AgendaEntry::Informative {
+                item: id("varios"),
+                title: Text::new("Proposiciones y varios").unwrap(),
+            }])
             .collect();
         m.submit(&daemon(), EventBody::AgendaConvened { entries });
-        m.submit(&daemon(), EventBody::StaffEnrolled { key: staff().public_key(), role: StaffRole::Operator, name: id("operador") });
-        m.submit(&daemon(), EventBody::StaffEnrolled { key: chair().public_key(), role: StaffRole::Chair, name: id("presidente") });
+        m.submit(
+            &daemon(),
+            EventBody::StaffEnrolled {
+                key: staff().public_key(),
+                role: StaffRole::Operator,
+                name: id("operador"),
+            },
+        );
+        m.submit(
+            &daemon(),
+            EventBody::StaffEnrolled {
+                key: chair().public_key(),
+                role: StaffRole::Chair,
+                name: id("presidente"),
+            },
+        );
         let register = register();
-        m.submit(&staff(), EventBody::RegisterImported {
-            register_digest: register_digest(&register),
-            holders: register.len() as u32,
-            capital: *register.capital(),
-        });
+        m.submit(
+            &staff(),
+            EventBody::RegisterImported {
+                register_digest: register_digest(&register),
+                holders: register.len() as u32,
+                capital: *register.capital(),
+            },
+        );
         for holder in present {
             m.submit(&staff(), EventBody::CheckedInPerson { holder: id(holder) });
         }
@@ -80,7 +105,9 @@ impl Meeting {
     fn submit(&mut self, key: &Keypair, body: EventBody) -> Appended {
         let kind = body.kind();
         let event = self.event(body);
-        self.journal.submit(sign(&MEETING, key, event)).unwrap_or_else(|e| panic!("`{kind}` is admitted: {e}"))
+        self.journal
+            .submit(sign(&MEETING, key, event))
+            .unwrap_or_else(|e| panic!("`{kind}` is admitted: {e}"))
     }
 
     /// An event placed in a group at `at_ms` (the writer's clock reads
@@ -148,7 +175,8 @@ fn no_poll_before_the_installation_or_while_suspended_and_no_arrival_once_adjour
     // close stands alone, and the sessions judge only what is open.
     m.at(T0 + 5_000, &chair(), EventBody::MeetingSuspended { note: note() }).expect("suspended");
     assert_eq!(m.at(T0 + 6_000, &chair(), open("item-2")), session(SessionRefusal::Suspended));
-    m.at(T0 + 7_000, &chair(), EventBody::MeetingAdjourned { note: note() }).expect("adjourned from a suspension");
+    m.at(T0 + 7_000, &chair(), EventBody::MeetingAdjourned { note: note() })
+        .expect("adjourned from a suspension");
     let arrival = m.event(EventBody::CheckedInPerson { holder: id("H10") });
     assert_eq!(
         m.journal.submit(sign(&MEETING, &staff(), arrival)),
@@ -156,5 +184,8 @@ fn no_poll_before_the_installation_or_while_suspended_and_no_arrival_once_adjour
     );
     // A step of the sessions needs its record's time: `submit` knows none.
     let step = m.event(EventBody::MeetingResumed { note: note() });
-    assert!(matches!(m.journal.submit(sign(&MEETING, &chair(), step)), Err(SubmitError::Rejected(Rejection::OutOfPlace(_)))));
+    assert!(matches!(
+        m.journal.submit(sign(&MEETING, &chair(), step)),
+        Err(SubmitError::Rejected(Rejection::OutOfPlace(_)))
+    ));
 }

@@ -405,14 +405,19 @@ async fn the_kiosks_ballot_and_the_status_name_each_lists_candidates_in_order() 
     api.install().await;
     api.ok(Method::POST, "/api/v1/items/item-4/open", "chair", None).await;
     let seed = BadgeSeed::draw(&api.meeting);
-    let issued = api.ok(Method::POST, "/api/v1/badges", "operator", Some(seed.request("NIT-800100200"))).await;
+    let issued =
+        api.ok(Method::POST, "/api/v1/badges", "operator", Some(seed.request("NIT-800100200"))).await;
     let credential = seed.credential(&issued);
-    let sheet = api.ok(Method::GET, &format!("/api/v1/kiosk/badges/{}", credential.id().0), "kiosk", None).await;
+    let sheet =
+        api.ok(Method::GET, &format!("/api/v1/kiosk/badges/{}", credential.id().0), "kiosk", None).await;
     let options = &sheet["open_items"][0]["options"];
     assert_eq!(options[0]["es"], "Lista 1");
     assert_eq!(options[0]["candidates"][0], "Ana María Pérez Gómez (suplente: Luis Fernando Gómez Ríos)");
     assert_eq!(options[0]["candidates"].as_array().unwrap().len(), 5);
-    assert_eq!(options[2]["candidates"], json!(["Beatriz Elena Londoño Cruz (suplente: Ricardo José Pineda Luna)"]));
+    assert_eq!(
+        options[2]["candidates"],
+        json!(["Beatriz Elena Londoño Cruz (suplente: Ricardo José Pineda Luna)"])
+    );
     // The blank option names no one.
     assert_eq!(options[3].get("candidates"), None, "{options}");
     let status = api.ok(Method::GET, "/api/v1/status", "public", None).await;
@@ -422,5 +427,8 @@ async fn the_kiosks_ballot_and_the_status_name_each_lists_candidates_in_order() 
     // The whole agenda ends with the informative item, in its place.
     let agenda = status["agenda"].as_array().unwrap();
     assert_eq!(agenda.len(), status["items"].as_array().unwrap().len() + 1);
-    assert_eq!((agenda.last().unwrap()["id"].as_str(), agenda.last().unwrap()["informative"].as_bool()), (Some("varios"), Some(true)));
+    assert_eq!(
+        (agenda.last().unwrap()["id"].as_str(), agenda.last().unwrap()["informative"].as_bool()),
+        (Some("varios"), Some(true))
+    );
 }

@@ -21,8 +21,7 @@ async fn the_status_says_the_quorum_threshold_and_records_it_at_every_poll_open_
         "{refused}"
     );
     // So is the installation, with the same figures.
-    let (status, refused) =
-        api.call(Method::POST, "/api/v1/meeting/install", "chair", Some(json!({}))).await;
+    let (status, refused) = api.call(Method::POST, "/api/v1/meeting/install", "chair", Some(json!({}))).await;
     assert_eq!(
         (status, refused["error"]["code"].as_str()),
         (StatusCode::UNPROCESSABLE_ENTITY, Some("no-quorum-to-install"))
@@ -109,24 +108,42 @@ async fn the_chair_installs_suspends_resumes_and_adjourns_and_the_ledger_holds_e
     let (status, open) = api.call(Method::POST, "/api/v1/meeting/suspend", "chair", Some(json!({}))).await;
     assert_eq!((status, open["error"]["code"].as_str()), (StatusCode::CONFLICT, Some("poll-open")));
     api.ok(Method::POST, "/api/v1/items/item-1/close", "chair", None).await;
-    api.ok(Method::POST, "/api/v1/meeting/suspend", "chair", Some(json!({"note": "continúa mañana a las 9:00"})))
-        .await;
+    api.ok(
+        Method::POST,
+        "/api/v1/meeting/suspend",
+        "chair",
+        Some(json!({"note": "continúa mañana a las 9:00"})),
+    )
+    .await;
     // Suspended: nothing is voted.
     let (status, refused) = api.call(Method::POST, "/api/v1/items/item-2/open", "chair", None).await;
-    assert_eq!((status, refused["error"]["code"].as_str()), (StatusCode::CONFLICT, Some("meeting-suspended")));
-    assert!(refused["error"]["message"].as_str().unwrap().starts_with("La reunión está suspendida"), "{refused}");
+    assert_eq!(
+        (status, refused["error"]["code"].as_str()),
+        (StatusCode::CONFLICT, Some("meeting-suspended"))
+    );
+    assert!(
+        refused["error"]["message"].as_str().unwrap().starts_with("La reunión está suspendida"),
+        "{refused}"
+    );
     api.ok(Method::POST, "/api/v1/meeting/resume", "chair", Some(json!({}))).await;
     api.ok(Method::POST, "/api/v1/items/item-2/open", "chair", None).await;
     api.ok(Method::POST, "/api/v1/items/item-2/close", "chair", None).await;
     let adjourned = api.ok(Method::POST, "/api/v1/meeting/adjourn", "chair", Some(json!({}))).await;
-    let steps: Vec<&str> =
-        adjourned["session"]["steps"].as_array().unwrap().iter().map(|s| s["step"].as_str().unwrap()).collect();
+    let steps: Vec<&str> = adjourned["session"]["steps"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|s| s["step"].as_str().unwrap())
+        .collect();
     assert_eq!(steps, ["installed", "suspended", "resumed", "adjourned"]);
     // Over: nobody more arrives, no poll opens.
     let status = api.ok(Method::GET, "/api/v1/status", "public", None).await;
     assert_eq!(status["session"]["state"], "adjourned");
     let (status, refused) = api.call(Method::POST, "/api/v1/items/item-3/open", "chair", None).await;
-    assert_eq!((status, refused["error"]["code"].as_str()), (StatusCode::CONFLICT, Some("meeting-adjourned")));
+    assert_eq!(
+        (status, refused["error"]["code"].as_str()),
+        (StatusCode::CONFLICT, Some("meeting-adjourned"))
+    );
     let (status, refused) =
         api.call(Method::POST, "/api/v1/checkins", "operator", Some(json!({"holder": "CC-10372193"}))).await;
     assert_eq!(refused["error"]["code"], "meeting-adjourned", "{status} {refused}");

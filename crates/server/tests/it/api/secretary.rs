@@ -290,6 +290,7 @@ async fn a_holder_who_voted_and_left_before_the_end_is_in_the_attendance() {
     let api = Api::demo("walk-out");
     api.check_in_a_quorum().await;
     api.check_in("CC-10015838").await;
+    api.install().await;
     api.ok(Method::POST, "/api/v1/items/item-1/open", "chair", None).await;
     let credential = api.badge("CC-10015838").await;
     let vote =
