@@ -366,7 +366,7 @@ async fn a_holder_who_voted_and_left_before_the_end_is_in_the_attendance() {
     for expected in [
         "4. Asistentes",
         "(CC-10015838)",
-        "que este borrador toma como instalación porque el libro no registra el acto de instalación",
+        "según el acto de instalación del libro electrónico",
         "Instalación",
         "Cierre",
         "A favor",
