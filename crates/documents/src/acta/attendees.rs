@@ -175,3 +175,17 @@ pub(super) fn attendance_blocks(source: &ActaSource<'_>, classes: &[ShareClass])
     }
     out
 }
+
+#[cfg(test)]
+mod installation_tests {
+    use super::*;
+
+    #[test]
+    fn the_installation_says_whether_the_chair_recorded_it_or_the_first_poll_stands_in() {
+        let recorded = installed_how(Installed { seq: 426, time_ms: 0, recorded: true });
+        assert_eq!(recorded, "según el acto de instalación del libro electrónico (registro n.º 426)");
+        let stand_in = installed_how(Installed { seq: 1_425, time_ms: 0, recorded: false });
+        assert!(stand_in.contains("al abrirse la primera votación (registro n.º 1.425)"), "{stand_in}");
+        assert!(stand_in.contains("el libro no registra el acto de instalación"), "{stand_in}");
+    }
+}
