@@ -41,11 +41,14 @@ use asamblea_wire::{
 
 use asamblea_wire::hex::encode as hex;
 
+mod convening;
+
 use crate::error::{VenueError, READ};
 use crate::lock::MeetingLock;
 use crate::meeting_config::{self, MeetingConfig};
 use crate::register_csv;
 use crate::secrets::{create_private_dir, key_folder, random, write_private_new, write_secret};
+use convening::{convened_agenda, whole_agenda};
 
 /// What this module's functions return.
 type Result<T, E = VenueError> = std::result::Result<T, E>;
@@ -307,79 +310,6 @@ impl NewMeeting {
             notes: imported.notes,
         })
     }
-}
-
-/// The agenda of `meeting.toml` as the `meeting-convened` event carries it.
-fn convened_agenda(config: &MeetingConfig) -> Result<Vec<AgendaItem>> {
-    config
-        .agenda
-        .iter()
-        .map(|entry| {
-            let (seats, lists) = match entry.spec.options() {
-                asamblea_rules::BallotOptions::Decision => (0, Vec::new()),
-                asamblea_rules::BallotOptions::Election { seats, lists } => {
-                    (*seats, lists.iter().map(|l| id("la lista / list", l)).collect::<Result<Vec<_>>>()?)
-                }
-            };
-            let item = entry.spec.id();
-            Ok(AgendaItem {
-                item: id("el punto / agenda item", item)?,
-                title: Text::new(&entry.title).map_err(VenueError::invalid(format!(
-                    "el título del punto / the title of agenda item `{item}`"
-                )))?,
-                matter: entry.spec.matter(),
-                noticed: entry.spec.noticed(),
-                seats,
-                lists,
-            })
-        })
-        .collect()
-}
-
-/// The whole agenda of `config` as `agenda-convened` records it: the voted
-/// items in their place among the informative ones, with the candidates.
-fn whole_agenda(config: &MeetingConfig) -> Result<EventBody> {
-    use crate::meeting_config::AgendaPlace;
-    let text = |what: String, value: &str| Text::new(value).map_err(VenueError::invalid(what));
-    let entries = config
-        .order
-        .iter()
-        .map(|place| match place {
-            AgendaPlace::Voted(at) => {
-                let entry = &config.agenda[*at];
-                let item = entry.spec.id();
-                let candidates = entry
-                    .candidates
-                    .iter()
-                    .map(|list| {
-                        list.iter()
-                            .map(|c| {
-                                Ok(asamblea_wire::Candidate {
-                                    principal: text(
-                                        format!("un candidato de `{item}` / a candidate of `{item}`"),
-                                        &c.principal,
-                                    )?,
-                                    suplente: text(
-                                        format!("un suplente de `{item}` / an alternate of `{item}`"),
-                                        &c.suplente,
-                                    )?,
-                                })
-                            })
-                            .collect::<Result<Vec<_>>>()
-                    })
-                    .collect::<Result<Vec<_>>>()?;
-                Ok(asamblea_wire::AgendaEntry::Voted {
-                    item: id("el punto / agenda item", item)?,
-                    candidates,
-                })
-            }
-            AgendaPlace::Informative { id: item, title } => Ok(asamblea_wire::AgendaEntry::Informative {
-                item: id("el punto / agenda item", item)?,
-                title: text(format!("el título del punto / the title of agenda item `{item}`"), title)?,
-            }),
-        })
-        .collect::<Result<Vec<_>>>()?;
-    Ok(EventBody::AgendaConvened { entries })
 }
 
 /// The ballot a badge casts on `item` (its votes sorted, as the format
