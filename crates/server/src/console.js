@@ -858,7 +858,9 @@ function statementForm() {
   const select = document.getElementById("constancia-punto");
   const fill = () => {
     if (!lastStatus || select.options.length > 0) return;
-    for (const item of lastStatus.items) {
+    // The whole agenda: a statement may be about an informative item too.
+    const places = lastStatus.agenda && lastStatus.agenda.length ? lastStatus.agenda : lastStatus.items;
+    for (const item of places) {
       const option = el("option", item.title);
       option.value = item.id;
       select.append(option);
