@@ -7,10 +7,11 @@
 
 use std::collections::HashMap;
 
-use asamblea_rules::{
-    Call, Channel, Meeting, MeetingKind, Profile, Refusal, Register, SessionRefusal, Sessions,
-};
+use asamblea_rules::{Call, Channel, Meeting, MeetingKind, Profile, Refusal, Register, Sessions};
+mod rejection;
 mod sessions;
+
+pub use rejection::Rejection;
 
 pub use sessions::SessionRecord;
 
@@ -19,168 +20,6 @@ use asamblea_wire::{
     EventBody, Id, MeetingId, MessageKind, ProxyRefusal, PublicKey, PublishedResult, Signature, SignerRole,
     StaffRole,
 };
-
-/// Why an event is not admitted. The state is unchanged. The text is
-/// Spanish first, English after, as every message `verify` and the daemon
-/// show a person.
-#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-pub enum Rejection {
-    /// The signature does not verify for this signer, meeting and event.
-    #[error("la firma no verifica / the signature does not verify")]
-    BadSignature,
-    /// The signer is not one that may sign this kind of event.
-    #[error(
-        "`{kind}` solo lo firma {}, y este firmante no lo es / `{kind}` must be signed by {}, and this signer is not one",
-        signer_es(*role),
-        signer_en(*role)
-    )]
-    SignerNotAllowed {
-        /// The event's kind.
-        kind: &'static str,
-        /// Who may sign it.
-        role: SignerRole,
-    },
-    /// An item opened that the convened agenda does not hold.
-    #[error(
-        "`{0}` no está en el orden del día convocado en meeting-convened / `{0}` is not on the agenda convened in meeting-convened"
-    )]
-    NotOnAgenda(String),
-    /// A nonce seen before: a replayed event.
-    #[error(
-        "el nonce ya lo usó un evento anterior (una repetición) / the nonce was used by an earlier event (a replay)"
-    )]
-    RepeatedNonce,
-    /// Anything before `meeting-convened`, or a second one: what is out
-    /// of place, `español / English`.
-    #[error("{0}")]
-    OutOfPlace(&'static str),
-    /// The daemon key is not the one published for the meeting.
-    #[error(
-        "la clave del servicio en meeting-convened no es la clave publicada de la reunión / \
-         the daemon key in meeting-convened is not the meeting's published key"
-    )]
-    DaemonKeyMismatch,
-    /// The profile named or its bytes do not match the bundle's.
-    #[error(
-        "meeting-convened nombra el perfil `{named}` o un resumen que no coincide con el archivo del perfil / \
-         meeting-convened names profile `{named}` or a digest that does not match the profile file"
-    )]
-    ProfileMismatch {
-        /// The profile named in the event.
-        named: String,
-    },
-    /// The register does not match `register-imported`.
-    #[error(
-        "register-imported no coincide con el registro de accionistas (resumen, número o capital) / \
-         register-imported does not match the register (digest, count or capital)"
-    )]
-    RegisterMismatch,
-    /// The rules refuse the event.
-    #[error("{} — {} / {}", .0.code(), .0.spanish(), .0.english())]
-    Rules(Refusal),
-    /// A recorded refusal that the rules do not make.
-    #[error(
-        "un rechazo registrado como `{recorded}` es, según las reglas, {} / a refusal recorded as `{recorded}` is, by the rules, {}",
-        .actual.map_or("aceptado".to_string(), |r| format!("`{}`", r.code())),
-        .actual.map_or("accepted".to_string(), |r| format!("`{}`", r.code()))
-    )]
-    RefusalMismatch {
-        /// What the event says.
-        recorded: &'static str,
-        /// What the rules say.
-        actual: Option<Refusal>,
-    },
-    /// An item that cannot be opened as described.
-    #[error("el punto no se puede abrir como se describe / the item cannot be opened as described: {0}")]
-    BadItem(String),
-    /// A badge number or key already issued.
-    #[error("la credencial {0} o su clave ya se había emitido / badge {0} or its key was already issued")]
-    BadgeInUse(CredentialId),
-    /// A badge for a person who holds a live one: the old one must be
-    /// revoked first (a lost badge), so one person never holds two.
-    #[error(
-        "`{person}` ya tiene la credencial {held}; revóquela antes de emitir otra / \
-         `{person}` already holds badge {held}; revoke it before issuing another"
-    )]
-    BadgeHeld {
-        /// The person.
-        person: String,
-        /// The badge they hold.
-        held: CredentialId,
-    },
-    /// A badge that was never issued.
-    #[error("la credencial {0} nunca se emitió / badge {0} was never issued")]
-    UnknownBadge(CredentialId),
-    /// A badge that was revoked.
-    #[error("la credencial {0} fue revocada / badge {0} was revoked")]
-    RevokedBadge(CredentialId),
-    /// A staff key enrolled twice.
-    #[error("esa clave del personal ya está inscrita / that staff key is already enrolled")]
-    StaffInUse,
-    /// The daemon's key enrolled as a staff member's.
-    #[error(
-        "la clave del servicio no puede ser también la de un miembro del personal / the daemon's key cannot also be a staff member's: a key is the daemon's or one member's, never both"
-    )]
-    DaemonKeyEnrolled,
-    /// A ballot votes for a holder its badge's person does not carry.
-    #[error(
-        "quien tiene la credencial no lleva a `{0}` (no es el accionista ni su apoderado) / \
-         the badge's holder does not carry `{0}` (not the holder, nor its agent)"
-    )]
-    NotCarried(String),
-    /// A published result that is not what the ballots give.
-    #[error(
-        "el resultado publicado de `{0}` no es el que dan las papeletas / the published result of `{0}` is not what the ballots give"
-    )]
-    ResultMismatch(String),
-    /// A result published for an item that is not closed.
-    #[error("se publica un resultado de `{0}`, que no está cerrado / a result is published for `{0}`, which is not closed")]
-    NotClosed(String),
-    /// A lot draw that is not the one the seed gives.
-    #[error(
-        "el sorteo de `{0}` no es el que dan su semilla y su ronda / the lot draw on `{0}` is not the one its seed and round give"
-    )]
-    LotMismatch(String),
-    /// A written statement by someone not present: neither a holder
-    /// present in person nor an agent present.
-    #[error(
-        "`{0}` no está presente en la reunión (ni accionista en persona ni apoderado) / \
-         `{0}` is not present at the meeting (neither a holder in person nor an agent)"
-    )]
-    NotAnAttendee(String),
-    /// A step of the sessions, a poll or an arrival the sessions refuse
-    /// now (not installed, suspended, adjourned, beyond Art. 430's days).
-    #[error("{code} — {0}", code = .0.code())]
-    Session(SessionRefusal),
-    /// The whole agenda (`agenda-convened`) that does not agree with the
-    /// agenda of `meeting-convened`: what disagrees, `español / English`.
-    #[error("{0}")]
-    AgendaMismatch(String),
-}
-
-/// Who may sign an event, in Spanish, for [`Rejection::SignerNotAllowed`].
-fn signer_es(role: SignerRole) -> &'static str {
-    match role {
-        SignerRole::Daemon => "la clave del servicio",
-        SignerRole::Staff(StaffRole::Operator) => "una clave del personal inscrita como operador",
-        SignerRole::Staff(StaffRole::Chair) => "una clave del personal inscrita como presidente",
-        SignerRole::Staff(StaffRole::Secretary) => "una clave del personal inscrita como secretario",
-        SignerRole::Staff(StaffRole::Auditor) => "una clave del personal inscrita como auditor",
-        SignerRole::Attendee => "la clave de la credencial",
-    }
-}
-
-/// The same in English.
-fn signer_en(role: SignerRole) -> &'static str {
-    match role {
-        SignerRole::Daemon => "the daemon key",
-        SignerRole::Staff(StaffRole::Operator) => "a staff key enrolled as operator",
-        SignerRole::Staff(StaffRole::Chair) => "a staff key enrolled as chair",
-        SignerRole::Staff(StaffRole::Secretary) => "a staff key enrolled as secretary",
-        SignerRole::Staff(StaffRole::Auditor) => "a staff key enrolled as auditor",
-        SignerRole::Attendee => "the badge's key",
-    }
-}
 
 /// A written statement (constancia) as recorded: the item, who made it,
 /// its words.
