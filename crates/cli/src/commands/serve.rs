@@ -1,0 +1,311 @@
+//! `asamblea serve` and `asamblea demo`: the daemon on a meeting, its
+//! limits, the kiosks' revocation list reloaded on SIGHUP, and a clean
+//! stop on SIGINT or SIGTERM.
+
+use super::simulate::check_in_proxy;
+use super::*;
+
+/// Resolves on Ctrl-C or SIGTERM. On Unix the handlers are registered
+/// when this is called, not when the future is first awaited: the daemon calls it
+/// before it prints that it is serving, so a signal sent the moment the
+/// address appears never meets the default action (which ends the process
+/// on the spot, without flushing).
+#[cfg(unix)]
+fn shutdown_signal() -> Result<impl std::future::Future<Output = ()>> {
+    use tokio::signal::unix::{signal, SignalKind};
+    let mut interrupt =
+        signal(SignalKind::interrupt()).context("no se puede atender SIGINT / cannot handle SIGINT")?;
+    let mut terminate =
+        signal(SignalKind::terminate()).context("no se puede atender SIGTERM / cannot handle SIGTERM")?;
+    Ok(async move {
+        tokio::select! {
+            _ = interrupt.recv() => {},
+            _ = terminate.recv() => {},
+        }
+    })
+}
+
+#[cfg(not(unix))]
+fn shutdown_signal() -> Result<impl std::future::Future<Output = ()>> {
+    Ok(async {
+        let _ = tokio::signal::ctrl_c().await;
+    })
+}
+
+/// Re-reads the kiosk revocations on SIGHUP (`asamblea kiosk DIR ID
+/// --revoke` writes them; `kill -HUP` applies them to a running daemon).
+/// The handler is registered before this returns (see [`shutdown_signal`]).
+fn spawn_kiosk_reloader(kiosks: asamblea_pki::KioskRegistry) -> Result<tokio::task::JoinHandle<()>> {
+    #[cfg(unix)]
+    {
+        use tokio::signal::unix::{signal, SignalKind};
+        let mut hangups =
+            signal(SignalKind::hangup()).context("no se puede atender SIGHUP / cannot handle SIGHUP")?;
+        Ok(tokio::spawn(async move {
+            while hangups.recv().await.is_some() {
+                match kiosks.reload() {
+                    Ok(reloaded) => {
+                        // Every well-formed line is applied; a malformed
+                        // one revokes nothing and is said loudly, each.
+                        for line in &reloaded.malformed {
+                            tracing::error!(error = %line, "una línea de tls/revoked-kiosks no es un identificador de quiosco y no revoca nada: corríjala y envíe SIGHUP de nuevo; las demás revocaciones ya rigen / a line of tls/revoked-kiosks is not a kiosk id and revokes nothing: fix it and send SIGHUP again; the other revocations already apply")
+                        }
+                        tracing::info!(
+                            kiosks.revoked = reloaded.revoked,
+                            lines.malformed = reloaded.malformed.len(),
+                            "revocaciones de quioscos releídas / kiosk revocations reloaded"
+                        )
+                    }
+                    Err(error) => {
+                        tracing::error!(%error, "no se pudo leer tls/revoked-kiosks; siguen las revocaciones que ya regían. Revise el archivo y envíe SIGHUP de nuevo / cannot read tls/revoked-kiosks; the revocations in force stay. Check the file and send SIGHUP again")
+                    }
+                }
+            }
+        }))
+    }
+    #[cfg(not(unix))]
+    {
+        drop(kiosks);
+        Ok(tokio::spawn(async {}))
+    }
+}
+
+/// `asamblea serve DIR`: HTTPS only, until Ctrl-C or SIGTERM; then
+/// in-flight requests finish and the ledger is flushed.
+pub fn serve(dir: &Path, listen: &str, limits: &LimitOverrides, out: &mut dyn Write) -> Result<()> {
+    serve_locked(dir, MeetingLock::acquire_or_explain(dir)?, listen, limits, out)
+}
+
+/// The daemon's limits as given on the command line; each unset one is
+/// sized from the open-file limit ([`asamblea_server::tls::Limits::for_open_files`]).
+#[derive(Clone, Copy, Debug, Default, clap::Args)]
+pub struct LimitOverrides {
+    /// Conexiones del público y del personal, en total (los quioscos tienen
+    /// su lugar aparte) / public and staff connections in all (kiosks have
+    /// their own room).
+    #[arg(long, value_name = "N")]
+    pub max_connections: Option<usize>,
+    /// Conexiones desde una misma dirección / connections from one address.
+    #[arg(long, value_name = "N")]
+    pub max_per_address: Option<usize>,
+    /// Saludos TLS en curso / TLS handshakes in progress.
+    #[arg(long, value_name = "N")]
+    pub max_handshakes: Option<usize>,
+    /// Suscriptores del tablero en vivo / live-feed subscribers.
+    #[arg(long, value_name = "N")]
+    pub max_feeds: Option<usize>,
+    /// Segundos que dura una suscripción en vivo (luego se reconecta sola) /
+    /// seconds a live subscription lasts (then it reconnects by itself).
+    #[arg(long, value_name = "SEGUNDOS")]
+    pub feed_max_age: Option<u64>,
+    /// Segundos que puede tardar el cuerpo de una solicitud / seconds a
+    /// request body may take to arrive.
+    #[arg(long, value_name = "SEGUNDOS")]
+    pub body_timeout: Option<u64>,
+    /// Cada cuántos segundos, con una votación abierta, el servicio firma y
+    /// publica la cabeza de la cadena (testigos) / how often, while a poll
+    /// is open, the daemon signs and publishes the chain's head.
+    #[arg(long, value_name = "SEGUNDOS")]
+    pub head_interval: Option<u64>,
+}
+
+impl LimitOverrides {
+    /// The serving layer's and the service's limits for a process allowed
+    /// `open_files` descriptors, with these overrides.
+    fn limits(&self, open_files: u64) -> (asamblea_server::tls::Limits, asamblea_server::ServiceLimits) {
+        let mut connections = asamblea_server::tls::Limits::for_open_files(open_files);
+        if let Some(n) = self.max_connections {
+            connections.max_public = n.max(1);
+        }
+        if let Some(n) = self.max_per_address {
+            connections.max_per_address = n.max(1);
+        }
+        if let Some(n) = self.max_handshakes {
+            connections.max_handshakes = n.max(1);
+        }
+        let mut service = asamblea_server::ServiceLimits::for_public_connections(connections.max_public);
+        if let Some(n) = self.max_feeds {
+            service.max_feeds = n;
+        }
+        if let Some(seconds) = self.feed_max_age {
+            service.feed_max_age = std::time::Duration::from_secs(seconds.max(1));
+        }
+        if let Some(seconds) = self.body_timeout {
+            service.body_timeout = std::time::Duration::from_secs(seconds.max(1));
+        }
+        if let Some(seconds) = self.head_interval {
+            service.head_interval = std::time::Duration::from_secs(seconds.max(1));
+        }
+        (connections, service)
+    }
+}
+
+/// Raises this process's open-file limit to the most the system allows,
+/// and returns it: every connection is a descriptor, and a board watched
+/// on thousands of phones needs thousands.
+pub(crate) fn raise_open_files() -> u64 {
+    #[cfg(unix)]
+    {
+        use rustix::process::{getrlimit, setrlimit, Resource, Rlimit};
+        let limit = getrlimit(Resource::Nofile);
+        let raised = Rlimit { current: limit.maximum, maximum: limit.maximum };
+        if limit.current != limit.maximum && setrlimit(Resource::Nofile, raised).is_ok() {
+            return limit.maximum.unwrap_or(u64::MAX);
+        }
+        limit.current.unwrap_or(u64::MAX)
+    }
+    #[cfg(not(unix))]
+    {
+        asamblea_server::tls::DEFAULT_OPEN_FILES
+    }
+}
+
+/// Where the commands beside the daemon reach it: the address it listens
+/// on, with a wildcard address turned into the loopback of its family.
+fn reachable(address: std::net::SocketAddr) -> std::net::SocketAddr {
+    let ip = match address.ip() {
+        std::net::IpAddr::V4(ip) if ip.is_unspecified() => std::net::Ipv4Addr::LOCALHOST.into(),
+        std::net::IpAddr::V6(ip) if ip.is_unspecified() => std::net::Ipv6Addr::LOCALHOST.into(),
+        ip => ip,
+    };
+    std::net::SocketAddr::new(ip, address.port())
+}
+
+/// [`serve`] with the meeting's lock already held; it is held until the
+/// daemon has stopped and flushed the ledger.
+fn serve_locked(
+    dir: &Path,
+    lock: MeetingLock,
+    listen: &str,
+    overrides: &LimitOverrides,
+    out: &mut dyn Write,
+) -> Result<()> {
+    // What killed `init`s left beside the meeting (the register's names,
+    // seeds of no meeting) goes before the daemon starts.
+    let mut cleared = Vec::new();
+    asamblea_venue::staging::clear_killed_inits(dir, &mut |notice| cleared.push(notice))?;
+    for notice in cleared {
+        writeln!(out, "{notice}")?;
+    }
+    let open_files = raise_open_files();
+    let (limits, service_limits) = overrides.limits(open_files);
+    let runtime = tokio::runtime::Builder::new_multi_thread().enable_all().build()?;
+    runtime.block_on(async {
+        let service = Service::open_locked(dir, lock)?;
+        for item in service.agenda_edited_since_init() {
+            tracing::warn!(
+                item.id = %item,
+                "meeting.toml cambió el punto `{item}` después de convocar; rige el orden del día convocado, registrado en el libro / meeting.toml changed `{item}` after convening; the convened agenda in the ledger governs"
+            );
+        }
+        let mut accounts = asamblea_venue::staff::Accounts::load(dir)?;
+        let desk_token = accounts.add_desk_token()?;
+        let daemon_key = service.daemon_key();
+        let daemon = asamblea_server::Daemon::assemble(service, accounts, service_limits)?;
+        let (state, kiosks) = (daemon.state.clone(), daemon.kiosks.clone());
+        let listener = asamblea_server::tls::listen(listen)
+            .await
+            .with_context(|| format!("no se puede escuchar en {listen}: ¿hay otro servicio allí? Deténgalo o elija otra dirección con --listen / cannot listen on {listen}: is another daemon running there?"))?;
+        let address = listener.local_addr()?;
+        let stop_signal = shutdown_signal()?;
+        let reloader = spawn_kiosk_reloader(kiosks.clone())?;
+        let pid = std::process::id();
+        DaemonRun { pid, address: reachable(address).to_string(), token: desk_token }.write(dir)?;
+        writeln!(out, "asamblea sirve en / serving at https://{address}/ (solo HTTPS / HTTPS only)")?;
+        writeln!(out, "  Proceso / process id (PID): {pid}")?;
+        writeln!(
+            out,
+            "  Conexiones / connections: hasta {} del público y del personal ({} por dirección), {} en vivo; los quioscos, aparte (límite de archivos abiertos / open-file limit {})",
+            thousands(limits.max_public as u64),
+            thousands(limits.max_per_address as u64),
+            thousands(service_limits.max_feeds as u64),
+            thousands(open_files.min(u64::from(u32::MAX)))
+        )?;
+        writeln!(out, "  Tablero público / public board: https://{address}/")?;
+        writeln!(
+            out,
+            "  Consolas del personal (entre con su clave) / staff consoles (sign in with your token): https://{address}/personal"
+        )?;
+        writeln!(out, "  API: https://{address}/api/v1/openapi.json")?;
+        writeln!(out, "  CA de la sede / venue CA: {}", dir.join("tls/ca.crt").display())?;
+        writeln!(out, "  Clave del daemon / daemon key: {daemon_key}")?;
+        writeln!(out, "Ctrl-C detiene el servicio guardando todo / stops after saving everything.")?;
+        out.flush()?;
+        let served = daemon.serve(listener, limits, stop_signal).await;
+        DaemonRun::remove(dir);
+        served?;
+        reloader.abort();
+        state.close();
+        writeln!(out, "Servicio detenido; registro guardado / stopped, ledger flushed.")?;
+        Ok(())
+    })
+}
+
+/// `asamblea demo`: a demo meeting (created on first run in `dir`, reused
+/// after), with attendees already checked in and a kiosk enrolled, served
+/// over HTTPS; prints where and how to reach it.
+pub fn demo(
+    dir: &Path,
+    listen: &str,
+    hosts: &[String],
+    limits: &LimitOverrides,
+    out: &mut dyn Write,
+) -> Result<()> {
+    let lock = if !dir.join("ledger.db").exists() {
+        let lock = create_meeting(dir, None, None, hosts, out)?;
+        let mut service = Service::open_locked(dir, lock)?;
+        let ids: Vec<String> = service.meeting().register().iter().map(|(_, h)| h.id().to_string()).collect();
+        // Three quarters of the holders arrive; every tenth group of three
+        // comes through a proxy.
+        let mut proxies = 0;
+        for (i, chunk) in ids.chunks(3).enumerate() {
+            if i % 4 == 3 {
+                continue;
+            }
+            if i % 10 == 5 {
+                proxies += 1;
+                check_in_proxy(&mut service, proxies, chunk)?;
+            } else {
+                for id in chunk {
+                    if service.holder_without_shares(&[id]).is_none() {
+                        service.check_in(id)?;
+                    }
+                }
+            }
+        }
+        let quorum = service.meeting().quorum();
+        writeln!(
+            out,
+            "Asistentes registrados / checked in: {} accionistas, {} acciones ({} apoderados)",
+            thousands(u64::from(quorum.holders)),
+            thousands(quorum.present.get()),
+            proxies
+        )?;
+        // The demo is a meeting ready to vote: the chair installs it, the
+        // quorum verified (suspend, resume and adjourn it from the chair's
+        // console).
+        service.session_step(
+            asamblea_rules::SessionStep::Installed,
+            "instalada por la demostración al registrarse los asistentes",
+        )?;
+        writeln!(out, "Reunión instalada / meeting installed")?;
+        let lock = service.close();
+        asamblea_pki::enroll_kiosk(dir, "quiosco-1")?;
+        writeln!(
+            out,
+            "Quiosco inscrito / kiosk enrolled: {}",
+            dir.join("tls/kiosks/quiosco-1.crt").display()
+        )?;
+        lock
+    } else {
+        let lock = MeetingLock::acquire_or_explain(dir)?;
+        writeln!(
+            out,
+            "Reanudando la reunión de demostración en / resuming the demo meeting in {}",
+            dir.display()
+        )?;
+        writeln!(out, "  (las claves del personal se mostraron al crearla / staff tokens were shown when it was created)")?;
+        lock
+    };
+    serve_locked(dir, lock, listen, limits, out)
+}
