@@ -76,6 +76,8 @@ fn staff_page(
         }
         script src="/assets/words.js" defer {}
         script src="/assets/reading.js" defer {}
+        script src="/assets/console-desk.js" defer {}
+        script src="/assets/console-agenda.js" defer {}
         script src="/assets/console.js" defer {}
     };
     let header = html! {
@@ -129,9 +131,22 @@ async fn qr_script() -> Response {
         .into_response()
 }
 
-/// `GET /assets/console.js`.
+/// `GET /assets/console.js`: what every console shares (the API, the
+/// quorum, the status) and the start of each.
 async fn script() -> Response {
     ([(header::CONTENT_TYPE, "text/javascript; charset=utf-8")], include_str!("../console.js"))
+        .into_response()
+}
+
+/// `GET /assets/console-desk.js`: the registration desk's console.
+async fn desk_script() -> Response {
+    ([(header::CONTENT_TYPE, "text/javascript; charset=utf-8")], include_str!("../console-desk.js"))
+        .into_response()
+}
+
+/// `GET /assets/console-agenda.js`: the chair's and the secretary's.
+async fn agenda_script() -> Response {
+    ([(header::CONTENT_TYPE, "text/javascript; charset=utf-8")], include_str!("../console-agenda.js"))
         .into_response()
 }
 
@@ -150,6 +165,8 @@ pub(crate) fn routes() -> Vec<crate::callers::Routes> {
             get_page("/presidencia", chair::page),
             get_page("/secretaria", secretary::page),
             get_page("/assets/console.js", script),
+            get_page("/assets/console-desk.js", desk_script),
+            get_page("/assets/console-agenda.js", agenda_script),
             get_page("/assets/qrcode.js", qr_script),
         ],
     )]
