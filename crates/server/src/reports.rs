@@ -72,11 +72,6 @@ struct Gathered {
     last_ms: u64,
     /// The first poll's opening: its record and time.
     first_opened: Option<(u64, u64)>,
-    /// The time of the record asked for as the installation, if the bundle
-    /// holds it.
-    installed_ms: Option<u64>,
-    /// The record of the chair's installation, if the ledger has one.
-    installed_seq: Option<u64>,
 }
 
 /// The bundle in `bundle`, verified with nothing from outside, then read
@@ -85,9 +80,6 @@ fn gather(bundle: &File, progress: &mut dyn FnMut(u64, u64)) -> Result<Gathered,
     let options = asamblea_ledger::VerifyOptions::bundle_alone(&asamblea_venue::profiles::load_profile);
     let (verified, state) = asamblea_ledger::verify_bundle_state(rewound(bundle)?, &options, progress)
         .map_err(|e| ReportError::NotVerified(e.to_string()))?;
-    // The chair's act of installation, when the ledger records one.
-    let installed =
-        state.session_log().iter().find(|s| s.step == asamblea_rules::SessionStep::Installed).map(|s| s.seq);
     let meeting =
         state.meeting().ok_or_else(|| ReportError::NotVerified("the register was never imported".into()))?;
     let mut choices: Vec<Vec<Option<String>>> =
@@ -95,29 +87,16 @@ fn gather(bundle: &File, progress: &mut dyn FnMut(u64, u64)) -> Result<Gathered,
     let mut agents = Vec::new();
     let mut poll_times = Vec::new();
     let mut last_ms = 0;
-    let (mut first_opened, mut installed_ms) = (None, None);
+    let mut first_opened = None;
     asamblea_ledger::for_each_event(rewound(bundle)?, progress, |record| {
         last_ms = record.time_ms;
-        if installed == Some(record.seq) {
-            installed_ms = Some(record.time_ms);
-        }
         if first_opened.is_none() && matches!(record.event.body, EventBody::ItemOpened { .. }) {
             first_opened = Some((record.seq, record.time_ms));
         }
         gather_event(meeting, &record.event.body, record.time_ms, &mut choices, &mut agents, &mut poll_times);
     })
     .map_err(|e| ReportError::Unreadable(e.to_string()))?;
-    Ok(Gathered {
-        verified,
-        state,
-        choices,
-        agents,
-        poll_times,
-        last_ms,
-        first_opened,
-        installed_seq: installed,
-        installed_ms,
-    })
+    Ok(Gathered { verified, state, choices, agents, poll_times, last_ms, first_opened })
 }
 
 /// The bundle's file read from its start again: each pass (verify, the
@@ -381,12 +360,15 @@ pub fn acta(
             crate::public::candidates_of(state, entry).map(|lists| (entry.item.as_str().to_string(), lists))
         })
         .collect();
-    // The installation: the record asked for (the chair's act, once the
-    // ledger has one), else the first poll's opening, said as such.
-    let installed = match (gathered.installed_seq, gathered.installed_ms) {
-        (Some(seq), Some(time_ms)) => Some(acta::Installed { seq, time_ms, recorded: true }),
-        _ => gathered.first_opened.map(|(seq, time_ms)| acta::Installed { seq, time_ms, recorded: false }),
-    };
+    // The installation: the chair's recorded act, else (a ledger written
+    // before it existed) the first poll's opening, said as such.
+    let installed = sessions
+        .iter()
+        .find(|s| s.step == asamblea_rules::SessionStep::Installed)
+        .map(|s| acta::Installed { seq: s.seq, time_ms: s.at_ms, recorded: true })
+        .or_else(|| {
+            gathered.first_opened.map(|(seq, time_ms)| acta::Installed { seq, time_ms, recorded: false })
+        });
     let source = acta::ActaSource {
         whole_agenda: &whole_agenda,
         sessions: &sessions,

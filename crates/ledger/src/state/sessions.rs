@@ -2,7 +2,7 @@
 //! (ledger-format §3.17–3.18, rules.md §11): `agenda-convened` held to
 //! `meeting-convened`, and each step of the sessions by its record's time.
 
-use asamblea_rules::{ClassPresence, QuorumReading, SessionStep};
+use asamblea_rules::{QuorumReading, SessionStep};
 use asamblea_wire::{AgendaEntry, EventBody};
 
 use super::{Rejection, State};
@@ -21,8 +21,6 @@ pub struct SessionRecord {
     pub note: String,
     /// The quorum at that moment.
     pub quorum: QuorumReading,
-    /// Who was present in each class at that moment.
-    pub by_class: ClassPresence,
 }
 
 impl State {
@@ -60,7 +58,6 @@ impl State {
             time_ms,
             note: note.as_str().to_string(),
             quorum,
-            by_class: meeting.presence_by_class(),
         });
         Ok(())
     }
