@@ -405,6 +405,17 @@ struct Daemon {
     started: Instant,
 }
 
+/// A bench that stops on an error leaves no daemon behind (it would hold
+/// the meeting's lock and a core).
+impl Drop for Daemon {
+    fn drop(&mut self) {
+        if matches!(self.child.try_wait(), Ok(None)) {
+            let _ = self.child.kill();
+            let _ = self.child.wait();
+        }
+    }
+}
+
 impl Daemon {
     fn start(exe: &Path, dir: &Path, keys: &Path) -> Result<Daemon> {
         // A free port: bound, read and released (nothing else binds here).

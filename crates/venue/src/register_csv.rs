@@ -292,9 +292,10 @@ pub fn import(
     // (holder, class) of every row so far: a class appears once a holder.
     let mut seen_classes: std::collections::HashSet<(String, &'static str)> =
         std::collections::HashSet::new();
+    let mut lines = Lines::new(&text);
     for record in reader.records() {
         let record = record.map_err(|e| {
-            let line = e.position().map_or(0, |p| line_at(&text, p.byte()));
+            let line = e.position().map_or(0, |p| lines.at(p.byte()));
             let message = match e.kind() {
                 csv::ErrorKind::UnequalLengths { expected_len, len, .. } => {
                     format!(
@@ -308,7 +309,7 @@ pub fn import(
             };
             ImportError::Csv { file: file.into(), line, message }
         })?;
-        let line = record.position().map_or(0, |p| line_at(&text, p.byte()));
+        let line = record.position().map_or(0, |p| lines.at(p.byte()));
         let field = |c: usize| record.get(at[c]).unwrap_or("").trim_matches(|c| c == ' ' || c == '\t');
         let bad = |field: &'static str, message: String| ImportError::Field {
             file: file.into(),
@@ -486,16 +487,41 @@ pub fn check_whole(file: &str, register: &Register) -> Result<(), ImportError> {
     Ok(())
 }
 
-/// The file's line (from 1) of the record that starts at `byte`. The
+/// Counts the file's lines (from 1) up to the record at a byte. The
 /// csv crate's own `Position::line` is one too low after a CRLF line end
 /// (what Excel writes; rust-csv issue 395) and after a blank line (issue
 /// 208), and its byte offset may point at the end of the previous line:
 /// the line is counted here from the text, past any line ends the offset
 /// still points at.
-fn line_at(text: &str, byte: u64) -> u64 {
-    let at = usize::try_from(byte).unwrap_or(usize::MAX).min(text.len());
-    let start = text[at..].find(|c| c != '\r' && c != '\n').map_or(text.len(), |n| at + n);
-    text.as_bytes()[..start].iter().filter(|&&b| b == b'\n').count() as u64 + 1
+struct Lines<'a> {
+    text: &'a str,
+    /// The byte up to which line ends are counted, and how many there are.
+    counted: usize,
+    ends: u64,
+}
+
+impl<'a> Lines<'a> {
+    fn new(text: &'a str) -> Self {
+        Lines { text, counted: 0, ends: 0 }
+    }
+
+    /// The line at `byte`. The rows come in order, so each call counts only
+    /// the line ends since the last one: linear in the file, not quadratic
+    /// (a register of 131.000 rows counted from the start for each row took
+    /// minutes; `asamblea bench-scale` times it).
+    fn at(&mut self, byte: u64) -> u64 {
+        let text = self.text;
+        let at = usize::try_from(byte).unwrap_or(usize::MAX).min(text.len());
+        let start = text[at..].find(|c| c != '\r' && c != '\n').map_or(text.len(), |n| at + n);
+        if start < self.counted {
+            // Out of order (an error's position): count afresh.
+            self.counted = 0;
+            self.ends = 0;
+        }
+        self.ends += text.as_bytes()[self.counted..start].iter().filter(|&&b| b == b'\n').count() as u64;
+        self.counted = start;
+        self.ends + 1
+    }
 }
 
 fn set(holdings: &mut ClassShares, class: ShareClass, shares: Shares) {
@@ -523,6 +549,21 @@ mod tests {
     fn check_error(csv: &str, expected: &str) {
         let Err(error) = import("r.csv", csv.as_bytes(), capital(), |_| {}) else { panic!("refused") };
         assert_eq!(error.to_string(), expected);
+    }
+
+    #[test]
+    fn lines_are_counted_past_line_ends_in_order_and_out_of_it() {
+        let text = "h\r\na\r\n\r\nb\nc\n";
+        let mut lines = Lines::new(text);
+        assert_eq!(lines.at(0), 1);
+        assert_eq!(lines.at(3), 2);
+        // An offset on the previous line's end points past it, and a
+        // blank line counts.
+        assert_eq!(lines.at(5), 4);
+        assert_eq!(lines.at(10), 5);
+        // Asked again for an earlier place (an error's position).
+        assert_eq!(lines.at(3), 2);
+        assert_eq!(lines.at(u64::MAX), 6);
     }
 
     #[test]
