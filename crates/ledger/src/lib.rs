@@ -52,7 +52,7 @@ pub use bundle::{
 };
 pub use cause::Cause;
 pub use journal::{Group, Journal, OpenError, SubmitError};
-pub use state::{AttendeeName, RecordedStatement, Rejection, SessionRecord, State};
+pub use state::{AttendeeName, PowerRecord, Powers, RecordedStatement, Rejection, SessionRecord, State};
 pub use writer::{Clock, Completion, WriterStats, MAX_BATCH};
 
 /// An event signed by its actor, waiting for its place in the ledger.

@@ -8,9 +8,11 @@
 use std::collections::HashMap;
 
 use asamblea_rules::{Call, Channel, Meeting, MeetingKind, Profile, Refusal, Register, Sessions};
+mod powers;
 mod rejection;
 mod sessions;
 
+pub use powers::{PowerRecord, Powers};
 pub use rejection::Rejection;
 
 pub use sessions::SessionRecord;
@@ -121,6 +123,8 @@ pub struct State {
     /// acta's attendance list and the `asistencia` table (a holder who
     /// left before the end is in it).
     attendance: asamblea_rules::Attendance,
+    /// The powers of attorney lodged before the meeting.
+    powers: Powers,
 }
 
 /// Whether `person` attends now: a holder present in person, or an agent
@@ -176,6 +180,7 @@ impl State {
             sessions: Sessions::default(),
             session_log: Vec::new(),
             attendance: asamblea_rules::Attendance::new(),
+            powers: Powers::default(),
         }
     }
 
@@ -184,6 +189,12 @@ impl State {
     /// each list. `None` for a ledger convened before the kind existed.
     pub fn whole_agenda(&self) -> Option<&[AgendaEntry]> {
         self.whole_agenda.as_deref()
+    }
+
+    /// The powers of attorney lodged, with their verdicts, revocations and
+    /// use.
+    pub fn powers(&self) -> &Powers {
+        &self.powers
     }
 
     /// The sessions' state machine.
@@ -527,6 +538,7 @@ impl State {
                     .map_err(Rejection::Rules)?;
                 let at: Vec<_> = principals.iter().filter_map(|p| meeting.register().lookup(p)).collect();
                 attendance.arrived(meeting, &at, seq);
+                self.powers.arrived(self.meeting.as_ref().expect("admitted above"), arrival, seq);
             }
             EventBody::ProxyRefused { arrival, reason } => {
                 let meeting = self.meeting.as_ref().ok_or(Rejection::OutOfPlace(
@@ -737,6 +749,19 @@ impl State {
             | EventBody::MeetingSuspended { .. }
             | EventBody::MeetingResumed { .. }
             | EventBody::MeetingAdjourned { .. } => self.session_step(body, time_ms)?,
+            EventBody::PowerLodged(power) => {
+                let state = self.sessions.state();
+                let meeting = self.meeting.as_ref().ok_or(Rejection::OutOfPlace(
+                    "primero se importa el registro de accionistas / the register must be imported first",
+                ))?;
+                self.powers.lodge(meeting, state, power, seq)?;
+            }
+            EventBody::PowerRevoked { power, principal, reason } => {
+                let meeting = self.meeting.as_ref().ok_or(Rejection::OutOfPlace(
+                    "primero se importa el registro de accionistas / the register must be imported first",
+                ))?;
+                self.powers.revoke(meeting, power, principal, *reason, seq)?;
+            }
             EventBody::ResultPublished { item, result } => {
                 let meeting = self.meeting.as_ref().ok_or(Rejection::OutOfPlace(
                     "primero se importa el registro de accionistas / the register must be imported first",

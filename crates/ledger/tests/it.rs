@@ -17,6 +17,8 @@ mod fixture;
 mod flips;
 #[path = "it/observers.rs"]
 mod observers;
+#[path = "it/powers.rs"]
+mod powers;
 #[path = "it/sessions.rs"]
 mod sessions;
 #[path = "it/storage.rs"]

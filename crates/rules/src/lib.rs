@@ -31,6 +31,8 @@
 //! - `item`: agenda items, ballots, results.
 //! - `election`: the electoral quotient with largest remainders.
 //! - `meeting`: the state machine that ties them together.
+//! - [`powers`]: powers of attorney lodged before the meeting, and the
+//!   one order in which the rules refuse them.
 //! - `session`: installation, suspension, resumption, adjournment.
 //! - `refusal`: the codes of refused steps.
 //! - [`calendar`]: dates, Colombia's public holidays and business days,
@@ -44,6 +46,7 @@ pub mod convening;
 mod election;
 mod item;
 mod meeting;
+pub mod powers;
 mod presence;
 mod profile;
 mod refusal;

@@ -14,9 +14,11 @@ use asamblea_rules::{
 
 mod agenda;
 mod ballot;
+mod power;
 
 pub use agenda::{AgendaEntry, AgendaItem, Candidate};
 pub use ballot::{Ballot, Choice, HolderVote, SplitPart};
+pub use power::{LodgedPower, Reception, Revocation, Substitute};
 
 use crate::codec::{Reader, Writer};
 use crate::error::{Problem, WireError};
@@ -222,6 +224,20 @@ pub enum EventBody {
         /// What the chair adds for the acta (may be empty).
         note: Text,
     },
+    /// A power of attorney lodged before the meeting, with the desk's
+    /// verdict on it. Recorded by the registration desk before the
+    /// installation.
+    PowerLodged(LodgedPower),
+    /// A lodged, accepted power stops covering one of its principals.
+    /// Recorded by the registration desk.
+    PowerRevoked {
+        /// The power.
+        power: Id,
+        /// The principal it no longer covers.
+        principal: Id,
+        /// Why.
+        reason: Revocation,
+    },
 }
 
 /// An agent presenting itself with its principals.
@@ -353,6 +369,8 @@ impl EventBody {
             EventBody::MeetingSuspended { .. } => MessageKind::MeetingSuspended,
             EventBody::MeetingResumed { .. } => MessageKind::MeetingResumed,
             EventBody::MeetingAdjourned { .. } => MessageKind::MeetingAdjourned,
+            EventBody::PowerLodged(_) => MessageKind::PowerLodged,
+            EventBody::PowerRevoked { .. } => MessageKind::PowerRevoked,
         }
     }
 
@@ -467,6 +485,12 @@ impl EventBody {
             | EventBody::MeetingSuspended { note }
             | EventBody::MeetingResumed { note }
             | EventBody::MeetingAdjourned { note } => w.str(note.as_str()),
+            EventBody::PowerLodged(power) => power.write(w)?,
+            EventBody::PowerRevoked { power, principal, reason } => {
+                w.str(power.as_str());
+                w.str(principal.as_str());
+                w.code(*reason);
+            }
         }
         Ok(())
     }
@@ -597,6 +621,12 @@ impl EventBody {
             MessageKind::MeetingAdjourned => {
                 EventBody::MeetingAdjourned { note: r.text("meeting-adjourned.note")? }
             }
+            MessageKind::PowerLodged => EventBody::PowerLodged(LodgedPower::read(r)?),
+            MessageKind::PowerRevoked => EventBody::PowerRevoked {
+                power: r.id("power-revoked.power")?,
+                principal: r.id("power-revoked.principal")?,
+                reason: r.code("power-revoked.reason")?,
+            },
             // `Reader::header` let event kinds only through.
             MessageKind::Receipt | MessageKind::Checkpoint => {
                 return Err(r.malformed("tag", 0, Problem::UnexpectedKind(kind)))

@@ -8,6 +8,7 @@
 
 use std::fmt;
 
+use asamblea_rules::powers::{PowerRefusal, Tie};
 use asamblea_rules::{Call, Capacity, DecisionBase, MatterKind, MeetingKind, Outcome, QuorumRule, Role};
 
 /// The only format version this crate reads and writes, for every kind.
@@ -99,6 +100,8 @@ message_kinds! {
     MeetingSuspended = 0x15, "meeting-suspended", CHAIR;
     MeetingResumed = 0x16, "meeting-resumed", CHAIR;
     MeetingAdjourned = 0x17, "meeting-adjourned", CHAIR;
+    PowerLodged = 0x18, "power-lodged", OPERATOR;
+    PowerRevoked = 0x19, "power-revoked", OPERATOR;
     Receipt = 0x40, "receipt", DAEMON;
     Checkpoint = 0x41, "checkpoint", DAEMON;
 }
@@ -228,6 +231,32 @@ wire_codes!(QuorumRule { MoreThanHalf = 1, HalfPlusOne = 2 });
 wire_codes!(DecisionBase { Present = 1, Cast = 2 });
 wire_codes!(Capacity { Proxy = 1, LegalRepresentative = 2 });
 wire_codes!(StaffRole { Operator = 1, Chair = 2, Secretary = 3, Auditor = 4 });
+wire_codes!(Tie { None = 0, Administrator = 1, Employee = 2, Administration = 3 });
+
+/// A power's verdict: 0 accepted, else the reason it was refused.
+impl WireCode for Option<PowerRefusal> {
+    fn to_code(self) -> u8 {
+        match self {
+            None => 0,
+            Some(PowerRefusal::MissingAgent) => 1,
+            Some(PowerRefusal::MissingDate) => 2,
+            Some(PowerRefusal::UnknownHolder) => 3,
+            Some(PowerRefusal::AgentBarred) => 4,
+            Some(PowerRefusal::SubstituteBarred) => 5,
+            Some(PowerRefusal::TiedToAdministration) => 6,
+            Some(PowerRefusal::SuggestedByCompany) => 7,
+            Some(PowerRefusal::AlreadyCovered) => 8,
+            Some(PowerRefusal::DocumentRejected) => 9,
+            Some(PowerRefusal::WrongMeeting) => 10,
+        }
+    }
+    fn from_code(code: u8) -> Option<Self> {
+        if code == 0 {
+            return Some(None);
+        }
+        PowerRefusal::ALL.into_iter().find(|r| Some(*r).to_code() == code).map(Some)
+    }
+}
 
 /// An optional role: 0 for none.
 impl WireCode for Option<Role> {
@@ -297,6 +326,10 @@ mod tests {
         check_table(&[Capacity::Proxy, Capacity::LegalRepresentative], &[]);
         check_table(&StaffRole::ALL, &[]);
         check_table(&[None, Some(Role::Administrator), Some(Role::Employee)], &[]);
+        check_table(&[Tie::None, Tie::Administrator, Tie::Employee, Tie::Administration], &[]);
+        let verdicts: Vec<Option<PowerRefusal>> =
+            std::iter::once(None).chain(PowerRefusal::ALL.into_iter().map(Some)).collect();
+        check_table(&verdicts, &[]);
         let outcomes = [
             Outcome::Open,
             Outcome::Pass,

@@ -16,6 +16,8 @@ pub const MAX_FILE_TEXT_LEN: usize = 60_000;
 pub const MAX_NAMES: usize = 1_000;
 /// Principals one agent's check-in may name.
 pub const MAX_PRINCIPALS: usize = 1_000;
+/// Substitutes a lodged power may name.
+pub const MAX_SUBSTITUTES: usize = 4;
 /// Holders one ballot may vote for (an agent votes for each principal).
 pub const MAX_VOTES: usize = 1_000;
 /// Items on a convened agenda.

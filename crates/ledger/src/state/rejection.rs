@@ -1,6 +1,7 @@
 //! Why the replay refuses an event ([`Rejection`]), Spanish first, then
 //! English, as every message `verify` and the daemon show a person.
 
+use asamblea_rules::powers::PowerRefusal;
 use asamblea_rules::{Refusal, SessionRefusal};
 use asamblea_wire::{CredentialId, SignerRole, StaffRole};
 
@@ -140,6 +141,35 @@ pub enum Rejection {
     /// agenda of `meeting-convened`: what disagrees, `español / English`.
     #[error("{0}")]
     AgendaMismatch(String),
+    /// A power lodged under a reference already used.
+    #[error(
+        "ya se radicó un poder con la referencia `{0}` / a power with reference `{0}` was already lodged"
+    )]
+    PowerInUse(String),
+    /// A lodged power's verdict that is not the rules' (judgements aside).
+    #[error(
+        "un poder registrado como `{recorded}` es, según las reglas, {} / a power recorded as `{recorded}` is, by the rules, {}",
+        .actual.map_or("aceptable".to_string(), |r| format!("`{}`", r.code())),
+        .actual.map_or("acceptable".to_string(), |r| format!("`{}`", r.code()))
+    )]
+    PowerVerdictMismatch {
+        /// What the event says (`accepted` or a reason's code).
+        recorded: &'static str,
+        /// What the rules say.
+        actual: Option<PowerRefusal>,
+    },
+    /// A revocation of a power that does not cover the principal: unknown,
+    /// refused, not among its principals, or revoked already.
+    #[error(
+        "el poder `{power}` no cubre a `{principal}` (no existe, fue rechazado, no lo nombra o ya se revocó) / \
+         power `{power}` does not cover `{principal}` (unknown, refused, not naming them, or revoked already)"
+    )]
+    PowerNotCovering {
+        /// The power.
+        power: String,
+        /// The principal.
+        principal: String,
+    },
 }
 
 /// Who may sign an event, in Spanish, for [`Rejection::SignerNotAllowed`].

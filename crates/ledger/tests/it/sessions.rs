@@ -21,8 +21,10 @@ use crate::support::{id, nonce, sign, stepping_clock, TempDir, T0};
 /// 26 March, 09:00 there.
 const SUNDAY_MIDNIGHT: u64 = T0 + 63 * 3_600_000;
 
-struct Meeting {
-    journal: Journal,
+/// A meeting recorded through the journal, one event at a time (also the
+/// powers' tests').
+pub(crate) struct Meeting {
+    pub(crate) journal: Journal,
     clock: Arc<AtomicU64>,
     nonces: u64,
     _dir: TempDir,
@@ -31,7 +33,12 @@ struct Meeting {
 impl Meeting {
     /// Convened with its whole agenda, staff enrolled, the register
     /// imported, and `present` checked in.
-    fn convened(name: &str, present: &[&str]) -> Meeting {
+    pub(crate) fn convened(name: &str, present: &[&str]) -> Meeting {
+        Meeting::convened_with(name, present, settings())
+    }
+
+    /// [`Meeting::convened`] under these settings.
+    pub(crate) fn convened_with(name: &str, present: &[&str], settings: asamblea_rules::Settings) -> Meeting {
         let dir = TempDir::new(name);
         let (clock, handle) = stepping_clock();
         let journal = Journal::open(
@@ -53,7 +60,7 @@ impl Meeting {
                 profile_digest: Digest::sha256(PROFILE_BYTES),
                 meeting_kind: MeetingKind::Ordinary,
                 call: Call::First,
-                settings: settings(),
+                settings,
                 agenda: agenda(),
             },
         );
@@ -97,12 +104,12 @@ impl Meeting {
         m
     }
 
-    fn event(&mut self, body: EventBody) -> Event {
+    pub(crate) fn event(&mut self, body: EventBody) -> Event {
         self.nonces += 1;
         Event { nonce: nonce("sessions", self.nonces), body }
     }
 
-    fn submit(&mut self, key: &Keypair, body: EventBody) -> Appended {
+    pub(crate) fn submit(&mut self, key: &Keypair, body: EventBody) -> Appended {
         let kind = body.kind();
         let event = self.event(body);
         self.journal
@@ -112,7 +119,7 @@ impl Meeting {
 
     /// An event placed in a group at `at_ms` (the writer's clock reads
     /// one second on).
-    fn at(&mut self, at_ms: u64, key: &Keypair, body: EventBody) -> Result<Appended, SubmitError> {
+    pub(crate) fn at(&mut self, at_ms: u64, key: &Keypair, body: EventBody) -> Result<Appended, SubmitError> {
         self.clock.store(at_ms - 1_000, Ordering::Relaxed);
         let event = self.event(body);
         let mut group = self.journal.begin_group()?;
@@ -122,7 +129,7 @@ impl Meeting {
     }
 }
 
-fn note() -> Text {
+pub(crate) fn note() -> Text {
     Text::new("").unwrap()
 }
 
