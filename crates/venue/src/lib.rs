@@ -48,6 +48,8 @@
 //! - `meeting_config`: `meeting.toml` (settings and agenda).
 //! - `profiles`: bylaws profiles from `config/*.toml`.
 //! - `register_csv`: the share register from CSV.
+//! - `powers`: a power of attorney from outside (the desk's form, the
+//!   powers file), checked for form before the rules judge it.
 //! - `spec`: capital and agenda items as TOML (shared with the scenarios).
 //! - `text`: ids and names from outside in one form (NFC), and their
 //!   look-alike twins refused.
@@ -60,6 +62,7 @@ pub mod error;
 pub mod fields;
 pub mod lock;
 pub mod meeting_config;
+pub mod powers;
 pub mod profiles;
 pub mod register_csv;
 pub mod scratch;

@@ -231,19 +231,21 @@ fn read_acta(table: &toml::Table) -> Result<ActaFields, FieldError> {
 /// A real calendar date written `YYYY-MM-DD` (the Gregorian calendar,
 /// leap years included; `asamblea_rules::calendar`).
 fn check_date(f: &Fields, key: &str, value: &str) -> Result<Date, FieldError> {
-    Date::parse(value).map_err(|e| {
-        f.error(
-            key,
-            match e {
-                DateError::NotWrittenIso => format!(
-                    "`{value}` no es una fecha escrita AAAA-MM-DD / `{value}` is not a date written YYYY-MM-DD"
-                ),
-                DateError::NotInCalendar => {
-                    format!("`{value}` no es una fecha del calendario / `{value}` is not a calendar date")
-                }
-            },
-        )
-    })
+    Date::parse(value).map_err(|e| f.error(key, date_problem(value, e)))
+}
+
+/// Why `value` is not a date, Spanish first (every date from outside).
+pub(crate) fn date_problem(value: &str, e: DateError) -> String {
+    match e {
+        DateError::NotWrittenIso => {
+            format!(
+                "`{value}` no es una fecha escrita AAAA-MM-DD / `{value}` is not a date written YYYY-MM-DD"
+            )
+        }
+        DateError::NotInCalendar => {
+            format!("`{value}` no es una fecha del calendario / `{value}` is not a calendar date")
+        }
+    }
 }
 
 /// Holds the convening of a parsed `meeting.toml` to the law (`rules.md`

@@ -47,7 +47,7 @@ fn describe(c: char) -> String {
 
 /// `raw` without the spaces and tabs around it. Only those: a control or
 /// an invisible character at either end is refused, not silently dropped.
-fn trim(raw: &str) -> &str {
+pub(crate) fn trim(raw: &str) -> &str {
     raw.trim_matches(|c| c == ' ' || c == '\t' || c == '\r')
 }
 
