@@ -174,6 +174,12 @@ codes! {
     MeetingAdjourned = "meeting-adjourned", 409, "La sesión se levantó: la reunión terminó.", "The meeting was adjourned: it is over.";
     /// A suspension or adjournment while a poll is open.
     PollOpen = "poll-open", 409, "Hay una votación abierta: ciérrela primero.", "A poll is open: close it first.";
+    /// Powers lodged once the meeting is installed.
+    PowersClosed = "powers-closed", 409, "La reunión ya se instaló: los poderes se radican antes; ahora el apoderado presenta su poder en la mesa.", "The meeting is installed: powers are lodged before; now the agent shows their power at the desk.";
+    /// A desk action the meeting cannot take as asked (nobody to admit, a
+    /// power lodged before with other content); the message says what to
+    /// do.
+    DeskRefused = "desk-refused", 422, "La mesa no puede hacerlo así.", "The desk cannot do it this way.";
     /// A resumption beyond the three days of C.Co Art. 430.
     BeyondThreeDays = "beyond-three-days", 422, "Las deliberaciones no pueden prolongarse por más de tres días si no está representada la totalidad de las acciones suscritas (C.Co. art. 430).", "Deliberations may not run beyond three days unless every subscribed share is represented.";
 }

@@ -26,7 +26,8 @@
 //!
 //! One module per kind of caller, as the daemon's routes are split:
 //! [`public`] (anyone: status, results, receipts), [`desk`] (the
-//! registration operator), [`chair`], [`secretary`] (and the auditor),
+//! registration operator; [`powers`], its powers of attorney and
+//! one-scan admissions), [`chair`], [`secretary`] (and the auditor),
 //! [`kiosk`]; [`error`] holds the one error answer and its codes.
 
 pub mod chair;
@@ -34,6 +35,7 @@ pub mod desk;
 pub mod error;
 pub mod formats;
 pub mod kiosk;
+pub mod powers;
 pub mod public;
 pub mod secretary;
 

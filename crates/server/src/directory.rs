@@ -27,13 +27,13 @@ pub(crate) struct Directory {
 /// `cc1085850638`, so `CC 1085850638` finds it), and the number alone,
 /// without the document type in front (`1085850638`, so the bare number
 /// on the card, or `1.085.850.638`, finds it).
-struct IdKeys {
+pub(crate) struct IdKeys {
     compact: Box<str>,
     number: Box<str>,
 }
 
 impl IdKeys {
-    fn of(id: &str) -> IdKeys {
+    pub(crate) fn of(id: &str) -> IdKeys {
         let folded = fold(id);
         // The document type is the letters before the first separator
         // (`CC-`, `NIT-`, `PA-`), or, with none, before the first digit
@@ -52,6 +52,12 @@ impl IdKeys {
         IdKeys { number: number.into(), compact: compact(&folded).into() }
     }
 
+    /// Whether `typed` (folded and compacted) is this whole id, or its
+    /// whole number.
+    pub(crate) fn is(&self, typed: &str) -> bool {
+        *self.compact == *typed || (!self.number.is_empty() && *self.number == *typed)
+    }
+
     /// Whether `typed` (folded and compacted) is the start of this id, or
     /// of its number.
     fn starts_with(&self, typed: &str) -> bool {
@@ -61,7 +67,7 @@ impl IdKeys {
 
 /// Text without the characters that only separate parts of an id or a
 /// number as people write them: white space, dots, dashes.
-fn compact(text: &str) -> String {
+pub(crate) fn compact(text: &str) -> String {
     text.chars().filter(|&c| !is_separator(c)).collect()
 }
 
@@ -111,6 +117,19 @@ impl Directory {
     /// in its order).
     pub(crate) fn name(&self, at: asamblea_rules::HolderIndex) -> &str {
         self.holders.get(at.get()).map_or("", |(_, name)| name.as_str())
+    }
+
+    /// The holders whose whole id, or whole number, is `wanted` however
+    /// it is written (`1085850638`, `cc 1085850638`): the one a scanned
+    /// card or a typed document names.
+    pub(crate) fn exact(&self, wanted: &str) -> Vec<&str> {
+        let typed = compact(&fold(wanted.trim()));
+        self.keys
+            .iter()
+            .zip(&self.holders)
+            .filter(|(keys, _)| keys.is(&typed))
+            .map(|(_, (id, _))| id.as_str())
+            .collect()
     }
 
     /// Which holders `wanted` (folded) finds: by the start of the id or of

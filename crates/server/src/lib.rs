@@ -75,6 +75,7 @@ mod kiosk;
 mod layout;
 mod limits;
 mod meeting;
+mod powers;
 mod public;
 mod receipt_page;
 pub mod receipts;

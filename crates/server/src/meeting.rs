@@ -48,6 +48,12 @@ pub(crate) fn action_error(state: &AppState, e: ActionError) -> ApiError {
         ActionError::Ledger(l) => ledger_error(state, &l),
         // A value from the request that no event can carry: the caller's.
         ActionError::Other(e @ asamblea_venue::VenueError::Invalid { .. }) => ApiError::bad_request(&e, &e),
+        // The desk asked what the meeting cannot do as asked: the message
+        // says why and what to do, `español / English`.
+        ActionError::Other(asamblea_venue::VenueError::Refused { message }) => {
+            let (es, en) = message.split_once(" / ").unwrap_or((&message, &message));
+            ApiError::new(asamblea_api::ErrorCode::DeskRefused, es.to_string(), en.to_string())
+        }
         ActionError::Other(e) => {
             ApiError::internal("una acción sobre la reunión / an action on the meeting", &e)
         }

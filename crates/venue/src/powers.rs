@@ -65,6 +65,14 @@ pub struct FieldProblem {
     pub message: String,
 }
 
+impl FieldProblem {
+    /// The problem in Spanish, then in English, each naming the field.
+    pub fn words(&self) -> (String, String) {
+        let (es, en) = self.message.split_once(" / ").unwrap_or((&self.message, &self.message));
+        (format!("`{}`: {es}", self.field), format!("`{}`: {en}", self.field))
+    }
+}
+
 impl std::fmt::Display for FieldProblem {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         write!(f, "`{}`: {}", self.field, self.message)

@@ -44,6 +44,9 @@ use asamblea_wire::hex::encode as hex;
 mod convening;
 mod desk;
 mod polls;
+mod powers;
+
+pub use powers::{Admission, Expected, ExpectedPower, ExpectedPrincipal, LodgeReport, PrincipalStatus};
 
 use crate::error::{VenueError, READ};
 use crate::lock::MeetingLock;

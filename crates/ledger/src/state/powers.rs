@@ -83,6 +83,11 @@ impl Powers {
         self.by_carrier.get(person).into_iter().flatten().map(|&at| &self.list[at])
     }
 
+    /// Everyone named as agent or substitute by a lodged power.
+    pub fn carriers(&self) -> impl Iterator<Item = &str> {
+        self.by_carrier.keys().map(String::as_str)
+    }
+
     /// Checks a `power-lodged` against the rules and records it.
     pub(super) fn lodge(
         &mut self,
