@@ -48,8 +48,13 @@
 //! - `meeting_config`: `meeting.toml` (settings and agenda).
 //! - `profiles`: bylaws profiles from `config/*.toml`.
 //! - `register_csv`: the share register from CSV.
+//! - `csv_text` (private): what the CSV files from outside share — their
+//!   text decoded as Excel in Colombia writes it (Windows-1252, `;`) and
+//!   each record's own line.
 //! - `powers`: a power of attorney from outside (the desk's form, the
 //!   powers file), checked for form before the rules judge it.
+//! - `powers_file`: the powers lodged before the meeting, from CSV
+//!   (`docs/powers-file.md`): every bad row named, never just the first.
 //! - `spec`: capital and agenda items as TOML (shared with the scenarios).
 //! - `text`: ids and names from outside in one form (NFC), and their
 //!   look-alike twins refused.
@@ -58,11 +63,13 @@
 //!   TOML 1.0 (`docs/profile-format.md` §2).
 
 pub mod checkpoints;
+mod csv_text;
 pub mod error;
 pub mod fields;
 pub mod lock;
 pub mod meeting_config;
 pub mod powers;
+pub mod powers_file;
 pub mod profiles;
 pub mod register_csv;
 pub mod scratch;
