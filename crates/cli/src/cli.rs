@@ -208,6 +208,10 @@ enum Command {
         #[arg(long, default_value = "", value_name = "REFERENCIA")]
         power_document: String,
     },
+    /// Poderes radicados ante la sociedad antes de la reunión / powers of
+    /// attorney lodged with the company before the meeting.
+    #[command(visible_alias = "powers", subcommand)]
+    Poderes(PowersCommand),
     /// Emite e imprime las credenciales QR de quienes estén presentes sin una
     /// / issue and print QR badges for everyone present without one.
     #[command(
@@ -324,6 +328,11 @@ enum Command {
         /// Reinicios medidos / timed restarts.
         #[arg(long, default_value_t = 3, value_parser = clap::value_parser!(u16).range(1..=20))]
         restarts: u16,
+        /// Poderes importados de un archivo en una reunión nueva del mismo
+        /// libro, medidos (0: no se mide) / powers imported from a file into
+        /// a fresh meeting of the same register, timed (0: none).
+        #[arg(long, default_value_t = 20_000)]
+        powers: u64,
     },
     /// Verifica un paquete de auditoría o el libro de una reunión, sin
     /// confiar en nada / verify a bundle or a meeting's ledger, trusting nothing.
@@ -393,6 +402,36 @@ Códigos de salida / exit codes: 0 escrito / written · 1 el paquete no verifica
         /// xlsx).
         #[arg(short = 'o', long = "out", value_name = "ARCHIVO")]
         out: Option<PathBuf>,
+    },
+}
+
+/// `asamblea poderes …`.
+#[derive(Debug, Subcommand)]
+enum PowersCommand {
+    /// Radica los poderes de un archivo CSV (docs/powers-file.md), cada uno
+    /// con el veredicto de las reglas, todos en una transacción / lodge the
+    /// powers of a CSV file, each with the rules' verdict, all in one
+    /// transaction.
+    #[command(
+        visible_alias = "import",
+        after_help = "Cada fila con error se nombra con su línea, su columna y el motivo. Sin --solo-buenos ni --todo-o-nada, un archivo con errores no radica nada y dice las dos opciones. Un poder ya radicado con el mismo contenido se omite: importar dos veces no duplica nada. Solo antes de instalar la reunión, y sin el servicio en marcha. / Every bad row is named with its line, column and reason. Without either flag, a file with bad rows lodges nothing and says the two choices. A power already lodged with the same content is skipped. Only before the installation, with no daemon running.\n\nEjemplos / examples:\n  asamblea poderes importar reunion poderes.csv\n  asamblea poderes importar reunion poderes.csv --solo-buenos\n\nCódigos de salida / exit codes: 0 radicados / lodged · 2 archivo ilegible o con filas con error, nada radicado; o rechazado (el mensaje dice por qué) / unreadable file, or bad rows and nothing lodged; or refused."
+    )]
+    Importar {
+        /// La carpeta de la reunión / the meeting directory.
+        #[arg(value_name = "CARPETA")]
+        dir: PathBuf,
+        /// El archivo de poderes (CSV, o el CSV de Excel en Colombia) / the
+        /// powers file (CSV, or Excel's in Colombia).
+        #[arg(value_name = "ARCHIVO")]
+        file: PathBuf,
+        /// Radica los poderes buenos y deja fuera los de filas con error /
+        /// lodge the good powers, leave out those of bad rows.
+        #[arg(long = "solo-buenos", visible_alias = "only-good", conflicts_with = "all_or_nothing")]
+        only_good: bool,
+        /// Si alguna fila tiene error, no radica ninguno / if any row is
+        /// bad, lodge none.
+        #[arg(long = "todo-o-nada", visible_alias = "all-or-nothing")]
+        all_or_nothing: bool,
     },
 }
 
@@ -509,6 +548,21 @@ pub fn run(cli: Cli, out: &mut dyn Write, err: &mut dyn Write) -> u8 {
             };
             finish(crate::desk::issue_badges(&dir, to.as_deref(), paper, out), err)
         }
+        Command::Poderes(PowersCommand::Importar { dir, file, only_good, all_or_nothing }) => {
+            use crate::powers::{Imported, WithBadRows};
+            let choice = match (only_good, all_or_nothing) {
+                (true, _) => WithBadRows::KeepGood,
+                (false, true) => WithBadRows::NoneAtAll,
+                (false, false) => WithBadRows::Ask,
+            };
+            let imported = crate::powers::check_arguments(&dir, &file)
+                .and_then(|()| crate::powers::import(&dir, &file, choice, out));
+            match imported {
+                Ok(Imported::Lodged) => 0,
+                Ok(Imported::Refused) => 2,
+                Err(e) => finish(Err(e), err),
+            }
+        }
         Command::Revoke { dir, credential } => finish(crate::desk::revoke(&dir, credential, out), err),
         Command::Simulate { dir, seed, attendance } => {
             finish(crate::commands::simulate(&dir, seed, attendance, out), err)
@@ -527,7 +581,7 @@ pub fn run(cli: Cli, out: &mut dyn Write, err: &mut dyn Write) -> u8 {
             ),
             err,
         ),
-        Command::BenchScale { holders, items, attendance, cache, restarts } => finish(
+        Command::BenchScale { holders, items, attendance, cache, restarts, powers } => finish(
             crate::scale::bench_scale(
                 &crate::scale::ScaleOptions {
                     holders,
@@ -535,6 +589,7 @@ pub fn run(cli: Cli, out: &mut dyn Write, err: &mut dyn Write) -> u8 {
                     attendance,
                     cache,
                     restarts: usize::from(restarts),
+                    powers,
                 },
                 out,
             ),

@@ -14,6 +14,10 @@
 //!   export, verify, serve, demo, ballot).
 //! - `desk`: the registration desk's commands (checkin, badges, revoke,
 //!   kiosk), on the files or through a running daemon's API.
+//! - `powers`: `asamblea poderes importar`, the powers file lodged in one
+//!   transaction, every bad row named.
+//! - `powers_gen`: a powers file for the bench-scale register, with
+//!   planted defects, and bench-scale's measured import of it.
 //! - `bench`: `asamblea bench`, simulated kiosks against an in-process
 //!   daemon, and the pipeline ceiling without HTTP.
 //! - `scale`: `asamblea bench-scale`, a million-ballot meeting built once
@@ -25,6 +29,8 @@ pub mod bench;
 pub mod cli;
 pub mod commands;
 pub mod desk;
+pub mod powers;
+pub mod powers_gen;
 pub mod scale;
 pub mod scenario;
 pub mod verify;

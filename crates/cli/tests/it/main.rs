@@ -17,6 +17,7 @@ mod kill;
 mod kiosk;
 mod meeting_day;
 mod meeting_dir;
+mod powers;
 mod private_files;
 mod scenarios;
 mod support;
