@@ -62,7 +62,7 @@ pub fn powers_csv(
         let way = ways[(k % 4) as usize];
         let day = 1 + k % 20;
         let hash = format!("{:064x}", u128::from(k).wrapping_mul(0x9e37_79b9_7f4a_7c15_f39c_c060_5ced_c835));
-        let (substitutes, names) = if k % 7 == 0 {
+        let (substitutes, names) = if k.is_multiple_of(7) {
             (format!("CC-8{k:07}"), format!("Sustituto {k}"))
         } else {
             (String::new(), String::new())
