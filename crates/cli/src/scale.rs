@@ -334,18 +334,7 @@ fn build(
     std::fs::write(&csv, register)?;
     writeln!(out, "  Construyendo la reunión (una vez) / building the meeting (once)…")?;
     out.flush()?;
-    run(
-        exe,
-        keys,
-        &[
-            "init".as_ref(),
-            dir.as_os_str(),
-            "--meeting".as_ref(),
-            toml.as_os_str(),
-            "--register".as_ref(),
-            csv.as_os_str(),
-        ],
-    )?;
+    init(exe, keys, dir, &toml, &csv)?;
     let attendance = options.attendance.to_string();
     let simulated = run(
         exe,
@@ -369,6 +358,19 @@ fn build(
 fn asamblea_ledger_events(dir: &Path) -> Result<u64> {
     let meeting = asamblea_venue::service::MeetingFiles::meeting_id(dir)?;
     Ok(asamblea_ledger::record_count(&dir.join("ledger.db"), &meeting)?)
+}
+
+/// `asamblea init DIR --meeting TOML --register CSV`.
+fn init(exe: &Path, keys: &Path, dir: &Path, toml: &Path, csv: &Path) -> Result<String> {
+    let args = [
+        "init".as_ref(),
+        dir.as_os_str(),
+        "--meeting".as_ref(),
+        toml.as_os_str(),
+        "--register".as_ref(),
+        csv.as_os_str(),
+    ];
+    run(exe, keys, &args)
 }
 
 /// Runs `asamblea ARGS` to the end; its standard output, or why it failed.

@@ -103,9 +103,19 @@ pub(crate) fn decode(file: &str, bytes: Vec<u8>, notes: &mut Vec<String>) -> Res
     Ok(text)
 }
 
+/// A CSV reader of `text` with a header row, every row as long as it,
+/// separated by [`delimiter`]'s choice.
+pub(crate) fn reader<'a>(file: &str, text: &'a str, notes: &mut Vec<String>) -> csv::Reader<&'a [u8]> {
+    csv::ReaderBuilder::new()
+        .has_headers(true)
+        .flexible(false)
+        .delimiter(delimiter(file, text, notes))
+        .from_reader(text.as_bytes())
+}
+
 /// `;` when the header line has semicolons and no comma (with a note),
 /// else `,`.
-pub(crate) fn delimiter(file: &str, text: &str, notes: &mut Vec<String>) -> u8 {
+fn delimiter(file: &str, text: &str, notes: &mut Vec<String>) -> u8 {
     let header_line = text.lines().next().unwrap_or("");
     if header_line.contains(';') && !header_line.contains(',') {
         notes.push(format!(

@@ -194,12 +194,7 @@ pub fn read(
         csv_text::Undecodable::Encoding(message) => refuse(0, message),
         csv_text::Undecodable::Line(line, message) => refuse(line, message),
     })?;
-    let delimiter = csv_text::delimiter(file, &text, &mut notes);
-    let mut reader = csv::ReaderBuilder::new()
-        .has_headers(true)
-        .flexible(false)
-        .delimiter(delimiter)
-        .from_reader(text.as_bytes());
+    let mut reader = csv_text::reader(file, &text, &mut notes);
     let header = reader
         .headers()
         .map_err(|e| refuse(1, format!("el encabezado no se puede leer / the header cannot be read: {e}")))?

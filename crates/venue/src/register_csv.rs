@@ -128,12 +128,7 @@ pub fn import(
         csv_text::Undecodable::Encoding(message) => ImportError::Encoding { file: file.into(), message },
         csv_text::Undecodable::Line(line, message) => ImportError::Csv { file: file.into(), line, message },
     })?;
-    let delimiter = csv_text::delimiter(file, &text, &mut notes);
-    let mut reader = csv::ReaderBuilder::new()
-        .has_headers(true)
-        .flexible(false)
-        .delimiter(delimiter)
-        .from_reader(text.as_bytes());
+    let mut reader = csv_text::reader(file, &text, &mut notes);
     let header = reader
         .headers()
         .map_err(|e| ImportError::Header {

@@ -35,15 +35,7 @@ pub(super) fn measure_import(
     let big = 500.min(holders / 4);
     let generated = powers_csv(holders, powers, big, true, super::MEETING_DATE)?;
     std::fs::write(&file, &generated.csv)?;
-    let init = [
-        "init".as_ref(),
-        dir.as_os_str(),
-        "--meeting".as_ref(),
-        toml.as_os_str(),
-        "--register".as_ref(),
-        csv.as_os_str(),
-    ];
-    super::run(exe, &keys, &init)?;
+    super::init(exe, &keys, &dir, &toml, &csv)?;
     let import = [
         "poderes".as_ref(),
         "importar".as_ref(),

@@ -40,10 +40,24 @@ fn meeting(name: &str, holders: u64) -> (PathBuf, PathBuf) {
     (dir, inputs)
 }
 
-fn write_powers(inputs: &Path, made: &GeneratedPowers) -> PathBuf {
+/// A meeting of `holders` holders, a generated file of `powers` powers
+/// (the first for `big` principals) written beside it, and the meeting's
+/// record count before any import.
+struct Fixture {
+    dir: PathBuf,
+    inputs: PathBuf,
+    made: GeneratedPowers,
+    file: PathBuf,
+    before: u64,
+}
+
+fn fixture(name: &str, holders: u64, powers: u64, big: u64, defects: bool) -> Fixture {
+    let (dir, inputs) = meeting(name, holders);
+    let made = powers_csv(holders, powers, big, defects, MEETING_DATE).unwrap();
     let file = inputs.join("poderes.csv");
     std::fs::write(&file, &made.csv).unwrap();
-    file
+    let before = records(&dir);
+    Fixture { dir, inputs, made, file, before }
 }
 
 fn records(dir: &Path) -> u64 {
@@ -57,11 +71,8 @@ fn clean(dir: &Path, inputs: &Path) {
 
 #[test]
 fn a_file_imported_twice_doubles_nothing_and_the_summary_counts_each_verdict() {
-    let (dir, inputs) = meeting("twice", 2_000);
-    let made = powers_csv(2_000, 1_100, 20, false, MEETING_DATE).unwrap();
+    let Fixture { dir, inputs, made, file, before } = fixture("twice", 2_000, 1_100, 20, false);
     assert_eq!((made.agent_barred, made.already_covered), (1, 1));
-    let file = write_powers(&inputs, &made);
-    let before = records(&dir);
 
     let out = asamblea_ok(&["poderes", "importar", s(&dir), s(&file)]);
     let said = text(&out);
@@ -92,10 +103,7 @@ fn a_file_imported_twice_doubles_nothing_and_the_summary_counts_each_verdict() {
 
 #[test]
 fn a_file_with_bad_rows_lodges_nothing_unless_the_good_are_chosen() {
-    let (dir, inputs) = meeting("bad", 1_000);
-    let made = powers_csv(1_000, 60, 10, true, MEETING_DATE).unwrap();
-    let file = write_powers(&inputs, &made);
-    let before = records(&dir);
+    let Fixture { dir, inputs, made, file, before } = fixture("bad", 1_000, 60, 10, true);
 
     for choice in [None, Some("--todo-o-nada"), Some("--all-or-nothing")] {
         let mut args = vec!["poderes", "importar", s(&dir), s(&file)];
@@ -132,10 +140,7 @@ fn a_file_with_bad_rows_lodges_nothing_unless_the_good_are_chosen() {
 #[test]
 fn kill_9_during_an_import_leaves_none_of_the_powers_or_all_of_them() {
     const POWERS: u64 = 5_000;
-    let (dir, inputs) = meeting("kill", 6_000);
-    let made = powers_csv(6_000, POWERS, 500, false, MEETING_DATE).unwrap();
-    let file = write_powers(&inputs, &made);
-    let before = records(&dir);
+    let Fixture { dir, inputs, file, before, .. } = fixture("kill", 6_000, POWERS, 500, false);
     // A moment after the lodging began, different on each run (printed,
     // to repeat a failure by hand).
     let pause = Duration::from_millis(u64::from(std::process::id()) % 3_000);
@@ -176,9 +181,7 @@ fn kill_9_during_an_import_leaves_none_of_the_powers_or_all_of_them() {
 
 #[test]
 fn a_reference_lodged_with_other_content_or_a_served_meeting_lodges_nothing() {
-    let (dir, inputs) = meeting("other", 1_000);
-    let made = powers_csv(1_000, 30, 5, false, MEETING_DATE).unwrap();
-    let file = write_powers(&inputs, &made);
+    let Fixture { dir, inputs, made, file, .. } = fixture("other", 1_000, 30, 5, false);
     asamblea_ok(&["poderes", "importar", s(&dir), s(&file)]);
     let before = records(&dir);
     // P-000030's agent (CC-90000031, its only power) renamed, and a new
