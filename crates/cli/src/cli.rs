@@ -211,7 +211,7 @@ enum Command {
     /// Poderes radicados ante la sociedad antes de la reunión / powers of
     /// attorney lodged with the company before the meeting.
     #[command(visible_alias = "powers", subcommand)]
-    Poderes(PowersCommand),
+    Poderes(crate::powers::PowersCommand),
     /// Emite e imprime las credenciales QR de quienes estén presentes sin una
     /// / issue and print QR badges for everyone present without one.
     #[command(
@@ -405,36 +405,6 @@ Códigos de salida / exit codes: 0 escrito / written · 1 el paquete no verifica
     },
 }
 
-/// `asamblea poderes …`.
-#[derive(Debug, Subcommand)]
-enum PowersCommand {
-    /// Radica los poderes de un archivo CSV (docs/powers-file.md), cada uno
-    /// con el veredicto de las reglas, todos en una transacción / lodge the
-    /// powers of a CSV file, each with the rules' verdict, all in one
-    /// transaction.
-    #[command(
-        visible_alias = "import",
-        after_help = "Cada fila con error se nombra con su línea, su columna y el motivo. Sin --solo-buenos ni --todo-o-nada, un archivo con errores no radica nada y dice las dos opciones. Un poder ya radicado con el mismo contenido se omite: importar dos veces no duplica nada. Solo antes de instalar la reunión, y sin el servicio en marcha. / Every bad row is named with its line, column and reason. Without either flag, a file with bad rows lodges nothing and says the two choices. A power already lodged with the same content is skipped. Only before the installation, with no daemon running.\n\nEjemplos / examples:\n  asamblea poderes importar reunion poderes.csv\n  asamblea poderes importar reunion poderes.csv --solo-buenos\n\nCódigos de salida / exit codes: 0 radicados / lodged · 2 archivo ilegible o con filas con error, nada radicado; o rechazado (el mensaje dice por qué) / unreadable file, or bad rows and nothing lodged; or refused."
-    )]
-    Importar {
-        /// La carpeta de la reunión / the meeting directory.
-        #[arg(value_name = "CARPETA")]
-        dir: PathBuf,
-        /// El archivo de poderes (CSV, o el CSV de Excel en Colombia) / the
-        /// powers file (CSV, or Excel's in Colombia).
-        #[arg(value_name = "ARCHIVO")]
-        file: PathBuf,
-        /// Radica los poderes buenos y deja fuera los de filas con error /
-        /// lodge the good powers, leave out those of bad rows.
-        #[arg(long = "solo-buenos", visible_alias = "only-good", conflicts_with = "all_or_nothing")]
-        only_good: bool,
-        /// Si alguna fila tiene error, no radica ninguno / if any row is
-        /// bad, lodge none.
-        #[arg(long = "todo-o-nada", visible_alias = "all-or-nothing")]
-        all_or_nothing: bool,
-    },
-}
-
 /// The command line with its help in Spanish first: the headings, the
 /// help and version flags, and every command's usage line.
 pub fn command() -> clap::Command {
@@ -548,21 +518,11 @@ pub fn run(cli: Cli, out: &mut dyn Write, err: &mut dyn Write) -> u8 {
             };
             finish(crate::desk::issue_badges(&dir, to.as_deref(), paper, out), err)
         }
-        Command::Poderes(PowersCommand::Importar { dir, file, only_good, all_or_nothing }) => {
-            use crate::powers::{Imported, WithBadRows};
-            let choice = match (only_good, all_or_nothing) {
-                (true, _) => WithBadRows::KeepGood,
-                (false, true) => WithBadRows::NoneAtAll,
-                (false, false) => WithBadRows::Ask,
-            };
-            let imported = crate::powers::check_arguments(&dir, &file)
-                .and_then(|()| crate::powers::import(&dir, &file, choice, out));
-            match imported {
-                Ok(Imported::Lodged) => 0,
-                Ok(Imported::Refused) => 2,
-                Err(e) => finish(Err(e), err),
-            }
-        }
+        Command::Poderes(command) => match crate::powers::run(command, out) {
+            Ok(crate::powers::Imported::Lodged) => 0,
+            Ok(crate::powers::Imported::Refused) => 2,
+            Err(e) => finish(Err(e), err),
+        },
         Command::Revoke { dir, credential } => finish(crate::desk::revoke(&dir, credential, out), err),
         Command::Simulate { dir, seed, attendance } => {
             finish(crate::commands::simulate(&dir, seed, attendance, out), err)

@@ -13,7 +13,7 @@
 
 use std::collections::BTreeMap;
 use std::io::Write;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 use anyhow::{bail, Context, Result};
 use asamblea_documents::numfmt::thousands;
@@ -23,6 +23,51 @@ use asamblea_venue::powers_file::{self, PowersFile};
 use asamblea_venue::service::Service;
 
 use crate::commands::progress_bar;
+
+/// `asamblea poderes …`.
+#[derive(Debug, clap::Subcommand)]
+pub enum PowersCommand {
+    /// Radica los poderes de un archivo CSV (docs/powers-file.md), cada uno
+    /// con el veredicto de las reglas, todos en una transacción / lodge the
+    /// powers of a CSV file, each with the rules' verdict, all in one
+    /// transaction.
+    #[command(
+        visible_alias = "import",
+        after_help = "Cada fila con error se nombra con su línea, su columna y el motivo. Sin --solo-buenos ni --todo-o-nada, un archivo con errores no radica nada y dice las dos opciones. Un poder ya radicado con el mismo contenido se omite: importar dos veces no duplica nada. Solo antes de instalar la reunión, y sin el servicio en marcha. / Every bad row is named with its line, column and reason. Without either flag, a file with bad rows lodges nothing and says the two choices. A power already lodged with the same content is skipped. Only before the installation, with no daemon running.\n\nEjemplos / examples:\n  asamblea poderes importar reunion poderes.csv\n  asamblea poderes importar reunion poderes.csv --solo-buenos\n\nCódigos de salida / exit codes: 0 radicados / lodged · 2 archivo ilegible o con filas con error, nada radicado; o rechazado (el mensaje dice por qué) / unreadable file, or bad rows and nothing lodged; or refused."
+    )]
+    Importar {
+        /// La carpeta de la reunión / the meeting directory.
+        #[arg(value_name = "CARPETA")]
+        dir: PathBuf,
+        /// El archivo de poderes (CSV, o el CSV de Excel en Colombia) / the
+        /// powers file (CSV, or Excel's in Colombia).
+        #[arg(value_name = "ARCHIVO")]
+        file: PathBuf,
+        /// Radica los poderes buenos y deja fuera los de filas con error /
+        /// lodge the good powers, leave out those of bad rows.
+        #[arg(long = "solo-buenos", visible_alias = "only-good", conflicts_with = "all_or_nothing")]
+        only_good: bool,
+        /// Si alguna fila tiene error, no radica ninguno / if any row is
+        /// bad, lodge none.
+        #[arg(long = "todo-o-nada", visible_alias = "all-or-nothing")]
+        all_or_nothing: bool,
+    },
+}
+
+/// Runs `asamblea poderes …`.
+pub fn run(command: PowersCommand, out: &mut dyn Write) -> Result<Imported> {
+    match command {
+        PowersCommand::Importar { dir, file, only_good, all_or_nothing } => {
+            let choice = match (only_good, all_or_nothing) {
+                (true, _) => WithBadRows::KeepGood,
+                (false, true) => WithBadRows::NoneAtAll,
+                (false, false) => WithBadRows::Ask,
+            };
+            check_arguments(&dir, &file)?;
+            import(&dir, &file, choice, out)
+        }
+    }
+}
 
 /// What to do with the good powers of a file that has bad rows.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -146,7 +191,7 @@ pub fn import(dir: &Path, file: &Path, choice: WithBadRows, out: &mut dyn Write)
 
 /// The refusal when the file names no meeting folder that exists (a
 /// common slip: the two arguments swapped).
-pub fn check_arguments(dir: &Path, file: &Path) -> Result<()> {
+fn check_arguments(dir: &Path, file: &Path) -> Result<()> {
     if !dir.is_dir() {
         bail!(
             "{}: no es la carpeta de una reunión; el orden es asamblea poderes importar CARPETA ARCHIVO / not a meeting directory; the order is DIR FILE",
