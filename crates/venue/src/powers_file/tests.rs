@@ -213,3 +213,44 @@ fn a_utf16_file_is_refused_whole() {
     let e = read("poderes.csv", &bytes[..], |_| {}).unwrap_err();
     assert!(e.to_string().starts_with("poderes.csv: el archivo está en UTF-16"), "{e}");
 }
+
+#[test]
+fn the_optional_columns_name_their_own_bad_values() {
+    let head = format!("{HEAD},agent_tie,suggested,substitutes,substitute_names,substitute_ties,judgement");
+    let with = |p: &str, h: &str, extra: &str| format!("{},{extra}", row(p, h));
+    let text = [
+        head,
+        with("P-1", "CC-1", ",,,,,"),                         // 2 good
+        with("P-2", "CC-2", "jefe,,,,,"),                     // 3 unknown tie
+        with("P-3", "CC-3", ",quizás,,,,"),                   // 4 not yes or no
+        with("P-4", "CC-4", ",,CC-8|CC-9,Sara,,"),            // 5 one name for two
+        with("P-5", "CC-5", ",,CC-8,Sara,primo,"),            // 6 unknown substitute tie
+        with("P-6", "CC-6", ",,,,,perdido"),                  // 7 unknown judgement
+        with("P-7", "CC-7", ",,,,,already-covered"),          // 8 the rules', not the desk's
+        with("P-8", "CC-8", ",,CC-1|CC-2|CC-3|CC-4|CC-5,,,"), // 9 five substitutes
+        with("P-9", "CC-9", ",,CC-77,,,"),                    // 10 the agent as substitute
+        with("P-10", "CC-10", "EMPLEADO,Sí,CC-8,Sara,vinculado,otra-reunión"), // 11 good
+    ]
+    .join("\n");
+    let file = read_text(&text);
+    assert_eq!(
+        bad_at(&file),
+        [
+            (3, Some("agent_tie")),
+            (4, Some("suggested")),
+            (5, Some("substitute_names")),
+            (6, Some("substitute_ties")),
+            (7, Some("judgement")),
+            (8, Some("judgement")),
+            (9, Some("substitutes")),
+            (10, Some("substitutes")),
+        ]
+    );
+    assert!(file.bad[5].message.contains("lo deciden las reglas"), "{}", file.bad[5]);
+    let kept: Vec<&str> = file.powers.iter().map(|(_, p)| p.reference.as_str()).collect();
+    assert_eq!(kept, ["P-1", "P-10"]);
+    let last = &file.powers[1].1;
+    assert_eq!((last.agent_tie, last.suggested), (Tie::Employee, true));
+    assert_eq!(last.substitutes[0].tie, Tie::Administration);
+    assert_eq!(last.judgement, Some(PowerRefusal::WrongMeeting));
+}
