@@ -224,6 +224,24 @@ impl Service {
         Ok(report)
     }
 
+    /// A principal withdraws, in writing, the power lodged for them (so a
+    /// later power for their shares can be accepted): `power-revoked`
+    /// with the reason `withdrawn`. The agent who carries them now, if any,
+    /// keeps them until the desk records their exit.
+    pub fn withdraw_power_as(
+        &mut self,
+        key: &Keypair,
+        power: &str,
+        principal: &str,
+    ) -> Result<Appended, ActionError> {
+        let body = EventBody::PowerRevoked {
+            power: id("el poder / power", power)?,
+            principal: id("el poderdante / principal", principal)?,
+            reason: Revocation::Withdrawn,
+        };
+        self.staff_event_as(key, body)
+    }
+
     /// Everything lodged for `person` (a holder's id, an agent's
     /// document), as the desk shows it before admitting them.
     pub fn expected(&self, person: &str) -> Expected {

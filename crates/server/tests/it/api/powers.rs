@@ -126,6 +126,19 @@ async fn powers_are_judged_at_lodging_and_a_batch_lodged_twice_doubles_nothing()
     assert!(value["error"]["message"].as_str().unwrap().contains("powers[1] (P-21)"), "{value}");
     let figures = api.ok(Method::GET, "/api/v1/powers", "secretary", None).await;
     assert_eq!(figures["lodged"], 11, "nothing of a refused batch is lodged: {figures}");
+    // CC-10118785 withdraws P-1 in writing: a new power for her is
+    // accepted; withdrawing it twice is refused.
+    let withdrawal = json!({ "power": "P-1", "principal": "CC-10118785" });
+    api.ok(Method::POST, "/api/v1/powers/withdrawals", "operator", Some(withdrawal.clone())).await;
+    let (status, value) =
+        api.call(Method::POST, "/api/v1/powers/withdrawals", "operator", Some(withdrawal)).await;
+    assert_eq!(
+        (status, &value["error"]["code"]),
+        (StatusCode::UNPROCESSABLE_ENTITY, &json!("refused")),
+        "{value}"
+    );
+    let answer = lodge(&api, vec![power("P-12", &["CC-10118785"])]).await;
+    assert_eq!(reasons(&answer), [("P-12".to_string(), "accepted".to_string())]);
     // No voting instruction is ever taken.
     let (status, _) = api
         .call(Method::POST, "/api/v1/powers", "operator", Some(json!({ "powers": [with(power("P-30", &["CC-10150461"]), "instructions", json!("votar sí"))] })))
