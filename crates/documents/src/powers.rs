@@ -82,15 +82,17 @@ pub fn acta_blocks(meeting: &Meeting, names: &[String], powers: &[PowerLine]) ->
     let mut out = vec![
         Block::Heading(2, "Poderes radicados antes de la reunión".to_string()),
         Block::Text(format!(
-            "Antes de la instalación se radicaron {} poderes (C.Co. art. 184), que la mesa de registro verificó \
-             contra el libro de accionistas y las reglas (arts. 184 y 185 C.Co.; para un emisor inscrito, las de \
-             la Superintendencia Financiera): {} aceptados y {} rechazados. {} poderdantes revocaron su poder al \
-             llegar en persona o por escrito. Cada documento queda en poder de la sociedad; su huella SHA-256 \
-             está en el libro electrónico y aquí. Ningún poder lleva instrucciones de voto.",
-            thousands(powers.len() as u64),
-            thousands(accepted),
-            thousands(powers.len() as u64 - accepted),
-            thousands(revoked),
+            "Antes de la instalación se {} (C.Co. art. 184), que la mesa de registro verificó contra el libro de \
+             accionistas y las reglas (arts. 184 y 185 C.Co.; para un emisor inscrito, las de la Superintendencia \
+             Financiera): {} y {}. {} Cada documento queda en poder de la sociedad; su huella SHA-256 está en el \
+             libro electrónico y aquí. Ningún poder lleva instrucciones de voto.",
+            counted(powers.len() as u64, "radicó 1 poder", "radicaron {} poderes"),
+            counted(accepted, "1 aceptado", "{} aceptados"),
+            counted(powers.len() as u64 - accepted, "1 rechazado", "{} rechazados"),
+            match revoked {
+                0 => "Ningún poderdante revocó su poder.".to_string(),
+                n => counted(n, "1 poderdante revocó su poder al llegar en persona o por escrito.", "{} poderdantes revocaron su poder al llegar en persona o por escrito."),
+            },
         )),
     ];
     // Used, by the person who carried them.
@@ -238,4 +240,13 @@ pub fn table_of(meeting: &Meeting, names: &[String], powers: &[PowerLine]) -> Ta
         }
     }
     Table { name: "poderes", columns, rows }
+}
+
+/// `one` for 1, else `many` with the number (Colombian format) in its `{}`.
+fn counted(n: u64, one: &str, many: &str) -> String {
+    if n == 1 {
+        one.to_string()
+    } else {
+        many.replacen("{}", &thousands(n), 1)
+    }
 }

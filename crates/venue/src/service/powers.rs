@@ -387,11 +387,25 @@ impl Service {
         };
         events.push(arrival);
         let attending = name.or_else(|| {
-            // An agent not in the register is named as the power names them.
-            (expected.holder.is_none())
-                .then(|| expected.powers.iter().find(|p| p.verdict.is_none() && !p.as_substitute))
-                .flatten()
-                .and_then(|p| Text::new(&p.agent_name).ok())
+            // A person not in the register is named as their power names
+            // them: as its agent, or as its substitute.
+            if expected.holder.is_some() {
+                return None;
+            }
+            let powers = self.state().powers();
+            expected
+                .powers
+                .iter()
+                .filter(|p| p.verdict.is_none())
+                .filter_map(|p| powers.get(&p.reference))
+                .find_map(|record| {
+                    let power = &record.power;
+                    if power.agent.as_ref().is_some_and(|a| a.as_str() == person) {
+                        Some(power.agent_name.clone())
+                    } else {
+                        power.substitutes.iter().find(|s| s.id.as_str() == person).map(|s| s.name.clone())
+                    }
+                })
                 .filter(|n| !n.as_str().trim().is_empty())
         });
         if let Some(name) = attending {
@@ -471,25 +485,24 @@ fn written_date(text: &str) -> Option<asamblea_rules::calendar::Date> {
 /// references as fit its 256 bytes, and whether the person came as a
 /// substitute.
 fn powers_used(expected: &Expected, as_substitute: bool) -> Text {
-    let mut text = String::from(if as_substitute {
-        "Poderes radicados, como sustituto / lodged powers, as substitute:"
-    } else {
-        "Poderes radicados / lodged powers:"
-    });
-    let used: Vec<&str> = expected
+    let used: Vec<&ExpectedPower> = expected
         .powers
         .iter()
         .filter(|p| p.principals.iter().any(|q| q.status == PrincipalStatus::ToCarry))
-        .map(|p| p.reference.as_str())
         .collect();
-    for (i, reference) in used.iter().enumerate() {
+    let mut text =
+        match (as_substitute, used.iter().find(|p| p.as_substitute).and_then(|p| p.agent.as_deref())) {
+            (true, Some(agent)) => format!("Poderes radicados, como sustituto de {agent}:"),
+            _ => String::from("Poderes radicados:"),
+        };
+    for (i, power) in used.iter().enumerate() {
         let more = format!(" … (+{})", used.len() - i);
-        if text.len() + 1 + reference.len() + more.len() + 8 > asamblea_wire::limits::MAX_TEXT_LEN {
+        if text.len() + 1 + power.reference.len() + more.len() + 8 > asamblea_wire::limits::MAX_TEXT_LEN {
             text.push_str(&more);
             break;
         }
         text.push(' ');
-        text.push_str(reference);
+        text.push_str(&power.reference);
     }
     Text::new(&text).expect("kept within the limit")
 }

@@ -319,9 +319,11 @@ async fn the_acta_and_the_exports_list_the_powers_used_refused_and_revoked() {
     for expected in [
         "Poderes radicados antes de la reunión",
         "se radicaron 2 poderes",
-        "1 aceptados y 1 rechazados",
+        "1 aceptado y 1 rechazado",
+        "1 poderdante revocó su poder",
         "Poderes usados, por apoderado",
-        "como sustituto de Ana Apoderada Gómez (CC-77000001)",
+        "Sara Sustituta (CC-77000002), como sustituto de Ana Apoderada Gómez (CC-77000001)",
+        "Poderes radicados, como sustituto de CC-77000001: P-1",
         "Poderes rechazados al radicarse",
         "el apoderado es administrador o empleado de la sociedad",
         "Poderes revocados por su poderdante",
