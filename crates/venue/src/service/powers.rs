@@ -325,27 +325,25 @@ impl Service {
         let person_id = id("la persona / person", person)?;
         let mut events = Vec::new();
         let mut revoked = None;
+        // The person's own shares: revoking the power lodged for them and
+        // leaving its agent first (R2), as every arrival in person does.
         let own = match (expected.holder, expected.channel) {
-            (Some(h), Some(channel)) => {
-                if self.meeting().register().holder(h).holdings().total().is_zero() {
-                    None
-                } else {
-                    if let Some((power, _)) = &expected.covered_by {
-                        events.push(EventBody::PowerRevoked {
-                            power: id("el poder / power", power)?,
-                            principal: person_id.clone(),
-                            reason: Revocation::PrincipalArrived,
-                        });
-                        revoked = Some(power.clone());
+            (Some(h), Some(channel)) if !self.meeting().register().holder(h).holdings().total().is_zero() => {
+                let before = self.before_arrival_in_person(person)?;
+                revoked = expected.covered_by.as_ref().filter(|_| !before.is_empty()).map(|(p, _)| p.clone());
+                let leaves_agent = before.iter().any(|e| matches!(e, EventBody::CheckedOut { .. }));
+                events.extend(before);
+                match channel {
+                    Channel::Absent => Some(person),
+                    Channel::Agent { .. } if leaves_agent => Some(person),
+                    // Carried by someone whose power was not lodged: the
+                    // desk checks that agent out first, as for any arrival.
+                    Channel::Agent { .. } => {
+                        return Err(ActionError::Rejected(asamblea_ledger::Rejection::Rules(
+                            asamblea_rules::Refusal::AlreadyPresent,
+                        )))
                     }
-                    match channel {
-                        Channel::Agent { .. } => {
-                            events.push(EventBody::CheckedOut { person: person_id.clone() });
-                            Some(person)
-                        }
-                        Channel::Absent => Some(person),
-                        Channel::InPerson => None,
-                    }
+                    Channel::InPerson => None,
                 }
             }
             _ => None,
