@@ -87,7 +87,7 @@ pub const HOLDER_SEARCH: &str = concat!("^", white_space!(), r"[\s\S]{0,64}", wh
 pub const AGENT_ROLES: [&str; 2] = ["administrator", "employee"];
 
 /// The tables of a CSV export.
-pub const CSV_TABLES: [&str; 5] = ["puntos", "accionistas", "asistencia", "retiro", "listas"];
+pub const CSV_TABLES: [&str; 6] = ["puntos", "accionistas", "asistencia", "retiro", "listas", "poderes"];
 
 /// The files `GET /api/v1/exports/{file}` makes.
 pub const EXPORT_FILES: [&str; 5] =

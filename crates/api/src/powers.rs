@@ -261,3 +261,17 @@ pub struct AdmissionAnswer {
     /// The quorum after it.
     pub quorum: QuorumAfter,
 }
+
+/// `POST /api/v1/powers/withdrawals`: a principal withdrew in writing the
+/// power lodged for them.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+#[serde(deny_unknown_fields)]
+pub struct WithdrawalRequest {
+    /// The power.
+    #[cfg_attr(feature = "openapi", schema(value_type = crate::formats::Identifier))]
+    pub power: String,
+    /// The principal who withdraws it.
+    #[cfg_attr(feature = "openapi", schema(value_type = crate::formats::Identifier))]
+    pub principal: String,
+}

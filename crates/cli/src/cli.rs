@@ -392,7 +392,7 @@ Códigos de salida / exit codes: 0 escrito / written · 1 el paquete no verifica
         #[arg(long, default_value = "xlsx", value_parser = ["xlsx", "csv", "json"])]
         format: String,
         /// La tabla, en CSV / the table, for CSV.
-        #[arg(long, default_value = "puntos", value_parser = ["puntos", "accionistas", "asistencia", "retiro", "listas"])]
+        #[arg(long, default_value = "puntos", value_parser = asamblea_api::formats::CSV_TABLES)]
         table: String,
         /// CSV RFC 4180 (`,`) en lugar del de Excel en Colombia / RFC 4180 CSV instead of Excel's.
         #[arg(long)]

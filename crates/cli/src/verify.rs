@@ -391,6 +391,7 @@ pub fn verify(path: &Path, inputs: &VerifyInputs, out: &mut dyn Write) -> Result
                 "items": items,
                 "agenda": agenda,
                 "sessions": sessions,
+                "powers": powers_json(&state),
             });
             writeln!(out, "{}", serde_json::to_string_pretty(&answer)?)?;
             Ok(true)
@@ -422,6 +423,19 @@ pub fn verify(path: &Path, inputs: &VerifyInputs, out: &mut dyn Write) -> Result
                     out,
                     "Recibos / receipts: {} comprobados en la cadena / checked in the chain",
                     thousands(verified.receipts as u64)
+                )?;
+            }
+            let powers = state.powers().all();
+            if !powers.is_empty() {
+                let accepted = powers.iter().filter(|p| p.accepted()).count() as u64;
+                let revoked: u64 = powers.iter().map(|p| p.revoked.len() as u64).sum();
+                writeln!(
+                    out,
+                    "Poderes radicados / lodged powers: {} (aceptados / accepted {}, rechazados / refused {}; poderdantes revocados / principals revoked {})",
+                    thousands(powers.len() as u64),
+                    thousands(accepted),
+                    thousands(powers.len() as u64 - accepted),
+                    thousands(revoked)
                 )?;
             }
             // Each closed item's figures, re-derived from the events alone:
@@ -497,4 +511,41 @@ fn said_failed(out: &mut dyn Write, json: bool, problem: &str, skipped: &[String
 fn parse_hex32(text: &str) -> Result<[u8; 32]> {
     asamblea_wire::hex::decode_array(text)
         .context("se esperaban 64 dígitos hexadecimales / expected 64 hexadecimal digits")
+}
+
+/// Every power lodged, as the ledger holds it (ledger-format §3.19–3.20):
+/// its terms, verdict, document's hash, revocations and use, in the order
+/// lodged; an independent reading of the bundle agrees on each.
+fn powers_json(state: &asamblea_ledger::State) -> Vec<serde_json::Value> {
+    state
+        .powers()
+        .all()
+        .iter()
+        .map(|record| {
+            let p = &record.power;
+            serde_json::json!({
+                "power": p.power.as_str(),
+                "seq": record.seq,
+                "principals": p.principals.iter().map(|i| i.as_str()).collect::<Vec<_>>(),
+                "agent": p.agent.as_ref().map(|a| a.as_str()),
+                "agent_name": p.agent_name.as_str(),
+                "agent_tie": p.agent_tie.code(),
+                "suggested": p.suggested,
+                "substitutes": p.substitutes.iter().map(|s| serde_json::json!({
+                    "id": s.id.as_str(), "name": s.name.as_str(), "tie": s.tie.code(),
+                })).collect::<Vec<_>>(),
+                "meeting_date": p.meeting_date.as_str(),
+                "received_via": p.received_via.code(),
+                "received_on": p.received_on.as_str(),
+                "document_sha256": hex(&p.document.0),
+                "verdict": p.verdict.map_or("accepted", asamblea_rules::powers::PowerRefusal::code),
+                "revoked": record.revoked.iter().map(|(principal, why, seq)| serde_json::json!({
+                    "principal": principal.as_str(), "reason": why.code(), "seq": seq,
+                })).collect::<Vec<_>>(),
+                "used": record.used.iter().map(|(principal, by, substitute, seq)| serde_json::json!({
+                    "principal": principal.as_str(), "by": by.as_str(), "substitute": substitute, "seq": seq,
+                })).collect::<Vec<_>>(),
+            })
+        })
+        .collect()
 }

@@ -132,6 +132,8 @@ pub struct ActaSource<'a> {
     pub installed: Option<Installed>,
     /// Proxies refused: agent, principals, reason in words, power.
     pub refused: &'a [(String, Vec<String>, String, String)],
+    /// The powers lodged before the meeting, in the order lodged.
+    pub powers: &'a [crate::powers::PowerLine],
     /// Written statements: item, author, words.
     pub statements: &'a [(String, String, String)],
     /// Lots drawn: item, round, seed (hex), winner.
@@ -366,6 +368,7 @@ pub fn blocks(source: &ActaSource<'_>) -> Vec<Block> {
     }
 
     out.extend(attendance_blocks(source, &classes));
+    out.extend(crate::powers::acta_blocks(m, source.names, source.powers));
 
     // Each item of the agenda as convened, in its order, then any voted
     // that the notice did not list; an item never put to the vote says so.

@@ -47,6 +47,7 @@ pub mod explain;
 pub mod markup;
 pub mod numfmt;
 pub mod pdf;
+pub mod powers;
 pub mod quorum;
 pub mod results;
 pub mod rule_text;

@@ -71,7 +71,8 @@ impl From<u64> for Cell {
 /// A table: a name (the sheet's), its columns, its rows.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Table {
-    /// Its name: `puntos`, `accionistas`, `asistencia`, `retiro`.
+    /// Its name: `puntos`, `accionistas`, `asistencia`, `retiro`, `listas`,
+    /// `poderes`.
     pub name: &'static str,
     /// Each column's key (the JSON's, stable: `docs/exports.md`) and its
     /// heading, Spanish (English).
@@ -81,7 +82,7 @@ pub struct Table {
 }
 
 /// Columns from `(key, heading)` pairs.
-fn columns(pairs: &[(&str, &str)]) -> Vec<(String, String)> {
+pub(crate) fn columns(pairs: &[(&str, &str)]) -> Vec<(String, String)> {
     pairs.iter().map(|(key, heading)| (key.to_string(), heading.to_string())).collect()
 }
 
@@ -98,12 +99,21 @@ pub struct Source<'a> {
     pub choices: &'a [Vec<Option<String>>],
     /// Every arrival and departure as it happened.
     pub attendance: &'a Attendance,
+    /// The powers lodged before the meeting, in the order lodged.
+    pub powers: &'a [crate::powers::PowerLine],
 }
 
-/// Every table, in order: items, holders, attendance, withdrawal, and the
-/// elections' lists.
+/// Every table, in order: items, holders, attendance, withdrawal, the
+/// elections' lists, and the powers lodged.
 pub fn tables(source: &Source<'_>) -> Vec<Table> {
-    vec![items(source), holders(source), attendance(source), withdrawal(source), lists(source)]
+    vec![
+        items(source),
+        holders(source),
+        attendance(source),
+        withdrawal(source),
+        lists(source),
+        crate::powers::table_of(source.meeting, source.names, source.powers),
+    ]
 }
 
 /// One row per list of each closed election: its votes, their share of
@@ -268,7 +278,7 @@ fn holders(source: &Source<'_>) -> Table {
 }
 
 /// A share class's column: `ordinary`, `ordinarias (ordinary)`.
-fn class_column(class: ShareClass) -> (String, String) {
+pub(crate) fn class_column(class: ShareClass) -> (String, String) {
     let en = match class {
         ShareClass::Ordinary => "ordinary",
         ShareClass::Preferred => "preferred",

@@ -11,9 +11,9 @@ use utoipa_axum::routes;
 use asamblea_api::desk::QuorumAfter;
 use asamblea_api::powers::{
     AdmissionAnswer, AdmissionRequest, ExpectedAnswer, ExpectedPower, ExpectedPrincipal, ExpectedQuery,
-    LodgeAnswer, PowerFigures, PowerRequest, PowerVerdict, PowersRequest, ReasonCount,
+    LodgeAnswer, PowerFigures, PowerRequest, PowerVerdict, PowersRequest, ReasonCount, WithdrawalRequest,
 };
-use asamblea_api::{ByClass, ErrorAnswer, ErrorCode, Words};
+use asamblea_api::{ByClass, ErrorAnswer, ErrorCode, Recorded, Words};
 use asamblea_rules::powers::{PowerRefusal, Tie};
 use asamblea_rules::{Channel, SessionState};
 use asamblea_venue::powers::{PowerInput, SubstituteInput};
@@ -37,7 +37,11 @@ pub(crate) fn routes() -> Vec<Routes> {
     vec![
         Routes::api(
             Callers::Staff(&[Role::Operator]),
-            OpenApiRouter::new().routes(routes!(lodge)).routes(routes!(expected)).routes(routes!(admit)),
+            OpenApiRouter::new()
+                .routes(routes!(lodge))
+                .routes(routes!(withdraw))
+                .routes(routes!(expected))
+                .routes(routes!(admit)),
         ),
         Routes::api(
             Callers::Staff(&[Role::Operator, Role::Secretary, Role::Auditor]),
@@ -179,6 +183,34 @@ pub(crate) async fn lodge(
     .await?;
     state.publish_status();
     Ok((StatusCode::CREATED, Json(answer)))
+}
+
+/// A principal withdrew in writing the power lodged for them: it no longer
+/// covers them (`power-revoked`, reason `withdrawn`), so another power for
+/// their shares may be lodged.
+#[utoipa::path(post, path = "/api/v1/powers/withdrawals", tag = "desk",
+    request_body = WithdrawalRequest,
+    responses(
+        (status = 201, description = "Recorded", body = Recorded),
+        (status = 400, description = "`bad-request`", body = ErrorAnswer),
+        (status = 422, description = "`refused`: the power does not cover that principal", body = ErrorAnswer),
+        (status = 503, description = "`ledger-failure`", body = ErrorAnswer),
+    ))]
+pub(crate) async fn withdraw(
+    State(state): State<AppState>,
+    staff: Staff,
+    Body(request): Body<WithdrawalRequest>,
+) -> Result<(StatusCode, Json<Recorded>), ApiError> {
+    let state2 = state.clone();
+    let seq = blocking(&state, move |service| {
+        let appended = service
+            .withdraw_power_as(&staff.key, request.power.trim(), request.principal.trim())
+            .map_err(|e| action_error(&state2, e))?;
+        Ok(appended.seq)
+    })
+    .await?;
+    state.publish_status();
+    Ok((StatusCode::CREATED, Json(Recorded { seq })))
 }
 
 /// The desk's figures on the powers: lodged, accepted, refused by reason,

@@ -222,12 +222,14 @@ pub fn from_bundle(bundle: &File, progress: &mut dyn FnMut(u64, u64)) -> Result<
     };
     let agenda: Vec<(String, String)> =
         state.agenda().iter().map(|e| (e.item.as_str().to_string(), e.title.as_str().to_string())).collect();
+    let powers = power_lines(state);
     let source = tables::Source {
         meeting,
         agenda: &agenda,
         names: &names,
         choices: &gathered.choices,
         attendance: state.attendance(),
+        powers: &powers,
     };
     Ok(Report {
         tables: tables::tables(&source),
@@ -381,6 +383,7 @@ pub fn acta(
         names: &names,
         agents: &gathered.agents,
         refused: &refused,
+        powers: &power_lines(state),
         statements: &statements,
         lots: &lots,
         last: (gathered.verified.records, gathered.verified.head.to_string()),
@@ -411,4 +414,58 @@ fn parse_date(text: &str) -> Option<(u16, u8, u8)> {
     let month = parts.next()?.parse().ok()?;
     let day = parts.next()?.parse().ok()?;
     Some((year, month, day))
+}
+
+/// The powers lodged before the meeting as the documents show them, from
+/// the ledger's state (`power-lodged`, `power-revoked` and the arrivals
+/// that used them).
+fn power_lines(state: &asamblea_ledger::State) -> Vec<asamblea_documents::powers::PowerLine> {
+    use asamblea_documents::powers::{PowerLine, Used};
+    let via = |reception: asamblea_wire::Reception| match reception {
+        asamblea_wire::Reception::Mail => "correo",
+        asamblea_wire::Reception::Email => "correo electrónico",
+        asamblea_wire::Reception::Office => "en la oficina",
+        asamblea_wire::Reception::Other => "otro medio",
+    };
+    state
+        .powers()
+        .all()
+        .iter()
+        .map(|record| {
+            let p = &record.power;
+            PowerLine {
+                reference: p.power.as_str().to_string(),
+                agent: p.agent.as_ref().map(|a| a.as_str().to_string()),
+                agent_name: p.agent_name.as_str().to_string(),
+                principals: p.principals.iter().map(|i| i.as_str().to_string()).collect(),
+                document_sha256: p.document.to_string(),
+                received: format!("{}, {}", via(p.received_via), p.received_on.as_str()),
+                refused: p.verdict.map(|r| (r.code().to_string(), r.words().0.to_string())),
+                revoked: record
+                    .revoked
+                    .iter()
+                    .map(|(who, why, _)| {
+                        let words = match why {
+                            asamblea_wire::Revocation::PrincipalArrived => "llegó en persona",
+                            asamblea_wire::Revocation::Withdrawn => "lo revocó por escrito",
+                        };
+                        (who.as_str().to_string(), words.to_string())
+                    })
+                    .collect(),
+                used: record
+                    .used
+                    .iter()
+                    .map(|(principal, by, substitute, _)| Used {
+                        principal: principal.as_str().to_string(),
+                        by: by.as_str().to_string(),
+                        by_name: state
+                            .attendee_name(by.as_str())
+                            .map(|n| n.name.as_str().to_string())
+                            .unwrap_or_default(),
+                        substitute: *substitute,
+                    })
+                    .collect(),
+            }
+        })
+        .collect()
 }

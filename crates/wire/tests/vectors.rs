@@ -1111,3 +1111,91 @@ fn the_whole_agenda_and_the_sessions_have_their_bytes_in_the_document() {
         assert!(doc.contains(&hex(&bytes)), "docs/ledger-format.md §10.9 lacks `{name}` as encoded");
     }
 }
+
+// ----- §10.10: powers lodged and revoked -----------------------------------
+
+/// The events of §10.10, each encoded by the crate and, independently,
+/// from the layouts of §3.19 and §3.20: (what it is, its bytes).
+fn powers_vectors() -> Vec<(&'static str, Vec<u8>)> {
+    use asamblea_rules::powers::{PowerRefusal, Tie};
+    use asamblea_wire::{LodgedPower, Reception, Revocation, Substitute};
+    let text = |s: &str| Text::new(s).expect("a text");
+    let lodged = Event {
+        nonce: Nonce([0xB1; 16]),
+        body: EventBody::PowerLodged(LodgedPower {
+            power: id("P-0001"),
+            principals: vec![id("CC-1"), id("CC-2")],
+            agent: Some(id("CC-77")),
+            agent_name: text("Ana Apoderada"),
+            agent_tie: Tie::None,
+            suggested: false,
+            substitutes: vec![Substitute {
+                id: id("CC-78"),
+                name: text("Sara Sustituta"),
+                tie: Tie::Employee,
+            }],
+            meeting_date: text("2027-03-25"),
+            received_via: Reception::Email,
+            received_on: text("2027-03-10"),
+            document: Digest([0xD0; 32]),
+            verdict: Some(PowerRefusal::SubstituteBarred),
+        }),
+    };
+    let hand_lodged = [
+        &[0x18u8, 0x02][..],
+        &[0xB1; 16],
+        &string("P-0001"),
+        &2u32.to_be_bytes(),
+        &string("CC-1"),
+        &string("CC-2"),
+        &1u32.to_be_bytes(),
+        &string("CC-77"),
+        &string("Ana Apoderada"),
+        &[0],
+        &[0],
+        &1u32.to_be_bytes(),
+        &string("CC-78"),
+        &string("Sara Sustituta"),
+        &[2],
+        &string("2027-03-25"),
+        &[2],
+        &string("2027-03-10"),
+        &[0xD0; 32],
+        &[5],
+    ]
+    .concat();
+    let revoked = Event {
+        nonce: Nonce([0xB2; 16]),
+        body: EventBody::PowerRevoked {
+            power: id("P-0001"),
+            principal: id("CC-2"),
+            reason: Revocation::PrincipalArrived,
+        },
+    };
+    let hand_revoked = [&[0x19u8, 0x02][..], &[0xB2; 16], &string("P-0001"), &string("CC-2"), &[1]].concat();
+    [("power-lodged", lodged, hand_lodged), ("power-revoked", revoked, hand_revoked)]
+        .into_iter()
+        .map(|(name, event, hand)| {
+            let encoded = event.encode().expect("encodes");
+            assert_eq!(hex(&encoded), hex(&hand), "{name}: the crate and the layout of §3.19–3.20 agree");
+            assert_eq!(Event::decode(&encoded).expect("decodes"), event, "{name}");
+            (name, encoded)
+        })
+        .collect()
+}
+
+#[test]
+fn powers_lodged_and_revoked_have_their_bytes_in_the_document() {
+    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../../docs/ledger-format.md");
+    let text = std::fs::read_to_string(path).expect("docs/ledger-format.md");
+    let doc: String = text.split_whitespace().collect();
+    let vectors = powers_vectors();
+    if std::env::var_os("ASAMBLEA_PRINT_VECTORS").is_some() {
+        for (name, bytes) in &vectors {
+            println!("`{name}`:\n\n```text\n{}\n```\n", wrapped(&hex(bytes)));
+        }
+    }
+    for (name, bytes) in vectors {
+        assert!(doc.contains(&hex(&bytes)), "docs/ledger-format.md §10.10 lacks `{name}` as encoded");
+    }
+}

@@ -241,6 +241,68 @@ fn serve_locked(
     })
 }
 
+/// The demo's powers of attorney, lodged before the installation among the
+/// holders who do not come (every fourth group of three): one agent,
+/// Marta Lucía Duarte (`CC-52000001`, with a substitute), carries twelve
+/// of them and is left for the desk to admit with one scan of her card's
+/// number; three more powers show the rules' refusals (a company-suggested
+/// agent, an administrator as agent, shares already covered).
+fn lodge_demo_powers(service: &mut Service, ids: &[String], out: &mut dyn Write) -> Result<()> {
+    use asamblea_rules::powers::Tie;
+    use asamblea_venue::powers::{PowerInput, SubstituteInput};
+    let absent: Vec<&str> = ids
+        .chunks(3)
+        .enumerate()
+        .filter(|(i, _)| i % 4 == 3)
+        .flat_map(|(_, chunk)| chunk.iter().map(String::as_str))
+        .filter(|id| {
+            let register = service.meeting().register();
+            register.lookup(id).is_some_and(|at| {
+                let holder = register.holder(at);
+                holder.role().is_none() && !holder.holdings().total().is_zero()
+            })
+        })
+        .collect();
+    if absent.len() < 14 {
+        return Ok(());
+    }
+    let power = |reference: &str, principals: &[&str], agent: &str| PowerInput {
+        reference: reference.to_string(),
+        principals: principals.iter().map(|p| p.to_string()).collect(),
+        agent: agent.to_string(),
+        agent_name: "Marta Lucía Duarte Rincón".to_string(),
+        agent_tie: Tie::None,
+        suggested: false,
+        substitutes: vec![SubstituteInput {
+            id: "CC-52000002".to_string(),
+            name: "Jaime Andrés Ocampo Vélez".to_string(),
+            tie: Tie::None,
+        }],
+        meeting_date: service.config().date.clone(),
+        received_via: asamblea_wire::Reception::Email,
+        received_on: service.config().convened_on.clone().unwrap_or_else(|| service.config().date.clone()),
+        // The demo has no scanned documents: each hash is of its reference.
+        document_sha256: asamblea_wire::Digest::sha256(reference.as_bytes()).to_string(),
+        judgement: None,
+    };
+    let suggested = PowerInput { suggested: true, ..power("DEMO-P-002", &absent[12..13], "CC-52000001") };
+    let powers = [
+        power("DEMO-P-001", &absent[..12], "CC-52000001"),
+        suggested,
+        power("DEMO-P-003", &absent[13..14], "CC-10007919"),
+        power("DEMO-P-004", &absent[..1], "CC-52000003"),
+    ];
+    let report = service.lodge_powers(&powers, |_, _| {})?;
+    let accepted = report.lodged.iter().filter(|(_, verdict)| verdict.is_none()).count();
+    writeln!(
+        out,
+        "Poderes radicados / lodged powers: {} ({accepted} aceptado(s) / accepted); la apoderada CC-52000001 lleva {} poderdantes: admítala en la mesa con «52000001» / admit her at the desk with «52000001»",
+        report.lodged.len(),
+        12
+    )?;
+    Ok(())
+}
+
 /// `asamblea demo`: a demo meeting (created on first run in `dir`, reused
 /// after), with attendees already checked in and a kiosk enrolled, served
 /// over HTTPS; prints where and how to reach it.
@@ -255,6 +317,7 @@ pub fn demo(
         let lock = create_meeting(dir, None, None, hosts, out)?;
         let mut service = Service::open_locked(dir, lock)?;
         let ids: Vec<String> = service.meeting().register().iter().map(|(_, h)| h.id().to_string()).collect();
+        lodge_demo_powers(&mut service, &ids, out)?;
         // Three quarters of the holders arrive; every tenth group of three
         // comes through a proxy.
         let mut proxies = 0;

@@ -75,7 +75,10 @@ fn the_workbook_holds_the_verifiers_figures_as_numbers_and_the_same_bundle_gives
     assert_eq!(first, std::fs::read(&book).unwrap(), "the same bundle, the same workbook, byte for byte");
 
     let mut workbook: calamine::Xlsx<_> = calamine::open_workbook(&book).expect("an Excel workbook");
-    assert_eq!(workbook.sheet_names(), ["puntos", "accionistas", "asistencia", "retiro", "listas"]);
+    assert_eq!(
+        workbook.sheet_names(),
+        ["puntos", "accionistas", "asistencia", "retiro", "listas", "poderes"]
+    );
     let items = workbook.worksheet_range("puntos").unwrap();
     let headings: Vec<String> = items.rows().next().unwrap().iter().map(|c| c.to_string()).collect();
     let column = |name: &str| headings.iter().position(|h| h.starts_with(name)).unwrap();

@@ -207,12 +207,13 @@ pub(crate) fn csv_name(table: &str) -> String {
 /// first) and the bundle itself.
 fn downloads() -> Markup {
     /// Each table of the tallies as CSV: its `tabla`, and its name.
-    const TABLES: [(&str, &str); 5] = [
+    const TABLES: [(&str, &str); 6] = [
         ("puntos", "Puntos (CSV)"),
         ("accionistas", "Accionistas y votos (CSV)"),
         ("asistencia", "Asistencia (CSV)"),
         ("retiro", "Derecho de retiro (CSV)"),
         ("listas", "Elecciones: listas (CSV)"),
+        ("poderes", "Poderes radicados (CSV)"),
     ];
     html! {
         section aria-labelledby="exports-title" {

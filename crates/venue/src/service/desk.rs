@@ -5,10 +5,79 @@
 use super::*;
 
 impl Service {
-    /// A holder checks in person.
+    /// A holder checks in person (revoking the power lodged for them, if
+    /// one covers them: [`Service::before_arrival_in_person`]).
     pub fn check_in(&mut self, holder: &str) -> Result<Appended> {
         self.refuse_without_shares(&[holder])?;
-        self.staff_event(EventBody::CheckedInPerson { holder: id("el accionista / holder", holder)? })
+        let arrival = EventBody::CheckedInPerson { holder: id("el accionista / holder", holder)? };
+        let key = self.signer_for(MessageKind::CheckedInPerson)?;
+        let mut events = self.before_arrival_in_person(holder)?;
+        if events.is_empty() {
+            return self.staff_event(arrival);
+        }
+        events.push(arrival);
+        Ok(self.group_as(&key, events)?)
+    }
+
+    /// What the ledger records before `holder` arrives in person (R2: one
+    /// channel per holder): the revocation of the accepted power lodged for
+    /// them (`power-revoked`, `principal-arrived`) and, when that power's
+    /// agent or substitute carries them now, their exit from that agent
+    /// (`checked-out` of the holder; the agent keeps the rest). Nothing
+    /// when no lodged power covers them — or when someone else carries
+    /// them, which the rules then refuse as before.
+    pub fn before_arrival_in_person(&self, holder: &str) -> Result<Vec<EventBody>> {
+        let meeting = self.meeting();
+        let Some(at) = meeting.register().lookup(holder) else { return Ok(Vec::new()) };
+        let Some(power) = self.state().powers().covering(at) else { return Ok(Vec::new()) };
+        // The arrival follows the revocation in the same transaction:
+        // judged now, so that a revocation is never recorded alone.
+        self.state()
+            .sessions()
+            .check_arrival()
+            .map_err(|r| VenueError::Rejected(asamblea_ledger::Rejection::Session(r)))?;
+        let holder_id = id("el accionista / holder", holder)?;
+        let revoke = EventBody::PowerRevoked {
+            power: power.power.power.clone(),
+            principal: holder_id.clone(),
+            reason: asamblea_wire::Revocation::PrincipalArrived,
+        };
+        Ok(match meeting.presence().channel(at) {
+            asamblea_rules::Channel::Absent => vec![revoke],
+            asamblea_rules::Channel::Agent { agent, .. }
+                if power.carrier(meeting.presence().agent_id(agent)).is_some() =>
+            {
+                vec![revoke, EventBody::CheckedOut { person: holder_id }]
+            }
+            _ => Vec::new(),
+        })
+    }
+
+    /// Events signed by `key` and recorded in one transaction; where the
+    /// last one stands. Each is judged before it is pushed by whoever
+    /// calls: a refusal half-way commits what was pushed (a group is never
+    /// dropped half done) and is returned.
+    pub(crate) fn group_as(
+        &mut self,
+        key: &Keypair,
+        events: Vec<EventBody>,
+    ) -> Result<Appended, ActionError> {
+        let meeting_id = self.meeting_id;
+        let signed =
+            events.into_iter().map(|body| sign_event(&meeting_id, key, body)).collect::<Result<Vec<_>>>()?;
+        let mut group = self.journal.begin_group()?;
+        let mut last = None;
+        for event in signed {
+            match group.push(event) {
+                Ok(placed) => last = Some(placed),
+                Err(error) => {
+                    group.commit()?;
+                    return Err(ActionError::from(error));
+                }
+            }
+        }
+        group.commit()?;
+        last.ok_or_else(|| ActionError::Other(VenueError::refused("nada que registrar / nothing to record")))
     }
 
     /// The first of `holders` that the register lists with no share of
@@ -54,9 +123,14 @@ impl Service {
                 ))))
             }
         };
+        let before = match &arrival {
+            EventBody::CheckedInPerson { holder } => self.before_arrival_in_person(holder.as_str())?,
+            _ => Vec::new(),
+        };
         let Some((name, document)) = named else {
             return match arrival {
                 EventBody::CheckedInAgent(agent) => self.check_in_agent_as(key, agent),
+                body if !before.is_empty() => self.group_as(key, before.into_iter().chain([body]).collect()),
                 body => self.staff_event_as(key, body),
             };
         };
@@ -90,10 +164,25 @@ impl Service {
         }
         let meeting_id = self.meeting_id;
         let sign = |body: EventBody| sign_event(&meeting_id, key, body).map_err(ActionError::from);
+        let before = before.into_iter().map(sign).collect::<Result<Vec<_>, _>>()?;
         let arrived = sign(arrival)?;
         let naming = sign(EventBody::AttendeeNamed { person, name, document })?;
         let mut group = self.journal.begin_group()?;
-        let appended = group.push(arrived)?;
+        let pushed = before.len();
+        for event in before {
+            if let Err(error) = group.push(event) {
+                group.commit()?;
+                return Err(error.into());
+            }
+        }
+        let appended = match group.push(arrived) {
+            Ok(appended) => appended,
+            Err(error) if pushed > 0 => {
+                group.commit()?;
+                return Err(error.into());
+            }
+            Err(error) => return Err(error.into()),
+        };
         if let Err(error) = group.push(naming) {
             return Err(ActionError::Ledger(asamblea_ledger::LedgerError::WriterStopped {
                 reason: format!(

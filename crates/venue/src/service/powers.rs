@@ -224,6 +224,24 @@ impl Service {
         Ok(report)
     }
 
+    /// A principal withdraws, in writing, the power lodged for them (so a
+    /// later power for their shares can be accepted): `power-revoked`
+    /// with the reason `withdrawn`. The agent who carries them now, if any,
+    /// keeps them until the desk records their exit.
+    pub fn withdraw_power_as(
+        &mut self,
+        key: &Keypair,
+        power: &str,
+        principal: &str,
+    ) -> Result<Appended, ActionError> {
+        let body = EventBody::PowerRevoked {
+            power: id("el poder / power", power)?,
+            principal: id("el poderdante / principal", principal)?,
+            reason: Revocation::Withdrawn,
+        };
+        self.staff_event_as(key, body)
+    }
+
     /// Everything lodged for `person` (a holder's id, an agent's
     /// document), as the desk shows it before admitting them.
     pub fn expected(&self, person: &str) -> Expected {
@@ -307,27 +325,25 @@ impl Service {
         let person_id = id("la persona / person", person)?;
         let mut events = Vec::new();
         let mut revoked = None;
+        // The person's own shares: revoking the power lodged for them and
+        // leaving its agent first (R2), as every arrival in person does.
         let own = match (expected.holder, expected.channel) {
-            (Some(h), Some(channel)) => {
-                if self.meeting().register().holder(h).holdings().total().is_zero() {
-                    None
-                } else {
-                    if let Some((power, _)) = &expected.covered_by {
-                        events.push(EventBody::PowerRevoked {
-                            power: id("el poder / power", power)?,
-                            principal: person_id.clone(),
-                            reason: Revocation::PrincipalArrived,
-                        });
-                        revoked = Some(power.clone());
+            (Some(h), Some(channel)) if !self.meeting().register().holder(h).holdings().total().is_zero() => {
+                let before = self.before_arrival_in_person(person)?;
+                revoked = expected.covered_by.as_ref().filter(|_| !before.is_empty()).map(|(p, _)| p.clone());
+                let leaves_agent = before.iter().any(|e| matches!(e, EventBody::CheckedOut { .. }));
+                events.extend(before);
+                match channel {
+                    Channel::Absent => Some(person),
+                    Channel::Agent { .. } if leaves_agent => Some(person),
+                    // Carried by someone whose power was not lodged: the
+                    // desk checks that agent out first, as for any arrival.
+                    Channel::Agent { .. } => {
+                        return Err(ActionError::Rejected(asamblea_ledger::Rejection::Rules(
+                            asamblea_rules::Refusal::AlreadyPresent,
+                        )))
                     }
-                    match channel {
-                        Channel::Agent { .. } => {
-                            events.push(EventBody::CheckedOut { person: person_id.clone() });
-                            Some(person)
-                        }
-                        Channel::Absent => Some(person),
-                        Channel::InPerson => None,
-                    }
+                    Channel::InPerson => None,
                 }
             }
             _ => None,
@@ -369,11 +385,25 @@ impl Service {
         };
         events.push(arrival);
         let attending = name.or_else(|| {
-            // An agent not in the register is named as the power names them.
-            (expected.holder.is_none())
-                .then(|| expected.powers.iter().find(|p| p.verdict.is_none() && !p.as_substitute))
-                .flatten()
-                .and_then(|p| Text::new(&p.agent_name).ok())
+            // A person not in the register is named as their power names
+            // them: as its agent, or as its substitute.
+            if expected.holder.is_some() {
+                return None;
+            }
+            let powers = self.state().powers();
+            expected
+                .powers
+                .iter()
+                .filter(|p| p.verdict.is_none())
+                .filter_map(|p| powers.get(&p.reference))
+                .find_map(|record| {
+                    let power = &record.power;
+                    if power.agent.as_ref().is_some_and(|a| a.as_str() == person) {
+                        Some(power.agent_name.clone())
+                    } else {
+                        power.substitutes.iter().find(|s| s.id.as_str() == person).map(|s| s.name.clone())
+                    }
+                })
                 .filter(|n| !n.as_str().trim().is_empty())
         });
         if let Some(name) = attending {
@@ -453,25 +483,24 @@ fn written_date(text: &str) -> Option<asamblea_rules::calendar::Date> {
 /// references as fit its 256 bytes, and whether the person came as a
 /// substitute.
 fn powers_used(expected: &Expected, as_substitute: bool) -> Text {
-    let mut text = String::from(if as_substitute {
-        "Poderes radicados, como sustituto / lodged powers, as substitute:"
-    } else {
-        "Poderes radicados / lodged powers:"
-    });
-    let used: Vec<&str> = expected
+    let used: Vec<&ExpectedPower> = expected
         .powers
         .iter()
         .filter(|p| p.principals.iter().any(|q| q.status == PrincipalStatus::ToCarry))
-        .map(|p| p.reference.as_str())
         .collect();
-    for (i, reference) in used.iter().enumerate() {
+    let mut text =
+        match (as_substitute, used.iter().find(|p| p.as_substitute).and_then(|p| p.agent.as_deref())) {
+            (true, Some(agent)) => format!("Poderes radicados, como sustituto de {agent}:"),
+            _ => String::from("Poderes radicados:"),
+        };
+    for (i, power) in used.iter().enumerate() {
         let more = format!(" … (+{})", used.len() - i);
-        if text.len() + 1 + reference.len() + more.len() + 8 > asamblea_wire::limits::MAX_TEXT_LEN {
+        if text.len() + 1 + power.reference.len() + more.len() + 8 > asamblea_wire::limits::MAX_TEXT_LEN {
             text.push_str(&more);
             break;
         }
         text.push(' ');
-        text.push_str(reference);
+        text.push_str(&power.reference);
     }
     Text::new(&text).expect("kept within the limit")
 }

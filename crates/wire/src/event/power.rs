@@ -129,7 +129,16 @@ impl LodgedPower {
 
     pub(super) fn write(&self, w: &mut Writer) -> Result<(), WireError> {
         w.str(self.power.as_str());
-        ascending(w, "power-lodged.principals", self.principals.iter(), 1, MAX_PRINCIPALS)?;
+        w.count("power-lodged.principals", self.principals.len(), 1, MAX_PRINCIPALS)?;
+        for (i, principal) in self.principals.iter().enumerate() {
+            if i > 0 && self.principals[i - 1] >= *principal {
+                return Err(WireError::Invalid {
+                    field: "power-lodged.principals",
+                    problem: Problem::NotAscending,
+                });
+            }
+            w.str(principal.as_str());
+        }
         w.count("power-lodged.agent", usize::from(self.agent.is_some()), 0, 1)?;
         if let Some(agent) = &self.agent {
             w.str(agent.as_str());
@@ -137,8 +146,15 @@ impl LodgedPower {
         w.str(self.agent_name.as_str());
         w.code(self.agent_tie);
         w.bool(self.suggested);
-        ascending(w, "power-lodged.substitutes", self.substitutes.iter().map(|s| &s.id), 0, MAX_SUBSTITUTES)?;
-        for substitute in &self.substitutes {
+        w.count("power-lodged.substitutes", self.substitutes.len(), 0, MAX_SUBSTITUTES)?;
+        for (i, substitute) in self.substitutes.iter().enumerate() {
+            if i > 0 && self.substitutes[i - 1].id >= substitute.id {
+                return Err(WireError::Invalid {
+                    field: "power-lodged.substitutes",
+                    problem: Problem::NotAscending,
+                });
+            }
+            w.str(substitute.id.as_str());
             w.str(substitute.name.as_str());
             w.code(substitute.tie);
         }
@@ -160,9 +176,14 @@ impl LodgedPower {
         let agent_name = r.text("power-lodged.agent_name")?;
         let agent_tie = r.code("power-lodged.agent_tie")?;
         let suggested = r.bool("power-lodged.suggested")?;
-        let ids = read_ascending(r, "power-lodged.substitutes", 0, MAX_SUBSTITUTES)?;
-        let mut substitutes = Vec::with_capacity(ids.len());
-        for id in ids {
+        let count = r.count("power-lodged.substitutes", 0, MAX_SUBSTITUTES)?;
+        let mut substitutes: Vec<Substitute> = Vec::with_capacity(count);
+        for _ in 0..count {
+            let at = r.at();
+            let id = r.id("power-lodged.substitutes")?;
+            if substitutes.last().is_some_and(|last| last.id >= id) {
+                return Err(r.malformed("power-lodged.substitutes", at, Problem::NotAscending));
+            }
             let name = r.text("power-lodged.substitutes.name")?;
             let tie = r.code("power-lodged.substitutes.tie")?;
             substitutes.push(Substitute { id, name, tie });
@@ -182,26 +203,6 @@ impl LodgedPower {
             verdict: r.code("power-lodged.verdict")?,
         })
     }
-}
-
-/// Writes a count and the ids, refusing them unless strictly ascending.
-fn ascending<'a>(
-    w: &mut Writer,
-    field: &'static str,
-    ids: impl ExactSizeIterator<Item = &'a Id>,
-    min: usize,
-    max: usize,
-) -> Result<(), WireError> {
-    w.count(field, ids.len(), min, max)?;
-    let mut last: Option<&Id> = None;
-    for id in ids {
-        if last.is_some_and(|last| last >= id) {
-            return Err(WireError::Invalid { field, problem: Problem::NotAscending });
-        }
-        w.str(id.as_str());
-        last = Some(id);
-    }
-    Ok(())
 }
 
 /// Reads a count and that many strictly ascending ids.

@@ -342,7 +342,57 @@ fn arb_body() -> impl Strategy<Value = EventBody> {
                 document,
             }
         }),
+        arb_power().prop_map(EventBody::PowerLodged),
+        (
+            arb_id(),
+            arb_id(),
+            prop::sample::select(vec![crate::Revocation::PrincipalArrived, crate::Revocation::Withdrawn])
+        )
+            .prop_map(|(power, principal, reason)| EventBody::PowerRevoked {
+                power,
+                principal,
+                reason
+            }),
     ]
+}
+
+/// A lodged power: every field, every tie, reception and verdict.
+fn arb_power() -> impl Strategy<Value = crate::LodgedPower> {
+    use asamblea_rules::powers::{PowerRefusal, Tie};
+    let tie =
+        || prop::sample::select(vec![Tie::None, Tie::Administrator, Tie::Employee, Tie::Administration]);
+    let verdicts: Vec<Option<PowerRefusal>> =
+        std::iter::once(None).chain(PowerRefusal::ALL.into_iter().map(Some)).collect();
+    (
+        (arb_id(), arb_ids(1, 6), prop::option::of(arb_id()), arb_text(), tie(), any::<bool>()),
+        btree_map(arb_id(), (arb_text(), tie()), 0..=4),
+        (arb_text(), prop::sample::select(crate::Reception::ALL.to_vec()), arb_text(), arb_digest()),
+        prop::sample::select(verdicts),
+    )
+        .prop_map(
+            |(
+                (power, principals, agent, agent_name, agent_tie, suggested),
+                substitutes,
+                (meeting_date, received_via, received_on, document),
+                verdict,
+            )| crate::LodgedPower {
+                power,
+                principals,
+                agent,
+                agent_name,
+                agent_tie,
+                suggested,
+                substitutes: substitutes
+                    .into_iter()
+                    .map(|(id, (name, tie))| crate::Substitute { id, name, tie })
+                    .collect(),
+                meeting_date,
+                received_via,
+                received_on,
+                document,
+                verdict,
+            },
+        )
 }
 
 /// A statement's words: accents, line breaks inside, trimmed.

@@ -126,6 +126,19 @@ async fn powers_are_judged_at_lodging_and_a_batch_lodged_twice_doubles_nothing()
     assert!(value["error"]["message"].as_str().unwrap().contains("powers[1] (P-21)"), "{value}");
     let figures = api.ok(Method::GET, "/api/v1/powers", "secretary", None).await;
     assert_eq!(figures["lodged"], 11, "nothing of a refused batch is lodged: {figures}");
+    // CC-10118785 withdraws P-1 in writing: a new power for her is
+    // accepted; withdrawing it twice is refused.
+    let withdrawal = json!({ "power": "P-1", "principal": "CC-10118785" });
+    api.ok(Method::POST, "/api/v1/powers/withdrawals", "operator", Some(withdrawal.clone())).await;
+    let (status, value) =
+        api.call(Method::POST, "/api/v1/powers/withdrawals", "operator", Some(withdrawal)).await;
+    assert_eq!(
+        (status, &value["error"]["code"]),
+        (StatusCode::UNPROCESSABLE_ENTITY, &json!("refused")),
+        "{value}"
+    );
+    let answer = lodge(&api, vec![power("P-12", &["CC-10118785"])]).await;
+    assert_eq!(reasons(&answer), [("P-12".to_string(), "accepted".to_string())]);
     // No voting instruction is ever taken.
     let (status, _) = api
         .call(Method::POST, "/api/v1/powers", "operator", Some(json!({ "powers": [with(power("P-30", &["CC-10150461"]), "instructions", json!("votar sí"))] })))
@@ -266,4 +279,57 @@ async fn a_substitute_comes_instead_of_the_agent_and_nothing_is_lodged_once_inst
             .await;
         assert!(status == StatusCode::UNAUTHORIZED || status == StatusCode::FORBIDDEN, "{caller}: {status}");
     }
+}
+
+#[tokio::test]
+async fn the_acta_and_the_exports_list_the_powers_used_refused_and_revoked() {
+    use asamblea_venue::staff::Role;
+    let api = Api::demo("powers-acta");
+    lodge(
+        &api,
+        vec![
+            power("P-1", &["CC-10110866", "CC-10118785"]),
+            with(power("P-2", &["CC-10126704"]), "agent", json!("CC-10007919")),
+        ],
+    )
+    .await;
+    api.ok(Method::POST, "/api/v1/admissions", "operator", Some(json!({ "person": "CC-10118785" }))).await;
+    api.ok(Method::POST, "/api/v1/admissions", "operator", Some(json!({ "person": "CC-77000002" }))).await;
+    let (status, csv) = api.text_as("/api/v1/exports/resultados.csv?tabla=poderes", Role::Secretary).await;
+    assert_eq!(status, StatusCode::OK, "{csv}");
+    let digest = "ab".repeat(32);
+    for expected in [
+        format!("P-1;CC-10110866;Paula Martínez Jiménez;140501;0;CC-77000001;Ana Apoderada Gómez;aceptado;;correo electrónico, 2027-03-10;{digest};;CC-77000002;sí"),
+        format!("P-1;CC-10118785;Andrés Rodríguez García;178840;0;CC-77000001;Ana Apoderada Gómez;aceptado;;correo electrónico, 2027-03-10;{digest};llegó en persona;;"),
+        "P-2;CC-10126704;Mateo Ruiz Martínez;302033;0;CC-10007919;Ana Apoderada Gómez;agent-barred;".to_string(),
+    ] {
+        assert!(csv.contains(&expected), "the poderes table lacks «{expected}»: {csv}");
+    }
+    let (status, bytes) = api.bytes_as("/api/v1/exports/acta.pdf", Role::Secretary).await;
+    assert_eq!(status, StatusCode::OK);
+    let pdf = api.dir.with_extension("powers-acta.pdf");
+    std::fs::write(&pdf, &bytes).unwrap();
+    let Ok(text) = std::process::Command::new("pdftotext").arg(&pdf).arg("-").output() else {
+        return super::fixture::not_run(
+            "api::powers::the_acta_and_the_exports_list_the_powers…: the acta's PDF read by poppler",
+            "no pdftotext (apt-get install poppler-utils)",
+        );
+    };
+    let text = String::from_utf8_lossy(&text.stdout).split_whitespace().collect::<Vec<_>>().join(" ");
+    for expected in [
+        "Poderes radicados antes de la reunión",
+        "se radicaron 2 poderes",
+        "1 aceptado y 1 rechazado",
+        "1 poderdante revocó su poder",
+        "Poderes usados, por apoderado",
+        "Sara Sustituta (CC-77000002), como sustituto de Ana Apoderada Gómez (CC-77000001)",
+        "Poderes radicados, como sustituto de CC-77000001: P-1",
+        "Poderes rechazados al radicarse",
+        "el apoderado es administrador o empleado de la sociedad",
+        "Poderes revocados por su poderdante",
+        "llegó en persona",
+    ] {
+        assert!(text.contains(expected), "the acta lacks «{expected}»: {text}");
+    }
+    assert!(text.contains(&digest[..32]), "the document's hash is in the acta: {text}");
 }
