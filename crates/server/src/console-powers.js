@@ -47,6 +47,7 @@ function admission() {
     if (!q) { scan.focus(); return; }
     const mine = ++asked;
     alertIn(error, "");
+    done.replaceChildren();
     const r = await api("GET", "/api/v1/expected?q=" + encodeURIComponent(q));
     if (mine !== asked) return; // a later scan is on its way
     if (!r.ok) {
@@ -58,9 +59,10 @@ function admission() {
       scan.select();
       return;
     }
-    done.replaceChildren();
     shown = r.data;
     showCard(shown);
+    // The next scan replaces this one's text, never adds to it.
+    scan.select();
   });
 
   // The person's card: what the admission carries first (and the button
