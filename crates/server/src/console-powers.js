@@ -74,7 +74,7 @@ function admission() {
     head.append(el("h3", a.name ? a.name + " · " + a.person : a.person, "who"));
     const carries = el("p", "", "carries");
     carries.append(a.to_carry > 0
-      ? "Al admitir, vota por " + plural(a.to_carry, "accionista", "accionistas") + " con " + sharesText(a.to_carry_shares) + " acciones. "
+      ? "Al admitir, vota por " + plural(a.to_carry, "accionista", "accionistas") + ": " + sharesText(a.to_carry_shares) + ". "
       : "Nada que admitir: ya está presente, o sus poderdantes llegaron o los lleva otra persona. ",
     el("span", a.to_carry > 0 ? "Carries " + a.to_carry + " holders on admission." : "Nothing to admit.", "en"));
     head.append(carries);
@@ -179,7 +179,7 @@ function admission() {
     const who = whoIs(attending || a.name, a.person);
     const lines = [
       "Admitido: " + who + (got.as_substitute ? ", como sustituto" : "") + ", con " + plural(got.carried.length, "accionista", "accionistas")
-        + " y " + sharesText(shares) + " acciones. / Admitted with " + got.carried.length + " holders.",
+        + " (" + sharesText(shares) + "). / Admitted with " + got.carried.length + " holders.",
     ];
     if (got.revoked) lines.push("Poder " + got.revoked + " revocado: llegó en persona. / Power revoked.");
     lines.push("Quórum: " + n(got.quorum.present_shares) + " acciones, " + n(got.quorum.holders) + " accionistas"
@@ -230,7 +230,7 @@ function showPowerFigures(f) {
     row("Radicados", "lodged", n(f.lodged)),
     row("Aceptados", "accepted", n(f.accepted)),
     row("Rechazados", "refused", n(f.refused)),
-    row("Poderdantes cubiertos hoy", "principals covered", n(f.principals_covered) + " · " + sharesText(f.shares_covered) + " acciones"),
+    row("Poderdantes cubiertos hoy", "principals covered", n(f.principals_covered) + " (" + sharesText(f.shares_covered) + ")"),
     row("Poderdantes ya llevados por su apoderado", "principals carried", n(f.principals_carried)),
     row("Poderdantes que revocaron (llegaron en persona)", "principals who revoked", n(f.revoked)));
   const reasons = document.getElementById("poderes-motivos");

@@ -94,7 +94,7 @@ pub(super) fn lodged() -> Markup {
 /// A select of the ties a declared agent or substitute may have.
 fn tie_select(id: &str) -> Markup {
     html! {
-        select #(id) {
+        select id=(id) {
             option value="none" { "Ninguno / none" }
             option value="administrator" { "Administrador de la sociedad / administrator" }
             option value="employee" { "Empleado de la sociedad / employee" }
@@ -139,9 +139,9 @@ fn lodge_form() -> Markup {
                     fieldset {
                         legend { "Sustituto " (i) " " span.en { "substitute" } }
                         label for=(format!("sustituto-{i}")) { "Documento " span.en { "id" } }
-                        input #(format!("sustituto-{i}")) autocomplete="off" spellcheck="false";
+                        input id=(format!("sustituto-{i}")) autocomplete="off" spellcheck="false";
                         label for=(format!("sustituto-{i}-nombre")) { "Nombre " span.en { "name" } }
-                        input #(format!("sustituto-{i}-nombre")) autocomplete="off";
+                        input id=(format!("sustituto-{i}-nombre")) autocomplete="off";
                         label for=(format!("sustituto-{i}-vinculo")) { "Vínculo " span.en { "tie" } }
                         (tie_select(&format!("sustituto-{i}-vinculo")))
                     }
