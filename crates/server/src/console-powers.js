@@ -48,6 +48,7 @@ function admission() {
     const mine = ++asked;
     alertIn(error, "");
     done.replaceChildren();
+    say("", "ok"); // the last person's message goes with them
     const r = await api("GET", "/api/v1/expected?q=" + encodeURIComponent(q));
     if (mine !== asked) return; // a later scan is on its way
     if (!r.ok) {
@@ -76,7 +77,7 @@ function admission() {
     carries.append(a.to_carry > 0
       ? "Al admitir, vota por " + plural(a.to_carry, "accionista", "accionistas") + ": " + sharesText(a.to_carry_shares) + ". "
       : "Nada que admitir: ya está presente, o sus poderdantes llegaron o los lleva otra persona. ",
-    el("span", a.to_carry > 0 ? "Carries " + a.to_carry + " holders on admission." : "Nothing to admit.", "en"));
+    el("span", a.to_carry > 0 ? "Carries " + a.to_carry + (a.to_carry === 1 ? " holder" : " holders") + " on admission." : "Nothing to admit.", "en"));
     head.append(carries);
     if (a.own) {
       const where = !a.present ? "ausente / absent"
@@ -197,7 +198,12 @@ function admission() {
     // the scan field for the next person.
     const badge = await issueBadge(a.person, null, who, "escanear");
     if (badge.ok) {
-      done.append(el("p", "Credencial n.º " + badge.data.credential + " emitida: imprímala con «Imprimir», arriba. / Badge issued: print it."));
+      const print = el("button", "Imprimir la credencial n.º " + badge.data.credential + " ");
+      print.type = "button";
+      print.append(el("span", "print the badge", "en"));
+      print.addEventListener("click", () => document.getElementById("imprimir").click());
+      const line = el("p", "Credencial n.º " + badge.data.credential + " emitida: imprímala (se ve abajo). / Badge issued: print it. ");
+      done.append(line, print);
     } else if (badge.data && badge.data.error && badge.data.error.code === "badge-held") {
       done.append(el("p", "Ya tenía una credencial vigente: la misma vota ahora por todos. / Their live badge now votes for all of them."));
     } else if (badge.status !== undefined) {

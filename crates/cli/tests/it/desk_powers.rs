@@ -174,6 +174,10 @@ fn an_agent_with_50_principals_is_admitted_by_one_scan_and_one_button() {
     browser.click("#admitir");
     wait_in(&browser, "#admitido", "con 49 accionistas");
     wait_in(&browser, "#admitido", "Credencial n.º 2 emitida");
+    assert!(
+        text(&browser, "#admitido button").contains("Imprimir la credencial n.º 2"),
+        "the print is one Tab away from the scan field"
+    );
     let badge = browser.eval("return document.querySelector('#credencial svg').textContent;");
     assert!(badge.as_str().unwrap().contains(AGENT_NAME), "the badge names the agent: {badge}");
     assert_eq!(focused(&browser), "escanear");
@@ -225,6 +229,8 @@ fn an_agent_with_50_principals_is_admitted_by_one_scan_and_one_button() {
     let reasons = text(&browser, "#poderes-motivos");
     assert!(reasons.contains("1 poder"), "{reasons}");
     assert_eq!(focused(&browser), "poder-referencia", "ready for the next power");
+    browser.eval("document.getElementById('radicar-veredicto').scrollIntoView({ block: 'center' });");
+    shot(&browser, "registro-poder-a-mano-1280x720");
     browser.eval("document.getElementById('poderes-panel').scrollIntoView();");
     shot(&browser, "registro-poderes-1280x720");
     browser.size(390, 844);

@@ -34,7 +34,6 @@ fn main(meeting: &str) -> Markup {
     html! {
         div #reunion data-meeting=(meeting) hidden {}
         script src="/assets/qrcode.js" defer {}
-        (badge_to_print())
         // One line of quorum at the top: the search below is the desk's
         // work, and several of its answers must show without scrolling.
         section.quorum-line aria-labelledby="quorum-title" {
@@ -42,6 +41,9 @@ fn main(meeting: &str) -> Markup {
             p #quorum .quorum aria-live="polite" { "…" }
         }
         (super::powers::admission())
+        // The badge to print, under the admission that issued it: the
+        // next person's card stays in view above it.
+        (badge_to_print())
         section.search aria-labelledby="search-title" {
             h2 #search-title { "Registrar una llegada " span.en { "check in a holder" } }
             label for="buscar" { "Buscar por documento o nombre " span.en { "search by id or name" } }

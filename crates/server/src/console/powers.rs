@@ -21,7 +21,7 @@ pub(super) fn admission() -> Markup {
             form #admision .scan novalidate {
                 label for="escanear" {
                     "Escanee la carta, o escriba el documento o el número de la cédula, y pulse Enter "
-                    span.en { "scan the letter, or type the id or the card's number, then Enter" }
+                    span.en { "scan the letter or type the id, then Enter" }
                 }
                 div.scan-line {
                     input #escanear type="text" autocomplete="off" spellcheck="false" autocapitalize="off"
