@@ -254,6 +254,14 @@ function showPowerFigures(f) {
   document.getElementById("radicar-boton").disabled = !f.open;
 }
 
+// A day as the desk types it in Colombia (10/03/2027: day first) or as
+// the API takes it (2027-03-10); anything else goes as typed, for the
+// API to name.
+function isoDay(typed) {
+  const m = typed.match(/^(\d{1,2})[/.-](\d{1,2})[/.-](\d{4})$/);
+  return m ? m[3] + "-" + m[2].padStart(2, "0") + "-" + m[1].padStart(2, "0") : typed;
+}
+
 function lodging() {
   const form = document.getElementById("radicar-poder");
   if (!form) return;
@@ -274,7 +282,7 @@ function lodging() {
         .map((i) => ({ id: value("sustituto-" + i), name: value("sustituto-" + i + "-nombre"), tie: tie("sustituto-" + i + "-vinculo") })),
       meeting_date: value("poder-fecha"),
       received_via: value("poder-via"),
-      received_on: value("poder-recibido"),
+      received_on: isoDay(value("poder-recibido")),
       document_sha256: value("poder-sha256").toLowerCase(),
       judgement: value("poder-juicio") || undefined,
     };

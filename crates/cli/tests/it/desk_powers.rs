@@ -221,7 +221,8 @@ fn an_agent_with_50_principals_is_admitted_by_one_scan_and_one_button() {
     browser.type_into("#poder-agente-nombre", "Pedro Sugerido Ruiz");
     browser.click("#poder-sugerido");
     browser.type_into("#poder-fecha", "2027-03-30");
-    browser.eval("document.getElementById('poder-recibido').value = '2027-03-12';");
+    // The day as typed in Colombia, day first.
+    browser.type_into("#poder-recibido", "12/03/2027");
     browser.type_into("#poder-sha256", &"cd".repeat(32));
     browser.click("#radicar-boton");
     wait_in(&browser, "#radicar-veredicto", "RECHAZADO");

@@ -160,7 +160,11 @@ fn lodge_form() -> Markup {
                 option value="other" { "Otro medio / other" }
             }
             label for="poder-recibido" { "Recibido el " span.en { "received on" } }
-            input #poder-recibido type="date";
+            input #poder-recibido autocomplete="off" inputmode="numeric" aria-describedby="poder-recibido-ayuda";
+            p #poder-recibido-ayuda .hint {
+                "Día/mes/año (10/03/2027) o año-mes-día (2027-03-10). "
+                span.en { "day/month/year, or year-month-day" }
+            }
             label for="poder-sha256" {
                 "SHA-256 del documento escaneado " span.en { "SHA-256 of the scanned document" }
             }
