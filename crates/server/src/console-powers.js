@@ -79,6 +79,12 @@ function admission() {
       : "Nada que admitir: ya está presente, o sus poderdantes llegaron o los lleva otra persona. ",
     el("span", a.to_carry > 0 ? "Carries " + a.to_carry + (a.to_carry === 1 ? " holder" : " holders") + " on admission." : "Nothing to admit.", "en"));
     head.append(carries);
+    // A substitute comes instead of the agent: said first, as it is
+    // recorded.
+    for (const p of a.powers.filter((x) => x.as_substitute && x.verdict.accepted)) {
+      head.append(el("p", "Viene como sustituto de " + whoIs(p.agent_name, p.agent) + ", por el poder " + p.verdict.reference
+        + ". / Comes as the substitute of the agent.", "notice"));
+    }
     if (a.own) {
       const where = !a.present ? "ausente / absent"
         : a.carried_by ? "presente, las lleva " + a.carried_by + " / carried by an agent" : "presente en persona / present in person";
@@ -155,12 +161,15 @@ function admission() {
     const a = shown;
     if (!a) return;
     const attending = name.value.trim();
-    if (isCompany(a.person) && !attending) {
-      alertIn(error, "Escriba el nombre de quien asiste por " + whoIs(a.name, a.person) + ". / Type who attends for the company.",
+    // A company's attendee, or a person the powers do not name (a
+    // substitute): their name is typed, for the badge and the acta.
+    if (!attending && (isCompany(a.person) || !a.name)) {
+      alertIn(error, "Escriba el nombre de quien asiste" + (isCompany(a.person) ? " por " + whoIs(a.name, a.person) : "") + ", como en su cédula. / Type the attending person's name.",
         "Va en la credencial y en el acta. / It goes on the badge and in the minutes.");
       name.focus();
       return;
     }
+    alertIn(error, "");
     admit.disabled = true;
     const body = { person: a.person };
     if (attending) body.attendee_name = attending;

@@ -2,8 +2,9 @@
 //! browser on the demo company (a listed issuer): an agent with 50
 //! principals is admitted by one scan of their card's number, with one
 //! button, in one arrival; a principal who came in person first is
-//! listed as no longer carried; and a power lodged by hand at the console
-//! shows its verdict and the desk's figures. Checked by axe-core with the
+//! listed as no longer carried; a substitute comes instead of an agent;
+//! and a power lodged by hand at the console shows its verdict and the
+//! desk's figures. Checked by axe-core with the
 //! card open, saved at 1280×720 and 390×844.
 
 use std::time::{Duration, Instant};
@@ -120,15 +121,28 @@ fn an_agent_with_50_principals_is_admitted_by_one_scan_and_one_button() {
         "received_on": "2027-03-10",
         "document_sha256": "ab".repeat(32),
     });
-    let (status, lodged) = call(&demo, "POST", "/api/v1/powers", Some(json!({ "powers": [power] })));
+    // And a power of three whose agent sends their substitute instead.
+    let substituted = json!({
+        "reference": "P-102",
+        "principals": &ordinary[53..56],
+        "agent": "CC-77000004",
+        "agent_name": "Jorge Apoderado Díaz",
+        "substitutes": [{ "id": "CC-77000005", "name": "Sara Sustituta Ríos" }],
+        "meeting_date": "2027-03-30",
+        "received_via": "office",
+        "received_on": "2027-03-11",
+        "document_sha256": "ef".repeat(32),
+    });
+    let (status, lodged) =
+        call(&demo, "POST", "/api/v1/powers", Some(json!({ "powers": [power, substituted] })));
     assert_eq!(status, 201, "{lodged}");
-    assert_eq!(lodged["lodged"][0]["accepted"], true, "{lodged}");
+    assert_eq!((&lodged["lodged"][0]["accepted"], &lodged["lodged"][1]["accepted"]), (&json!(true), &json!(true)), "{lodged}");
 
     let browser = Browser::start();
     browser.size(1280, 720);
     sign_in(&browser, &demo, "operator", "Registro de asistentes");
     browser.wait_for_text("Radicación abierta", Duration::from_secs(10));
-    wait_in(&browser, "#poderes-cifras", "Aceptados accepted\t1");
+    wait_in(&browser, "#poderes-cifras", "Aceptados accepted\t2");
     assert_eq!(focused(&browser), "escanear", "the scan field has the focus on load");
 
     // The principal: the bare number of her card, as typed or scanned.
@@ -213,6 +227,23 @@ fn an_agent_with_50_principals_is_admitted_by_one_scan_and_one_button() {
     wait_in(&browser, "#admision-error", "Nadie con");
     assert!(text(&browser, "#admision-error").contains("Qué hacer"));
 
+    // The substitute comes instead of the agent: said on the card and in
+    // the confirmation, with the name as on her card.
+    browser.keys("77000005\n");
+    wait_in(&browser, "#ficha-datos", "Viene como sustituto de Jorge Apoderado Díaz (CC-77000004), por el poder P-102");
+    assert!(text(&browser, "#ficha-poderes").contains("como sustituto de Jorge Apoderado Díaz (CC-77000004)"));
+    browser.eval("window.scrollTo(0, 0);");
+    shot(&browser, "registro-admision-sustituto-1280x720");
+    // No power gives her name: one is asked before anything is recorded.
+    browser.click("#admitir");
+    wait_in(&browser, "#admision-error", "Escriba el nombre de quien asiste");
+    assert_eq!(focused(&browser), "admision-nombre");
+    browser.type_into("#admision-nombre", "Sara Sustituta Ríos de Mejía");
+    browser.click("#admitir");
+    wait_in(&browser, "#admitido", "Admitido: Sara Sustituta Ríos de Mejía (CC-77000005), como sustituto, con 3 accionistas");
+    wait_in(&browser, "#admitido", "Credencial n.º 3 emitida");
+    assert_eq!(text(&browser, "#admision-error"), "", "the error that asked for the name is gone");
+
     // A power lodged by hand, suggested by the company: refused, and why.
     browser.click("#radicar summary");
     browser.type_into("#poder-referencia", "P-101");
@@ -238,5 +269,5 @@ fn an_agent_with_50_principals_is_admitted_by_one_scan_and_one_button() {
     browser.eval("document.getElementById('poderes-panel').scrollIntoView();");
     shot(&browser, "registro-poderes-390x844");
     let (_, figures) = call(&demo, "GET", "/api/v1/powers", None);
-    assert_eq!((figures["lodged"].as_u64(), figures["refused"].as_u64()), (Some(2), Some(1)), "{figures}");
+    assert_eq!((figures["lodged"].as_u64(), figures["refused"].as_u64()), (Some(3), Some(1)), "{figures}");
 }
