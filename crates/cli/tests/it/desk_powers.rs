@@ -136,7 +136,11 @@ fn an_agent_with_50_principals_is_admitted_by_one_scan_and_one_button() {
     let (status, lodged) =
         call(&demo, "POST", "/api/v1/powers", Some(json!({ "powers": [power, substituted] })));
     assert_eq!(status, 201, "{lodged}");
-    assert_eq!((&lodged["lodged"][0]["accepted"], &lodged["lodged"][1]["accepted"]), (&json!(true), &json!(true)), "{lodged}");
+    assert_eq!(
+        (&lodged["lodged"][0]["accepted"], &lodged["lodged"][1]["accepted"]),
+        (&json!(true), &json!(true)),
+        "{lodged}"
+    );
 
     let browser = Browser::start();
     browser.size(1280, 720);
@@ -210,7 +214,8 @@ fn an_agent_with_50_principals_is_admitted_by_one_scan_and_one_button() {
         .find(|a| a["person"] == AGENT)
         .unwrap_or_else(|| panic!("the agent attends: {attendees}"))
         .clone();
-    let carries: Vec<&str> = agent["carries"].as_array().unwrap().iter().map(|c| c.as_str().unwrap()).collect();
+    let carries: Vec<&str> =
+        agent["carries"].as_array().unwrap().iter().map(|c| c.as_str().unwrap()).collect();
     assert_eq!(carries.len(), 49, "{agent}");
     assert!(!carries.contains(&arriving.as_str()), "{agent}");
     assert_eq!(agent["badge"], 2, "{agent}");
@@ -230,7 +235,11 @@ fn an_agent_with_50_principals_is_admitted_by_one_scan_and_one_button() {
     // The substitute comes instead of the agent: said on the card and in
     // the confirmation, with the name as on her card.
     browser.keys("77000005\n");
-    wait_in(&browser, "#ficha-datos", "Viene como sustituto de Jorge Apoderado Díaz (CC-77000004), por el poder P-102");
+    wait_in(
+        &browser,
+        "#ficha-datos",
+        "Viene como sustituto de Jorge Apoderado Díaz (CC-77000004), por el poder P-102",
+    );
     assert!(text(&browser, "#ficha-poderes").contains("como sustituto de Jorge Apoderado Díaz (CC-77000004)"));
     browser.eval("window.scrollTo(0, 0);");
     shot(&browser, "registro-admision-sustituto-1280x720");
@@ -240,7 +249,11 @@ fn an_agent_with_50_principals_is_admitted_by_one_scan_and_one_button() {
     assert_eq!(focused(&browser), "admision-nombre");
     browser.type_into("#admision-nombre", "Sara Sustituta Ríos de Mejía");
     browser.click("#admitir");
-    wait_in(&browser, "#admitido", "Admitido: Sara Sustituta Ríos de Mejía (CC-77000005), como sustituto, con 3 accionistas");
+    wait_in(
+        &browser,
+        "#admitido",
+        "Admitido: Sara Sustituta Ríos de Mejía (CC-77000005), como sustituto, con 3 accionistas",
+    );
     wait_in(&browser, "#admitido", "Credencial n.º 3 emitida");
     assert_eq!(text(&browser, "#admision-error"), "", "the error that asked for the name is gone");
 
