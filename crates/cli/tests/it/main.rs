@@ -9,6 +9,7 @@ mod cli;
 mod consoles;
 mod desk_badge;
 mod desk_day;
+mod desk_powers;
 mod exports;
 mod firmware;
 mod flood;
