@@ -90,8 +90,12 @@ function admission() {
         : a.carried_by ? "presente, las lleva " + a.carried_by + " / carried by an agent" : "presente en persona / present in person";
       head.append(el("p", "Acciones propias: " + sharesText(a.own) + " — " + where, "own"));
     }
+    if (a.badge) {
+      head.append(el("p", "Ya tiene la credencial n.º " + a.badge + ": al admitirlo, esa misma vota por todos los que lleve. / Their live badge " + a.badge + " votes for everyone they carry."));
+    }
     if (a.covered_by) {
       head.append(el("p", "Al admitirlo en persona se revoca el poder " + a.covered_by + " que lo cubre"
+        + (a.covered_by_agent ? ", otorgado a " + a.covered_by_agent : "")
         + (a.carried_by ? ", y sus acciones dejan de estar con " + a.carried_by + ", que las lleva ahora" : "")
         + ". / Admitting them revokes power " + a.covered_by + (a.carried_by ? " and takes their shares from " + a.carried_by : "") + ".", "warning"));
     }
