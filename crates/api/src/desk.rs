@@ -254,7 +254,8 @@ pub struct BadgeCounts {
 }
 
 /// `GET /api/v1/holders?q=`: the register searched by the start of an id
-/// or any part of a name, case and accents aside.
+/// (or of the bare number of an ID card), any part of a name, case and
+/// accents aside, or the admission code of a holder's letter.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[cfg_attr(feature = "openapi", derive(utoipa::IntoParams))]
 #[cfg_attr(feature = "openapi", into_params(parameter_in = Query))]
@@ -264,6 +265,19 @@ pub struct HolderQuery {
     #[serde(default)]
     #[cfg_attr(feature = "openapi", param(value_type = crate::formats::HolderSearch))]
     pub q: String,
+}
+
+/// `GET /api/v1/letters.pdf?person=`: the admission letters of everyone
+/// expected, or of one person.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::IntoParams))]
+#[cfg_attr(feature = "openapi", into_params(parameter_in = Query))]
+#[serde(deny_unknown_fields)]
+pub struct LettersQuery {
+    /// Only this person's letter (a holder's id, or an agent's).
+    #[serde(default)]
+    #[cfg_attr(feature = "openapi", param(value_type = Option<crate::formats::Identifier>))]
+    pub person: Option<String>,
 }
 
 /// The holders a search found (at most 20), and how many matched.

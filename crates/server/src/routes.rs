@@ -31,6 +31,7 @@ fn groups() -> Vec<Routes> {
         crate::public::routes(),
         crate::console::routes(),
         crate::desk::routes(),
+        crate::letters::routes(),
         crate::badges::routes(),
         crate::chair::routes(),
         crate::secretary::routes(),

@@ -9,6 +9,7 @@ mod ballots;
 mod chair;
 mod desk;
 mod fixture;
+mod letters;
 mod roles;
 mod secretary;
 mod sessions;
