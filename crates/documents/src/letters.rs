@@ -117,9 +117,7 @@ pub(crate) fn body(meeting: &LetterMeeting, person: &LetterPerson) -> Vec<Block>
             format!("{} en nombre propio / own shares.", shares_es(meeting, own)),
         ));
     }
-    for power in &person.powers {
-        out.extend(power_blocks(meeting, power));
-    }
+    out.extend(person.powers.iter().map(|power| power_lead(meeting, power)));
     out.push(Block::Heading(2, "Para entrar / To be admitted".into()));
     out.extend(
         [
@@ -129,15 +127,37 @@ pub(crate) fn body(meeting: &LetterMeeting, person: &LetterPerson) -> Vec<Block>
         ]
         .map(|text| Block::Text(text.into())),
     );
+    // Each power's principals last: hundreds of them flow onto further
+    // pages without pushing the instructions off the first.
+    for power in &person.powers {
+        out.push(Block::Heading(2, format!("Poderdantes / principals — {}", power.power)));
+        out.push(principals_table(meeting, power));
+    }
     out
 }
 
-/// A power's lead line and its principals as a table.
-fn power_blocks(meeting: &LetterMeeting, power: &LetterPower) -> Vec<Block> {
+/// What a power brings: its reference, how many principals, and their
+/// shares together.
+fn power_lead(meeting: &LetterMeeting, power: &LetterPower) -> Block {
     let total = power.principals.iter().fold(ClassShares::default(), |sum, (_, _, shares)| {
         ClassShares::new(sum.ordinary + shares.ordinary, sum.preferred + shares.preferred)
     });
     let count = power.principals.len();
+    Block::Lead(
+        format!("Como apoderado / as agent — {}:", power.power),
+        format!(
+            "{} {} / {} principal{}; {}.",
+            thousands(count as u64),
+            if count == 1 { "poderdante" } else { "poderdantes" },
+            thousands(count as u64),
+            if count == 1 { "" } else { "s" },
+            shares_es(meeting, total)
+        ),
+    )
+}
+
+/// A power's principals, one row each: document, name, shares by class.
+fn principals_table(meeting: &LetterMeeting, power: &LetterPower) -> Block {
     let mut header = vec!["Documento".to_string(), "Poderdante / principal".to_string()];
     header.extend(meeting.classes.iter().map(|&c| class_heading_es(c)));
     let rows = power
@@ -149,35 +169,24 @@ fn power_blocks(meeting: &LetterMeeting, power: &LetterPower) -> Vec<Block> {
             row
         })
         .collect();
-    vec![
-        Block::Lead(
-            format!("Como apoderado, poder {} / as agent, power {}:", power.power, power.power),
-            format!(
-                "{} {} / {} principal{}; {}.",
-                thousands(count as u64),
-                if count == 1 { "poderdante" } else { "poderdantes" },
-                thousands(count as u64),
-                if count == 1 { "" } else { "s" },
-                shares_es(meeting, total)
-            ),
-        ),
-        Block::Table(header, rows),
-    ]
+    Block::Table(header, rows)
 }
 
-/// Shares in words, by the company's classes: «1.234 acciones ordinarias
-/// y 50 preferenciales».
+/// Shares in words, by the classes held (of the company's): «1.234
+/// acciones ordinarias y 50 preferenciales»; «0 acciones ordinarias»
+/// when none.
 fn shares_es(meeting: &LetterMeeting, shares: ClassShares) -> String {
-    let mut parts = meeting.classes.iter().map(|&class| {
-        let name = crate::attendance::class_es(class);
-        (thousands(shares.of(class).get()), name)
-    });
-    let mut said = match parts.next() {
-        Some((n, name)) => format!("{n} acciones {name}"),
-        None => String::new(),
-    };
-    for (n, name) in parts {
-        said.push_str(&format!(" y {n} {name}"));
+    let held: Vec<ShareClass> =
+        meeting.classes.iter().copied().filter(|&class| !shares.of(class).is_zero()).collect();
+    let shown = if held.is_empty() { &meeting.classes[..meeting.classes.len().min(1)] } else { &held[..] };
+    let mut said = String::new();
+    for (n, &class) in shown.iter().enumerate() {
+        let (figure, name) = (thousands(shares.of(class).get()), crate::attendance::class_es(class));
+        if n == 0 {
+            said = format!("{figure} acciones {name}");
+        } else {
+            said.push_str(&format!(" y {figure} {name}"));
+        }
     }
     said
 }
