@@ -11,8 +11,8 @@
 //! an agent's letter lists the powers and their principals' shares only.
 //!
 //! The content is written here once, as the acta's [`Block`]s; the PDF is
-//! laid out by [`crate::pdf`] (US Letter, one letter a person, each
-//! starting on a page of its own).
+//! laid out by [`crate::pdf::letters`] (US Letter, one letter a person,
+//! each starting on a page of its own).
 
 use asamblea_rules::calendar::Date;
 use asamblea_rules::{Call, ClassShares, MeetingKind, ShareClass};
@@ -87,13 +87,6 @@ pub enum LetterError {
     /// The PDF writer failed.
     #[error("las cartas no se pudieron escribir en PDF / the letters' PDF could not be written: {0}")]
     Pdf(String),
-}
-
-/// The letters of `people`, in order, as one PDF on US Letter (Carta):
-/// each letter from a new page, a long one flowing onto more pages with
-/// the person's name and code at their head.
-pub fn pdf(meeting: &LetterMeeting, people: &[LetterPerson]) -> Result<Vec<u8>, LetterError> {
-    crate::pdf::letters::letters(meeting, people)
 }
 
 /// What a letter says under its heading, in order.

@@ -19,7 +19,7 @@
 #![allow(clippy::float_arithmetic)]
 
 mod fonts;
-pub(crate) mod letters;
+mod letters;
 mod qr;
 
 use krilla::geom::PathBuilder;
@@ -30,6 +30,7 @@ use krilla::Document;
 use crate::acta::{blocks, ActaSource, Block, Signer};
 use crate::badges::{self, BadgeError, BadgeInfo, Mark, QrModules, Sheet};
 use fonts::{lines, visual_order, Fonts, Word};
+pub use letters::letters;
 use qr::{fill_boxes, qr_boxes};
 
 /// The acta's styles, as indices into its [`Fonts`].

@@ -16,7 +16,7 @@ use utoipa_axum::routes;
 
 use asamblea_api::desk::LettersQuery;
 use asamblea_api::ErrorAnswer;
-use asamblea_documents::letters::{self, LetterMeeting, LetterPerson};
+use asamblea_documents::letters::{LetterMeeting, LetterPerson};
 use asamblea_venue::service::Service;
 use asamblea_venue::staff::Role;
 use asamblea_wire::admission_code;
@@ -116,7 +116,7 @@ impl LettersSource {
 
     /// The letters as one PDF (Carta, each letter from a new page).
     pub fn pdf(&self) -> Result<Vec<u8>, LettersError> {
-        letters::pdf(&self.meeting, &self.people).map_err(|e| LettersError::Failed(e.into()))
+        asamblea_documents::pdf::letters(&self.meeting, &self.people).map_err(|e| LettersError::Failed(e.into()))
     }
 
     /// How many letters.

@@ -23,8 +23,10 @@ const CODE_SIZE: f32 = 17.0;
 /// The gap between the head's text and the QR.
 const GUTTER: f32 = 18.0;
 
-/// The letters of `people` as one PDF (see [`crate::letters::pdf`]).
-pub(crate) fn letters(meeting: &LetterMeeting, people: &[LetterPerson]) -> Result<Vec<u8>, LetterError> {
+/// The admission letters of `people`, in order, as one PDF on US Letter
+/// (Carta): each letter from a new page, a long one flowing onto more
+/// pages with the person's name and code at their head.
+pub fn letters(meeting: &LetterMeeting, people: &[LetterPerson]) -> Result<Vec<u8>, LetterError> {
     let fonts = acta_fonts().map_err(LetterError::Pdf)?;
     let mut layout = Layout { paper: Paper::Carta.size(), pages: Vec::new(), y: MARGIN };
     for person in people {

@@ -7,7 +7,8 @@ use std::process::Command;
 use asamblea_rules::{Call, ClassShares, MeetingKind, ShareClass, Shares};
 
 use super::super::tests::{not_run, pdf_text, Order};
-use crate::letters::{pdf, LetterMeeting, LetterPerson, LetterPower};
+use super::letters as pdf;
+use crate::letters::{LetterMeeting, LetterPerson, LetterPower};
 
 fn meeting(classes: Vec<ShareClass>) -> LetterMeeting {
     LetterMeeting {
