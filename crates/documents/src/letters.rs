@@ -101,7 +101,9 @@ pub(crate) fn body(meeting: &LetterMeeting, person: &LetterPerson) -> Vec<Block>
         ));
     }
     out.push(Block::Heading(2, "Orden del día / Agenda".into()));
-    out.extend(meeting.agenda.iter().enumerate().map(|(n, title)| Block::Text(format!("{}. {title}", n + 1))));
+    out.extend(
+        meeting.agenda.iter().enumerate().map(|(n, title)| Block::Text(format!("{}. {title}", n + 1))),
+    );
     out.push(Block::Heading(2, "A quién se espera / Who is expected".into()));
     out.push(Block::Lead(format!("{} —", person.name), format!("documento {}.", person.id)));
     if let Some(own) = person.own {
@@ -187,7 +189,8 @@ fn shares_es(meeting: &LetterMeeting, shares: ClassShares) -> String {
 /// «Asamblea general ordinaria de accionistas, en primera convocatoria: el
 /// jueves 25 de marzo de 2027 a las 10:00, en …».
 fn notice_es(meeting: &LetterMeeting) -> String {
-    let weekday = Date::parse(&meeting.date).map(|d| format!("{} ", d.weekday().spanish())).unwrap_or_default();
+    let weekday =
+        Date::parse(&meeting.date).map(|d| format!("{} ", d.weekday().spanish())).unwrap_or_default();
     let kind = match meeting.kind {
         MeetingKind::Ordinary => "ordinaria",
         MeetingKind::Extraordinary => "extraordinaria",

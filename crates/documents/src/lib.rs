@@ -44,9 +44,9 @@
 pub mod acta;
 pub mod attendance;
 pub mod badges;
-pub mod letters;
 pub mod docx;
 pub mod explain;
+pub mod letters;
 pub mod markup;
 pub mod numfmt;
 pub mod pdf;

@@ -80,8 +80,17 @@ struct Layout {
 }
 
 enum Draw {
-    Text { x: f32, y: f32, size: f32, style: usize, text: String },
-    Line { from: (f32, f32), to: (f32, f32) },
+    Text {
+        x: f32,
+        y: f32,
+        size: f32,
+        style: usize,
+        text: String,
+    },
+    Line {
+        from: (f32, f32),
+        to: (f32, f32),
+    },
     /// Black rectangles (x, y, width, height) filled as one path: a QR's
     /// modules, without seams between them.
     Boxes(Vec<(f32, f32, f32, f32)>),
@@ -415,38 +424,38 @@ impl Layout {
     fn blocks(&mut self, blocks: &[Block], fonts: &Fonts) {
         let layout = self;
         for (i, block) in blocks.iter().enumerate() {
-        match block {
-            Block::Title(text) => layout.paragraph(&words(text, BOLD), 15.0, true, fonts),
-            Block::Centered(text) => layout.paragraph(&words(text, REGULAR), TEXT, true, fonts),
-            Block::Heading(level, text) => {
-                let size = if *level == 1 { 13.0 } else { 11.5 };
-                // A heading keeps company: room for it and what follows it
-                // (its paragraphs and a short table), or a few lines.
-                let kept = layout.kept_after_heading(&blocks[i + 1..], fonts);
-                layout.y += size * 0.6;
-                layout.room(size * LEADING + kept);
-                layout.paragraph(&words(text, BOLD), size, false, fonts);
-            }
-            Block::Text(text) => {
-                // A paragraph that introduces a table stays on the page of
-                // the table's start.
-                if let Some(Block::Table(header, rows)) = blocks.get(i + 1) {
-                    let own = layout.paragraph_height(&words(text, REGULAR), TEXT, fonts);
-                    let kept = own + layout.table_start_height(header, rows, fonts);
-                    if kept < (layout.bottom() - MARGIN) * 0.8 {
-                        layout.room(kept);
-                    }
+            match block {
+                Block::Title(text) => layout.paragraph(&words(text, BOLD), 15.0, true, fonts),
+                Block::Centered(text) => layout.paragraph(&words(text, REGULAR), TEXT, true, fonts),
+                Block::Heading(level, text) => {
+                    let size = if *level == 1 { 13.0 } else { 11.5 };
+                    // A heading keeps company: room for it and what follows it
+                    // (its paragraphs and a short table), or a few lines.
+                    let kept = layout.kept_after_heading(&blocks[i + 1..], fonts);
+                    layout.y += size * 0.6;
+                    layout.room(size * LEADING + kept);
+                    layout.paragraph(&words(text, BOLD), size, false, fonts);
                 }
-                layout.paragraph(&words(text, REGULAR), TEXT, false, fonts)
+                Block::Text(text) => {
+                    // A paragraph that introduces a table stays on the page of
+                    // the table's start.
+                    if let Some(Block::Table(header, rows)) = blocks.get(i + 1) {
+                        let own = layout.paragraph_height(&words(text, REGULAR), TEXT, fonts);
+                        let kept = own + layout.table_start_height(header, rows, fonts);
+                        if kept < (layout.bottom() - MARGIN) * 0.8 {
+                            layout.room(kept);
+                        }
+                    }
+                    layout.paragraph(&words(text, REGULAR), TEXT, false, fonts)
+                }
+                Block::Lead(bold, text) => {
+                    let mut all = words(bold, BOLD);
+                    all.extend(words(text, REGULAR));
+                    layout.paragraph(&all, TEXT, false, fonts);
+                }
+                Block::Table(header, rows) => layout.table(header, rows, fonts),
+                Block::Signatures(signers) => layout.signatures(signers, fonts),
             }
-            Block::Lead(bold, text) => {
-                let mut all = words(bold, BOLD);
-                all.extend(words(text, REGULAR));
-                layout.paragraph(&all, TEXT, false, fonts);
-            }
-            Block::Table(header, rows) => layout.table(header, rows, fonts),
-            Block::Signatures(signers) => layout.signatures(signers, fonts),
-        }
         }
     }
 

@@ -91,10 +91,13 @@ impl Directory {
 
     fn of(service: &asamblea_venue::service::Service) -> anyhow::Result<Directory> {
         let mut by_id = service.holder_names()?;
-        Ok(Directory::from_rows(&service.meeting_id(), service.meeting().register().iter().map(|(_, holder)| {
-            let name = by_id.remove(holder.id()).unwrap_or_default();
-            (holder.id().to_string(), name)
-        })))
+        Ok(Directory::from_rows(
+            &service.meeting_id(),
+            service.meeting().register().iter().map(|(_, holder)| {
+                let name = by_id.remove(holder.id()).unwrap_or_default();
+                (holder.id().to_string(), name)
+            }),
+        ))
     }
 
     /// The directory of these holders' ids and names, in register order,
@@ -304,7 +307,14 @@ mod tests {
         check(&code.replace('-', " "), &["CE-55512"]);
         check(&format!("  {}  ", code.replace('-', "")), &["CE-55512"]);
         // Crockford's look-alikes: a 1 typed as l, a 0 as o.
-        let sloppy: String = code.chars().map(|c| match c { '1' => 'l', '0' => 'o', c => c }).collect();
+        let sloppy: String = code
+            .chars()
+            .map(|c| match c {
+                '1' => 'l',
+                '0' => 'o',
+                c => c,
+            })
+            .collect();
         check(&sloppy, &["CE-55512"]);
         // Another meeting's code for the same person finds nobody.
         let other = admission_code(&MeetingId([8; 32]), "CE-55512").to_string();

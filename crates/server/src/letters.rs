@@ -116,7 +116,8 @@ impl LettersSource {
 
     /// The letters as one PDF (Carta, each letter from a new page).
     pub fn pdf(&self) -> Result<Vec<u8>, LettersError> {
-        asamblea_documents::pdf::letters(&self.meeting, &self.people).map_err(|e| LettersError::Failed(e.into()))
+        asamblea_documents::pdf::letters(&self.meeting, &self.people)
+            .map_err(|e| LettersError::Failed(e.into()))
     }
 
     /// How many letters.
@@ -149,8 +150,11 @@ pub(crate) async fn letters_pdf(
         query.map_err(|_| bad_query("un parámetro, `person`", "one parameter, `person`"))?;
     let person = person.map(|p| id(p.trim(), "person")).transpose()?;
     let made = unlocked(&state, move |state| {
-        let failed = |e: &dyn std::fmt::Display| ApiError::internal("las cartas de admisión / the admission letters", e);
-        let source = state.with_service(|service| LettersSource::of(service, person.as_ref().map(|p| p.as_str())));
+        let failed = |e: &dyn std::fmt::Display| {
+            ApiError::internal("las cartas de admisión / the admission letters", e)
+        };
+        let source =
+            state.with_service(|service| LettersSource::of(service, person.as_ref().map(|p| p.as_str())));
         let source = match source {
             Ok(source) => source,
             Err(LettersError::NoSuchPerson(who)) => {

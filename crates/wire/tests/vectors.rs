@@ -23,10 +23,10 @@ use asamblea_rules::{
     MeetingKind, OptionIndex, Profile, Refusal, Register, Role, Settings, Shares, SplitPermission,
 };
 use asamblea_wire::{
-    admission_code, genesis_head, lot_index, register_digest, signing_input, withdrawal_digest, AgendaItem, AgentArrival,
-    Ballot, Chain, Checkpoint, Choice, Credential, CredentialId, Digest, Event, EventBody, EventRecord,
-    HolderVote, Id, Keypair, MeetingId, MessageKind, Nonce, ProxyRefusal, PublicKey, PublishedResult,
-    Receipt, Signature, SignerRole, SplitPart, StaffRole, Text,
+    admission_code, genesis_head, lot_index, register_digest, signing_input, withdrawal_digest, AgendaItem,
+    AgentArrival, Ballot, Chain, Checkpoint, Choice, Credential, CredentialId, Digest, Event, EventBody,
+    EventRecord, HolderVote, Id, Keypair, MeetingId, MessageKind, Nonce, ProxyRefusal, PublicKey,
+    PublishedResult, Receipt, Signature, SignerRole, SplitPart, StaffRole, Text,
 };
 
 // ----- inputs ---------------------------------------------------------------

@@ -16,9 +16,15 @@ fn s(p: &Path) -> &str {
 /// Whether poppler's tools and zbar are here; said loudly when not.
 fn tools(test: &str) -> bool {
     let runs = |tool: &str, arg: &str| Command::new(tool).arg(arg).output().is_ok();
-    let here = runs("pdftotext", "-v") && runs("pdfinfo", "-v") && runs("pdftoppm", "-v") && runs("zbarimg", "--version");
+    let here = runs("pdftotext", "-v")
+        && runs("pdfinfo", "-v")
+        && runs("pdftoppm", "-v")
+        && runs("zbarimg", "--version");
     if !here {
-        crate::webdriver::not_run(test, "no pdftotext, pdftoppm or zbarimg (apt-get install poppler-utils zbar-tools)");
+        crate::webdriver::not_run(
+            test,
+            "no pdftotext, pdftoppm or zbarimg (apt-get install poppler-utils zbar-tools)",
+        );
     }
     here
 }
@@ -52,7 +58,8 @@ fn letters_are_written_one_a_person_on_carta_with_a_code_the_desk_scans() {
     if !tools(test) {
         return;
     }
-    let info = |file: &Path| String::from_utf8(Command::new("pdfinfo").arg(file).output().unwrap().stdout).unwrap();
+    let info =
+        |file: &Path| String::from_utf8(Command::new("pdfinfo").arg(file).output().unwrap().stdout).unwrap();
     assert!(info(&all).contains("(letter)"), "{}", info(&all));
     let pages: usize = info(&all)
         .lines()
@@ -76,7 +83,12 @@ fn letters_are_written_one_a_person_on_carta_with_a_code_the_desk_scans() {
     assert!(everyone.contains(&code), "the batch holds the same letter");
     let root = std::env::temp_dir().join(format!("asamblea-letters-qr-{}", std::process::id()));
     let png = root.with_extension("png");
-    let drawn = Command::new("pdftoppm").args(["-png", "-r", "150", "-singlefile"]).arg(&one).arg(&root).status().unwrap();
+    let drawn = Command::new("pdftoppm")
+        .args(["-png", "-r", "150", "-singlefile"])
+        .arg(&one)
+        .arg(&root)
+        .status()
+        .unwrap();
     assert!(drawn.success());
     let read = Command::new("zbarimg").args(["--raw", "-q"]).arg(&png).output().unwrap();
     assert_eq!(String::from_utf8(read.stdout).unwrap().trim(), code, "the QR holds the code alone");

@@ -9,7 +9,8 @@ use qrcode::EcLevel;
 
 use super::fonts::lines;
 use super::{
-    acta_fonts, metadata, qr::qr_boxes, words, write, Draw, Fonts, Layout, Paper, BOLD, LEADING, MARGIN, REGULAR,
+    acta_fonts, metadata, qr::qr_boxes, words, write, Draw, Fonts, Layout, Paper, BOLD, LEADING, MARGIN,
+    REGULAR,
 };
 use crate::badges::QrModules;
 use crate::letters::{body, LetterError, LetterMeeting, LetterPerson};
@@ -43,7 +44,12 @@ pub fn letters(meeting: &LetterMeeting, people: &[LetterPerson]) -> Result<Vec<u
     }
     if layout.pages.is_empty() {
         layout.pages.push(Vec::new());
-        layout.paragraph(&words("Sin cartas que imprimir. / No letters to print.", REGULAR), 11.0, false, &fonts);
+        layout.paragraph(
+            &words("Sin cartas que imprimir. / No letters to print.", REGULAR),
+            11.0,
+            false,
+            &fonts,
+        );
     }
     let title = match people {
         [one] => format!("Carta de admisión — {}", one.name),

@@ -56,7 +56,13 @@ fn agent(principals: usize) -> LetterPerson {
         powers: vec![LetterPower {
             power: "Poder 2027-0042".into(),
             principals: (1..=principals)
-                .map(|i| (format!("CC-{}", 70_000_000 + i), format!("Poderdante número {i}"), shares(1_000 + i as u64, 0)))
+                .map(|i| {
+                    (
+                        format!("CC-{}", 70_000_000 + i),
+                        format!("Poderdante número {i}"),
+                        shares(1_000 + i as u64, 0),
+                    )
+                })
                 .collect(),
         }],
     }
@@ -154,7 +160,9 @@ fn a_long_agents_letter_flows_onto_pages_headed_with_the_person() {
         assert!(page.contains(&format!("Página {} de {total}", n + 1)), "page {}: {page}", n + 1);
         if n > 0 {
             assert!(
-                page.contains("Carta de admisión de Lucía Fernanda Peña Ortiz · CC-52111222 · código R9T3V-XY8WZ"),
+                page.contains(
+                    "Carta de admisión de Lucía Fernanda Peña Ortiz · CC-52111222 · código R9T3V-XY8WZ"
+                ),
                 "page {} lacks the running head:\n{page}",
                 n + 1
             );
@@ -186,7 +194,11 @@ fn a_batch_starts_each_letter_on_a_page_of_its_own() {
     for (start, person) in starts.iter().zip(&people) {
         let page = &pages[*start];
         assert!(page.contains("Admission letter"), "{page}");
-        assert!(page.contains(&person.name) && page.contains(&person.code), "letter of {}: {page}", person.id);
+        assert!(
+            page.contains(&person.name) && page.contains(&person.code),
+            "letter of {}: {page}",
+            person.id
+        );
     }
     // Each letter's pages are counted on their own: the agent's 60
     // principals take more than one, the last saying how many.
@@ -210,6 +222,7 @@ fn no_letters_is_a_page_that_says_so() {
 #[test]
 fn sample_letters_for_a_reader() {
     let Some(path) = std::env::var_os("ASAMBLEA_LETTERS_SAMPLE") else { return };
-    let pdf = pdf(&meeting(vec![ShareClass::Ordinary, ShareClass::Preferred]), &[holder(), agent(80)]).unwrap();
+    let pdf =
+        pdf(&meeting(vec![ShareClass::Ordinary, ShareClass::Preferred]), &[holder(), agent(80)]).unwrap();
     std::fs::write(path, pdf).unwrap();
 }

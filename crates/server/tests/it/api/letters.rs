@@ -46,8 +46,13 @@ async fn the_desk_downloads_one_persons_letter_or_everyones_and_nobody_else_may(
     assert_eq!(status, StatusCode::OK);
     assert!(all.len() > pdf.len() * 10, "everyone's letters: {} bytes, one: {}", all.len(), pdf.len());
     // A person with no letter, and a query it does not take.
-    let (status, answer) = api.call(Method::GET, "/api/v1/letters.pdf?person=CC-NADIE", "operator", None).await;
-    assert_eq!((status, answer["error"]["code"].as_str()), (StatusCode::NOT_FOUND, Some("not-found")), "{answer}");
+    let (status, answer) =
+        api.call(Method::GET, "/api/v1/letters.pdf?person=CC-NADIE", "operator", None).await;
+    assert_eq!(
+        (status, answer["error"]["code"].as_str()),
+        (StatusCode::NOT_FOUND, Some("not-found")),
+        "{answer}"
+    );
     let (status, answer) = api.call(Method::GET, "/api/v1/letters.pdf?q=1", "operator", None).await;
     assert_eq!((status, answer["error"]["code"].as_str()), (StatusCode::BAD_REQUEST, Some("bad-request")));
     // Only the desk: the public and a kiosk are not let in, other staff
@@ -59,7 +64,8 @@ async fn the_desk_downloads_one_persons_letter_or_everyones_and_nobody_else_may(
         ("secretary", "forbidden"),
         ("auditor", "forbidden"),
     ] {
-        let (status, answer) = api.call(Method::GET, "/api/v1/letters.pdf?person=CC-10000000", caller, None).await;
+        let (status, answer) =
+            api.call(Method::GET, "/api/v1/letters.pdf?person=CC-10000000", caller, None).await;
         assert_eq!(answer["error"]["code"].as_str(), Some(code), "{caller}: {status} {answer}");
     }
 }
