@@ -267,8 +267,12 @@ pub struct HolderQuery {
     pub q: String,
 }
 
-/// `GET /api/v1/letters.pdf?person=`: the admission letters of everyone
-/// expected, or of one person.
+/// How many admission letters one download holds at most: a listed
+/// company's 131.000 are fetched a hundred at a time (`from`).
+pub const LETTERS_PER_DOWNLOAD: u32 = 100;
+
+/// `GET /api/v1/letters.pdf?person=&from=`: the admission letters of
+/// everyone expected, [`LETTERS_PER_DOWNLOAD`] at a time, or of one person.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[cfg_attr(feature = "openapi", derive(utoipa::IntoParams))]
 #[cfg_attr(feature = "openapi", into_params(parameter_in = Query))]
@@ -278,6 +282,10 @@ pub struct LettersQuery {
     #[serde(default)]
     #[cfg_attr(feature = "openapi", param(value_type = Option<crate::formats::Identifier>))]
     pub person: Option<String>,
+    /// The position of the first letter, from 0 (the register's order):
+    /// the download holds at most 100 from there. Not with `person`.
+    #[serde(default)]
+    pub from: Option<u32>,
 }
 
 /// The holders a search found (at most 20), and how many matched.

@@ -14,7 +14,7 @@ use axum::response::{IntoResponse, Response};
 use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
 
-use asamblea_api::desk::LettersQuery;
+use asamblea_api::desk::{LettersQuery, LETTERS_PER_DOWNLOAD};
 use asamblea_api::ErrorAnswer;
 use asamblea_documents::letters::{LetterMeeting, LetterPerson};
 use asamblea_venue::service::Service;
@@ -89,6 +89,14 @@ pub enum LettersError {
     /// No letter is for that person.
     #[error("no hay carta de admisión para «{0}» / there is no admission letter for `{0}`")]
     NoSuchPerson(String),
+    /// No letter starts at that position.
+    #[error("no hay cartas desde la posición {from}: hay {total} / there are no letters from position {from}: there are {total}")]
+    NoneFrom {
+        /// The position asked for.
+        from: usize,
+        /// How many letters there are.
+        total: usize,
+    },
     /// The register's names could not be read, or the PDF not written.
     #[error("{0:#}")]
     Failed(anyhow::Error),
@@ -120,6 +128,18 @@ impl LettersSource {
             .map_err(|e| LettersError::Failed(e.into()))
     }
 
+    /// Only the letters from position `from` (from 0), `count` at most;
+    /// how many there were in all.
+    pub fn window(&mut self, from: usize, count: usize) -> Result<usize, LettersError> {
+        let total = self.people.len();
+        if from >= total {
+            return Err(LettersError::NoneFrom { from, total });
+        }
+        self.people.truncate(from.saturating_add(count));
+        self.people.drain(..from);
+        Ok(total)
+    }
+
     /// How many letters.
     pub fn len(&self) -> usize {
         self.people.len()
@@ -131,25 +151,35 @@ impl LettersSource {
     }
 }
 
-/// The admission letters as one PDF on Carta, each from a new page: every
-/// holder's (and, with the lodged powers, every agent's), or only
-/// `person`'s. The PDF is laid out off the meeting's lock.
+/// The admission letters as one PDF on Carta, each from a new page:
+/// everyone's (every holder's and, with the lodged powers, every agent's),
+/// a hundred from position `from` (saved as
+/// `cartas-de-admision-1-100-de-335.pdf`, which says where the next
+/// download starts), or only `person`'s. The PDF is laid out off the
+/// meeting's lock.
 #[utoipa::path(get, path = "/api/v1/letters.pdf", tag = "desk",
     params(LettersQuery),
     responses(
         (status = 200, description = "The letters as one PDF", content_type = "application/pdf", body = Vec<u8>),
-        (status = 400, description = "`bad-request`: another parameter, or `person` is not an id", body = ErrorAnswer),
-        (status = 404, description = "`not-found`: no letter is for that person", body = ErrorAnswer),
+        (status = 400, description = "`bad-request`: another parameter, `person` is not an id, or both `person` and `from`", body = ErrorAnswer),
+        (status = 404, description = "`not-found`: no letter is for that person, or none starts at `from`", body = ErrorAnswer),
     ))]
 pub(crate) async fn letters_pdf(
     State(state): State<AppState>,
     _staff: Staff,
     query: Result<axum::extract::Query<LettersQuery>, axum::extract::rejection::QueryRejection>,
 ) -> Result<Response, ApiError> {
-    let axum::extract::Query(LettersQuery { person }) =
-        query.map_err(|_| bad_query("un parámetro, `person`", "one parameter, `person`"))?;
+    let axum::extract::Query(LettersQuery { person, from }) =
+        query.map_err(|_| bad_query("`person` o `from` (un número)", "`person` or `from` (a number)"))?;
+    if person.is_some() && from.is_some() {
+        return Err(ApiError::bad_request(
+            "dé `person` (la carta de una persona) o `from` (cien desde esa posición), no ambos",
+            "give `person` (one person's letter) or `from` (a hundred from there), not both",
+        ));
+    }
     let person = person.map(|p| id(p.trim(), "person")).transpose()?;
-    let made = unlocked(&state, move |state| {
+    let one = person.is_some();
+    let (made, saved_as) = unlocked(&state, move |state| {
         let failed = |e: &dyn std::fmt::Display| {
             ApiError::internal("las cartas de admisión / the admission letters", e)
         };
@@ -165,13 +195,27 @@ pub(crate) async fn letters_pdf(
             }
             Err(e) => return Err(failed(&e)),
         };
-        source.pdf().map_err(|e| failed(&e))
+        let mut source = source;
+        let saved_as = if one {
+            "carta-de-admision.pdf".to_string()
+        } else {
+            let from = from.unwrap_or(0) as usize;
+            let total = source.window(from, LETTERS_PER_DOWNLOAD as usize).map_err(|e| match e {
+                LettersError::NoneFrom { from, total } => ApiError::not_found(
+                    format!("cartas desde la posición {from} (hay {total})"),
+                    format!("letters from position {from} (there are {total})"),
+                ),
+                e => failed(&e),
+            })?;
+            format!("cartas-de-admision-{}-{}-de-{total}.pdf", from + 1, from + source.len())
+        };
+        Ok((source.pdf().map_err(|e| failed(&e))?, saved_as))
     })
     .await?;
     Ok((
         [
             (header::CONTENT_TYPE, "application/pdf".to_string()),
-            (header::CONTENT_DISPOSITION, "attachment; filename=\"cartas-de-admision.pdf\"".to_string()),
+            (header::CONTENT_DISPOSITION, format!("attachment; filename=\"{saved_as}\"")),
         ],
         made,
     )

@@ -40,11 +40,34 @@ async fn the_desk_downloads_one_persons_letter_or_everyones_and_nobody_else_may(
     assert!(pdf.starts_with(b"%PDF-"), "a PDF");
     assert_eq!(
         api.saved_as("/api/v1/letters.pdf?person=CC-10000000", Role::Operator).await.as_deref(),
-        Some("cartas-de-admision.pdf")
+        Some("carta-de-admision.pdf")
     );
-    let (status, all) = api.bytes_as("/api/v1/letters.pdf", Role::Operator).await;
+    // Everyone's, a hundred at a time: the name says which and of how
+    // many, and past the last there is nothing.
+    let holders = api.holders("").await.matched;
+    assert!(holders > 200, "the demo's register: {holders}");
+    let (status, first) = api.bytes_as("/api/v1/letters.pdf", Role::Operator).await;
     assert_eq!(status, StatusCode::OK);
-    assert!(all.len() > pdf.len() * 10, "everyone's letters: {} bytes, one: {}", all.len(), pdf.len());
+    assert!(first.len() > pdf.len() * 10, "a hundred letters: {} bytes, one: {}", first.len(), pdf.len());
+    assert_eq!(
+        api.saved_as("/api/v1/letters.pdf", Role::Operator).await,
+        Some(format!("cartas-de-admision-1-100-de-{holders}.pdf"))
+    );
+    let last = (holders - 1) / 100 * 100;
+    assert_eq!(
+        api.saved_as(&format!("/api/v1/letters.pdf?from={last}"), Role::Operator).await,
+        Some(format!("cartas-de-admision-{}-{holders}-de-{holders}.pdf", last + 1))
+    );
+    let (status, answer) =
+        api.call(Method::GET, &format!("/api/v1/letters.pdf?from={holders}"), "operator", None).await;
+    assert_eq!(
+        (status, answer["error"]["code"].as_str()),
+        (StatusCode::NOT_FOUND, Some("not-found")),
+        "{answer}"
+    );
+    let (status, answer) =
+        api.call(Method::GET, "/api/v1/letters.pdf?from=1&person=CC-10000000", "operator", None).await;
+    assert_eq!((status, answer["error"]["code"].as_str()), (StatusCode::BAD_REQUEST, Some("bad-request")));
     // A person with no letter, and a query it does not take.
     let (status, answer) =
         api.call(Method::GET, "/api/v1/letters.pdf?person=CC-NADIE", "operator", None).await;
