@@ -25,6 +25,10 @@ pub(crate) struct Directory {
     starts: Vec<usize>,
     /// Each holder's admission code, in register order (one SHA-256 a
     /// holder, once: a search compares 131.000 numbers).
+    // TODO(powers): an agent who is not a holder has a letter too; once
+    // the ledger state holds the accepted powers, a scanned agent's code
+    // should bring up the agent with their principals (the desk's search
+    // lists holders only today).
     codes: Vec<AdmissionCode>,
 }
 
