@@ -16,6 +16,7 @@ mod flood;
 mod invalid_scenarios;
 mod kill;
 mod kiosk;
+mod letters;
 mod meeting_day;
 mod meeting_dir;
 mod private_files;
