@@ -24,11 +24,10 @@ pub(crate) struct Directory {
     /// Where each holder's folded name starts in `names`.
     starts: Vec<usize>,
     /// Each holder's admission code, in register order (one SHA-256 a
-    /// holder, once: a search compares 131.000 numbers).
-    // TODO(powers): an agent who is not a holder has a letter too; once
-    // the ledger state holds the accepted powers, a scanned agent's code
-    // should bring up the agent with their principals (the desk's search
-    // lists holders only today).
+    /// holder, once: a search compares 131.000 numbers). An agent who is
+    /// not a holder has a letter too: their code is found among the
+    /// powers' carriers (`powers::resolve`), where the desk's admission
+    /// looks it up.
     codes: Vec<AdmissionCode>,
 }
 
@@ -137,6 +136,11 @@ impl Directory {
     /// in its order).
     pub(crate) fn name(&self, at: asamblea_rules::HolderIndex) -> &str {
         self.holders.get(at.get()).map_or("", |(_, name)| name.as_str())
+    }
+
+    /// The holder whose admission code is `code`, if any.
+    pub(crate) fn by_code(&self, code: &AdmissionCode) -> Option<&str> {
+        self.codes.iter().position(|own| own == code).map(|at| self.holders[at].0.as_str())
     }
 
     /// The holders whose whole id, or whole number, is `wanted` however

@@ -16,7 +16,7 @@ use utoipa_axum::routes;
 
 use asamblea_api::desk::{LettersQuery, LETTERS_PER_DOWNLOAD};
 use asamblea_api::ErrorAnswer;
-use asamblea_documents::letters::{LetterMeeting, LetterPerson};
+use asamblea_documents::letters::{LetterMeeting, LetterPerson, LetterPower};
 use asamblea_venue::service::Service;
 use asamblea_venue::staff::Role;
 use asamblea_wire::admission_code;
@@ -31,29 +31,63 @@ pub(crate) fn routes() -> Vec<Routes> {
     vec![Routes::api(Callers::Staff(&[Role::Operator]), OpenApiRouter::new().routes(routes!(letters_pdf)))]
 }
 
-/// Everyone a letter is for, in the register's order: each holder, with
-/// their own shares.
+/// Everyone a letter is for: each holder in the register's order, with
+/// their own shares (and the accepted powers they carry, if they are an
+/// agent too); then each agent of an accepted power who is not a holder,
+/// in the order their first power was lodged.
 pub fn people(service: &Service) -> anyhow::Result<Vec<LetterPerson>> {
-    let mut names = service.holder_names()?;
+    let names = service.holder_names()?;
     let meeting_id = service.meeting_id();
-    let people = service
+    let mut people: Vec<LetterPerson> = service
         .meeting()
         .register()
         .iter()
         .map(|(_, holder)| LetterPerson {
             id: holder.id().to_string(),
-            name: names.remove(holder.id()).unwrap_or_default(),
+            name: names.get(holder.id()).cloned().unwrap_or_default(),
             code: admission_code(&meeting_id, holder.id()).to_string(),
             own: Some(holder.holdings()),
             powers: Vec::new(),
         })
         .collect();
-    // TODO(powers): the agent of each accepted power (from the ledger
-    // state's lodged powers) gets a letter too: a holder who is also an
-    // agent has the power added to their own letter; any other agent is
-    // a person of their own (`own: None`, code of the agent's id), with
-    // each power's principals (id, name, shares) and never any voting
-    // instruction.
+    // The agent of each accepted power gets a letter too: a holder who is
+    // also an agent has the power on their own letter; anyone else is a
+    // person of their own, named as the power names them. Only the
+    // principals the power still covers, and never a voting instruction.
+    let meeting = service.meeting();
+    let mut agents: std::collections::HashMap<String, usize> = std::collections::HashMap::new();
+    for record in service.state().powers().all().iter().filter(|r| r.accepted()) {
+        let Some(agent) = record.power.agent.as_ref().map(|a| a.as_str().to_string()) else { continue };
+        let principals: Vec<(String, String, asamblea_rules::ClassShares)> = record
+            .power
+            .principals
+            .iter()
+            .filter(|p| record.revoked_for(p.as_str()).is_none())
+            .filter_map(|p| {
+                let at = meeting.register().lookup(p.as_str())?;
+                let name = names.get(p.as_str()).cloned().unwrap_or_default();
+                Some((p.as_str().to_string(), name, meeting.register().holder(at).holdings()))
+            })
+            .collect();
+        if principals.is_empty() {
+            continue;
+        }
+        let power = LetterPower { power: record.power.power.as_str().to_string(), principals };
+        let at = match meeting.register().lookup(&agent) {
+            Some(holder) => holder.get(),
+            None => *agents.entry(agent.clone()).or_insert_with(|| {
+                people.push(LetterPerson {
+                    id: agent.clone(),
+                    name: record.power.agent_name.as_str().to_string(),
+                    code: admission_code(&meeting_id, &agent).to_string(),
+                    own: None,
+                    powers: Vec::new(),
+                });
+                people.len() - 1
+            }),
+        };
+        people[at].powers.push(power);
+    }
     Ok(people)
 }
 

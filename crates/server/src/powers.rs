@@ -268,9 +268,21 @@ pub(crate) async fn figures(
 }
 
 /// The person a desk's query names: a holder's or a power's person by id,
-/// or by the bare number of their identity card.
+/// by the bare number of their identity card, or by the admission code of
+/// their letter (scanned or typed).
 fn resolve(service: &Service, directory: &Directory, q: &str) -> Option<String> {
     let q = q.trim();
+    if let Ok(code) = asamblea_wire::AdmissionCode::parse(q) {
+        if let Some(holder) = directory.by_code(&code) {
+            return Some(holder.to_string());
+        }
+        let meeting = service.meeting_id();
+        if let Some(carrier) =
+            service.state().powers().carriers().find(|c| asamblea_wire::admission_code(&meeting, c) == code)
+        {
+            return Some(carrier.to_string());
+        }
+    }
     if service.meeting().register().lookup(q).is_some() {
         return Some(q.to_string());
     }
