@@ -254,7 +254,8 @@ pub struct BadgeCounts {
 }
 
 /// `GET /api/v1/holders?q=`: the register searched by the start of an id
-/// or any part of a name, case and accents aside.
+/// (or of the bare number of an ID card), any part of a name, case and
+/// accents aside, or the admission code of a holder's letter.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[cfg_attr(feature = "openapi", derive(utoipa::IntoParams))]
 #[cfg_attr(feature = "openapi", into_params(parameter_in = Query))]
@@ -264,6 +265,27 @@ pub struct HolderQuery {
     #[serde(default)]
     #[cfg_attr(feature = "openapi", param(value_type = crate::formats::HolderSearch))]
     pub q: String,
+}
+
+/// How many admission letters one download holds at most: a listed
+/// company's 131.000 are fetched a hundred at a time (`from`).
+pub const LETTERS_PER_DOWNLOAD: u32 = 100;
+
+/// `GET /api/v1/letters.pdf?person=&from=`: the admission letters of
+/// everyone expected, [`LETTERS_PER_DOWNLOAD`] at a time, or of one person.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::IntoParams))]
+#[cfg_attr(feature = "openapi", into_params(parameter_in = Query))]
+#[serde(deny_unknown_fields)]
+pub struct LettersQuery {
+    /// Only this person's letter (a holder's id, or an agent's).
+    #[serde(default)]
+    #[cfg_attr(feature = "openapi", param(value_type = Option<crate::formats::Identifier>))]
+    pub person: Option<String>,
+    /// The position of the first letter, from 0 (the register's order):
+    /// the download holds at most 100 from there. Not with `person`.
+    #[serde(default)]
+    pub from: Option<u32>,
 }
 
 /// The holders a search found (at most 20), and how many matched.

@@ -207,6 +207,13 @@ pub struct ExpectedAnswer {
     /// revokes.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub covered_by: Option<String>,
+    /// That power's agent.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub covered_by_agent: Option<String>,
+    /// Their live badge, if they hold one (it votes for whoever they carry
+    /// after the admission too).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub badge: Option<u32>,
     /// The powers naming them as agent or substitute.
     pub powers: Vec<ExpectedPower>,
     /// What one admission would carry: holders and shares (their own
@@ -238,9 +245,13 @@ pub struct AdmissionRequest {
     #[cfg_attr(feature = "openapi", schema(value_type = crate::formats::Identifier))]
     pub person: String,
     /// The attending person's name as on their identity card; by default
-    /// the name the power gives the agent.
+    /// the name the power gives the agent or the substitute.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub attendee_name: Option<String>,
+    /// With `attendee_name`, when the person is a company holder: the
+    /// attending person's own document (`CC-80999111`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub attendee_document: Option<String>,
 }
 
 /// `POST /api/v1/admissions`: who came in.

@@ -231,6 +231,23 @@ enum Command {
         #[arg(long, default_value = "carta", value_parser = ["carta", "a4"])]
         paper: String,
     },
+    /// Escribe las cartas de admisión (PDF, Carta): una por accionista y
+    /// por apoderado, cada una desde una página nueva / write the
+    /// admission letters: one per holder and per agent, each from a new page.
+    #[command(
+        after_help = "Cada carta lleva los datos de la convocatoria, a quién se espera y para qué, y su código de admisión impreso y en QR. El código no es secreto ni una credencial: en la mesa trae a la persona, que muestra su documento; la credencial de voto se entrega después. / Each letter carries the notice, whom it expects and for what, and the admission code printed and as a QR. The code is neither a secret nor a credential: at the desk it brings up the person, who shows their ID; the voting badge is given after.\n\nEjemplos / examples:\n  asamblea cartas reunion --salida cartas.pdf\n  asamblea cartas reunion --salida carta.pdf --persona CC-1032456789\n\nCódigos de salida / exit codes: 0 escritas / written · 2 entrada no válida, o el servicio sirve la reunión (descárguelas de él) / invalid input, or a daemon serves the meeting (download them from it)."
+    )]
+    Cartas {
+        /// La carpeta de la reunión / the meeting directory.
+        #[arg(value_name = "CARPETA")]
+        dir: PathBuf,
+        /// El PDF que se escribe / the PDF to write.
+        #[arg(long = "salida", short = 'o', value_name = "ARCHIVO")]
+        out: PathBuf,
+        /// Solo la carta de esta persona (su documento) / only this person's letter.
+        #[arg(long = "persona", value_name = "DOCUMENTO")]
+        person: Option<String>,
+    },
     /// Revoca una credencial perdida / revoke a lost badge.
     #[command(
         after_help = "Ejemplo / example:\n  asamblea revoke reunion 17\n\nCódigos de salida / exit codes: 0 revocada / revoked · 2 entrada no válida / invalid input."
@@ -523,6 +540,9 @@ pub fn run(cli: Cli, out: &mut dyn Write, err: &mut dyn Write) -> u8 {
             Ok(crate::powers::Imported::Refused) => 2,
             Err(e) => finish(Err(e), err),
         },
+        Command::Cartas { dir, out: file, person } => {
+            finish(crate::commands::letters(&dir, &file, person.as_deref(), out), err)
+        }
         Command::Revoke { dir, credential } => finish(crate::desk::revoke(&dir, credential, out), err),
         Command::Simulate { dir, seed, attendance } => {
             finish(crate::commands::simulate(&dir, seed, attendance, out), err)

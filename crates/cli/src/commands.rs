@@ -17,10 +17,12 @@ use asamblea_venue::service::{MeetingFiles, NewMeeting, Service};
 use asamblea_venue::staging::Staging;
 
 mod documents;
+mod letters;
 mod serve;
 mod simulate;
 
 pub use documents::{acta, export_results, ActaAsked};
+pub use letters::letters;
 pub(crate) use serve::raise_open_files;
 pub use serve::{demo, serve, LimitOverrides};
 pub use simulate::simulate;

@@ -364,7 +364,7 @@ impl QrModules {
             credential_id: info.credential_id,
             chars: info.qr_text.chars().count(),
         };
-        let code = match QrCode::with_error_correction_level(info.qr_text, QR_EC_LEVEL) {
+        let code = match QrModules::of_text(info.qr_text, QR_EC_LEVEL) {
             Ok(code) => code,
             Err(QrError::DataTooLong) => return Err(too_long()),
             Err(other) => {
@@ -374,9 +374,16 @@ impl QrModules {
                 })
             }
         };
-        if code.width() > MAX_QR_MODULES {
+        if code.width > MAX_QR_MODULES {
             return Err(too_long());
         }
+        Ok(code)
+    }
+
+    /// The modules of any `text` at error correction `level` (an admission
+    /// letter's code too), in the smallest version that holds it.
+    pub(crate) fn of_text(text: &str, level: EcLevel) -> Result<QrModules, QrError> {
+        let code = QrCode::with_error_correction_level(text, level)?;
         let dark = code.to_colors().into_iter().map(|color| color == Color::Dark).collect();
         Ok(QrModules { width: code.width(), dark })
     }

@@ -21,6 +21,8 @@
 //! # Layout
 //!
 //! - `badges`: printable attendee badges (SVG, QR PNG, A4 sheets).
+//! - `letters`: admission letters (cartas de admisión), one a person,
+//!   with the admission code and its QR, as a PDF.
 //! - `results`: an item's result as FORMAT.md's JSON.
 //! - `rule_text`: the rule that decides an item, in words, with its source.
 //! - `explain`: why a closed item passed or failed, with its figures, and
@@ -44,6 +46,7 @@ pub mod attendance;
 pub mod badges;
 pub mod docx;
 pub mod explain;
+pub mod letters;
 pub mod markup;
 pub mod numfmt;
 pub mod pdf;

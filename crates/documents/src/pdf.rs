@@ -19,6 +19,8 @@
 #![allow(clippy::float_arithmetic)]
 
 mod fonts;
+mod letters;
+mod qr;
 
 use krilla::geom::PathBuilder;
 use krilla::page::PageSettings;
@@ -28,6 +30,8 @@ use krilla::Document;
 use crate::acta::{blocks, ActaSource, Block, Signer};
 use crate::badges::{self, BadgeError, BadgeInfo, Mark, QrModules, Sheet};
 use fonts::{lines, visual_order, Fonts, Word};
+pub use letters::letters;
+use qr::{fill_boxes, qr_boxes};
 
 /// The acta's styles, as indices into its [`Fonts`].
 const REGULAR: usize = 0;
@@ -76,8 +80,20 @@ struct Layout {
 }
 
 enum Draw {
-    Text { x: f32, y: f32, size: f32, style: usize, text: String },
-    Line { from: (f32, f32), to: (f32, f32) },
+    Text {
+        x: f32,
+        y: f32,
+        size: f32,
+        style: usize,
+        text: String,
+    },
+    Line {
+        from: (f32, f32),
+        to: (f32, f32),
+    },
+    /// Black rectangles (x, y, width, height) filled as one path: a QR's
+    /// modules, without seams between them.
+    Boxes(Vec<(f32, f32, f32, f32)>),
 }
 
 impl Layout {
@@ -399,55 +415,80 @@ fn render(blocks: &[Block], paper: Paper) -> Result<Vec<u8>, String> {
 /// `blocks` laid out on pages of `paper`: what each page draws, where.
 fn lay_out(blocks: &[Block], paper: Paper, fonts: &Fonts) -> Layout {
     let mut layout = Layout { paper: paper.size(), pages: vec![Vec::new()], y: MARGIN };
-    for (i, block) in blocks.iter().enumerate() {
-        match block {
-            Block::Title(text) => layout.paragraph(&words(text, BOLD), 15.0, true, fonts),
-            Block::Centered(text) => layout.paragraph(&words(text, REGULAR), TEXT, true, fonts),
-            Block::Heading(level, text) => {
-                let size = if *level == 1 { 13.0 } else { 11.5 };
-                // A heading keeps company: room for it and what follows it
-                // (its paragraphs and a short table), or a few lines.
-                let kept = layout.kept_after_heading(&blocks[i + 1..], fonts);
-                layout.y += size * 0.6;
-                layout.room(size * LEADING + kept);
-                layout.paragraph(&words(text, BOLD), size, false, fonts);
-            }
-            Block::Text(text) => {
-                // A paragraph that introduces a table stays on the page of
-                // the table's start.
-                if let Some(Block::Table(header, rows)) = blocks.get(i + 1) {
-                    let own = layout.paragraph_height(&words(text, REGULAR), TEXT, fonts);
-                    let kept = own + layout.table_start_height(header, rows, fonts);
-                    if kept < (layout.bottom() - MARGIN) * 0.8 {
-                        layout.room(kept);
-                    }
-                }
-                layout.paragraph(&words(text, REGULAR), TEXT, false, fonts)
-            }
-            Block::Lead(bold, text) => {
-                let mut all = words(bold, BOLD);
-                all.extend(words(text, REGULAR));
-                layout.paragraph(&all, TEXT, false, fonts);
-            }
-            Block::Table(header, rows) => layout.table(header, rows, fonts),
-            Block::Signatures(signers) => layout.signatures(signers, fonts),
-        }
-    }
+    layout.blocks(blocks, fonts);
     layout
 }
 
+impl Layout {
+    /// `blocks` laid out from the current height on.
+    fn blocks(&mut self, blocks: &[Block], fonts: &Fonts) {
+        let layout = self;
+        for (i, block) in blocks.iter().enumerate() {
+            match block {
+                Block::Title(text) => layout.paragraph(&words(text, BOLD), 15.0, true, fonts),
+                Block::Centered(text) => layout.paragraph(&words(text, REGULAR), TEXT, true, fonts),
+                Block::Heading(level, text) => {
+                    let size = if *level == 1 { 13.0 } else { 11.5 };
+                    // A heading keeps company: room for it and what follows it
+                    // (its paragraphs and a short table), or a few lines.
+                    let kept = layout.kept_after_heading(&blocks[i + 1..], fonts);
+                    layout.y += size * 0.6;
+                    layout.room(size * LEADING + kept);
+                    layout.paragraph(&words(text, BOLD), size, false, fonts);
+                }
+                Block::Text(text) => {
+                    // A paragraph that introduces a table stays on the page of
+                    // the table's start.
+                    if let Some(Block::Table(header, rows)) = blocks.get(i + 1) {
+                        let own = layout.paragraph_height(&words(text, REGULAR), TEXT, fonts);
+                        let kept = own + layout.table_start_height(header, rows, fonts);
+                        if kept < (layout.bottom() - MARGIN) * 0.8 {
+                            layout.room(kept);
+                        }
+                    }
+                    layout.paragraph(&words(text, REGULAR), TEXT, false, fonts)
+                }
+                Block::Lead(bold, text) => {
+                    let mut all = words(bold, BOLD);
+                    all.extend(words(text, REGULAR));
+                    layout.paragraph(&all, TEXT, false, fonts);
+                }
+                Block::Table(header, rows) => layout.table(header, rows, fonts),
+                Block::Signatures(signers) => layout.signatures(signers, fonts),
+            }
+        }
+    }
+
+    /// «Página n de total» at the foot of the pages from `first` on,
+    /// counted from it.
+    fn number_pages(&mut self, first: usize, fonts: &Fonts) {
+        let (width, height) = self.paper;
+        let total = self.pages.len() - first;
+        for (n, page) in self.pages[first..].iter_mut().enumerate() {
+            let text = format!("Página {} de {total}", n + 1);
+            let x = (width - fonts.width(REGULAR, &text, 9.0)) / 2.0;
+            page.push(Draw::Text { x, y: height - MARGIN / 2.0, size: 9.0, style: REGULAR, text });
+        }
+    }
+}
+
 /// The pages of `layout` drawn as a PDF, with the title of `blocks`.
-fn draw(blocks: &[Block], layout: Layout, fonts: &Fonts) -> Result<Vec<u8>, String> {
-    let mut document = Document::new();
+fn draw(blocks: &[Block], mut layout: Layout, fonts: &Fonts) -> Result<Vec<u8>, String> {
     // The title and language a reader shows; no dates, so the same
     // bundle gives the same bytes.
     let title = blocks.iter().find_map(|b| match b {
         Block::Title(text) => Some(text.clone()),
         _ => None,
     });
-    document.set_metadata(metadata(title.unwrap_or_else(|| "Acta".into())));
-    let total = layout.pages.len();
-    for (n, page_draws) in layout.pages.into_iter().enumerate() {
+    layout.number_pages(0, fonts);
+    write(layout, metadata(title.unwrap_or_else(|| "Acta".into())), fonts)
+}
+
+/// The pages of `layout` as a PDF with `metadata`.
+fn write(layout: Layout, metadata: krilla::metadata::Metadata, fonts: &Fonts) -> Result<Vec<u8>, String> {
+    let mut document = Document::new();
+    document.set_metadata(metadata);
+    for page_draws in layout.pages {
         let settings = PageSettings::from_wh(layout.paper.0, layout.paper.1).ok_or("a page size")?;
         let mut page = document.start_page_with(settings);
         let mut surface = page.surface();
@@ -466,17 +507,9 @@ fn draw(blocks: &[Block], layout: Layout, fonts: &Fonts) -> Result<Vec<u8>, Stri
                         surface.set_stroke(None);
                     }
                 }
+                Draw::Boxes(boxes) => fill_boxes(&mut surface, &boxes),
             }
         }
-        let footer = format!("Página {} de {total}", n + 1);
-        let width = fonts.width(REGULAR, &footer, 9.0);
-        fonts.draw(
-            &mut surface,
-            REGULAR,
-            ((layout.paper.0 - width) / 2.0, layout.paper.1 - MARGIN / 2.0),
-            9.0,
-            &footer,
-        );
         surface.finish();
         page.finish();
     }
@@ -629,36 +662,7 @@ fn draw_badge(
             Mark::Qr { x, y, side, modules } => {
                 fill_rect(surface, (ox + x, oy + y, side, side), "#fff");
                 let Some(qr) = modules else { continue };
-                let n = qr.side();
-                // Each run of dark modules in a row as one rectangle, at
-                // the module's exact fraction of the square.
-                let module = side as f32 / n as f32 * PT_PER_UNIT;
-                let mut path = PathBuilder::new();
-                for row in 0..n {
-                    let mut column = 0;
-                    while column < n {
-                        if !qr.is_dark(column, row) {
-                            column += 1;
-                            continue;
-                        }
-                        let start = column;
-                        while column < n && qr.is_dark(column, row) {
-                            column += 1;
-                        }
-                        if let Some(rect) = krilla::geom::Rect::from_xywh(
-                            pt(ox + x) + start as f32 * module,
-                            pt(oy + y) + row as f32 * module,
-                            (column - start) as f32 * module,
-                            module,
-                        ) {
-                            path.push_rect(rect);
-                        }
-                    }
-                }
-                if let Some(path) = path.finish() {
-                    surface.set_fill(Some(fill("#000")));
-                    surface.draw_path(&path);
-                }
+                fill_boxes(surface, &qr_boxes(qr, (pt(ox + x), pt(oy + y)), pt(side)));
             }
             Mark::Text { x, baseline, size, bold, italic, colour, text, squeeze_to } => {
                 let style = if bold {

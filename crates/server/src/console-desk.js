@@ -11,6 +11,10 @@ const isCompany = (id) => /^nit/i.test(id);
 const whoIs = (name, id) => name ? name + " (" + id + ")" : id;
 // Whoever votes a holder's shares, by name: the agent, or the holder.
 const who = (h) => h.via ? whoIs(h.attendee_name, h.via) : whoIs(h.attendee_name || h.name, h.id);
+// Every class of a holding (a holder of both showed only its preferred
+// shares once): "1.200 ORD · 30 PREF".
+const sharesText = (shares) => [shares.ORD > 0 || !(shares.PREF > 0) ? n(shares.ORD) + "\u00a0ORD" : "",
+  shares.PREF > 0 ? n(shares.PREF) + "\u00a0PREF" : ""].filter(Boolean).join(" · ");
 
 function desk() {
   const input = document.getElementById("buscar");
@@ -35,10 +39,7 @@ function desk() {
   // One holder's row: id, name, shares, state, and what the desk may do.
   function holderRow(h) {
     const row = document.createElement("tr");
-    // Every class the holder has (a holder of both showed only its
-    // preferred shares).
-    const shares = [h.shares.ORD > 0 || h.shares.PREF === 0 ? n(h.shares.ORD) + "\u00a0ORD" : "",
-      h.shares.PREF > 0 ? n(h.shares.PREF) + "\u00a0PREF" : ""].filter(Boolean).join(" · ");
+    const shares = sharesText(h.shares);
     const via = h.via ? whoIs(h.attendee_name, h.via) : "";
     const where = h.present ? (h.via ? "presente, por " + via : h.attendee_name ? "presente (" + h.attendee_name + ")" : "presente") : "ausente";
     row.append(el("td", h.id, "id"), el("td", h.name), el("td", shares, "num"), el("td", where, h.present ? "ok" : ""));
@@ -167,7 +168,9 @@ function desk() {
 
   // A new search is about the next person: the last message goes.
   input.addEventListener("input", () => { say("", "ok"); clearTimeout(timer); timer = setTimeout(search, 120); });
-  input.focus();
+  // The admission's field has the focus (console-powers.js); an arrival
+  // recorded there redraws this list.
+  document.addEventListener("admitted", () => search());
   search();
 }
 
@@ -228,7 +231,10 @@ async function badgeText(number, seed) {
   return text;
 }
 
-async function showBadge(number, seed) {
+// The badge laid out to print. `back` is the field the keyboard returns
+// to when the view closes; from the admission, the keyboard stays there
+// for the next scan (an Enter must never print or admit by mistake).
+async function showBadge(number, seed, back) {
   const layout = await fetch("/api/v1/badges/" + number + "/layout", { credentials: "same-origin" });
   if (!layout.ok) { seed.fill(0); say("No se pudo preparar la credencial n.º " + number + ": búsquela y pulse «Reponer». / The badge could not be laid out.", false); return false; }
   const svg = new DOMParser().parseFromString(await layout.text(), "image/svg+xml").documentElement;
@@ -245,8 +251,11 @@ async function showBadge(number, seed) {
   const area = document.getElementById("impresion");
   document.getElementById("credencial").replaceChildren(document.importNode(svg, true));
   area.hidden = false;
-  area.scrollIntoView();
-  document.getElementById("imprimir").focus();
+  area.dataset.back = back;
+  if (back === "buscar") {
+    area.scrollIntoView();
+    document.getElementById("imprimir").focus();
+  }
   return true;
 }
 
@@ -267,31 +276,40 @@ function badgeButton(person, badge, done, named) {
       return;
     }
     button.disabled = true;
-    let drawn;
-    try {
-      drawn = await drawBadgeKey();
-    } catch (_) {
-      button.disabled = false;
-      say("Este navegador no puede crear la clave de la credencial (Ed25519 en WebCrypto): use un Chromium o Firefox reciente, o imprima con «asamblea badges». / This browser cannot make the badge's key.", false);
-      return;
-    }
-    const { seed, key } = drawn;
-    const r = badge
-      ? await api("POST", "/api/v1/badges/" + badge + "/reissue", { key })
-      : await api("POST", "/api/v1/badges", { person, key });
-    if (!r.ok) { seed.fill(0); button.disabled = false; say(failure(r), false); return; }
-    // The badge first, then the words that say it is there.
-    if (await showBadge(r.data.credential, seed)) say((badge ? "Credencial n.º " + badge + " revocada; nueva credencial n.º " : "Credencial n.º ") + r.data.credential + " para " + shown + ": imprímala. / Badge issued.", true);
-    await deskFigures();
+    const r = await issueBadge(person, badge, shown, "buscar");
+    if (!r.ok) { button.disabled = false; if (r.status !== undefined) say(failure(r), false); return; }
     done();
   });
   return button;
 }
 
+// Issues `person` a badge (or replaces `badge`, revoked in the same
+// action) and lays it out to print, saying so in the status line: the
+// API's answer (`ok`, `status`, `data`); without `status` when this
+// browser could not draw the key (said here).
+async function issueBadge(person, badge, shown, back) {
+  let drawn;
+  try {
+    drawn = await drawBadgeKey();
+  } catch (_) {
+    say("Este navegador no puede crear la clave de la credencial (Ed25519 en WebCrypto): use un Chromium o Firefox reciente, o imprima con «asamblea badges». / This browser cannot make the badge's key.", false);
+    return { ok: false };
+  }
+  const { seed, key } = drawn;
+  const r = badge
+    ? await api("POST", "/api/v1/badges/" + badge + "/reissue", { key })
+    : await api("POST", "/api/v1/badges", { person, key });
+  if (!r.ok) { seed.fill(0); return r; }
+  // The badge first, then the words that say it is there.
+  if (await showBadge(r.data.credential, seed, back)) say((badge ? "Credencial n.º " + badge + " revocada; nueva credencial n.º " : "Credencial n.º ") + r.data.credential + " para " + shown + ": imprímala. / Badge issued.", true);
+  await deskFigures();
+  return r;
+}
+
 function badgePrinting() {
   const area = document.getElementById("impresion");
   if (!area) return;
-  const close = () => { document.getElementById("credencial").replaceChildren(); area.hidden = true; document.getElementById("buscar").focus(); };
+  const close = () => { document.getElementById("credencial").replaceChildren(); area.hidden = true; document.getElementById(area.dataset.back || "buscar").focus(); };
   document.getElementById("imprimir").addEventListener("click", () => {
     document.body.classList.add("printing");
     window.print();

@@ -146,8 +146,9 @@ function labelled(td, label) {
 
 const kind = document.body.dataset.console;
 if (kind === "registro") {
-  desk(); agentDesk(); badgePrinting(); status().then(deskFigures);
-  setInterval(() => status().then(deskFigures), 5000);
+  desk(); agentDesk(); badgePrinting(); admission(); lodging();
+  status().then(deskFigures).then(powerFigures);
+  setInterval(() => status().then(deskFigures).then(powerFigures), 5000);
 }
 if (kind === "presidencia") { agenda(true); setInterval(() => agenda(true), 3000); }
 if (kind === "secretaria") {

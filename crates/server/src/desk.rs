@@ -501,8 +501,9 @@ pub(crate) async fn figures(
     .await
 }
 
-/// The register searched by id (its start) or name (any part of it), case
-/// and accents aside: up to 20 holders, in register order, each with its
+/// The register searched by id (its start, or the bare number of an ID
+/// card), name (any part of it), case and accents aside, or the admission
+/// code of a holder's letter (scanned or typed): up to 20 holders, in register order, each with its
 /// shares, role, whether it is present and the live badge of whoever votes
 /// its shares, and how many matched in all. The scan needs no lock; only
 /// the few found are looked up in the meeting (`asamblea bench-scale`

@@ -1,6 +1,9 @@
 //! The register as the desk searches it: each holder's id and name, built
 //! once from `register.csv` on the first search (a restart stays quick),
-//! then searched with one scan over all the names.
+//! then searched with one scan over all the names; and each holder's
+//! admission code, computed once there, which a scanned letter finds.
+
+use asamblea_wire::{admission_code, AdmissionCode, MeetingId};
 
 use crate::{ApiError, AppState};
 
@@ -20,6 +23,12 @@ pub(crate) struct Directory {
     names: String,
     /// Where each holder's folded name starts in `names`.
     starts: Vec<usize>,
+    /// Each holder's admission code, in register order (one SHA-256 a
+    /// holder, once: a search compares 131.000 numbers). An agent who is
+    /// not a holder has a letter too: their code is found among the
+    /// powers' carriers (`powers::resolve`), where the desk's admission
+    /// looks it up.
+    codes: Vec<AdmissionCode>,
 }
 
 /// A holder's id as an operator may type it from the ID card: the id
@@ -91,17 +100,27 @@ impl Directory {
 
     fn of(service: &asamblea_venue::service::Service) -> anyhow::Result<Directory> {
         let mut by_id = service.holder_names()?;
-        Ok(Directory::from_rows(service.meeting().register().iter().map(|(_, holder)| {
-            let name = by_id.remove(holder.id()).unwrap_or_default();
-            (holder.id().to_string(), name)
-        })))
+        Ok(Directory::from_rows(
+            &service.meeting_id(),
+            service.meeting().register().iter().map(|(_, holder)| {
+                let name = by_id.remove(holder.id()).unwrap_or_default();
+                (holder.id().to_string(), name)
+            }),
+        ))
     }
 
-    /// The directory of these holders' ids and names, in register order.
-    fn from_rows(rows: impl IntoIterator<Item = (String, String)>) -> Directory {
-        let mut directory =
-            Directory { holders: Vec::new(), keys: Vec::new(), names: String::new(), starts: Vec::new() };
+    /// The directory of these holders' ids and names, in register order,
+    /// with their admission codes in `meeting`.
+    fn from_rows(meeting: &MeetingId, rows: impl IntoIterator<Item = (String, String)>) -> Directory {
+        let mut directory = Directory {
+            holders: Vec::new(),
+            keys: Vec::new(),
+            names: String::new(),
+            starts: Vec::new(),
+            codes: Vec::new(),
+        };
         for (id, name) in rows {
+            directory.codes.push(admission_code(meeting, &id));
             directory.starts.push(directory.names.len());
             // A name holds no line break (the register refuses control
             // characters): it separates one name from the next.
@@ -117,6 +136,11 @@ impl Directory {
     /// in its order).
     pub(crate) fn name(&self, at: asamblea_rules::HolderIndex) -> &str {
         self.holders.get(at.get()).map_or("", |(_, name)| name.as_str())
+    }
+
+    /// The holder whose admission code is `code`, if any.
+    pub(crate) fn by_code(&self, code: &AdmissionCode) -> Option<&str> {
+        self.codes.iter().position(|own| own == code).map(|at| self.holders[at].0.as_str())
     }
 
     /// The holders whose whole id, or whole number, is `wanted` however
@@ -135,10 +159,17 @@ impl Directory {
     /// Which holders `wanted` (folded) finds: by the start of the id or of
     /// its number, however it is written (`CC-1085850638`, `cc 1085850638`,
     /// `1085850638`, `1.085.850.638`); or by the name holding every word
-    /// typed, anywhere and in any order (`perez jose` finds José Pérez).
+    /// typed, anywhere and in any order (`perez jose` finds José Pérez); or
+    /// by the admission code on their letter, typed or scanned
+    /// (`7qx2m 04khd`: [`AdmissionCode::parse`]).
     pub(crate) fn find(&self, wanted: &str) -> Vec<bool> {
         let typed = compact(wanted);
         let mut hit: Vec<bool> = self.keys.iter().map(|keys| keys.starts_with(&typed)).collect();
+        if let Ok(code) = AdmissionCode::parse(wanted) {
+            for (hit, own) in hit.iter_mut().zip(&self.codes) {
+                *hit |= *own == code;
+            }
+        }
         let words: Vec<&str> = wanted.split_whitespace().collect();
         if words.is_empty() {
             return hit;
@@ -233,10 +264,14 @@ pub(crate) fn holder(
 mod tests {
     use super::*;
 
+    /// The meeting the tests' codes are of.
+    const MEETING: MeetingId = MeetingId([9; 32]);
+
     /// The ids of the holders `query` finds (folded as the handler folds
     /// it) among a few of a register's.
     fn check(query: &str, expected: &[&str]) {
         let directory = Directory::from_rows(
+            &MEETING,
             [
                 ("CC-1085850638", "José Antonio Pérez Muñoz"),
                 ("CC-10858506", "Lucía Peña"),
@@ -289,5 +324,27 @@ mod tests {
         check("pe", &["CC-1085850638", "CC-10858506", "CE-55512"]);
         check("jose smith", &[]);
         check("", &["CC-1085850638", "CC-10858506", "NIT-860002180", "CE-55512", "PA-XK99"]);
+    }
+
+    #[test]
+    fn a_letters_code_finds_its_holder_however_it_is_typed() {
+        let code = admission_code(&MEETING, "CE-55512").to_string();
+        check(&code, &["CE-55512"]);
+        check(&code.to_lowercase(), &["CE-55512"]);
+        check(&code.replace('-', " "), &["CE-55512"]);
+        check(&format!("  {}  ", code.replace('-', "")), &["CE-55512"]);
+        // Crockford's look-alikes: a 1 typed as l, a 0 as o.
+        let sloppy: String = code
+            .chars()
+            .map(|c| match c {
+                '1' => 'l',
+                '0' => 'o',
+                c => c,
+            })
+            .collect();
+        check(&sloppy, &["CE-55512"]);
+        // Another meeting's code for the same person finds nobody.
+        let other = admission_code(&MeetingId([8; 32]), "CE-55512").to_string();
+        check(&other, &[]);
     }
 }

@@ -53,6 +53,8 @@
 //!   consoles and their sign-in.
 //! - [`reports`]: the tallies made from an audit bundle (verified first),
 //!   for `asamblea export-results` and the secretary's downloads.
+//! - [`letters`]: the admission letters (who gets one, the notice data),
+//!   for `asamblea cartas` and the desk's `GET /api/v1/letters.pdf`.
 //! - `counted`: the ballots counted on a closed item, by the hash each
 //!   receipt names (`/api/v1/results/{item}/ballots`, and the board's page
 //!   `/papeletas`).
@@ -73,6 +75,7 @@ mod feed;
 mod formats_agree;
 mod kiosk;
 mod layout;
+pub mod letters;
 mod limits;
 mod meeting;
 mod powers;

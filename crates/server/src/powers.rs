@@ -268,9 +268,21 @@ pub(crate) async fn figures(
 }
 
 /// The person a desk's query names: a holder's or a power's person by id,
-/// or by the bare number of their identity card.
+/// by the bare number of their identity card, or by the admission code of
+/// their letter (scanned or typed).
 fn resolve(service: &Service, directory: &Directory, q: &str) -> Option<String> {
     let q = q.trim();
+    if let Ok(code) = asamblea_wire::AdmissionCode::parse(q) {
+        if let Some(holder) = directory.by_code(&code) {
+            return Some(holder.to_string());
+        }
+        let meeting = service.meeting_id();
+        if let Some(carrier) =
+            service.state().powers().carriers().find(|c| asamblea_wire::admission_code(&meeting, c) == code)
+        {
+            return Some(carrier.to_string());
+        }
+    }
     if service.meeting().register().lookup(q).is_some() {
         return Some(q.to_string());
     }
@@ -337,14 +349,26 @@ fn expected_answer(service: &Service, directory: &Directory, person: &str) -> Ex
         carried_shares.ordinary += held.ordinary;
         carried_shares.preferred += held.preferred;
     }
+    // A holder by the register's name; anyone else as the desk named them,
+    // else as their power names them (as its agent or its substitute).
+    let powers = service.state().powers();
     let name = match expected.holder {
         Some(at) => directory.name(at).to_string(),
-        None => expected
-            .powers
-            .iter()
-            .find(|p| !p.as_substitute && !p.agent_name.trim().is_empty())
-            .map(|p| p.agent_name.clone())
-            .or_else(|| service.state().attendee_name(person).map(|n| n.name.as_str().to_string()))
+        None => service
+            .state()
+            .attendee_name(person)
+            .map(|n| n.name.as_str().to_string())
+            .or_else(|| {
+                powers.carried_by(person).find_map(|record| {
+                    let p = &record.power;
+                    let named = if p.agent.as_ref().is_some_and(|a| a.as_str() == person) {
+                        p.agent_name.as_str()
+                    } else {
+                        p.substitutes.iter().find(|s| s.id.as_str() == person).map_or("", |s| s.name.as_str())
+                    };
+                    (!named.trim().is_empty()).then(|| named.to_string())
+                })
+            })
             .unwrap_or_default(),
     };
     ExpectedAnswer {
@@ -357,6 +381,8 @@ fn expected_answer(service: &Service, directory: &Directory, person: &str) -> Ex
             _ => None,
         },
         covered_by: expected.covered_by.as_ref().map(|(power, _)| power.clone()),
+        covered_by_agent: expected.covered_by.as_ref().and_then(|(_, agent)| agent.clone()),
+        badge: service.state().badge_of(person).map(|b| b.0),
         powers: expected
             .powers
             .iter()
@@ -450,10 +476,20 @@ pub(crate) async fn admit(
             bad(format!("`attendee_name` no es un nombre válido ({e})"), format!("`attendee_name`: {e}"))
         })?),
     };
+    let document = match request.attendee_document.as_deref().map(str::trim).filter(|d| !d.is_empty()) {
+        None => None,
+        Some(_) if name.is_none() => {
+            return Err(bad(
+                "`attendee_document` va con `attendee_name`",
+                "`attendee_document` goes with `attendee_name`",
+            ))
+        }
+        Some(document) => Some(crate::meeting::id(document, "attendee_document")?),
+    };
     let state2 = state.clone();
     let answer = blocking(&state, move |service| {
         let admitted = service
-            .admit_as(&staff.key, request.person.trim(), name)
+            .admit_as(&staff.key, request.person.trim(), name, document)
             .map_err(|e| action_error(&state2, e))?;
         let meeting = service.meeting();
         let quorum = meeting.quorum();

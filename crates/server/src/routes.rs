@@ -32,6 +32,7 @@ fn groups() -> Vec<Routes> {
         crate::console::routes(),
         crate::desk::routes(),
         crate::powers::routes(),
+        crate::letters::routes(),
         crate::badges::routes(),
         crate::chair::routes(),
         crate::secretary::routes(),

@@ -48,11 +48,14 @@
 //! - `statement`: [`Receipt`], [`Checkpoint`].
 //! - `credential`: [`Credential`], the QR badge.
 //! - `derived`: [`register_digest`], [`withdrawal_digest`], [`lot_index`].
+//! - `admission`: [`admission_code`], the code on an admission letter
+//!   ([`AdmissionCode`]: not a secret, only a shortcut for the desk).
 //! - [`hex`]: lowercase hexadecimal, the text form of keys, digests,
 //!   seeds and signed bytes in files, on the command line and in the API.
 //! - [`limits`]: the size limits.
 //! - `error`: [`WireError`] and [`Problem`].
 
+mod admission;
 mod codec;
 mod credential;
 mod derived;
@@ -67,6 +70,7 @@ mod result;
 mod statement;
 mod values;
 
+pub use admission::{admission_code, AdmissionCode, AdmissionCodeError, ADMISSION_CODE_LEN};
 pub use credential::Credential;
 pub use derived::{lot_index, register_digest, withdrawal_digest};
 pub use error::{Problem, WireError};

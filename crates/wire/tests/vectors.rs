@@ -23,10 +23,10 @@ use asamblea_rules::{
     MeetingKind, OptionIndex, Profile, Refusal, Register, Role, Settings, Shares, SplitPermission,
 };
 use asamblea_wire::{
-    genesis_head, lot_index, register_digest, signing_input, withdrawal_digest, AgendaItem, AgentArrival,
-    Ballot, Chain, Checkpoint, Choice, Credential, CredentialId, Digest, Event, EventBody, EventRecord,
-    HolderVote, Id, Keypair, MeetingId, MessageKind, Nonce, ProxyRefusal, PublicKey, PublishedResult,
-    Receipt, Signature, SignerRole, SplitPart, StaffRole, Text,
+    admission_code, genesis_head, lot_index, register_digest, signing_input, withdrawal_digest, AgendaItem,
+    AgentArrival, Ballot, Chain, Checkpoint, Choice, Credential, CredentialId, Digest, Event, EventBody,
+    EventRecord, HolderVote, Id, Keypair, MeetingId, MessageKind, Nonce, ProxyRefusal, PublicKey,
+    PublishedResult, Receipt, Signature, SignerRole, SplitPart, StaffRole, Text,
 };
 
 // ----- inputs ---------------------------------------------------------------
@@ -631,6 +631,13 @@ fn withdrawal_preimage() -> Vec<u8> {
     [b"asamblea/withdrawal/v1\0".as_slice(), &2u32.to_be_bytes(), &string("H1"), &string("H4")].concat()
 }
 
+/// The person of the admission code's vector (§7.4).
+const ADMISSION_PERSON: &str = "CC-1032456789";
+
+fn admission_preimage() -> Vec<u8> {
+    [b"asamblea/admission/v1\0".as_slice(), &meeting_id().0, &string(ADMISSION_PERSON)].concat()
+}
+
 fn lot_preimage(seed: &Digest) -> Vec<u8> {
     [b"asamblea/lot/v1\0".as_slice(), &seed.0, &string("item-2"), &0u32.to_be_bytes()].concat()
 }
@@ -675,6 +682,8 @@ struct Vectors {
     withdrawal_digest: String,
     lot_preimage: String,
     lot_position: u32,
+    admission_preimage: String,
+    admission_code: String,
     receipt: String,
     receipt_signature: String,
     checkpoint: String,
@@ -716,6 +725,8 @@ fn compute() -> Vectors {
         withdrawal_digest: withdrawal_digest(["H4", "H1", "H4"]).to_string(),
         lot_preimage: hex(&lot_preimage(&run.lot_seed)),
         lot_position: run.lot_position,
+        admission_preimage: hex(&admission_preimage()),
+        admission_code: admission_code(&meeting_id, ADMISSION_PERSON).to_string(),
         receipt: hex(&receipt.encode()),
         receipt_signature: hex(&receipt.sign(&meeting_id, &daemon).0),
         checkpoint: hex(&checkpoint.encode()),
@@ -738,6 +749,8 @@ fn expected() -> Vectors {
         withdrawal_digest: s(WITHDRAWAL_DIGEST),
         lot_preimage: s(LOT_PREIMAGE),
         lot_position: LOT_POSITION,
+        admission_preimage: s(ADMISSION_PREIMAGE),
+        admission_code: s(ADMISSION_CODE),
         receipt: s(RECEIPT),
         receipt_signature: s(RECEIPT_SIGNATURE),
         checkpoint: s(CHECKPOINT),
@@ -787,6 +800,8 @@ fn print_markdown(v: &Vectors) {
     block("Withdrawal digest:", &v.withdrawal_digest);
     block("Lot input (record 17):", &v.lot_preimage);
     println!("Lot position: {}\n", v.lot_position);
+    block("Admission code input (person `CC-1032456789`):", &v.admission_preimage);
+    println!("Admission code: `{}`\n", v.admission_code);
     println!("### 10.5 Receipt and checkpoint\n");
     block("Receipt of record 10:", &v.receipt);
     block("Its signature:", &v.receipt_signature);
@@ -818,6 +833,8 @@ fn print_rust(v: &Vectors) {
         ("CHECKPOINT", &v.checkpoint),
         ("CHECKPOINT_SIGNATURE", &v.checkpoint_signature),
         ("QR_TEXT", &v.qr_text),
+        ("ADMISSION_PREIMAGE", &v.admission_preimage),
+        ("ADMISSION_CODE", &v.admission_code),
     ] {
         println!("const {name}: &str = {value:?};");
     }
@@ -877,6 +894,16 @@ fn the_vectors_follow_the_documented_layouts() {
     let h = sha256(&lot_input);
     let first = u64::from_be_bytes(h[..8].try_into().expect("8 bytes"));
     assert_eq!(u32::try_from(first % 2).expect("0 or 1"), LOT_POSITION);
+    // The admission code: the first 50 bits of SHA-256 of its input, five
+    // at a time in Crockford's base32, a dash after the fifth.
+    let admission_input = unhex(ADMISSION_PREIMAGE);
+    assert_eq!(admission_input[22..54], meeting_id.0);
+    let h = sha256(&admission_input);
+    let bits = u64::from_be_bytes(h[..8].try_into().expect("8 bytes")) >> 14;
+    let symbols: String = (0..10)
+        .map(|i| char::from(b"0123456789ABCDEFGHJKMNPQRSTVWXYZ"[((bits >> (45 - 5 * i)) & 31) as usize]))
+        .collect();
+    assert_eq!(format!("{}-{}", &symbols[..5], &symbols[5..]), ADMISSION_CODE);
     // Receipt of record 10 and checkpoint at 20.
     let receipt = unhex(RECEIPT);
     let event_10 = sha256(&unhex(RECORDS[9].1));
@@ -961,6 +988,8 @@ fn the_document_carries_the_same_vectors() {
         &v.checkpoint,
         &v.checkpoint_signature,
         &v.qr_text,
+        &v.admission_preimage,
+        &v.admission_code,
     ]);
     for hex in all {
         assert!(doc.contains(hex), "docs/ledger-format.md lacks {hex}");
@@ -1014,6 +1043,8 @@ const CHECKPOINT: &str =
 const CHECKPOINT_SIGNATURE: &str = "fb2bfad1aa0506d34876efbf2213e73b6daf5bfa5b239722ec1b64b8aba25cdbb8edb339fcaf7d97e460a987b44adcc918c84c599b9c1ac34ea6c95a787cca08";
 const QR_TEXT: &str = "AS1AAAQEAYEAUDAOAAAAAATGMZTGMZTGMZTGMZTGMZTGMZTGMZTGMZTGMZTGMZTGMZTGMZTGM3E22YHGRMB";
 const LOT_POSITION: u32 = 0;
+const ADMISSION_PREIMAGE: &str = "6173616d626c65612f61646d697373696f6e2f763100000102030405060708090a0b0c0d0e0f101112131415161718191a1b1c1d1e1f0000000d43432d31303332343536373839";
+const ADMISSION_CODE: &str = "8WFVQ-8H1DW";
 
 // ----- §10.9: the whole agenda and the sessions ---------------------------
 

@@ -55,7 +55,7 @@ fn hard_blocks() -> Vec<Block> {
 
 /// How `pdftotext` orders what it reads.
 #[derive(Clone, Copy)]
-enum Order {
+pub(super) enum Order {
     /// As a person reads the page (right-to-left runs in their logical
     /// order), but a table's lines row by row, across its cells.
     Reading,
@@ -66,7 +66,7 @@ enum Order {
 
 /// `pdf`'s text as poppler's `pdftotext` reads it in `order`, or `None`
 /// (said loudly, and failing in CI) where it is not installed.
-fn pdf_text(test: &str, pdf: &[u8], order: Order) -> Option<String> {
+pub(super) fn pdf_text(test: &str, pdf: &[u8], order: Order) -> Option<String> {
     use std::io::Write as _;
     use std::process::{Command, Stdio};
     let child = Command::new("pdftotext")
@@ -89,7 +89,7 @@ fn pdf_text(test: &str, pdf: &[u8], order: Order) -> Option<String> {
 
 /// Says loudly that a test needing poppler did not run, and leaves the
 /// mark `scripts/test` reports at the end; fails in CI, where it must run.
-fn not_run(test: &str, why: &str) {
+pub(super) fn not_run(test: &str, why: &str) {
     assert_ne!(std::env::var("CI").as_deref(), Ok("true"), "CI must run this test: {why} (see .ci/run)");
     eprintln!("\n**** PRUEBA NO EJECUTADA / TEST NOT RUN: {test}: {why} ****\n");
     let marks = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../target/tmp");

@@ -1,5 +1,7 @@
-//! The registration desk's console (`/registro`): the quorum, the search
-//! that checks a holder in or out, an agent's arrival checked with the
+//! The registration desk's console (`/registro`): the quorum, the
+//! admission of a person with everything lodged for them and the powers
+//! lodged before the meeting (`powers`), the search that checks a holder
+//! in or out, an agent's arrival checked with the
 //! rules before it is recorded, a badge printed from this browser, and the
 //! desk's figures. `console.js` fills every list from the API.
 
@@ -32,13 +34,16 @@ fn main(meeting: &str) -> Markup {
     html! {
         div #reunion data-meeting=(meeting) hidden {}
         script src="/assets/qrcode.js" defer {}
-        (badge_to_print())
         // One line of quorum at the top: the search below is the desk's
         // work, and several of its answers must show without scrolling.
         section.quorum-line aria-labelledby="quorum-title" {
             h2 #quorum-title { "Quórum " span.en { "quorum" } }
             p #quorum .quorum aria-live="polite" { "…" }
         }
+        (super::powers::admission())
+        // The badge to print, under the admission that issued it: the
+        // next person's card stays in view above it.
+        (badge_to_print())
         section.search aria-labelledby="search-title" {
             h2 #search-title { "Registrar una llegada " span.en { "check in a holder" } }
             label for="buscar" { "Buscar por documento o nombre " span.en { "search by id or name" } }
@@ -61,6 +66,7 @@ fn main(meeting: &str) -> Markup {
             p #coinciden .hint {}
         }
         (agent_form())
+        (super::powers::lodged())
         section aria-labelledby="plot-title" {
             h2 #plot-title { "El quórum durante la reunión " span.en { "the quorum through the meeting" } }
             p #umbral .threshold {}

@@ -12,12 +12,14 @@
 //!
 //! The pages are `maud` templates in the frame of `layout`: this file
 //! holds what every console shares (the staff frame, the role gate, the
-//! scripts and the routes), `sign_in` the sign-in and sign-out forms, and
-//! `desk`, `chair` and `secretary` one console each. The ids and texts of
+//! scripts and the routes), `sign_in` the sign-in and sign-out forms,
+//! `desk`, `chair` and `secretary` one console each, and `powers` the
+//! desk's admission and lodged powers. The ids and texts of
 //! the pages are what `console.js` and the browser tests read.
 
 mod chair;
 mod desk;
+mod powers;
 mod secretary;
 mod sign_in;
 
@@ -77,6 +79,7 @@ fn staff_page(
         script src="/assets/words.js" defer {}
         script src="/assets/reading.js" defer {}
         script src="/assets/console-desk.js" defer {}
+        script src="/assets/console-powers.js" defer {}
         script src="/assets/console-agenda.js" defer {}
         script src="/assets/console.js" defer {}
     };
@@ -124,30 +127,37 @@ fn console(
     staff_page(StatusCode::OK, title, kind, Some(who), main)
 }
 
+/// A script, as the daemon serves every one of its own.
+fn javascript(source: &'static str) -> Response {
+    ([(header::CONTENT_TYPE, "text/javascript; charset=utf-8")], source).into_response()
+}
+
 /// `GET /assets/qrcode.js`: the QR encoder the desk's browser writes a
 /// badge's code with (vendored, MIT: `vendor/README.md`).
 async fn qr_script() -> Response {
-    ([(header::CONTENT_TYPE, "text/javascript; charset=utf-8")], include_str!("../vendor/qrcode.js"))
-        .into_response()
+    javascript(include_str!("../vendor/qrcode.js"))
 }
 
 /// `GET /assets/console.js`: what every console shares (the API, the
 /// quorum, the status) and the start of each.
 async fn script() -> Response {
-    ([(header::CONTENT_TYPE, "text/javascript; charset=utf-8")], include_str!("../console.js"))
-        .into_response()
+    javascript(include_str!("../console.js"))
 }
 
 /// `GET /assets/console-desk.js`: the registration desk's console.
 async fn desk_script() -> Response {
-    ([(header::CONTENT_TYPE, "text/javascript; charset=utf-8")], include_str!("../console-desk.js"))
-        .into_response()
+    javascript(include_str!("../console-desk.js"))
+}
+
+/// `GET /assets/console-powers.js`: the desk's admissions and lodged
+/// powers.
+async fn powers_script() -> Response {
+    javascript(include_str!("../console-powers.js"))
 }
 
 /// `GET /assets/console-agenda.js`: the chair's and the secretary's.
 async fn agenda_script() -> Response {
-    ([(header::CONTENT_TYPE, "text/javascript; charset=utf-8")], include_str!("../console-agenda.js"))
-        .into_response()
+    javascript(include_str!("../console-agenda.js"))
 }
 
 /// The consoles' pages and their scripts: anyone reaches them; who is not
@@ -166,6 +176,7 @@ pub(crate) fn routes() -> Vec<crate::callers::Routes> {
             get_page("/secretaria", secretary::page),
             get_page("/assets/console.js", script),
             get_page("/assets/console-desk.js", desk_script),
+            get_page("/assets/console-powers.js", powers_script),
             get_page("/assets/console-agenda.js", agenda_script),
             get_page("/assets/qrcode.js", qr_script),
         ],

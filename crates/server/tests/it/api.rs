@@ -9,6 +9,7 @@ mod ballots;
 mod chair;
 mod desk;
 mod fixture;
+mod letters;
 mod powers;
 mod roles;
 mod secretary;

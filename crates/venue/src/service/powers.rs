@@ -302,13 +302,15 @@ impl Service {
     /// covered their shares (and leaves the agent who carried them), and
     /// comes in with every principal their accepted powers still cover;
     /// the attending person's name is recorded with the arrival (`name`,
-    /// or the name the power gives the agent). Refused, changing nothing,
-    /// when there is nobody to admit.
+    /// or the name the power gives the agent or the substitute; with
+    /// `document`, the attending person's own for a company holder).
+    /// Refused, changing nothing, when there is nobody to admit.
     pub fn admit_as(
         &mut self,
         key: &Keypair,
         person: &str,
         name: Option<Text>,
+        document: Option<Id>,
     ) -> Result<Admission, ActionError> {
         let refused = |message: String| ActionError::Other(VenueError::refused(message));
         self.state()
@@ -323,6 +325,13 @@ impl Service {
             )));
         }
         let person_id = id("la persona / person", person)?;
+        if document.is_some() && expected.holder.is_none() {
+            return Err(refused(
+                "el documento aparte es de quien asiste por un accionista (una sociedad); el de un apoderado es su propio id / \
+                 a separate document is for whoever attends for a holder (a company); an agent's is their id"
+                    .into(),
+            ));
+        }
         let mut events = Vec::new();
         let mut revoked = None;
         // The person's own shares: revoking the power lodged for them and
@@ -407,7 +416,7 @@ impl Service {
                 .filter(|n| !n.as_str().trim().is_empty())
         });
         if let Some(name) = attending {
-            events.push(EventBody::AttendeeNamed { person: person_id, name, document: None });
+            events.push(EventBody::AttendeeNamed { person: person_id, name, document });
         }
         let meeting_id = self.meeting_id;
         let signed =

@@ -333,3 +333,46 @@ async fn the_acta_and_the_exports_list_the_powers_used_refused_and_revoked() {
     }
     assert!(text.contains(&digest[..32]), "the document's hash is in the acta: {text}");
 }
+
+#[tokio::test]
+async fn an_agent_has_a_letter_with_the_principals_still_covered_and_its_code_brings_them_up() {
+    use asamblea_venue::staff::Role;
+    let api = Api::demo("powers-letters");
+    lodge(&api, vec![power("P-1", &["CC-10110866", "CC-10118785"]), power("P-2", &["CC-10126704"])]).await;
+    api.ok(Method::POST, "/api/v1/admissions", "operator", Some(json!({ "person": "CC-10118785" }))).await;
+    let code = asamblea_wire::admission_code(&api.meeting, "CC-77000001").to_string();
+    // The letter's code, scanned at the desk, brings up the agent.
+    let card =
+        api.ok(Method::GET, &format!("/api/v1/expected?q={}", code.to_lowercase()), "operator", None).await;
+    assert_eq!(
+        (card["person"].as_str(), card["to_carry"].as_u64()),
+        (Some("CC-77000001"), Some(2)),
+        "{card}"
+    );
+    let (status, bytes) = api.bytes_as("/api/v1/letters.pdf?person=CC-77000001", Role::Operator).await;
+    assert_eq!(status, StatusCode::OK);
+    let pdf = api.dir.with_extension("agent-letter.pdf");
+    std::fs::write(&pdf, &bytes).unwrap();
+    let Ok(text) = std::process::Command::new("pdftotext").arg(&pdf).arg("-").output() else {
+        return super::fixture::not_run(
+            "api::powers::an_agent_has_a_letter…: the letter's PDF read by poppler",
+            "no pdftotext (apt-get install poppler-utils)",
+        );
+    };
+    let text = String::from_utf8_lossy(&text.stdout).split_whitespace().collect::<Vec<_>>().join(" ");
+    for expected in [
+        "Ana Apoderada Gómez",
+        code.as_str(),
+        "P-1",
+        "P-2",
+        "Paula Martínez Jiménez",
+        "Mateo Ruiz Martínez",
+        "140.501",
+    ] {
+        assert!(text.contains(expected), "the agent's letter lacks «{expected}»: {text}");
+    }
+    assert!(
+        !text.contains("Andrés Rodríguez García"),
+        "a principal who came in person is no longer on it: {text}"
+    );
+}
