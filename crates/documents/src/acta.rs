@@ -197,6 +197,7 @@ pub struct Signer {
 }
 
 mod attendees;
+mod powers;
 use attendees::attendance_blocks;
 
 fn heading(level: u8, text: &str) -> Block {
@@ -368,7 +369,7 @@ pub fn blocks(source: &ActaSource<'_>) -> Vec<Block> {
     }
 
     out.extend(attendance_blocks(source, &classes));
-    out.extend(crate::powers::acta_blocks(m, source.names, source.powers));
+    out.extend(powers::blocks(m, source.names, source.powers));
 
     // Each item of the agenda as convened, in its order, then any voted
     // that the notice did not list; an item never put to the vote says so.

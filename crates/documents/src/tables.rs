@@ -112,7 +112,7 @@ pub fn tables(source: &Source<'_>) -> Vec<Table> {
         attendance(source),
         withdrawal(source),
         lists(source),
-        crate::powers::table_of(source.meeting, source.names, source.powers),
+        powers_table(source.meeting, source.names, source.powers),
     ]
 }
 
@@ -366,6 +366,59 @@ fn withdrawal(source: &Source<'_>) -> Table {
         }
     }
     Table { name: "retiro", columns, rows }
+}
+
+/// The `poderes` table: one row per power and principal, with the
+/// verdict, the document's hash, any revocation and who carried them.
+fn powers_table(meeting: &Meeting, names: &[String], powers: &[crate::powers::PowerLine]) -> Table {
+    use crate::attendance::{classes, Names};
+    let names = Names::new(meeting, names);
+    let classes = classes(meeting);
+    let mut columns = columns(&[
+        ("power", "poder (power)"),
+        ("holder", "poderdante: documento (principal: id)"),
+        ("name", "poderdante (principal)"),
+    ]);
+    columns.extend(classes.iter().map(|&class| class_column(class)));
+    columns.extend(self::columns(&[
+        ("agent", "apoderado: documento (agent: id)"),
+        ("agent_name", "apoderado (agent)"),
+        ("verdict", "dictamen (verdict)"),
+        ("reason", "motivo del rechazo (why refused)"),
+        ("received", "recibido (received)"),
+        ("document_sha256", "documento, SHA-256 (document)"),
+        ("revoked", "revocado (revoked)"),
+        ("carried_by", "lo llevó (carried by)"),
+        ("substitute", "como sustituto (as substitute)"),
+    ]));
+    let mut rows = Vec::new();
+    for p in powers {
+        for id in &p.principals {
+            let at = meeting.register().lookup(id);
+            let mut row: Vec<Cell> = vec![
+                p.reference.as_str().into(),
+                id.as_str().into(),
+                at.map_or("", |at| names.holder(at)).into(),
+            ];
+            row.extend(classes.iter().map(|&class| {
+                Cell::from(at.map_or(0, |at| meeting.register().holder(at).holdings().of(class).get()))
+            }));
+            let used = p.used.iter().find(|u| u.principal == *id);
+            row.extend([
+                Cell::from(p.agent.clone().unwrap_or_default()),
+                p.agent_name.as_str().into(),
+                p.refused.as_ref().map_or("aceptado", |(code, _)| code.as_str()).into(),
+                p.refused.as_ref().map_or("", |(_, why)| why.as_str()).into(),
+                p.received.as_str().into(),
+                p.document_sha256.as_str().into(),
+                p.revoked.iter().find(|(who, _)| who == id).map_or("", |(_, why)| why.as_str()).into(),
+                used.map_or("", |u| u.by.as_str()).into(),
+                used.map_or("", |u| if u.substitute { "sí" } else { "no" }).into(),
+            ]);
+            rows.push(row);
+        }
+    }
+    Table { name: "poderes", columns, rows }
 }
 
 /// CSV's two flavours.
