@@ -415,9 +415,9 @@ fn measured(exe: &Path, keys: &Path, args: &[&std::ffi::OsStr]) -> Result<(Durat
 }
 
 /// A daemon started as a child.
-struct Daemon {
+pub(super) struct Daemon {
     child: Child,
-    addr: SocketAddr,
+    pub(super) addr: SocketAddr,
     started: Instant,
 }
 
@@ -433,7 +433,7 @@ impl Drop for Daemon {
 }
 
 impl Daemon {
-    fn start(exe: &Path, dir: &Path, keys: &Path) -> Result<Daemon> {
+    pub(super) fn start(exe: &Path, dir: &Path, keys: &Path) -> Result<Daemon> {
         // A free port: bound, read and released (nothing else binds here).
         let addr = std::net::TcpListener::bind("127.0.0.1:0")?.local_addr()?;
         let started = Instant::now();
@@ -450,7 +450,11 @@ impl Daemon {
 
     /// Waits until `GET /api/v1/status` answers `200`; the time since the
     /// launch.
-    fn wait_answering(&mut self, tls: &Arc<rustls::ClientConfig>, limit: Duration) -> Result<Duration> {
+    pub(super) fn wait_answering(
+        &mut self,
+        tls: &Arc<rustls::ClientConfig>,
+        limit: Duration,
+    ) -> Result<Duration> {
         loop {
             if status_ok(self.addr, tls) {
                 return Ok(self.started.elapsed());
@@ -475,7 +479,7 @@ impl Daemon {
     }
 
     /// SIGKILL, as a crash: nothing is flushed or signed at the stop.
-    fn kill(&mut self) -> Result<()> {
+    pub(super) fn kill(&mut self) -> Result<()> {
         self.child.kill()?;
         self.child.wait()?;
         Ok(())
@@ -498,7 +502,7 @@ const SEARCHES: [&str; 10] = [
 ];
 
 /// The desk token a running daemon wrote beside the meeting's keys.
-fn desk_token(keys: &Path) -> Result<String> {
+pub(super) fn desk_token(keys: &Path) -> Result<String> {
     for entry in std::fs::read_dir(keys)?.flatten() {
         let inside = entry.path();
         let Ok(files) = std::fs::read_dir(&inside) else { continue };
@@ -515,29 +519,46 @@ fn desk_token(keys: &Path) -> Result<String> {
 /// One search of the register through the API, timed from the connection
 /// to the whole answer.
 fn search(addr: SocketAddr, tls: &Arc<rustls::ClientConfig>, token: &str, q: &str) -> Result<Duration> {
+    let query: String = q.chars().map(|c| if c == ' ' { '+' } else { c }).collect();
+    let (took, _) = staff_request(addr, tls, token, "GET", &format!("/api/v1/holders?q={query}"), None)
+        .with_context(|| format!("la búsqueda de / the search for {q:?}"))?;
+    Ok(took)
+}
+
+/// One staff request through the API on a connection of its own, timed
+/// from the connection to the whole answer, as a console's is: the time
+/// and the answer's body; an answer other than 2xx is an error showing it.
+fn staff_request(
+    addr: SocketAddr,
+    tls: &Arc<rustls::ClientConfig>,
+    token: &str,
+    method: &str,
+    path: &str,
+    body: Option<&str>,
+) -> Result<(Duration, String)> {
     let started = Instant::now();
     let mut socket = TcpStream::connect_timeout(&addr, Duration::from_secs(5))?;
-    socket.set_read_timeout(Some(Duration::from_secs(30)))?;
+    socket.set_read_timeout(Some(Duration::from_secs(60)))?;
     // As a browser does: no waiting to fill a packet (Nagle's wait and the
     // peer's delayed acknowledgement would add 40 ms a request).
     socket.set_nodelay(true)?;
     let name = rustls::pki_types::ServerName::try_from("localhost")?;
     let mut connection = rustls::ClientConnection::new(Arc::clone(tls), name)?;
     let mut stream = rustls::Stream::new(&mut connection, &mut socket);
-    let query: String = q.chars().map(|c| if c == ' ' { '+' } else { c }).collect();
+    let body = body.unwrap_or("");
     write!(
         stream,
-        "GET /api/v1/holders?q={query} HTTP/1.1\r\nHost: localhost\r\nAuthorization: Bearer {token}\r\nConnection: close\r\n\r\n"
+        "{method} {path} HTTP/1.1\r\nHost: localhost\r\nAuthorization: Bearer {token}\r\nContent-Type: application/json\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{body}",
+        body.len()
     )?;
     let mut answer = Vec::new();
     let _ = stream.read_to_end(&mut answer);
-    if !answer.starts_with(b"HTTP/1.1 200") {
-        bail!(
-            "la búsqueda de {q:?} recibió / the search was answered: {}",
-            String::from_utf8_lossy(&answer[..answer.len().min(300)])
-        );
+    let text = String::from_utf8_lossy(&answer).into_owned();
+    if !(text.starts_with("HTTP/1.1 200") || text.starts_with("HTTP/1.1 201")) {
+        bail!("{method} {path} recibió / was answered: {}", text.chars().take(300).collect::<String>());
     }
-    Ok(started.elapsed())
+    let body = text.split_once("\r\n\r\n").map_or(String::new(), |(_, body)| body.to_string());
+    Ok((started.elapsed(), body))
 }
 
 /// Whether the daemon at `addr` answers `200` to `GET /api/v1/status`.

@@ -56,6 +56,55 @@ pub(super) fn measure_import(
         thousands(peak.div_ceil(1024)),
         thousands(events)
     )?;
+    measure_admission(exe, &dir, &keys, big, out)?;
     let _ = std::fs::remove_dir_all(work);
+    Ok(())
+}
+
+/// The desk's one action on the day: the daemon serving the meeting just
+/// imported, the agent of the big power looked up by the bare number of
+/// their card (as the console sends it on a scan), then admitted with all
+/// their principals — each timed over HTTPS from the connection to the
+/// whole answer, as the desk's browser sees it.
+fn measure_admission(exe: &Path, dir: &Path, keys: &Path, big: u64, out: &mut dyn Write) -> Result<()> {
+    use std::time::Duration;
+    let ca = std::fs::read_to_string(dir.join("tls/ca.crt"))?;
+    let tls = std::sync::Arc::new(asamblea_pki::client_config(&ca, None)?);
+    let mut daemon = super::Daemon::start(exe, dir, keys)?;
+    daemon.wait_answering(&tls, Duration::from_secs(600))?;
+    let token = super::desk_token(keys)?;
+    let lookup = |q: &str| {
+        super::staff_request(daemon.addr, &tls, &token, "GET", &format!("/api/v1/expected?q={q}"), None)
+    };
+    // The first lookup reads the register's names (once a run).
+    let (first, _) = lookup("90000000")?;
+    let (looked, card) = lookup("90000000")?;
+    let card: serde_json::Value = serde_json::from_str(&card)?;
+    let to_carry = card["to_carry"].as_u64().unwrap_or(0);
+    let (admitted, answer) = super::staff_request(
+        daemon.addr,
+        &tls,
+        &token,
+        "POST",
+        "/api/v1/admissions",
+        Some(r#"{"person":"CC-90000000"}"#),
+    )?;
+    let answer: serde_json::Value = serde_json::from_str(&answer)?;
+    let carried = answer["carried"].as_array().map_or(0, Vec::len) as u64;
+    daemon.kill()?;
+    anyhow::ensure!(
+        carried == big && to_carry == big,
+        "la admisión llevó {carried} poderdantes y la ficha decía {to_carry}, no {big} / the admission carried {carried}, the card said {to_carry}, not {big}"
+    );
+    writeln!(
+        out,
+        "  Admisión en la mesa / desk admission: un apoderado con {} poderdantes en una acción / one agent with {} principals in one action: {} (ficha / card {}; la primera consulta, que lee los nombres / the first lookup, reading the names: {})   objetivo / target < 1 s  {}",
+        thousands(big),
+        thousands(big),
+        crate::bench::millis(admitted),
+        crate::bench::millis(looked),
+        crate::bench::millis(first),
+        if admitted + looked < Duration::from_secs(1) { "✓" } else { "✗ NO CUMPLE / MISSED" }
+    )?;
     Ok(())
 }
