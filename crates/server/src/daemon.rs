@@ -47,6 +47,7 @@ impl Daemon {
         shutdown: impl Future<Output = ()> + Send + 'static,
     ) -> anyhow::Result<()> {
         let ticker = crate::spawn_feed_ticker(self.state.clone());
+        crate::directory::Directory::warm(&self.state);
         let closing = self.state.clone();
         let shutdown = async move {
             shutdown.await;

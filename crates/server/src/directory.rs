@@ -87,26 +87,45 @@ fn is_separator(c: char) -> bool {
 
 impl Directory {
     /// The daemon's directory, built on first use (call it off the async
-    /// threads: it reads `register.csv` the first time).
+    /// threads: it reads `register.csv` the first time) — or at the
+    /// daemon's start ([`Directory::warm`]). The file is read outside the
+    /// meeting's lock, which is held only to copy the register's ids: a
+    /// ballot never waits for the names.
     pub(crate) fn of_state(state: &AppState) -> Result<&Directory, ApiError> {
         if let Some(directory) = state.0.directory.get() {
             return Ok(directory);
         }
-        let built = state.with_service(|service| Directory::of(service)).map_err(|e| {
+        let (dir, capital, meeting, ids) = state.with_service(|service| {
+            (
+                service.dir().to_path_buf(),
+                service.config().capital,
+                service.meeting_id(),
+                service.meeting().register().iter().map(|(_, h)| h.id().to_string()).collect::<Vec<_>>(),
+            )
+        });
+        let mut by_id = asamblea_venue::service::holder_names_in(&dir, capital).map_err(|e| {
             ApiError::internal("no se pudo leer register.csv para los nombres / register.csv could not be read for the names", &format!("{e:#}"))
         })?;
+        let built = Directory::from_rows(
+            &meeting,
+            ids.into_iter().map(|id| {
+                let name = by_id.remove(&id).unwrap_or_default();
+                (id, name)
+            }),
+        );
         Ok(state.0.directory.get_or_init(|| built))
     }
 
-    fn of(service: &asamblea_venue::service::Service) -> anyhow::Result<Directory> {
-        let mut by_id = service.holder_names()?;
-        Ok(Directory::from_rows(
-            &service.meeting_id(),
-            service.meeting().register().iter().map(|(_, holder)| {
-                let name = by_id.remove(holder.id()).unwrap_or_default();
-                (holder.id().to_string(), name)
-            }),
-        ))
+    /// Builds the directory now, off the async threads, so that the desk's
+    /// first search or scan after a start does not wait a second for the
+    /// names (131.000 holders).
+    pub(crate) fn warm(state: &AppState) {
+        let state = state.clone();
+        tokio::task::spawn_blocking(move || {
+            if let Err(e) = Directory::of_state(&state) {
+                tracing::warn!(error = %e.message_en, "the desk's directory could not be built at start; the first search will try again");
+            }
+        });
     }
 
     /// The directory of these holders' ids and names, in register order,

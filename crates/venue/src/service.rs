@@ -46,6 +46,7 @@ mod desk;
 mod polls;
 mod powers;
 
+pub use desk::holder_names_in;
 pub use powers::{Admission, Expected, ExpectedPower, ExpectedPrincipal, LodgeReport, PrincipalStatus};
 
 use crate::error::{VenueError, READ};

@@ -380,9 +380,15 @@ impl Service {
     /// Each holder's name, by id, read from the register as imported
     /// (`DIR/register.csv`; the rules and the ledger keep ids only).
     pub fn holder_names(&self) -> Result<crate::register_csv::Names> {
-        let bytes = fs::read(self.dir.join("register.csv"))
-            .map_err(VenueError::io(&self.dir.join("register.csv"), READ))?;
-        Ok(crate::register_csv::import("register.csv", bytes.as_slice(), self.config().capital, |_| {})?
-            .names)
+        holder_names_in(&self.dir, self.config().capital)
     }
+}
+
+/// [`Service::holder_names`] of the meeting in `dir`, whose capital is
+/// `capital`, read without the service: a caller that holds the service
+/// behind a lock reads the file (a second at 131.000 holders) outside it.
+pub fn holder_names_in(dir: &Path, capital: asamblea_rules::Capital) -> Result<crate::register_csv::Names> {
+    let path = dir.join("register.csv");
+    let bytes = fs::read(&path).map_err(VenueError::io(&path, READ))?;
+    Ok(crate::register_csv::import("register.csv", bytes.as_slice(), capital, |_| {})?.names)
 }
