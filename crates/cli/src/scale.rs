@@ -253,7 +253,7 @@ pub fn bench_scale(options: &ScaleOptions, out: &mut dyn Write) -> Result<()> {
     let (search_median, search_worst) = (later[later.len() / 2], later[later.len() - 1]);
     writeln!(
         out,
-        "  Búsqueda del registro / desk search ({} accionistas, HTTPS): mediana / median {}, peor / worst {} ({} búsquedas; la primera, que lee los nombres / the first, reading the names: {})   objetivo / target < 100 ms  {}",
+        "  Búsqueda del registro / desk search ({} accionistas, HTTPS): mediana / median {}, peor / worst {} ({} búsquedas; la primera, justo tras el arranque, mientras el servicio lee los nombres / the first, right after the start, while the daemon reads the names: {})   objetivo / target < 100 ms  {}",
         thousands(options.holders),
         crate::bench::millis(search_median),
         crate::bench::millis(search_worst),

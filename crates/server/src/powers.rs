@@ -45,7 +45,7 @@ pub(crate) fn routes() -> Vec<Routes> {
         ),
         Routes::api(
             Callers::Staff(&[Role::Operator, Role::Secretary, Role::Auditor]),
-            OpenApiRouter::new().routes(routes!(figures)),
+            OpenApiRouter::new().routes(routes!(powers_figures)),
         ),
     ]
 }
@@ -260,7 +260,7 @@ fn power_figures(service: &Service) -> PowerFigures {
 /// The desk's figures on the powers lodged.
 #[utoipa::path(get, path = "/api/v1/powers", tag = "desk",
     responses((status = 200, description = "The powers' figures", body = PowerFigures)))]
-pub(crate) async fn figures(
+pub(crate) async fn powers_figures(
     State(state): State<AppState>,
     _staff: Staff,
 ) -> Result<Json<PowerFigures>, ApiError> {

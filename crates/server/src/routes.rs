@@ -292,6 +292,24 @@ mod tests {
         );
     }
 
+    /// An OpenAPI validator refuses a document where two operations share
+    /// an id (a handler's name): two modules' `figures` did once.
+    #[test]
+    fn every_operation_has_an_id_of_its_own() {
+        let document: serde_json::Value = serde_json::from_str(openapi_json()).unwrap();
+        let mut ids: Vec<&str> = document["paths"]
+            .as_object()
+            .unwrap()
+            .values()
+            .flat_map(|item| item.as_object().unwrap().values())
+            .filter_map(|operation| operation["operationId"].as_str())
+            .collect();
+        let count = ids.len();
+        ids.sort_unstable();
+        ids.dedup();
+        assert_eq!(ids.len(), count, "an operationId twice among {ids:?}");
+    }
+
     #[test]
     fn every_api_route_is_documented_with_its_callers_and_every_answer_has_a_schema() {
         let document: serde_json::Value = serde_json::from_str(openapi_json()).unwrap();
