@@ -10,7 +10,12 @@ use std::path::PathBuf;
 
 use clap::{Parser, Subcommand};
 
+mod logging;
+
 use crate::scenario;
+
+use crate::scenario::files::command as scenario_command;
+use logging::start_logging;
 
 /// asamblea — votación electrónica para asambleas de accionistas /
 /// electronic voting for shareholder meetings.
@@ -454,35 +459,7 @@ pub fn main() -> ExitCode {
 pub fn run(cli: Cli, out: &mut dyn Write, err: &mut dyn Write) -> u8 {
     match cli.command {
         Command::Scenario { check, report, bundle, files } => {
-            if let Some(out_dir) = bundle {
-                bundle_files(&files, &out_dir, out, err)
-            } else if check {
-                check_files(&files, out, err)
-            } else if report {
-                report_files(&files, out, err)
-            } else if let [file] = files.as_slice() {
-                match load(file) {
-                    Ok(s) => {
-                        let json = scenario::outcome_json(&scenario::replay(&s));
-                        let _ = writeln!(
-                            out,
-                            "{}",
-                            serde_json::to_string_pretty(&json).expect("JSON values print")
-                        );
-                        0
-                    }
-                    Err(message) => {
-                        let _ = writeln!(err, "error: {message}");
-                        2
-                    }
-                }
-            } else {
-                let _ = writeln!(
-                    err,
-                    "error: dé un solo ARCHIVO para la salida JSON, o use --check o --report para varios / give one FILE for JSON output, or use --check or --report for several"
-                );
-                2
-            }
+            scenario_command(check, report, bundle.as_deref(), &files, out, err)
         }
         Command::Demo { dir, listen, replay: false, hosts, limits } => finish(
             start_logging().and_then(|()| crate::commands::demo(&dir, &listen, &hosts, &limits, out)),
@@ -599,53 +576,6 @@ pub fn run(cli: Cli, out: &mut dyn Write, err: &mut dyn Write) -> u8 {
     }
 }
 
-/// The variable that sets how much a running daemon logs.
-const LOG_VARIABLE: &str = "ASAMBLEA_LOG";
-
-/// The level `ASAMBLEA_LOG` names: one of `error`, `warn`, `info`,
-/// `debug`, `trace`, `off` (any case); unset or empty, `info`. Anything
-/// else (a number too, or bytes that are not text) is refused.
-fn log_level(
-    value: Result<String, std::env::VarError>,
-) -> anyhow::Result<tracing_subscriber::filter::LevelFilter> {
-    use tracing_subscriber::filter::LevelFilter;
-    let value = match value {
-        Ok(value) => value,
-        Err(std::env::VarError::NotPresent) => return Ok(LevelFilter::INFO),
-        Err(std::env::VarError::NotUnicode(value)) => value.to_string_lossy().into_owned(),
-    };
-    let level = match value.trim().to_ascii_lowercase().as_str() {
-        "" | "info" => LevelFilter::INFO,
-        "error" => LevelFilter::ERROR,
-        "warn" => LevelFilter::WARN,
-        "debug" => LevelFilter::DEBUG,
-        "trace" => LevelFilter::TRACE,
-        "off" => LevelFilter::OFF,
-        _ => anyhow::bail!(
-            "{LOG_VARIABLE}={value:?} no es un nivel de registro: use error, warn, info, debug, trace u off / \
-             is not a log level: use error, warn, info, debug, trace or off"
-        ),
-    };
-    Ok(level)
-}
-
-/// Sends a running daemon's log to standard error, one line per event
-/// with its time (UTC) and level: what the operator's terminal shows
-/// besides the addresses and tokens printed at start, at the level
-/// [`log_level`] reads from `ASAMBLEA_LOG`; a wrong value is refused
-/// before anything starts.
-fn start_logging() -> anyhow::Result<()> {
-    let level = log_level(std::env::var(LOG_VARIABLE))?;
-    // A second daemon in the same process (tests) keeps the first's.
-    let _ = tracing_subscriber::fmt()
-        .with_writer(std::io::stderr)
-        .with_max_level(level)
-        .with_target(false)
-        .with_ansi(false)
-        .try_init();
-    Ok(())
-}
-
 /// Exit code 0, or the error chain printed once and exit code 2.
 fn finish(result: anyhow::Result<()>, err: &mut dyn Write) -> u8 {
     match result {
@@ -653,168 +583,6 @@ fn finish(result: anyhow::Result<()>, err: &mut dyn Write) -> u8 {
         Err(e) => {
             let _ = writeln!(err, "error: {e:#}");
             2
-        }
-    }
-}
-
-fn load(file: &str) -> Result<scenario::Scenario, String> {
-    let text = std::fs::read_to_string(file)
-        .map_err(|e| format!("{file}: no se puede leer el archivo / cannot read the file: {e}"))?;
-    scenario::parse(file, &text).map_err(|e| e.to_string())
-}
-
-fn report_files(files: &[String], out: &mut dyn Write, err: &mut dyn Write) -> u8 {
-    let mut code = 0;
-    for file in files {
-        match load(file) {
-            Ok(s) => {
-                let replay = scenario::replay(&s);
-                let _ = writeln!(out, "{}", scenario::report(file, &s, &replay));
-            }
-            Err(message) => {
-                let _ = writeln!(err, "error: {message}");
-                code = 2;
-            }
-        }
-    }
-    code
-}
-
-fn check_files(files: &[String], out: &mut dyn Write, err: &mut dyn Write) -> u8 {
-    let (mut passed, mut failed, mut invalid) = (0, 0, 0);
-    for file in files {
-        let s = match load(file) {
-            Ok(s) => s,
-            Err(message) => {
-                let _ = writeln!(err, "error: {message}");
-                invalid += 1;
-                continue;
-            }
-        };
-        let Some(expect) = &s.expect else {
-            let _ = writeln!(out, "FALLA / FAIL {file}: no tiene tabla [expect] con qué comparar / no [expect] table to check against");
-            failed += 1;
-            continue;
-        };
-        let actual = scenario::outcome_json(&scenario::replay(&s));
-        let differences = scenario::compare(expect, &actual);
-        if differences.is_empty() {
-            let _ = writeln!(out, "ok   {file}");
-            passed += 1;
-        } else {
-            let _ = writeln!(out, "FALLA / FAIL {file}");
-            for d in differences {
-                let _ = writeln!(out, "     {d}");
-            }
-            failed += 1;
-        }
-    }
-    let _ = writeln!(
-        out,
-        "escenarios / scenarios: {passed} correctos / passed, {} fallidos / failed",
-        failed + invalid
-    );
-    if invalid > 0 {
-        2
-    } else if failed > 0 {
-        1
-    } else {
-        0
-    }
-}
-
-/// `asamblea scenario --bundle DIR FILE…`: each scenario recorded as the
-/// daemon records a meeting, its audit bundle written to DIR.
-fn bundle_files(files: &[String], out_dir: &std::path::Path, out: &mut dyn Write, err: &mut dyn Write) -> u8 {
-    if let Err(e) = std::fs::create_dir_all(out_dir) {
-        let _ = writeln!(
-            err,
-            "error: {}: no se puede crear la carpeta / cannot create the folder: {e}",
-            out_dir.display()
-        );
-        return 2;
-    }
-    let (mut written, mut invalid) = (0, 0);
-    let mut stems = std::collections::HashSet::new();
-    for file in files {
-        let recorded = load(file).map_err(anyhow::Error::msg).and_then(|s| {
-            let nanos = std::time::SystemTime::now()
-                .duration_since(std::time::UNIX_EPOCH)
-                .map_or(0, |d| d.subsec_nanos());
-            let work = std::env::temp_dir().join(format!("asamblea-scenario-{}-{nanos}", std::process::id()));
-            let bundle = scenario::record(&s, &work);
-            if let Ok(keys) = asamblea_venue::secrets::key_folder_of(&work) {
-                let _ = std::fs::remove_dir_all(keys);
-            }
-            let _ = std::fs::remove_dir_all(&work);
-            bundle
-        });
-        let stem = std::path::Path::new(file)
-            .file_stem()
-            .map_or_else(|| "scenario".into(), |s| s.to_string_lossy().into_owned());
-        let path = out_dir.join(format!("{stem}.bundle"));
-        let recorded = recorded.and_then(|bundle| {
-            anyhow::ensure!(
-                stems.insert(stem.clone()),
-                "{}: ya se escribió otro archivo con ese nombre; renombre uno de los escenarios / another file of that name was written already",
-                path.display()
-            );
-            Ok(bundle)
-        });
-        match recorded.and_then(|bundle| {
-            // Written only once it verifies, with the same loader as `verify`.
-            crate::commands::verify_bytes(&bundle.encode())?;
-            std::fs::write(&path, bundle.encode()).map_err(|e| {
-                anyhow::anyhow!("{}: no se puede escribir / cannot write: {e}", path.display())
-            })?;
-            Ok(bundle.records.len())
-        }) {
-            Ok(records) => {
-                let _ = writeln!(
-                    out,
-                    "ok   {file} → {} ({} eventos / events)",
-                    path.display(),
-                    asamblea_documents::numfmt::thousands(records as u64)
-                );
-                written += 1;
-            }
-            Err(e) => {
-                let _ = writeln!(err, "error: {file}: {e:#}");
-                invalid += 1;
-            }
-        }
-    }
-    let _ = writeln!(out, "paquetes / bundles: {written} escritos / written, {invalid} no / not");
-    if invalid > 0 {
-        2
-    } else {
-        0
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use std::env::VarError;
-    use tracing_subscriber::filter::LevelFilter;
-
-    #[test]
-    fn log_levels_are_the_six_names_and_unset_or_empty_is_info() {
-        let level = |value: &str| log_level(Ok(value.to_string())).map_err(|e| e.to_string());
-        assert_eq!(log_level(Err(VarError::NotPresent)).unwrap(), LevelFilter::INFO);
-        assert_eq!(level("").unwrap(), LevelFilter::INFO);
-        assert_eq!(level(" WARN ").unwrap(), LevelFilter::WARN);
-        assert_eq!(level("off").unwrap(), LevelFilter::OFF);
-        assert_eq!(level("trace").unwrap(), LevelFilter::TRACE);
-        for wrong in ["loud", "3", "warning"] {
-            let error = level(wrong).unwrap_err();
-            assert!(error.contains("no es un nivel de registro"), "{wrong}: {error}");
-        }
-        #[cfg(unix)]
-        {
-            use std::os::unix::ffi::OsStringExt;
-            let bytes = std::ffi::OsString::from_vec(vec![0x69, 0x6e, 0xff]);
-            assert!(log_level(Err(VarError::NotUnicode(bytes))).is_err());
         }
     }
 }

@@ -1,8 +1,10 @@
 //! Conformance scenarios (`shared/scenarios/FORMAT.md`): parse a file,
-//! replay it through the rules engine, print or check the outcome.
+//! replay it through the rules engine, print or check the outcome
+//! (`files`: the command over many files).
 
 mod bundle;
 mod check;
+pub(crate) mod files;
 mod parse;
 mod report;
 mod run;
