@@ -23,6 +23,7 @@ use asamblea_wire::admission_code;
 
 use crate::access::{bad_query, Staff};
 use crate::callers::{Callers, Routes};
+use crate::directory::Directory;
 use crate::meeting::{id, unlocked};
 use crate::{ApiError, AppState};
 
@@ -35,8 +36,10 @@ pub(crate) fn routes() -> Vec<Routes> {
 /// their own shares (and the accepted powers they carry, if they are an
 /// agent too); then each agent of an accepted power who is not a holder,
 /// in the order their first power was lodged.
-pub fn people(service: &Service) -> anyhow::Result<Vec<LetterPerson>> {
-    let names = service.holder_names()?;
+/// `name_of` gives a holder's name by id (the daemon's directory, or the
+/// register file read once by the command line): the meeting's lock is
+/// never held while `register.csv` is read.
+pub fn people(service: &Service, name_of: &dyn Fn(&str) -> String) -> Vec<LetterPerson> {
     let meeting_id = service.meeting_id();
     let mut people: Vec<LetterPerson> = service
         .meeting()
@@ -44,7 +47,7 @@ pub fn people(service: &Service) -> anyhow::Result<Vec<LetterPerson>> {
         .iter()
         .map(|(_, holder)| LetterPerson {
             id: holder.id().to_string(),
-            name: names.get(holder.id()).cloned().unwrap_or_default(),
+            name: name_of(holder.id()),
             code: admission_code(&meeting_id, holder.id()).to_string(),
             own: Some(holder.holdings()),
             powers: Vec::new(),
@@ -65,7 +68,7 @@ pub fn people(service: &Service) -> anyhow::Result<Vec<LetterPerson>> {
             .filter(|p| record.revoked_for(p.as_str()).is_none())
             .filter_map(|p| {
                 let at = meeting.register().lookup(p.as_str())?;
-                let name = names.get(p.as_str()).cloned().unwrap_or_default();
+                let name = name_of(p.as_str());
                 Some((p.as_str().to_string(), name, meeting.register().holder(at).holdings()))
             })
             .collect();
@@ -88,7 +91,7 @@ pub fn people(service: &Service) -> anyhow::Result<Vec<LetterPerson>> {
         };
         people[at].powers.push(power);
     }
-    Ok(people)
+    people
 }
 
 /// The meeting's notice data, as every letter repeats it: the meeting
@@ -131,7 +134,7 @@ pub enum LettersError {
         /// How many letters there are.
         total: usize,
     },
-    /// The register's names could not be read, or the PDF not written.
+    /// The PDF could not be written.
     #[error("{0:#}")]
     Failed(anyhow::Error),
 }
@@ -145,8 +148,12 @@ pub struct LettersSource {
 
 impl LettersSource {
     /// Everyone's letters, or only `person`'s.
-    pub fn of(service: &Service, person: Option<&str>) -> Result<LettersSource, LettersError> {
-        let mut people = people(service).map_err(LettersError::Failed)?;
+    pub fn of(
+        service: &Service,
+        name_of: &dyn Fn(&str) -> String,
+        person: Option<&str>,
+    ) -> Result<LettersSource, LettersError> {
+        let mut people = people(service, name_of);
         if let Some(person) = person {
             people.retain(|p| p.id == person);
             if people.is_empty() {
@@ -217,8 +224,14 @@ pub(crate) async fn letters_pdf(
         let failed = |e: &dyn std::fmt::Display| {
             ApiError::internal("las cartas de admisión / the admission letters", e)
         };
-        let source =
-            state.with_service(|service| LettersSource::of(service, person.as_ref().map(|p| p.as_str())));
+        // The names from the desk's directory, built outside the lock.
+        let directory = Directory::of_state(state)?;
+        let source = state.with_service(|service| {
+            let register = service.meeting().register();
+            let name_of =
+                |id: &str| register.lookup(id).map_or(String::new(), |at| directory.name(at).to_string());
+            LettersSource::of(service, &name_of, person.as_ref().map(|p| p.as_str()))
+        });
         let source = match source {
             Ok(source) => source,
             Err(LettersError::NoSuchPerson(who)) => {

@@ -24,7 +24,9 @@ pub fn letters(dir: &Path, file: &Path, person: Option<&str>, out: &mut dyn Writ
         Err(holder) => bail!("{}", busy_message(dir, &holder)),
     };
     let service = Service::open_locked(dir, lock)?;
-    let source = match LettersSource::of(&service, person) {
+    let names = service.holder_names()?;
+    let name_of = |id: &str| names.get(id).cloned().unwrap_or_default();
+    let source = match LettersSource::of(&service, &name_of, person) {
         Ok(source) => source,
         Err(e @ LettersError::NoSuchPerson(_)) => bail!("--persona: {e}"),
         Err(e) => bail!("{}: {e}", dir.display()),
