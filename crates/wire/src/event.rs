@@ -646,16 +646,7 @@ fn read_class_capital(r: &mut Reader<'_>, field: &'static str) -> Result<ClassCa
 impl AgentArrival {
     fn write(&self, w: &mut Writer) -> Result<(), WireError> {
         w.str(self.agent.as_str());
-        w.count("arrival.principals", self.principals.len(), 1, MAX_PRINCIPALS)?;
-        for (i, principal) in self.principals.iter().enumerate() {
-            if i > 0 && self.principals[i - 1] >= *principal {
-                return Err(WireError::Invalid {
-                    field: "arrival.principals",
-                    problem: Problem::NotAscending,
-                });
-            }
-            w.str(principal.as_str());
-        }
+        write_ascending(w, "arrival.principals", &self.principals, 1, MAX_PRINCIPALS)?;
         w.code(self.capacity);
         w.code(self.declared_role);
         w.str(self.power_document.as_str());
@@ -664,16 +655,7 @@ impl AgentArrival {
 
     fn read(r: &mut Reader<'_>) -> Result<AgentArrival, WireError> {
         let agent = r.id("arrival.agent")?;
-        let count = r.count("arrival.principals", 1, MAX_PRINCIPALS)?;
-        let mut principals: Vec<Id> = Vec::with_capacity(count);
-        for _ in 0..count {
-            let at = r.at();
-            let principal = r.id("arrival.principals")?;
-            if principals.last().is_some_and(|last| *last >= principal) {
-                return Err(r.malformed("arrival.principals", at, Problem::NotAscending));
-            }
-            principals.push(principal);
-        }
+        let principals = read_ascending(r, "arrival.principals", 1, MAX_PRINCIPALS)?;
         Ok(AgentArrival {
             agent,
             principals,
@@ -682,4 +664,43 @@ impl AgentArrival {
             power_document: r.text("arrival.power_document")?,
         })
     }
+}
+
+/// Writes a count and the ids, refusing them unless strictly ascending (a
+/// list whose order means nothing has one encoding).
+pub(super) fn write_ascending(
+    w: &mut Writer,
+    field: &'static str,
+    ids: &[Id],
+    min: usize,
+    max: usize,
+) -> Result<(), WireError> {
+    w.count(field, ids.len(), min, max)?;
+    for (i, id) in ids.iter().enumerate() {
+        if i > 0 && ids[i - 1] >= *id {
+            return Err(WireError::Invalid { field, problem: Problem::NotAscending });
+        }
+        w.str(id.as_str());
+    }
+    Ok(())
+}
+
+/// Reads a count and that many strictly ascending ids.
+pub(super) fn read_ascending(
+    r: &mut Reader<'_>,
+    field: &'static str,
+    min: usize,
+    max: usize,
+) -> Result<Vec<Id>, WireError> {
+    let count = r.count(field, min, max)?;
+    let mut ids: Vec<Id> = Vec::with_capacity(count);
+    for _ in 0..count {
+        let at = r.at();
+        let id = r.id(field)?;
+        if ids.last().is_some_and(|last| *last >= id) {
+            return Err(r.malformed(field, at, Problem::NotAscending));
+        }
+        ids.push(id);
+    }
+    Ok(ids)
 }

@@ -204,23 +204,3 @@ impl LodgedPower {
         })
     }
 }
-
-/// Reads a count and that many strictly ascending ids.
-fn read_ascending(
-    r: &mut Reader<'_>,
-    field: &'static str,
-    min: usize,
-    max: usize,
-) -> Result<Vec<Id>, WireError> {
-    let count = r.count(field, min, max)?;
-    let mut ids: Vec<Id> = Vec::with_capacity(count);
-    for _ in 0..count {
-        let at = r.at();
-        let id = r.id(field)?;
-        if ids.last().is_some_and(|last| *last >= id) {
-            return Err(r.malformed(field, at, Problem::NotAscending));
-        }
-        ids.push(id);
-    }
-    Ok(ids)
-}
