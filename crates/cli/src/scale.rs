@@ -11,7 +11,10 @@
 //!    the ledger format's version): a generated register and agenda,
 //!    `asamblea init`, then `asamblea simulate` (real badges, real signed
 //!    ballots through the daemon's checks). A file `built.txt` is written
-//!    last; a folder without it is built again from nothing. The keys live
+//!    last, naming the digest of the generated register and agenda; a
+//!    folder without it, or made from other inputs (an older generator's,
+//!    left in a machine's temporary directory), is built again from
+//!    nothing. The keys live
 //!    in the cache's `keys/` (`ASAMBLEA_KEYS`). Later runs skip straight
 //!    to the measures.
 //! 2. **Restart after kill -9**: `asamblea serve` is started, killed with
@@ -49,7 +52,7 @@ use std::io::{Read as _, Write};
 use std::net::{SocketAddr, TcpStream};
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
-use std::sync::Arc;
+use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use anyhow::{bail, Context, Result};
@@ -133,16 +136,25 @@ pub fn bench_scale(options: &ScaleOptions, out: &mut dyn Write) -> Result<()> {
     writeln!(out, "  Reunión en caché / cached meeting: {}", cache.display())?;
     out.flush()?;
 
-    // 1. The meeting, once.
+    // 1. The meeting, once: a cache made from other inputs (an older
+    // generator's register or agenda) is built again, never measured.
+    let inputs = Inputs::of(options);
     let built = match std::fs::read_to_string(cache.join("built.txt")) {
-        Ok(summary) => {
+        Ok(summary) if summary.lines().any(|l| l == inputs.mark()) => {
             writeln!(
                 out,
                 "  (de la caché / from the cache; bórrela para reconstruir / delete it to rebuild)"
             )?;
             summary
         }
-        Err(_) => build(&exe, options, &cache, &dir, &keys, out)?,
+        Ok(_) => {
+            writeln!(
+                out,
+                "  (la caché se hizo con otra reunión o registro: se reconstruye / the cache was made from another meeting or register: rebuilding)"
+            )?;
+            build(&exe, &inputs, options, &cache, &dir, &keys, out)?
+        }
+        Err(_) => build(&exe, &inputs, options, &cache, &dir, &keys, out)?,
     };
     let ballots = built
         .lines()
@@ -179,7 +191,10 @@ pub fn bench_scale(options: &ScaleOptions, out: &mut dyn Write) -> Result<()> {
             // first search loads the holders' names).
             let token = desk_token(&keys)?;
             for q in SEARCHES.iter().chain(&SEARCHES) {
-                searches.push(search(daemon.addr, &tls, &token, q)?);
+                match search(daemon.addr, &tls, &token, q) {
+                    Ok(took) => searches.push(took),
+                    Err(e) => bail!("{e:#}\n{}", daemon.state()),
+                }
             }
         }
         daemon.kill()?;
@@ -311,9 +326,35 @@ fn strict_checks_per_second() -> Result<u64> {
     Ok(checked.saturating_mul(1_000_000) / u64::try_from(started.elapsed().as_micros()).unwrap_or(1).max(1))
 }
 
+/// The generated meeting file and register, and the digest that names
+/// them in `built.txt`.
+struct Inputs {
+    toml: String,
+    csv: String,
+    digest: asamblea_wire::Digest,
+}
+
+impl Inputs {
+    fn of(options: &ScaleOptions) -> Inputs {
+        let (capital, csv) = register_csv(options.holders);
+        let toml = meeting_toml(options.items, capital);
+        let mut all = format!("format {}\nattendance {}\n", asamblea_wire::FORMAT_VERSION, options.attendance);
+        all.push_str(&toml);
+        all.push_str(&csv);
+        let digest = asamblea_wire::Digest::sha256(all.as_bytes());
+        Inputs { toml, csv, digest }
+    }
+
+    /// The line of `built.txt` saying what the meeting was built from.
+    fn mark(&self) -> String {
+        format!("inputs {}", self.digest)
+    }
+}
+
 /// Builds the meeting in `cache` from nothing; returns `built.txt`.
 fn build(
     exe: &Path,
+    generated: &Inputs,
     options: &ScaleOptions,
     cache: &Path,
     dir: &Path,
@@ -329,9 +370,8 @@ fn build(
     std::fs::create_dir_all(&inputs)
         .with_context(|| format!("{}: no se puede crear / cannot create", inputs.display()))?;
     let (toml, csv) = (inputs.join("meeting.toml"), inputs.join("register.csv"));
-    let (capital, register) = register_csv(options.holders);
-    std::fs::write(&toml, meeting_toml(options.items, capital))?;
-    std::fs::write(&csv, register)?;
+    std::fs::write(&toml, &generated.toml)?;
+    std::fs::write(&csv, &generated.csv)?;
     writeln!(out, "  Construyendo la reunión (una vez) / building the meeting (once)…")?;
     out.flush()?;
     init(exe, keys, dir, &toml, &csv)?;
@@ -348,7 +388,8 @@ fn build(
         .context(
             "simulate no dijo cuántas papeletas firmó / simulate did not say how many ballots it signed",
         )?;
-    let summary = format!("ballots {ballots}\nbuilt in {} s\n", started.elapsed().as_secs());
+    let summary =
+        format!("ballots {ballots}\nbuilt in {} s\n{}\n", started.elapsed().as_secs(), generated.mark());
     std::fs::write(cache.join("built.txt"), &summary)?;
     writeln!(out, "  Construida en / built in {}", crate::bench::seconds(started.elapsed()))?;
     Ok(summary)
@@ -419,7 +460,14 @@ pub(super) struct Daemon {
     child: Child,
     pub(super) addr: SocketAddr,
     started: Instant,
+    /// The last of what the daemon wrote on standard error, read as it is
+    /// written: a pipe nobody reads fills at 64 KB, and then the daemon's
+    /// next log line would stop the thread writing it.
+    stderr: Arc<Mutex<Vec<u8>>>,
 }
+
+/// How much of a daemon's standard error is kept, from its end.
+const STDERR_KEPT: usize = 16 * 1024;
 
 /// A bench that stops on an error leaves no daemon behind (it would hold
 /// the meeting's lock and a core).
@@ -445,7 +493,39 @@ impl Daemon {
             .stdout(Stdio::null())
             .stderr(Stdio::piped())
             .spawn()?;
-        Ok(Daemon { child, addr, started })
+        let mut child = child;
+        let stderr = Arc::new(Mutex::new(Vec::new()));
+        if let Some(mut pipe) = child.stderr.take() {
+            let kept = Arc::clone(&stderr);
+            std::thread::spawn(move || {
+                let mut chunk = [0u8; 4096];
+                while let Ok(n @ 1..) = pipe.read(&mut chunk) {
+                    let mut kept = kept.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+                    kept.extend_from_slice(&chunk[..n]);
+                    let excess = kept.len().saturating_sub(STDERR_KEPT);
+                    kept.drain(..excess);
+                }
+            });
+        }
+        Ok(Daemon { child, addr, started, stderr })
+    }
+
+    /// Whether the daemon still runs, and the last it wrote on standard
+    /// error: what a failed request is reported with.
+    pub(super) fn state(&mut self) -> String {
+        let running = match self.child.try_wait() {
+            Ok(None) => "el daemon sigue en marcha / the daemon is still running".to_string(),
+            Ok(Some(status)) => format!("el daemon terminó / the daemon ended: {status}"),
+            Err(e) => format!("no se sabe si el daemon sigue / whether the daemon runs is unknown: {e}"),
+        };
+        // The reading thread may still be taking the last lines of a daemon
+        // that just ended.
+        std::thread::sleep(Duration::from_millis(100));
+        let kept = self.stderr.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+        format!(
+            "{running}; lo último que escribió / the last it wrote:\n{}",
+            String::from_utf8_lossy(&kept)
+        )
     }
 
     /// Waits until `GET /api/v1/status` answers `200`; the time since the
@@ -459,12 +539,8 @@ impl Daemon {
             if status_ok(self.addr, tls) {
                 return Ok(self.started.elapsed());
             }
-            if let Some(status) = self.child.try_wait()? {
-                let mut err = String::new();
-                if let Some(mut stderr) = self.child.stderr.take() {
-                    let _ = stderr.read_to_string(&mut err);
-                }
-                bail!("asamblea serve terminó ({status}) antes de responder / ended before answering: {err}");
+            if self.child.try_wait()?.is_some() {
+                bail!("asamblea serve no llegó a responder / never answered: {}", self.state());
             }
             if self.started.elapsed() > limit {
                 self.kill()?;
@@ -552,10 +628,21 @@ fn staff_request(
         body.len()
     )?;
     let mut answer = Vec::new();
-    let _ = stream.read_to_end(&mut answer);
+    // The daemon closes the connection after its answer; an error here
+    // (a timeout, a reset) is reported below only if no whole answer came.
+    let read = stream.read_to_end(&mut answer);
     let text = String::from_utf8_lossy(&answer).into_owned();
     if !(text.starts_with("HTTP/1.1 200") || text.starts_with("HTTP/1.1 201")) {
-        bail!("{method} {path} recibió / was answered: {}", text.chars().take(300).collect::<String>());
+        let how = match read {
+            Err(e) => format!("la lectura falló / the read failed: {e}"),
+            Ok(0) => "la conexión se cerró sin respuesta / the connection closed with no answer".to_string(),
+            Ok(_) => "la respuesta / the answer".to_string(),
+        };
+        bail!(
+            "{method} {path}, tras / after {}: {how}: {}",
+            crate::bench::millis(started.elapsed()),
+            text.chars().take(300).collect::<String>()
+        );
     }
     let body = text.split_once("\r\n\r\n").map_or(String::new(), |(_, body)| body.to_string());
     Ok((started.elapsed(), body))

@@ -73,24 +73,29 @@ fn measure_admission(exe: &Path, dir: &Path, keys: &Path, big: u64, out: &mut dy
     let mut daemon = super::Daemon::start(exe, dir, keys)?;
     daemon.wait_answering(&tls, Duration::from_secs(600))?;
     let token = super::desk_token(keys)?;
-    let lookup = |q: &str| {
-        super::staff_request(daemon.addr, &tls, &token, "GET", &format!("/api/v1/expected?q={q}"), None)
+    let addr = daemon.addr;
+    let requests = || -> Result<_> {
+        let lookup =
+            |q: &str| super::staff_request(addr, &tls, &token, "GET", &format!("/api/v1/expected?q={q}"), None);
+        // The first lookup reads the register's names (once a run).
+        let (first, _) = lookup("90000000")?;
+        let (looked, card) = lookup("90000000")?;
+        let card: serde_json::Value = serde_json::from_str(&card)?;
+        let to_carry = card["to_carry"].as_u64().unwrap_or(0);
+        let (admitted, answer) = super::staff_request(
+            addr,
+            &tls,
+            &token,
+            "POST",
+            "/api/v1/admissions",
+            Some(r#"{"person":"CC-90000000"}"#),
+        )?;
+        let answer: serde_json::Value = serde_json::from_str(&answer)?;
+        let carried = answer["carried"].as_array().map_or(0, Vec::len) as u64;
+        Ok((first, looked, to_carry, admitted, carried))
     };
-    // The first lookup reads the register's names (once a run).
-    let (first, _) = lookup("90000000")?;
-    let (looked, card) = lookup("90000000")?;
-    let card: serde_json::Value = serde_json::from_str(&card)?;
-    let to_carry = card["to_carry"].as_u64().unwrap_or(0);
-    let (admitted, answer) = super::staff_request(
-        daemon.addr,
-        &tls,
-        &token,
-        "POST",
-        "/api/v1/admissions",
-        Some(r#"{"person":"CC-90000000"}"#),
-    )?;
-    let answer: serde_json::Value = serde_json::from_str(&answer)?;
-    let carried = answer["carried"].as_array().map_or(0, Vec::len) as u64;
+    let (first, looked, to_carry, admitted, carried) =
+        requests().map_err(|e| anyhow::anyhow!("{e:#}\n{}", daemon.state()))?;
     daemon.kill()?;
     anyhow::ensure!(
         carried == big && to_carry == big,
