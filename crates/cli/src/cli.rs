@@ -94,6 +94,8 @@ enum Command {
         #[arg(long, default_value = "127.0.0.1:8443", value_name = "DIRECCIÓN")]
         listen: String,
         #[command(flatten)]
+        internet: crate::commands::InternetListener,
+        #[command(flatten)]
         limits: crate::commands::LimitOverrides,
     },
     /// Firma una papeleta con una credencial leída, como un quiosco; imprime
@@ -465,9 +467,10 @@ pub fn run(cli: Cli, out: &mut dyn Write, err: &mut dyn Write) -> u8 {
             start_logging().and_then(|()| crate::commands::demo(&dir, &listen, &hosts, &limits, out)),
             err,
         ),
-        Command::Serve { dir, listen, limits } => {
-            finish(start_logging().and_then(|()| crate::commands::serve(&dir, &listen, &limits, out)), err)
-        }
+        Command::Serve { dir, listen, internet, limits } => finish(
+            start_logging().and_then(|()| crate::commands::serve(&dir, &listen, &internet, &limits, out)),
+            err,
+        ),
         Command::Ballot { dir, badge, item, votes } => {
             finish(crate::commands::sign_ballot(&dir, &badge, &item, &votes, out), err)
         }

@@ -137,6 +137,33 @@ pub fn server_config(dir: &Path) -> Result<Arc<ServerConfig>> {
     Ok(Arc::new(config))
 }
 
+/// The TLS configuration of the daemon's internet listener (`serve
+/// --public-listen`): the certificate chain `cert` and its key `key`, in
+/// PEM, that the company obtained from a public authority for its public
+/// address (or, behind a reverse proxy, any certificate the proxy trusts).
+/// No client certificate is asked for: kiosks and staff never use this
+/// listener. TLS 1.3 and 1.2, ALPN `http/1.1`, as the venue listener.
+pub fn public_server_config(cert: &Path, key: &Path) -> Result<Arc<ServerConfig>> {
+    let read = |path: &Path| fs::read(path).map_err(PkiError::io(path, READ));
+    let chain = parse_certs(&read(cert)?, &cert.display().to_string())?;
+    let key_der = PrivateKeyDer::from_pem_slice(&read(key)?).map_err(|e| {
+        PkiError::malformed(
+            key.display().to_string(),
+            format!("no es una clave privada PEM / not a PEM private key: {e}"),
+        )
+    })?;
+    let mut config = ServerConfig::builder_with_provider(provider())
+        .with_protocol_versions(VERSIONS)
+        .map_err(PkiError::crypto(TLS_VERSIONS))?
+        .with_no_client_auth()
+        .with_single_cert(chain, key_der)
+        .map_err(PkiError::crypto(
+            "el certificado público y su clave no forman un par utilizable (¿son del mismo pedido?) / the public certificate and its key do not make a usable pair (are they from the same request?)",
+        ))?;
+    config.alpn_protocols = vec![ALPN_HTTP_1_1.to_vec()];
+    Ok(Arc::new(config))
+}
+
 /// A client configuration that trusts the venue CA `ca_pem` and, given
 /// `client = Some((cert_pem, key_pem))`, presents that client certificate:
 /// for tests, the bench and the kiosk. TLS 1.3 and 1.2, ALPN `http/1.1`.

@@ -37,6 +37,10 @@ impl Callers {
 pub(crate) struct Routes {
     pub(crate) callers: Callers,
     pub(crate) kind: Kind,
+    /// Whether the group is served on the internet listener too (`serve
+    /// --public-listen`), beside the venue's. Only the public's groups may
+    /// be ([`Routes::on_internet`]): staff and kiosks work in the venue.
+    pub(crate) internet: bool,
 }
 
 /// API routes, documented; or pages and assets, served as they are.
@@ -73,12 +77,19 @@ where
 impl Routes {
     /// API routes let in for `callers`.
     pub(crate) fn api(callers: Callers, routes: OpenApiRouter<AppState>) -> Routes {
-        Routes { callers, kind: Kind::Api(Box::new(routes)) }
+        Routes { callers, kind: Kind::Api(Box::new(routes)), internet: false }
     }
 
     /// Pages and assets for `callers` (a console page lets anyone reach it
     /// and sends who is not signed in to `/personal`).
     pub(crate) fn pages(callers: Callers, pages: Vec<Page>) -> Routes {
-        Routes { callers, kind: Kind::Pages(pages) }
+        Routes { callers, kind: Kind::Pages(pages), internet: false }
+    }
+
+    /// The same group, served on the internet listener as well as the
+    /// venue's. A staff or kiosk group is never: asking it is a bug, and
+    /// the router refuses to build ([`crate::routes::internet_router`]).
+    pub(crate) fn on_internet(self) -> Routes {
+        Routes { internet: true, ..self }
     }
 }

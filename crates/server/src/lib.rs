@@ -88,11 +88,11 @@ mod secretary;
 mod sessions;
 pub mod tls;
 
-pub use daemon::Daemon;
+pub use daemon::{Daemon, Internet};
 pub use feed::FEED_MESSAGES_PER_SECOND;
 pub(crate) use feed::{feed_period, FeedMessage};
 pub use limits::{ServiceLimits, BODY_TIMEOUT, FEED_MAX_AGE, HEAD_INTERVAL};
-pub use routes::{openapi_json, route_table, Callers, Route};
+pub use routes::{internet_table, openapi_json, route_table, Callers, Route};
 
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicU32, Ordering};
@@ -430,6 +430,18 @@ pub fn router(state: AppState) -> Router {
         .fallback(public::not_found)
         .layer(axum::middleware::from_fn_with_state(state.clone(), limits::bound_and_secure));
     people.merge(kiosks).layer(DefaultBodyLimit::max(MAX_BODY_BYTES)).with_state(state)
+}
+
+/// The internet listener's routes (`serve --public-listen`): the public's
+/// alone (`routes::internet_router`), with the same bounded bodies and
+/// security headers as on the venue's listener, and `404` for every other
+/// path, the consoles' and the kiosks' among them.
+pub fn internet_router(state: AppState) -> Router {
+    routes::internet_router()
+        .fallback(public::not_found)
+        .layer(axum::middleware::from_fn_with_state(state.clone(), limits::bound_and_secure))
+        .layer(DefaultBodyLimit::max(MAX_BODY_BYTES))
+        .with_state(state)
 }
 
 /// Sends the live status on the feed twice a second while it changes:

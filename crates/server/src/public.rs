@@ -37,7 +37,8 @@ pub(crate) fn routes() -> Vec<Routes> {
                 .routes(routes!(crate::counted::list))
                 .routes(routes!(receipt))
                 .routes(routes!(check_receipt)),
-        ),
+        )
+        .on_internet(),
         Routes::pages(
             Callers::Public,
             vec![
@@ -52,7 +53,8 @@ pub(crate) fn routes() -> Vec<Routes> {
                 get_page("/recibo", crate::receipt_page::form),
                 post_page("/recibo", crate::receipt_page::check),
             ],
-        ),
+        )
+        .on_internet(),
     ]
 }
 

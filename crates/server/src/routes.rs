@@ -41,7 +41,8 @@ fn groups() -> Vec<Routes> {
         vec![Routes::pages(
             Callers::Public,
             vec![crate::callers::get_page("/api/v1/openapi.json", document)],
-        )],
+        )
+        .on_internet()],
     ]
     .into_iter()
     .flatten()
@@ -68,8 +69,13 @@ pub struct Route {
 /// Every route with the callers let in, read from the groups: the
 /// contract the role test walks.
 pub fn route_table() -> Vec<Route> {
+    table_of(groups())
+}
+
+/// The routes of these groups with the callers let in.
+fn table_of(groups: impl IntoIterator<Item = Routes>) -> Vec<Route> {
     let mut table = Vec::new();
-    for group in groups() {
+    for group in groups {
         let callers = group.callers.names();
         match group.kind {
             Kind::Api(routes) => {
@@ -120,6 +126,38 @@ pub(crate) fn routers(state: &AppState) -> (Router<AppState>, Router<AppState>) 
         }
     }
     (people, kiosks)
+}
+
+/// The router of the internet listener (`serve --public-listen`): the
+/// groups marked [`Routes::on_internet`], all of them the public's. The
+/// consoles' pages, the staff's and the kiosks' routes are not there at
+/// all: on that listener they are unknown paths (`404`), whatever
+/// credential comes with them.
+///
+/// # Panics
+/// When a staff or kiosk group is marked for the internet: a programming
+/// error the tests meet at once (`internet_routes_are_the_publics`).
+pub(crate) fn internet_router() -> Router<AppState> {
+    let mut internet = Router::new();
+    for group in groups().into_iter().filter(|g| g.internet) {
+        assert!(
+            matches!(group.callers, Callers::Public),
+            "only the public's routes are served on the internet listener"
+        );
+        internet = internet.merge(match group.kind {
+            Kind::Api(routes) => routes.split_for_parts().0,
+            Kind::Pages(pages) => {
+                pages.into_iter().fold(Router::new(), |router, page| router.route(page.path, page.handler))
+            }
+        });
+    }
+    internet
+}
+
+/// The paths of the internet listener's routes, with their methods: what
+/// the README and the threat model say is reachable from outside.
+pub fn internet_table() -> Vec<Route> {
+    table_of(groups().into_iter().filter(|g| g.internet))
 }
 
 /// The operations of a path, with their methods.

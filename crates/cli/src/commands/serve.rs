@@ -72,8 +72,35 @@ fn spawn_kiosk_reloader(kiosks: asamblea_pki::KioskRegistry) -> Result<tokio::ta
 
 /// `asamblea serve DIR`: HTTPS only, until Ctrl-C or SIGTERM; then
 /// in-flight requests finish and the ledger is flushed.
-pub fn serve(dir: &Path, listen: &str, limits: &LimitOverrides, out: &mut dyn Write) -> Result<()> {
-    serve_locked(dir, MeetingLock::acquire_or_explain(dir)?, listen, limits, out)
+pub fn serve(
+    dir: &Path,
+    listen: &str,
+    internet: &InternetListener,
+    limits: &LimitOverrides,
+    out: &mut dyn Write,
+) -> Result<()> {
+    serve_locked(dir, MeetingLock::acquire_or_explain(dir)?, listen, internet, limits, out)
+}
+
+/// The internet listener (`--public-listen` with the company's certificate
+/// and key): the public board, the receipts' check and, in a mixed
+/// meeting, the remote attendees' page, reachable from outside the venue;
+/// the consoles, the staff's and the kiosks' routes stay on `--listen`
+/// alone. See the README («Publicar en internet»).
+#[derive(Clone, Debug, Default, clap::Args)]
+pub struct InternetListener {
+    /// Dirección pública en la que escucha también, solo para el público /
+    /// public address also listened on, for the public alone.
+    #[arg(long, value_name = "DIRECCIÓN", requires_all = ["public_cert", "public_key"])]
+    pub public_listen: Option<String>,
+    /// Certificado (cadena PEM) de la dirección pública, de una autoridad
+    /// pública / the public address's certificate chain (PEM), from a
+    /// public authority.
+    #[arg(long, value_name = "ARCHIVO", requires = "public_listen")]
+    pub public_cert: Option<std::path::PathBuf>,
+    /// Su clave privada (PEM) / its private key (PEM).
+    #[arg(long, value_name = "ARCHIVO", requires = "public_listen")]
+    pub public_key: Option<std::path::PathBuf>,
 }
 
 /// The daemon's limits as given on the command line; each unset one is
@@ -177,6 +204,7 @@ fn serve_locked(
     dir: &Path,
     lock: MeetingLock,
     listen: &str,
+    internet: &InternetListener,
     overrides: &LimitOverrides,
     out: &mut dyn Write,
 ) -> Result<()> {
@@ -188,7 +216,20 @@ fn serve_locked(
         writeln!(out, "{notice}")?;
     }
     let open_files = raise_open_files();
-    let (limits, service_limits) = overrides.limits(open_files);
+    // With a second listener the descriptors are shared half and half, so
+    // that a flood from outside can never take the venue's.
+    let shared = if internet.public_listen.is_some() { open_files / 2 } else { open_files };
+    let (limits, service_limits) = overrides.limits(shared);
+    let public_tls = match (&internet.public_cert, &internet.public_key) {
+        (Some(cert), Some(key)) => Some(asamblea_pki::public_server_config(cert, key).with_context(|| {
+            format!(
+                "el certificado público ({}) o su clave ({}) no sirven: revise que sean los archivos PEM que dio la autoridad, la cadena completa y la clave de ese mismo certificado / the public certificate or its key are not usable",
+                cert.display(),
+                key.display()
+            )
+        })?),
+        _ => None,
+    };
     let runtime = tokio::runtime::Builder::new_multi_thread().enable_all().build()?;
     runtime.block_on(async {
         let service = Service::open_locked(dir, lock)?;
@@ -207,6 +248,18 @@ fn serve_locked(
             .await
             .with_context(|| format!("no se puede escuchar en {listen}: ¿hay otro servicio allí? Deténgalo o elija otra dirección con --listen / cannot listen on {listen}: is another daemon running there?"))?;
         let address = listener.local_addr()?;
+        let outside = match (&internet.public_listen, public_tls) {
+            (Some(public), Some(tls)) => {
+                let listener = asamblea_server::tls::listen(public).await.with_context(|| {
+                    format!("no se puede escuchar en {public}: ¿hay otro servicio allí, o hace falta permiso para un puerto bajo? Elija otra dirección con --public-listen / cannot listen on {public}")
+                })?;
+                // The same caps as the venue's (the flags set both), in
+                // pools of its own.
+                Some(asamblea_server::Internet { listener, tls, limits })
+            }
+            _ => None,
+        };
+        let public_address = outside.as_ref().map(|o| o.listener.local_addr()).transpose()?;
         let stop_signal = shutdown_signal()?;
         let reloader = spawn_kiosk_reloader(kiosks.clone())?;
         let pid = std::process::id();
@@ -227,11 +280,17 @@ fn serve_locked(
             "  Consolas del personal (entre con su clave) / staff consoles (sign in with your token): https://{address}/personal"
         )?;
         writeln!(out, "  API: https://{address}/api/v1/openapi.json")?;
+        if let Some(public) = public_address {
+            writeln!(
+                out,
+                "  Dirección pública (solo el tablero, los recibos y la página remota; con el certificado de la empresa) / public address (the board, receipts and the remote page alone; the company's certificate): https://{public}/"
+            )?;
+        }
         writeln!(out, "  CA de la sede / venue CA: {}", dir.join("tls/ca.crt").display())?;
         writeln!(out, "  Clave del daemon / daemon key: {daemon_key}")?;
         writeln!(out, "Ctrl-C detiene el servicio guardando todo / stops after saving everything.")?;
         out.flush()?;
-        let served = daemon.serve(listener, limits, stop_signal).await;
+        let served = daemon.serve_both(listener, limits, outside, stop_signal).await;
         DaemonRun::remove(dir);
         served?;
         reloader.abort();
@@ -370,5 +429,5 @@ pub fn demo(
         writeln!(out, "  (las claves del personal se mostraron al crearla / staff tokens were shown when it was created)")?;
         lock
     };
-    serve_locked(dir, lock, listen, limits, out)
+    serve_locked(dir, lock, listen, &InternetListener::default(), limits, out)
 }

@@ -13,6 +13,7 @@ mod desk_powers;
 mod exports;
 mod firmware;
 mod flood;
+mod internet;
 mod invalid_scenarios;
 mod kill;
 mod kiosk;

@@ -8,7 +8,7 @@
 mod ballots;
 mod chair;
 mod desk;
-mod fixture;
+pub(super) mod fixture;
 mod letters;
 mod powers;
 mod roles;

@@ -3,4 +3,5 @@
 //! beside the conformance runner, is tested by the `asamblea` package.
 
 mod api;
+mod internet;
 mod tls;

@@ -25,9 +25,9 @@ use tokio_rustls::client::TlsStream;
 use tokio_rustls::TlsConnector;
 
 /// Long enough for a loaded CI machine, short next to the daemon's timeouts.
-const PATIENCE: Duration = Duration::from_secs(5);
+pub(super) const PATIENCE: Duration = Duration::from_secs(5);
 
-fn temp(name: &str) -> PathBuf {
+pub(super) fn temp(name: &str) -> PathBuf {
     let dir = std::env::temp_dir().join(format!("asamblea-tls-{name}-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
     dir
@@ -130,19 +130,22 @@ impl Venue {
     }
 }
 
-async fn connect(addr: SocketAddr, config: rustls::ClientConfig) -> std::io::Result<TlsStream<TcpStream>> {
+pub(super) async fn connect(
+    addr: SocketAddr,
+    config: rustls::ClientConfig,
+) -> std::io::Result<TlsStream<TcpStream>> {
     let tcp = TcpStream::connect(addr).await?;
     TlsConnector::from(Arc::new(config)).connect(ServerName::try_from("localhost").unwrap(), tcp).await
 }
 
 /// Writes a GET request (keep-alive) for `path`.
-async fn send_get(stream: &mut (impl AsyncWrite + Unpin), path: &str) -> std::io::Result<()> {
+pub(super) async fn send_get(stream: &mut (impl AsyncWrite + Unpin), path: &str) -> std::io::Result<()> {
     stream.write_all(format!("GET {path} HTTP/1.1\r\nHost: localhost\r\n\r\n").as_bytes()).await?;
     stream.flush().await
 }
 
 /// Reads one response with a `content-length`: its status and body.
-async fn read_response(stream: &mut (impl AsyncRead + Unpin)) -> std::io::Result<(u16, String)> {
+pub(super) async fn read_response(stream: &mut (impl AsyncRead + Unpin)) -> std::io::Result<(u16, String)> {
     let mut buffer = Vec::new();
     let head_end = loop {
         if let Some(end) = buffer.windows(4).position(|w| w == b"\r\n\r\n") {
@@ -183,7 +186,7 @@ async fn read_response(stream: &mut (impl AsyncRead + Unpin)) -> std::io::Result
     Ok((status, String::from_utf8(body).expect("UTF-8 body")))
 }
 
-async fn get_on(stream: &mut (impl AsyncRead + AsyncWrite + Unpin), path: &str) -> (u16, String) {
+pub(super) async fn get_on(stream: &mut (impl AsyncRead + AsyncWrite + Unpin), path: &str) -> (u16, String) {
     tokio::time::timeout(PATIENCE, async {
         send_get(stream, path).await?;
         read_response(stream).await
@@ -459,7 +462,7 @@ async fn the_ca_names_the_meeting_and_the_daemon_certificate_its_hosts() {
     venue.stop().await;
 }
 
-fn venue_ca(dir: &Path) -> String {
+pub(super) fn venue_ca(dir: &Path) -> String {
     std::fs::read_to_string(dir.join("tls/ca.crt")).unwrap()
 }
 
