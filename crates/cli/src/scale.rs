@@ -338,7 +338,8 @@ impl Inputs {
     fn of(options: &ScaleOptions) -> Inputs {
         let (capital, csv) = register_csv(options.holders);
         let toml = meeting_toml(options.items, capital);
-        let mut all = format!("format {}\nattendance {}\n", asamblea_wire::FORMAT_VERSION, options.attendance);
+        let mut all =
+            format!("format {}\nattendance {}\n", asamblea_wire::FORMAT_VERSION, options.attendance);
         all.push_str(&toml);
         all.push_str(&csv);
         let digest = asamblea_wire::Digest::sha256(all.as_bytes());
@@ -522,10 +523,7 @@ impl Daemon {
         // that just ended.
         std::thread::sleep(Duration::from_millis(100));
         let kept = self.stderr.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
-        format!(
-            "{running}; lo último que escribió / the last it wrote:\n{}",
-            String::from_utf8_lossy(&kept)
-        )
+        format!("{running}; lo último que escribió / the last it wrote:\n{}", String::from_utf8_lossy(&kept))
     }
 
     /// Waits until `GET /api/v1/status` answers `200`; the time since the

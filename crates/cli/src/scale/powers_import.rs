@@ -75,8 +75,9 @@ fn measure_admission(exe: &Path, dir: &Path, keys: &Path, big: u64, out: &mut dy
     let token = super::desk_token(keys)?;
     let addr = daemon.addr;
     let requests = || -> Result<_> {
-        let lookup =
-            |q: &str| super::staff_request(addr, &tls, &token, "GET", &format!("/api/v1/expected?q={q}"), None);
+        let lookup = |q: &str| {
+            super::staff_request(addr, &tls, &token, "GET", &format!("/api/v1/expected?q={q}"), None)
+        };
         // The first lookup reads the register's names (once a run).
         let (first, _) = lookup("90000000")?;
         let (looked, card) = lookup("90000000")?;
