@@ -705,7 +705,7 @@ impl EventBody {
                 credential: CredentialId(r.u32("checked-out-remote.credential")?),
             },
             // `Reader::header` let event kinds only through.
-            MessageKind::Receipt | MessageKind::Checkpoint => {
+            MessageKind::Receipt | MessageKind::Checkpoint | MessageKind::RemoteRegistration => {
                 return Err(r.malformed("tag", 0, Problem::UnexpectedKind(kind)))
             }
         })

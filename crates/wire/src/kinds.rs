@@ -106,15 +106,17 @@ message_kinds! {
     RemoteCredentialIssued = 0x1E, "remote-credential-issued", OPERATOR;
     CheckedInRemote = 0x1F, "checked-in-remote", ATTENDEE;
     CheckedOutRemote = 0x20, "checked-out-remote", ATTENDEE;
+    RemoteRegistration = 0x21, "remote-registration", ATTENDEE;
     Receipt = 0x40, "receipt", DAEMON;
     Checkpoint = 0x41, "checkpoint", DAEMON;
 }
 
 impl MessageKind {
     /// True for the kinds that are ledger events (everything but receipts
-    /// and checkpoints, which the daemon signs about the ledger).
+    /// and checkpoints, which the daemon signs about the ledger, and a
+    /// browser's registration, which waits outside it for the desk).
     pub const fn is_event(self) -> bool {
-        !matches!(self, MessageKind::Receipt | MessageKind::Checkpoint)
+        !matches!(self, MessageKind::Receipt | MessageKind::Checkpoint | MessageKind::RemoteRegistration)
     }
 }
 

@@ -1313,6 +1313,27 @@ fn remote_vectors() -> Vec<(&'static str, Vec<u8>)> {
             out.push((name, encoded));
         }
     }
+    // The registration the browser sends before any of it, with its proof
+    // of possession (§3.28).
+    let registration = asamblea_wire::RemoteRegistration {
+        key: browser.public_key(),
+        person: id(person),
+        name: Text::new("María Gómez").expect("a name"),
+    };
+    let encoded = registration.encode().expect("encodes");
+    let hand = [&[0x21, 0x02][..], &key, &string(person), &string("María Gómez")].concat();
+    assert_eq!(hex(&encoded), hex(&hand), "remote-registration: the crate and the layout of §3.28 agree");
+    let proof = browser.sign(&meeting_id(), &encoded).expect("a known kind");
+    registration.verify(&meeting_id(), &proof).expect("its own key proves it");
+    let fingerprint = asamblea_wire::key_fingerprint(&browser.public_key());
+    let text = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/../../docs/ledger-format.md"))
+        .expect("docs/ledger-format.md");
+    assert!(
+        text.contains(&format!("fingerprint (§3.28) is `{fingerprint}`")),
+        "§10.13 gives the fingerprint {fingerprint}"
+    );
+    out.push(("remote-registration", encoded));
+    out.push(("proof of the registration", proof.0.to_vec()));
     // The browser's key as WebCrypto imports it: PKCS#8 (RFC 8410) around
     // the seed, and its public key.
     let pkcs8 = [
