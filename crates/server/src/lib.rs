@@ -82,6 +82,7 @@ mod powers;
 mod public;
 mod receipt_page;
 pub mod receipts;
+mod remote;
 pub mod reports;
 pub mod routes;
 mod secretary;
@@ -187,6 +188,9 @@ pub(crate) struct Inner {
     /// The ballots counted on each closed item whose list was asked for,
     /// read once from the file (`counted`).
     pub(crate) counted: Mutex<HashMap<String, counted::Counted>>,
+    /// The remote attendees' registrations waiting for the desk
+    /// (`remote::pending`): in memory, bounded, never in the ledger.
+    pub(crate) registrations: remote::pending::Registrations,
 }
 
 /// A token bucket, in thousandths of a request (integers only).
@@ -237,6 +241,7 @@ impl AppState {
             tip,
             turnout: Mutex::new(turnout),
             counted: Mutex::new(HashMap::new()),
+            registrations: remote::pending::Registrations::default(),
             closing: tokio::sync::watch::channel(false).0,
         })))
     }
@@ -398,8 +403,24 @@ impl Inner {
 
     /// Takes one token from a kiosk's bucket.
     pub(crate) fn rate_limit(&self, kiosk: &str) -> Result<(), ApiError> {
-        let rate = u64::from(self.kiosk_rate.0.load(Ordering::Relaxed));
-        let burst = u64::from(self.kiosk_rate.1.load(Ordering::Relaxed)) * 1000;
+        let rate = self.kiosk_rate.0.load(Ordering::Relaxed);
+        let burst = self.kiosk_rate.1.load(Ordering::Relaxed);
+        self.take_token(kiosk, rate, burst)
+    }
+
+    /// Takes one token from a remote credential's bucket
+    /// (`remote::REMOTE_RATE`).
+    pub(crate) fn rate_limit_remote(&self, credential: asamblea_wire::CredentialId) -> Result<(), ApiError> {
+        let (rate, burst) = remote::REMOTE_RATE;
+        self.take_token(&format!("remote:{}", credential.0), rate, burst)
+    }
+
+    /// Takes one token from the bucket `name` refilled at `rate` a second
+    /// up to `burst`.
+    fn take_token(&self, name: &str, rate: u32, burst: u32) -> Result<(), ApiError> {
+        let rate = u64::from(rate);
+        let burst = u64::from(burst) * 1000;
+        let kiosk = name;
         let mut buckets = self.buckets.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
         let now = Instant::now();
         if !buckets.contains_key(kiosk) {

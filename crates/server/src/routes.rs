@@ -37,6 +37,7 @@ fn groups() -> Vec<Routes> {
         crate::chair::routes(),
         crate::secretary::routes(),
         crate::kiosk::routes(),
+        crate::remote::routes(),
         // The document itself, for anyone.
         vec![Routes::pages(
             Callers::Public,

@@ -228,6 +228,9 @@ pub enum Rejection {
         /// The holder.
         holder: String,
     },
+    /// Remote attendance in a meeting whose modality admits none.
+    #[error("esta reunión no admite asistencia remota / this meeting admits no remote attendance")]
+    RemoteNotAllowed,
 }
 
 /// Who may sign an event, in Spanish, for [`Rejection::SignerNotAllowed`].

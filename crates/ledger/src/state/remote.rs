@@ -78,6 +78,16 @@ impl State {
         ids
     }
 
+    /// Whether this meeting admits remote attendance now: today always.
+    ///
+    /// TODO(modality): the convened modality (`meeting-modality`, 0x1C,
+    /// HY-1) decides it — presencial admits no remote attendee, mixta and
+    /// no presencial do. The one place the gate belongs: the replay refuses
+    /// the remote kinds by it, and the daemon refuses a registration by it.
+    pub fn remote_attendance_allowed(&self) -> bool {
+        true
+    }
+
     /// R2 at the desk: a person attending remotely is not admitted in the
     /// room (nor as an agent there) until their remote stay has ended.
     pub(super) fn check_room_channel(&self, person: &str) -> Result<(), Rejection> {

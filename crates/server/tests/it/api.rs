@@ -11,6 +11,7 @@ mod desk;
 mod fixture;
 mod letters;
 mod powers;
+mod remote;
 mod roles;
 mod secretary;
 mod sessions;
