@@ -41,6 +41,7 @@ fn main(meeting: &str) -> Markup {
             p #quorum .quorum aria-live="polite" { "…" }
         }
         (super::powers::admission())
+        (super::remote::panel())
         // The badge to print, under the admission that issued it: the
         // next person's card stays in view above it.
         (badge_to_print())

@@ -38,6 +38,7 @@ use crate::meeting::{action_error, blocking, healthy, unhex, unlocked};
 use crate::{ApiError, AppState};
 
 mod desk;
+mod page;
 pub(crate) mod pending;
 
 /// A remote credential's requests: this many a second on average, this
@@ -58,6 +59,13 @@ pub(crate) fn routes() -> Vec<Routes> {
                 .routes(routes!(remote_cast)),
         ),
         desk::routes(),
+        Routes::pages(
+            Callers::Public,
+            vec![
+                crate::callers::get_page("/remoto", page::page),
+                crate::callers::get_page("/assets/remote.js", page::script),
+            ],
+        ),
     ]
 }
 
