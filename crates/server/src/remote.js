@@ -195,7 +195,7 @@ async function leave() {
 async function meetingNow() {
   const s = await call("GET", "/api/v1/status");
   if (s.ok && s.data && s.data.quorum) {
-    const q = s.data.quorum.reading;
+    const q = s.data.quorum;
     document.getElementById("quorum").textContent = (q.met ? "Hay quórum: " : "No hay quórum: ") + n(q.present_shares) +
       " acciones presentes (" + q.percent + "). / " + (q.met ? "Quorum met." : "No quorum.");
     await results(s.data.items.filter((item) => item.state === "closed"));
@@ -258,6 +258,10 @@ function itemCard(item) {
     }
     card.append(set);
   });
+  if (!item.holders.some((holder) => holder.may_vote)) {
+    card.append(el("p", "Nadie a quien usted representa vota en este punto. / No one you represent votes on this item."));
+    return card;
+  }
   const button = el("button", "Firmar y enviar mi voto ");
   button.type = "submit";
   button.append(el("span", "sign and send my vote", "en"));

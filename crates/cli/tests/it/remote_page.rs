@@ -172,3 +172,133 @@ fn the_phones_encoder_and_signatures_are_the_documents_and_the_rust_encoders() {
 fn option_index(option: u16) -> OptionIndex {
     OptionIndex::list(usize::from(option))
 }
+
+/// `method path` on the daemon over HTTPS as `role` (or the public): the
+/// status and the JSON.
+fn api(demo: &Demo, method: &str, path: &str, role: Option<&str>) -> (u16, Value) {
+    let addr: std::net::SocketAddr = demo.base.trim_start_matches("https://").parse().unwrap();
+    let runtime = tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap();
+    runtime.block_on(async {
+        use asamblea_kiosk::{staff_tls, HttpsClient};
+        let mut client = HttpsClient::connect(addr, staff_tls(&demo.dir).unwrap()).await.unwrap();
+        let token = role.map(|r| demo.tokens[r].as_str());
+        let (status, answer) = match (method, token) {
+            ("POST", token) => client.post_json(path, &serde_json::json!({}), token).await.unwrap(),
+            (_, Some(token)) => client.get_json_as(path, token).await.unwrap(),
+            (_, None) => client.get_json(path).await.unwrap(),
+        };
+        (status.as_u16(), answer)
+    })
+}
+
+#[test]
+fn a_remote_holder_at_phone_size_registers_is_verified_at_the_desk_joins_votes_twice_and_checks_a_receipt() {
+    if let Some(why) = webdriver::missing() {
+        webdriver::not_run("remote_page::a_remote_holder_at_phone_size", why);
+        return;
+    }
+    let demo = Demo::start("remote-phone");
+    let shots = crate::consoles::screenshots();
+    // An absent holder of ordinary shares, neither administrator nor
+    // employee (so both items are theirs to vote), attending from home.
+    let (_, found) = api(&demo, "GET", "/api/v1/holders?q=cc-1", Some("operator"));
+    let holder = found["holders"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|h| h["present"] == false && h["role"].is_null() && h["shares"]["ORD"].as_u64() > Some(0))
+        .expect("an absent holder")
+        .clone();
+    let (id, name) =
+        (holder["id"].as_str().unwrap().to_string(), holder["name"].as_str().unwrap().to_string());
+
+    let browser = Browser::start();
+    browser.size(390, 844);
+    browser.goto(&format!("{}/remoto", demo.base));
+    browser.wait_for_text("Inscribirse para asistir a distancia", Duration::from_secs(10));
+    browser.screenshot(&shots.join("remoto-inscripcion-390x844.png"));
+    browser.assert_accessible("remoto-inscripcion-390x844");
+    browser.type_into("#documento", &id);
+    browser.type_into("#nombre", &name);
+    browser.click("#form-inscripcion button[type=submit]");
+    browser.wait_for_text("Esperando la verificación de la mesa", Duration::from_secs(10));
+    let fingerprint = browser.eval("return document.querySelector('#paso-espera .huella').textContent;");
+    let fingerprint = fingerprint.as_str().unwrap().to_string();
+    assert_eq!(fingerprint.len(), 19, "four groups of four: {fingerprint}");
+    browser.screenshot(&shots.join("remoto-espera-390x844.png"));
+    browser.assert_accessible("remoto-espera-390x844");
+    // The key is not extractable: the page itself cannot read it out.
+    let exported = browser.eval_async(
+        "const done = arguments[arguments.length - 1];
+         const open = indexedDB.open('asamblea-remoto', 1);
+         open.onsuccess = () => {
+           const get = open.result.transaction('claves').objectStore('claves').getAll();
+           get.onsuccess = () => crypto.subtle.exportKey('pkcs8', get.result[0].privateKey)
+             .then(() => done('exported'), (e) => done(e.name));
+         };",
+    );
+    assert_eq!(exported, "InvalidAccessError", "WebCrypto refuses to export the private key");
+
+    // The desk, in another window: the panel shows the same fingerprint.
+    let phone = browser.window();
+    browser.new_window();
+    browser.size(1280, 720);
+    crate::consoles::sign_in(&browser, &demo, "operator", "Registro de asistentes");
+    browser.wait_for_text("Verificación de asistentes remotos", Duration::from_secs(10));
+    browser.wait_for_text(&fingerprint, Duration::from_secs(15));
+    browser.type_into("#referencia-0", "Videollamada de las 10:02, cédula vista");
+    browser.screenshot(&shots.join("registro-remotos-1280x720.png"));
+    browser.assert_accessible("registro-remotos-1280x720");
+    browser.click("#remote-pendientes button[type=submit]");
+    browser.wait_for_text("quedó habilitado con la credencial remota", Duration::from_secs(10));
+    let desk = browser.window();
+
+    // The phone moves on by itself, and joins.
+    browser.switch_to(&phone);
+    browser.wait_for_text("Su identidad fue verificada", Duration::from_secs(15));
+    browser.assert_accessible("remoto-unirse-390x844");
+    browser.click("#unirse");
+    browser.wait_for_text("En la reunión, a distancia", Duration::from_secs(10));
+    browser.wait_for_text("No hay votaciones abiertas ahora", Duration::from_secs(10));
+    // The chair opens two items; the phone shows both.
+    for item in ["item-1", "item-2"] {
+        let (status, answer) = api(&demo, "POST", &format!("/api/v1/items/{item}/open"), Some("chair"));
+        assert!((200..300).contains(&status), "{item}: {status} {answer}");
+    }
+    browser.wait_for_text("Aprobación del orden del día", Duration::from_secs(15));
+    browser.wait_for_text("Firmar y enviar mi voto", Duration::from_secs(10));
+    browser.screenshot(&shots.join("remoto-papeleta-390x844.png"));
+    browser.assert_accessible("remoto-papeleta-390x844");
+    // Votes with the keyboard alone: Tab to the first option, Space
+    // chooses it, then Tab on to the button and Enter sends it.
+    browser.eval("document.querySelector('#puntos form input[type=radio]').focus();");
+    browser.keys(" ");
+    browser.eval("document.querySelector('#puntos form button[type=submit]').focus();");
+    browser.keys("\u{e007}");
+    browser.wait_for_text("quedó registrado", Duration::from_secs(10));
+    browser.wait_for_text("Código de su voto", Duration::from_secs(10));
+    // The second item, now the only one open to this phone.
+    browser.click("#puntos form input[type=radio]");
+    browser.click("#puntos form button[type=submit]");
+    let started = Instant::now();
+    while browser.eval("return document.querySelectorAll('#recibos li').length;") != 2 {
+        assert!(started.elapsed() < Duration::from_secs(10), "two receipts: {}", browser.page_text());
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    browser.screenshot(&shots.join("remoto-recibos-390x844.png"));
+    browser.assert_accessible("remoto-recibos-390x844");
+    // Both ballots are in the turnout of their items.
+    let (_, status) = api(&demo, "GET", "/api/v1/status", None);
+    let link = browser.eval("return document.querySelector('#recibos a').getAttribute('href');");
+    // The receipt, checked on the public board as a kiosk's is.
+    browser.goto(&format!("{}{}", demo.base, link.as_str().unwrap()));
+    browser.wait_for_text("Su papeleta fue contada", Duration::from_secs(10));
+    browser.screenshot(&shots.join("remoto-recibo-comprobado-390x844.png"));
+    assert!(
+        status["items"].as_array().unwrap().iter().filter(|i| i["state"] == "open").count() == 2,
+        "{status}"
+    );
+    // The desk sees nobody waiting any more.
+    browser.switch_to(&desk);
+    browser.wait_for_text("No hay inscripciones en espera", Duration::from_secs(10));
+}
