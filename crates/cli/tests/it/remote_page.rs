@@ -302,3 +302,79 @@ fn a_remote_holder_at_phone_size_registers_is_verified_at_the_desk_joins_votes_t
     browser.switch_to(&desk);
     browser.wait_for_text("No hay inscripciones en espera", Duration::from_secs(10));
 }
+
+/// `asamblea verify DIR --json` names each remote verification (HY-2):
+/// who, the key, how, the evidence's hash, the operator who verified, the
+/// credential bound; and says so in words without `--json`.
+#[test]
+fn verify_names_each_remote_verification_and_its_credential() {
+    use asamblea_wire::{Digest, VerificationMethod};
+    let dir = std::env::temp_dir().join(format!("asamblea-remote-verify-{}", std::process::id()));
+    crate::support::remove_meeting(&dir);
+    let (meeting, register) = (dir.with_extension("toml"), dir.with_extension("csv"));
+    std::fs::write(&meeting, crate::support::MERGER_MEETING).unwrap();
+    std::fs::write(&register, crate::support::MERGER_REGISTER).unwrap();
+    let path = |p: &std::path::Path| p.to_str().unwrap().to_string();
+    let out = crate::support::asamblea(&[
+        "init",
+        &path(&dir),
+        "--meeting",
+        &path(&meeting),
+        "--register",
+        &path(&register),
+    ]);
+    assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
+    let _ = (std::fs::remove_file(meeting), std::fs::remove_file(register));
+    let browser = Keypair::from_seed(&[0x66; 32]);
+    let mut service = asamblea_venue::service::Service::open(&dir).expect("open");
+    let person = Id::new("B-2").unwrap();
+    service
+        .staff_event(EventBody::IdentityVerified {
+            person: person.clone(),
+            key: browser.public_key(),
+            method: VerificationMethod::AdmissionCode,
+            evidence: Digest([0xE1; 32]),
+        })
+        .expect("verified");
+    service
+        .staff_event(EventBody::RemoteCredentialIssued {
+            credential: CredentialId(1),
+            key: browser.public_key(),
+            person,
+        })
+        .expect("bound");
+    let event = Event {
+        nonce: Nonce([0x77; 16]),
+        body: EventBody::CheckedInRemote {
+            credential: CredentialId(1),
+            principals: vec![Id::new("B-2").unwrap()],
+        },
+    };
+    let bytes = event.encode().unwrap();
+    let signature = browser.sign(&service.meeting_id(), &bytes).unwrap();
+    service
+        .remote_presence(asamblea_ledger::Signed { event, bytes, signer: browser.public_key(), signature })
+        .expect("arrived remotely");
+    drop(service.close());
+    let out = crate::support::asamblea(&["verify", &path(&dir), "--json"]);
+    assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
+    let answer: Value = serde_json::from_slice(&out.stdout).expect("JSON");
+    let remote = &answer["remote"][0];
+    assert_eq!(remote["person"], "B-2");
+    assert_eq!(remote["key"], browser.public_key().to_string());
+    assert_eq!(remote["method"], "admission-code");
+    assert_eq!(remote["evidence_sha256"], "e1".repeat(32));
+    assert!(remote["verified_by"].is_string(), "{remote}");
+    assert_eq!(
+        (remote["credential"].clone(), remote["revoked"].clone()),
+        (serde_json::json!(1), serde_json::json!(false))
+    );
+    let out = crate::support::asamblea(&["verify", &path(&dir)]);
+    assert!(
+        String::from_utf8_lossy(&out.stdout)
+            .contains("remote identities verified: 1 (credenciales remotas / remote credentials 1)"),
+        "{}",
+        String::from_utf8_lossy(&out.stdout)
+    );
+    crate::support::remove_meeting(&dir);
+}
