@@ -247,6 +247,7 @@ fn a_remote_holder_at_phone_size_registers_is_verified_at_the_desk_joins_votes_t
     browser.wait_for_text("Verificación de asistentes remotos", Duration::from_secs(10));
     browser.wait_for_text(&fingerprint, Duration::from_secs(15));
     browser.type_into("#referencia-0", "Videollamada de las 10:02, cédula vista");
+    browser.eval("document.getElementById('remote-title').scrollIntoView();");
     browser.screenshot(&shots.join("registro-remotos-1280x720.png"));
     browser.assert_accessible("registro-remotos-1280x720");
     browser.click("#remote-pendientes button[type=submit]");
@@ -309,8 +310,12 @@ fn a_remote_holder_at_phone_size_registers_is_verified_at_the_desk_joins_votes_t
 #[test]
 fn verify_names_each_remote_verification_and_its_credential() {
     use asamblea_wire::{Digest, VerificationMethod};
-    let dir = std::env::temp_dir().join(format!("asamblea-remote-verify-{}", std::process::id()));
-    crate::support::remove_meeting(&dir);
+    // In a folder of its own: an `init` clears what killed inits left
+    // beside it, and other tests init in the shared temporary folder.
+    let parent = std::env::temp_dir().join(format!("asamblea-remote-verify-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&parent);
+    std::fs::create_dir_all(&parent).unwrap();
+    let dir = parent.join("reunion");
     let (meeting, register) = (dir.with_extension("toml"), dir.with_extension("csv"));
     std::fs::write(&meeting, crate::support::MERGER_MEETING).unwrap();
     std::fs::write(&register, crate::support::MERGER_REGISTER).unwrap();
@@ -377,4 +382,5 @@ fn verify_names_each_remote_verification_and_its_credential() {
         String::from_utf8_lossy(&out.stdout)
     );
     crate::support::remove_meeting(&dir);
+    let _ = std::fs::remove_dir_all(&parent);
 }

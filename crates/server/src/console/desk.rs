@@ -41,7 +41,6 @@ fn main(meeting: &str) -> Markup {
             p #quorum .quorum aria-live="polite" { "…" }
         }
         (super::powers::admission())
-        (super::remote::panel())
         // The badge to print, under the admission that issued it: the
         // next person's card stays in view above it.
         (badge_to_print())
@@ -67,6 +66,9 @@ fn main(meeting: &str) -> Markup {
             p #coinciden .hint {}
         }
         (agent_form())
+        // Below the desk's daily work: the registrations come in over
+        // the day, a few at a time, and the search stays above the fold.
+        (super::remote::panel())
         (super::powers::lodged())
         section aria-labelledby="plot-title" {
             h2 #plot-title { "El quórum durante la reunión " span.en { "the quorum through the meeting" } }
