@@ -240,4 +240,24 @@ fn an_agent_brings_in_remotely_only_what_accepted_lodged_powers_give_them() {
     );
     let stays = m.journal.state().attendance().stays().len();
     assert_eq!(stays, 2);
+    // R2 for the agent too: not admitted in the room while remote, with
+    // a power shown at the desk or not.
+    let in_room = EventBody::CheckedInAgent(asamblea_wire::AgentArrival {
+        agent: id("CC-77"),
+        principals: vec![id("H06")],
+        capacity: asamblea_rules::Capacity::Proxy,
+        declared_role: None,
+        power_document: Text::new("P-9").unwrap(),
+    });
+    assert_eq!(
+        try_submit(&mut m, &staff(), in_room.clone()),
+        Err(Rejection::OtherChannel { person: "CC-77".into(), remote: true })
+    );
+    // The desk ends the remote stay (a move): both principals go out with
+    // the agent, and the room takes the agent then.
+    m.submit(&staff(), EventBody::CheckedOut { person: id("CC-77") });
+    assert_eq!(m.journal.state().meeting().unwrap().presence().voting_shares().get(), 0);
+    assert_eq!(m.journal.state().medium_of("CC-77"), None);
+    m.submit(&staff(), in_room);
+    assert_eq!(m.journal.state().medium_of("CC-77"), Some(Medium::Room));
 }
