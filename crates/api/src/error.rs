@@ -180,6 +180,23 @@ codes! {
     /// power lodged before with other content); the message says what to
     /// do.
     DeskRefused = "desk-refused", 422, "La mesa no puede hacerlo así.", "The desk cannot do it this way.";
+    /// A person attending by one channel arrives by the other (R2).
+    OtherChannel = "other-channel", 409, "La persona asiste por otra vía: primero se registra su salida.", "The person attends by the other channel: record their departure first.";
+    /// A credential used outside its channel (a remote one while its
+    /// person is not remote, a printed badge while they are).
+    WrongChannel = "wrong-channel", 422, "Esa credencial no sirve por esta vía.", "That credential does not serve by this channel.";
+    /// A remote credential without the verification of its person and key.
+    NotVerified = "not-verified", 422, "La identidad no ha sido verificada con esa clave.", "The identity was not verified with that key.";
+    /// A remote registration of someone who cannot attend.
+    NotRemoteAttendee = "not-remote-attendee", 422, "No es accionista ni apoderado de un poder aceptado.", "Neither a holder nor the agent of an accepted power.";
+    /// A remote arrival bringing a holder no accepted power gives.
+    NotCovered = "not-covered", 422, "Ningún poder aceptado le da ese accionista.", "No accepted power gives them that holder.";
+    /// Remote attendance in a meeting that admits none.
+    RemoteNotAllowed = "remote-not-allowed", 403, "Esta reunión no admite asistencia remota.", "This meeting admits no remote attendance.";
+    /// No registration is kept for that key.
+    UnknownRegistration = "unknown-registration", 404, "No hay un registro con esa clave.", "No registration with that key.";
+    /// Too many registrations are waiting (in all, or from this address).
+    RegistrationsFull = "registrations-full", 429, "Hay demasiadas inscripciones en espera; intente más tarde.", "Too many registrations are waiting; try later.";
     /// A resumption beyond the three days of C.Co Art. 430.
     BeyondThreeDays = "beyond-three-days", 422, "Las deliberaciones no pueden prolongarse por más de tres días si no está representada la totalidad de las acciones suscritas (C.Co. art. 430).", "Deliberations may not run beyond three days unless every subscribed share is represented.";
 }

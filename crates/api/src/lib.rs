@@ -37,6 +37,7 @@ pub mod formats;
 pub mod kiosk;
 pub mod powers;
 pub mod public;
+pub mod remote;
 pub mod secretary;
 
 pub use error::{ErrorAnswer, ErrorCode, ErrorDetail};

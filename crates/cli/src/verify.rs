@@ -392,6 +392,7 @@ pub fn verify(path: &Path, inputs: &VerifyInputs, out: &mut dyn Write) -> Result
                 "agenda": agenda,
                 "sessions": sessions,
                 "powers": powers_json(&state),
+                "remote": remote_json(&state),
             });
             writeln!(out, "{}", serde_json::to_string_pretty(&answer)?)?;
             Ok(true)
@@ -436,6 +437,16 @@ pub fn verify(path: &Path, inputs: &VerifyInputs, out: &mut dyn Write) -> Result
                     thousands(accepted),
                     thousands(powers.len() as u64 - accepted),
                     thousands(revoked)
+                )?;
+            }
+            let verifications = state.verifications();
+            if !verifications.is_empty() {
+                let bound = verifications.iter().filter(|v| state.badge_with_key(&v.key).is_some()).count();
+                writeln!(
+                    out,
+                    "Identidades verificadas a distancia / remote identities verified: {} (credenciales remotas / remote credentials {})",
+                    thousands(verifications.len() as u64),
+                    thousands(bound as u64)
                 )?;
             }
             // Each closed item's figures, re-derived from the events alone:
@@ -545,6 +556,30 @@ fn powers_json(state: &asamblea_ledger::State) -> Vec<serde_json::Value> {
                 "used": record.used.iter().map(|(principal, by, substitute, seq)| serde_json::json!({
                     "principal": principal.as_str(), "by": by.as_str(), "substitute": substitute, "seq": seq,
                 })).collect::<Vec<_>>(),
+            })
+        })
+        .collect()
+}
+
+/// Every remote attendee's identity the desk verified (ledger-format
+/// §3.25–3.26), in order: who, the key their browser made, how, the
+/// evidence's hash, the staff member who verified, and the credential
+/// bound to that key with whether it was revoked (HY-2's record).
+fn remote_json(state: &asamblea_ledger::State) -> Vec<serde_json::Value> {
+    state
+        .verifications()
+        .iter()
+        .map(|v| {
+            let credential = state.badge_with_key(&v.key);
+            serde_json::json!({
+                "person": v.person.as_str(),
+                "seq": v.seq,
+                "key": v.key.to_string(),
+                "method": v.method.code(),
+                "evidence_sha256": hex(&v.evidence.0),
+                "verified_by": state.staff_member(&v.verified_by).map(|(_, name)| name),
+                "credential": credential.map(|c| c.0),
+                "revoked": credential.and_then(|c| state.badge(c)).is_some_and(|(_, _, revoked)| revoked),
             })
         })
         .collect()

@@ -10,11 +10,13 @@ use std::collections::HashMap;
 use asamblea_rules::{Call, Channel, Meeting, MeetingKind, Profile, Refusal, Register, Sessions};
 mod powers;
 mod rejection;
+mod remote;
 mod sessions;
 
 pub use powers::{PowerRecord, Powers};
 pub use rejection::Rejection;
 
+pub use remote::Verification;
 pub use sessions::SessionRecord;
 
 use asamblea_wire::{
@@ -55,6 +57,9 @@ struct Badge {
     key: [u8; 32],
     person: Id,
     revoked: bool,
+    /// A remote attendee's credential (`remote-credential-issued`), not a
+    /// printed badge: it signs only while its person attends remotely.
+    remote: bool,
 }
 
 /// The meeting folded from its events, and what the checks remember.
@@ -125,6 +130,10 @@ pub struct State {
     attendance: asamblea_rules::Attendance,
     /// The powers of attorney lodged before the meeting.
     powers: Powers,
+    /// The remote attendees' identities the desk verified, in order, and
+    /// the position of each key among them.
+    verifications: Vec<Verification>,
+    verified_keys: HashMap<[u8; 32], usize>,
 }
 
 /// Whether `person` attends now: a holder present in person, or an agent
@@ -181,6 +190,8 @@ impl State {
             session_log: Vec::new(),
             attendance: asamblea_rules::Attendance::new(),
             powers: Powers::default(),
+            verifications: Vec::new(),
+            verified_keys: HashMap::new(),
         }
     }
 
@@ -430,6 +441,30 @@ impl State {
         }
     }
 
+    /// Records a badge or a remote credential: a number and a key issued
+    /// once, and one live credential per person (a lost one is revoked
+    /// before its replacement).
+    fn issue_badge(
+        &mut self,
+        credential: CredentialId,
+        key: &PublicKey,
+        person: &Id,
+        remote: bool,
+    ) -> Result<(), Rejection> {
+        self.meeting_mut()?;
+        let key = key.to_bytes();
+        if self.badges.contains_key(&credential) || self.badge_keys.contains_key(&key) {
+            return Err(Rejection::BadgeInUse(credential));
+        }
+        if let Some(held) = self.badge_of(person.as_str()) {
+            return Err(Rejection::BadgeHeld { person: person.as_str().to_string(), held });
+        }
+        self.badges.insert(credential, Badge { key, person: person.clone(), revoked: false, remote });
+        self.badge_keys.insert(key, credential);
+        self.live_badges.insert(person.as_str().to_string(), credential);
+        Ok(())
+    }
+
     fn meeting_mut(&mut self) -> Result<&mut Meeting, Rejection> {
         self.meeting.as_mut().ok_or(Rejection::OutOfPlace(
             "primero se importa el registro de accionistas / the register must be imported first",
@@ -519,6 +554,7 @@ impl State {
             }
             EventBody::CheckedInPerson { holder } => {
                 self.sessions.check_arrival().map_err(Rejection::Session)?;
+                self.check_room_channel(holder.as_str())?;
                 let (meeting, attendance) = self.meeting_and_attendance()?;
                 meeting.arrive_in_person(holder.as_str()).map_err(Rejection::Rules)?;
                 let at: Vec<_> = meeting.register().lookup(holder.as_str()).into_iter().collect();
@@ -526,6 +562,7 @@ impl State {
             }
             EventBody::CheckedInAgent(arrival) => {
                 self.sessions.check_arrival().map_err(Rejection::Session)?;
+                self.check_room_channel(arrival.agent.as_str())?;
                 let principals: Vec<&str> = arrival.principals.iter().map(Id::as_str).collect();
                 let (meeting, attendance) = self.meeting_and_attendance()?;
                 meeting
@@ -568,17 +605,7 @@ impl State {
                 attendance.left(meeting, person.as_str(), seq);
             }
             EventBody::BadgeIssued { credential, key, person } => {
-                self.meeting_mut()?;
-                let key = key.to_bytes();
-                if self.badges.contains_key(credential) || self.badge_keys.contains_key(&key) {
-                    return Err(Rejection::BadgeInUse(*credential));
-                }
-                if let Some(held) = self.badge_of(person.as_str()) {
-                    return Err(Rejection::BadgeHeld { person: person.as_str().to_string(), held });
-                }
-                self.badges.insert(*credential, Badge { key, person: person.clone(), revoked: false });
-                self.badge_keys.insert(key, *credential);
-                self.live_badges.insert(person.as_str().to_string(), *credential);
+                self.issue_badge(*credential, key, person, false)?;
             }
             EventBody::BadgeRevoked { credential } => {
                 let badge = self.badges.get_mut(credential).ok_or(Rejection::UnknownBadge(*credential))?;
@@ -615,6 +642,7 @@ impl State {
                     return Err(Rejection::SignerNotAllowed { kind: "ballot", role: SignerRole::Attendee });
                 }
                 let person = badge.person.clone();
+                self.check_credential_channel(ballot.credential, badge.remote, person.as_str())?;
                 let meeting = self.meeting.as_ref().ok_or(Rejection::OutOfPlace(
                     "primero se importa el registro de accionistas / the register must be imported first",
                 ))?;
@@ -762,6 +790,10 @@ impl State {
                 ))?;
                 self.powers.revoke(meeting, power, principal, *reason, seq)?;
             }
+            EventBody::IdentityVerified { .. }
+            | EventBody::RemoteCredentialIssued { .. }
+            | EventBody::CheckedInRemote { .. }
+            | EventBody::CheckedOutRemote { .. } => self.remote_step(body, signer, seq)?,
             EventBody::ResultPublished { item, result } => {
                 let meeting = self.meeting.as_ref().ok_or(Rejection::OutOfPlace(
                     "primero se importa el registro de accionistas / the register must be imported first",

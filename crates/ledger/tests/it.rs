@@ -19,6 +19,8 @@ mod flips;
 mod observers;
 #[path = "it/powers.rs"]
 mod powers;
+#[path = "it/remote.rs"]
+mod remote;
 #[path = "it/sessions.rs"]
 mod sessions;
 #[path = "it/storage.rs"]

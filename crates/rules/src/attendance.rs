@@ -45,6 +45,19 @@ pub enum Attending {
     Agent(Capacity),
 }
 
+/// Through which channel a person attended a visit (R6, HY-3): the rules
+/// decide nothing by it (quorum and majorities are the same for both), but
+/// a person is present by one channel at a time (R2), and the acta says
+/// which.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Medium {
+    /// In the room, admitted at the registration desk.
+    Room,
+    /// From afar, with a remote credential whose identity the desk
+    /// verified (`checked-in-remote`).
+    Remote,
+}
+
 /// Who attends for a person, as the registration desk named them: the
 /// natural person's name and, for a company in person, their own
 /// document.
@@ -64,6 +77,9 @@ pub struct Visit {
     pub person: Box<str>,
     /// Who attended, as named during this visit (the latest naming).
     pub attendant: Option<Attendant>,
+    /// In the room or from afar: a visit has one channel from its arrival
+    /// to its departure; changing it is a departure and a new arrival.
+    pub medium: Medium,
     /// When the person arrived.
     pub arrived: Moment,
     /// When the person left; `None` while still present.
@@ -139,10 +155,18 @@ impl Attendance {
         self.stays.iter().filter(move |stay| stay.present_after(seq))
     }
 
-    /// Right after `meeting` admitted an arrival (record `seq`) bringing
-    /// `holders`: each holder's stay begins, through the person its
-    /// channel names, whose visit begins unless already open.
+    /// Right after `meeting` admitted an arrival in the room (record
+    /// `seq`) bringing `holders`: each holder's stay begins, through the
+    /// person its channel names, whose visit begins unless already open.
     pub fn arrived(&mut self, meeting: &Meeting, holders: &[HolderIndex], seq: u64) {
+        self.arrived_by(meeting, holders, seq, Medium::Room);
+    }
+
+    /// [`Attendance::arrived`] through `medium`. A visit already open
+    /// keeps its own medium: whoever feeds this refuses an arrival by
+    /// another channel while the person's visit is open
+    /// ([`Attendance::open_medium`]).
+    pub fn arrived_by(&mut self, meeting: &Meeting, holders: &[HolderIndex], seq: u64, medium: Medium) {
         let at = Moment { seq, time_ms: None };
         for &holder in holders {
             let (person, attending) = match meeting.presence().channel(holder) {
@@ -161,6 +185,7 @@ impl Attendance {
                     self.visits.push(Visit {
                         person: person.into(),
                         attendant: None,
+                        medium,
                         arrived: at,
                         left: None,
                     });
@@ -176,6 +201,12 @@ impl Attendance {
             self.carried.entry(visit).or_default().push(stay);
             self.untimed.push((Untimed::StayArrived(stay), seq));
         }
+    }
+
+    /// The channel of `person`'s open visit, if they are in the meeting
+    /// now (a holder in person or an agent carrying someone).
+    pub fn open_medium(&self, person: &str) -> Option<Medium> {
+        self.open_visits.get(person).map(|&visit| self.visits[visit].medium)
     }
 
     /// Right after `meeting` admitted the departure of `person` (record
@@ -368,6 +399,24 @@ mod tests {
         assert_eq!(fed.stays(), [s("H0", "AG", 1, Some(3)), s("H1", "AG", 2, Some(4))]);
         assert_eq!(fed.visits(), [("AG".into(), 1, Some(4))]);
         assert_eq!(fed.attendance.stays()[0].attending, Attending::Agent(Capacity::Proxy));
+    }
+
+    #[test]
+    fn a_visit_keeps_its_channel_and_a_move_is_a_departure_and_an_arrival() {
+        let mut fed = Fed::new();
+        fed.seq += 1;
+        fed.meeting.arrive_in_person("H0").unwrap();
+        let at = fed.holder("H0");
+        fed.attendance.arrived_by(&fed.meeting, &[at], fed.seq, Medium::Remote);
+        assert_eq!(fed.attendance.open_medium("H0"), Some(Medium::Remote));
+        assert_eq!(fed.attendance.open_medium("H1"), None);
+        fed.leave("H0");
+        assert_eq!(fed.attendance.open_medium("H0"), None);
+        fed.in_person("H0");
+        assert_eq!(fed.attendance.open_medium("H0"), Some(Medium::Room));
+        let media: Vec<Medium> = fed.attendance.visits().iter().map(|v| v.medium).collect();
+        assert_eq!(media, [Medium::Remote, Medium::Room]);
+        assert_eq!(fed.visits(), [("H0".into(), 1, Some(2)), ("H0".into(), 3, None)]);
     }
 
     #[test]

@@ -54,7 +54,7 @@ mod register;
 mod session;
 mod shares;
 
-pub use attendance::{Attendance, Attendant, Attending, Moment, Stay, Visit};
+pub use attendance::{Attendance, Attendant, Attending, Medium, Moment, Stay, Visit};
 pub use election::{apportion, Apportionment};
 pub use item::{
     Ballot, BallotOptions, DecisionResult, ElectionResult, Item, ItemIndex, ItemResult, ItemSpec,

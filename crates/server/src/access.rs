@@ -50,7 +50,7 @@ pub(crate) fn bearer(headers: &HeaderMap) -> Option<&str> {
 }
 
 /// The client's address, where the serving layer recorded it.
-fn peer(parts_extensions: &axum::http::Extensions) -> Option<IpAddr> {
+pub(crate) fn peer(parts_extensions: &axum::http::Extensions) -> Option<IpAddr> {
     parts_extensions.get::<axum::extract::ConnectInfo<std::net::SocketAddr>>().map(|c| c.0.ip())
 }
 

@@ -146,9 +146,9 @@ function labelled(td, label) {
 
 const kind = document.body.dataset.console;
 if (kind === "registro") {
-  desk(); agentDesk(); badgePrinting(); admission(); lodging();
+  desk(); agentDesk(); badgePrinting(); admission(); lodging(); remoteDesk();
   status().then(deskFigures).then(powerFigures);
-  setInterval(() => status().then(deskFigures).then(powerFigures), 5000);
+  setInterval(() => { status().then(deskFigures).then(powerFigures); remoteDesk(); }, 5000);
 }
 if (kind === "presidencia") { agenda(true); setInterval(() => agenda(true), 3000); }
 if (kind === "secretaria") {

@@ -169,6 +169,52 @@ impl ApiError {
                 "Esa clave de credencial ya fue registrada; genere una credencial nueva.",
                 "That badge key is already recorded; make a new badge.",
             ),
+            Rejection::OtherChannel { person, remote } => ApiError::new(
+                ErrorCode::OtherChannel,
+                format!(
+                    "{person} asiste ahora {}: una sola vía a la vez. Registre primero su salida.",
+                    if *remote { "a distancia" } else { "en la sala" }
+                ),
+                format!(
+                    "{person} attends {} now: one channel at a time. Record their departure first.",
+                    if *remote { "remotely" } else { "in the room" }
+                ),
+            ),
+            Rejection::CredentialChannel { credential, remote: true } => ApiError::new(
+                ErrorCode::WrongChannel,
+                format!("La credencial remota {credential} solo sirve mientras su titular asiste a distancia: registre su llegada a distancia, o vote en la sala con su credencial de la sala."),
+                format!("Remote credential {credential} serves only while its holder attends remotely: record the remote arrival, or vote in the room with a room badge."),
+            ),
+            Rejection::CredentialChannel { credential, remote: false } => ApiError::new(
+                ErrorCode::WrongChannel,
+                format!("La credencial {credential} es de la sala, no remota: para asistir a distancia pida a la mesa que verifique su identidad."),
+                format!("Badge {credential} is the room's, not remote: to attend remotely ask the desk to verify your identity."),
+            ),
+            Rejection::NotVerified(person) => ApiError::new(
+                ErrorCode::NotVerified,
+                format!("La identidad de {person} no se ha verificado con esa clave: verifíquela primero."),
+                format!("{person}'s identity was not verified with that key: verify it first."),
+            ),
+            Rejection::NotRemoteAttendee(person) => ApiError::new(
+                ErrorCode::NotRemoteAttendee,
+                format!("{person} no es accionista ni apoderado de un poder radicado y aceptado: no puede asistir a distancia."),
+                format!("{person} is neither a holder nor the agent of an accepted lodged power: they cannot attend remotely."),
+            ),
+            Rejection::KeyInUse => ApiError::new(
+                ErrorCode::BadgeKeyInUse,
+                "Esa clave ya se verificó o ya es de una credencial; el navegador debe crear otra.",
+                "That key was already verified or is a credential's; the browser must make another.",
+            ),
+            Rejection::NotCovered { person, holder } => ApiError::new(
+                ErrorCode::NotCovered,
+                format!("Ningún poder radicado y aceptado da a {person} el accionista {holder}."),
+                format!("No accepted lodged power gives {person} holder {holder}."),
+            ),
+            Rejection::RemoteNotAllowed => ApiError::new(
+                ErrorCode::RemoteNotAllowed,
+                "Esta reunión no admite asistencia remota: acuda en persona.",
+                "This meeting admits no remote attendance: attend in person.",
+            ),
             Rejection::BadgeHeld { person, held } => ApiError::new(
                 ErrorCode::BadgeHeld,
                 format!("{person} ya tiene la credencial {held}; revóquela antes de emitir otra."),

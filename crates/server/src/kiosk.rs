@@ -62,7 +62,7 @@ pub(crate) async fn ballot_sheet(
     Ok(([(axum::http::header::CACHE_CONTROL, "no-store")], Json(sheet)))
 }
 
-fn sheet_of(
+pub(crate) fn sheet_of(
     service: &asamblea_venue::service::Service,
     directory: &Directory,
     credential: CredentialId,

@@ -2,13 +2,14 @@
 //! over an [`AppState`], served over rustls by [`tls::serve`].
 //!
 //! Who may call what is written once, in each caller's module (`public`,
-//! `desk`, `badges`, `chair`, `secretary`, `kiosk`, `console`): its
+//! `desk`, `badges`, `chair`, `secretary`, `kiosk`, `remote`, `console`): its
 //! `routes()` groups its routes with the callers they let in. The router,
 //! the role table ([`route_table`], walked by the role test) and the
 //! OpenAPI document ([`openapi_json`], committed as
 //! `crates/server/openapi.json`) are all made from those groups
 //! (`routes`). The public needs nothing; staff a bearer token (or a
-//! console's session); a kiosk its enrolled client certificate.
+//! console's session); a kiosk its enrolled client certificate; a remote
+//! attendee the signature of the key their browser made (`remote`).
 //!
 //! Every staff action is a ledger event signed with the acting member's
 //! key; a ballot is signed by the attendee's badge key in the kiosk and
@@ -82,6 +83,7 @@ mod powers;
 mod public;
 mod receipt_page;
 pub mod receipts;
+mod remote;
 pub mod reports;
 pub mod routes;
 mod secretary;
@@ -187,6 +189,9 @@ pub(crate) struct Inner {
     /// The ballots counted on each closed item whose list was asked for,
     /// read once from the file (`counted`).
     pub(crate) counted: Mutex<HashMap<String, counted::Counted>>,
+    /// The remote attendees' registrations waiting for the desk
+    /// (`remote::pending`): in memory, bounded, never in the ledger.
+    pub(crate) registrations: remote::pending::Registrations,
 }
 
 /// A token bucket, in thousandths of a request (integers only).
@@ -237,6 +242,7 @@ impl AppState {
             tip,
             turnout: Mutex::new(turnout),
             counted: Mutex::new(HashMap::new()),
+            registrations: remote::pending::Registrations::default(),
             closing: tokio::sync::watch::channel(false).0,
         })))
     }
@@ -398,14 +404,30 @@ impl Inner {
 
     /// Takes one token from a kiosk's bucket.
     pub(crate) fn rate_limit(&self, kiosk: &str) -> Result<(), ApiError> {
-        let rate = u64::from(self.kiosk_rate.0.load(Ordering::Relaxed));
-        let burst = u64::from(self.kiosk_rate.1.load(Ordering::Relaxed)) * 1000;
+        let rate = self.kiosk_rate.0.load(Ordering::Relaxed);
+        let burst = self.kiosk_rate.1.load(Ordering::Relaxed);
+        self.take_token(kiosk, rate, burst)
+    }
+
+    /// Takes one token from a remote credential's bucket
+    /// (`remote::REMOTE_RATE`).
+    pub(crate) fn rate_limit_remote(&self, credential: asamblea_wire::CredentialId) -> Result<(), ApiError> {
+        let (rate, burst) = remote::REMOTE_RATE;
+        self.take_token(&format!("remote:{}", credential.0), rate, burst)
+    }
+
+    /// Takes one token from the bucket `name` refilled at `rate` a second
+    /// up to `burst`. A kiosk's bucket is named by its id, a remote
+    /// credential's `remote:N` (a kiosk id holds no colon).
+    fn take_token(&self, name: &str, rate: u32, burst: u32) -> Result<(), ApiError> {
+        let rate = u64::from(rate);
+        let burst = u64::from(burst) * 1000;
         let mut buckets = self.buckets.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
         let now = Instant::now();
-        if !buckets.contains_key(kiosk) {
-            buckets.insert(kiosk.to_string(), Bucket { millitokens: burst, at: now });
+        if !buckets.contains_key(name) {
+            buckets.insert(name.to_string(), Bucket { millitokens: burst, at: now });
         }
-        let bucket = buckets.get_mut(kiosk).expect("inserted above");
+        let bucket = buckets.get_mut(name).expect("inserted above");
         let elapsed_us = u64::try_from(now.duration_since(bucket.at).as_micros()).unwrap_or(u64::MAX);
         bucket.millitokens =
             bucket.millitokens.saturating_add(elapsed_us.saturating_mul(rate) / 1000).min(burst);

@@ -2,7 +2,7 @@
 //! OpenAPI document generated from the same tables.
 //!
 //! Each caller's module (`public`, `desk`, `badges`, `chair`,
-//! `secretary`, `kiosk`, `console`) declares its routes in `callers::Routes`
+//! `secretary`, `kiosk`, `remote`, `console`) declares its routes in `callers::Routes`
 //! groups, each group with the callers it lets in. From those groups, and
 //! nothing else, come the router (each staff group behind
 //! `access::staff_gate` with its roles, the kiosks' behind
@@ -37,6 +37,7 @@ fn groups() -> Vec<Routes> {
         crate::chair::routes(),
         crate::secretary::routes(),
         crate::kiosk::routes(),
+        crate::remote::routes(),
         // The document itself, for anyone.
         vec![Routes::pages(
             Callers::Public,

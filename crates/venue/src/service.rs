@@ -45,6 +45,7 @@ mod convening;
 mod desk;
 mod polls;
 mod powers;
+mod remote;
 
 pub use desk::holder_names_in;
 pub use powers::{Admission, Expected, ExpectedPower, ExpectedPrincipal, LodgeReport, PrincipalStatus};

@@ -15,10 +15,12 @@ use asamblea_rules::{
 mod agenda;
 mod ballot;
 mod power;
+mod remote;
 
 pub use agenda::{AgendaEntry, AgendaItem, Candidate};
 pub use ballot::{Ballot, Choice, HolderVote, SplitPart};
 pub use power::{LodgedPower, Reception, Revocation, Substitute};
+pub use remote::VerificationMethod;
 
 use crate::codec::{Reader, Writer};
 use crate::error::{Problem, WireError};
@@ -238,6 +240,47 @@ pub enum EventBody {
         /// Why.
         reason: Revocation,
     },
+    /// The desk verified a remote attendee's identity and the public key
+    /// their browser made (HY-2), by the procedure the notice states.
+    /// Signed by the operator who verified.
+    IdentityVerified {
+        /// The person verified: a holder, or an agent named by an
+        /// accepted lodged power.
+        person: Id,
+        /// The public key the person's browser made (its private half
+        /// never leaves that browser).
+        key: PublicKey,
+        /// How the identity was verified.
+        method: VerificationMethod,
+        /// SHA-256 of the evidence (a file, or the reference typed).
+        evidence: Digest,
+    },
+    /// A remote attendee's credential: the verified key bound to the
+    /// person, in the badges' number space and with a badge's meaning.
+    /// Revoked with `badge-revoked`.
+    RemoteCredentialIssued {
+        /// The credential's number, unique among badges and credentials.
+        credential: CredentialId,
+        /// The key an earlier `identity-verified` verified for `person`.
+        key: PublicKey,
+        /// The person it belongs to.
+        person: Id,
+    },
+    /// A remote attendee arrives, bringing these holders. Signed by the
+    /// credential's key.
+    CheckedInRemote {
+        /// The remote credential that signs.
+        credential: CredentialId,
+        /// The holders brought in: the person themself if a holder, and
+        /// the principals lodged powers give them; strictly ascending.
+        principals: Vec<Id>,
+    },
+    /// A remote attendee leaves, with everyone they carry. Signed by the
+    /// credential's key.
+    CheckedOutRemote {
+        /// The remote credential that signs.
+        credential: CredentialId,
+    },
 }
 
 /// An agent presenting itself with its principals.
@@ -371,6 +414,10 @@ impl EventBody {
             EventBody::MeetingAdjourned { .. } => MessageKind::MeetingAdjourned,
             EventBody::PowerLodged(_) => MessageKind::PowerLodged,
             EventBody::PowerRevoked { .. } => MessageKind::PowerRevoked,
+            EventBody::IdentityVerified { .. } => MessageKind::IdentityVerified,
+            EventBody::RemoteCredentialIssued { .. } => MessageKind::RemoteCredentialIssued,
+            EventBody::CheckedInRemote { .. } => MessageKind::CheckedInRemote,
+            EventBody::CheckedOutRemote { .. } => MessageKind::CheckedOutRemote,
         }
     }
 
@@ -491,6 +538,21 @@ impl EventBody {
                 w.str(principal.as_str());
                 w.code(*reason);
             }
+            EventBody::IdentityVerified { person, key, method, evidence } => {
+                w.str(person.as_str());
+                w.bytes(&key.to_bytes());
+                w.code(*method);
+                w.bytes(&evidence.0);
+            }
+            EventBody::RemoteCredentialIssued { credential, key, person } => {
+                w.u32(credential.0);
+                w.bytes(&key.to_bytes());
+                w.str(person.as_str());
+            }
+            EventBody::CheckedInRemote { credential, principals } => {
+                remote::write_remote_arrival(w, *credential, principals)?
+            }
+            EventBody::CheckedOutRemote { credential } => w.u32(credential.0),
         }
         Ok(())
     }
@@ -627,8 +689,23 @@ impl EventBody {
                 principal: r.id("power-revoked.principal")?,
                 reason: r.code("power-revoked.reason")?,
             },
+            MessageKind::IdentityVerified => EventBody::IdentityVerified {
+                person: r.id("identity-verified.person")?,
+                key: r.public_key("identity-verified.key")?,
+                method: r.code("identity-verified.method")?,
+                evidence: Digest(r.array("identity-verified.evidence")?),
+            },
+            MessageKind::RemoteCredentialIssued => EventBody::RemoteCredentialIssued {
+                credential: CredentialId(r.u32("remote-credential-issued.credential")?),
+                key: r.public_key("remote-credential-issued.key")?,
+                person: r.id("remote-credential-issued.person")?,
+            },
+            MessageKind::CheckedInRemote => remote::read_remote_arrival(r)?,
+            MessageKind::CheckedOutRemote => EventBody::CheckedOutRemote {
+                credential: CredentialId(r.u32("checked-out-remote.credential")?),
+            },
             // `Reader::header` let event kinds only through.
-            MessageKind::Receipt | MessageKind::Checkpoint => {
+            MessageKind::Receipt | MessageKind::Checkpoint | MessageKind::RemoteRegistration => {
                 return Err(r.malformed("tag", 0, Problem::UnexpectedKind(kind)))
             }
         })

@@ -102,15 +102,21 @@ message_kinds! {
     MeetingAdjourned = 0x17, "meeting-adjourned", CHAIR;
     PowerLodged = 0x18, "power-lodged", OPERATOR;
     PowerRevoked = 0x19, "power-revoked", OPERATOR;
+    IdentityVerified = 0x1D, "identity-verified", OPERATOR;
+    RemoteCredentialIssued = 0x1E, "remote-credential-issued", OPERATOR;
+    CheckedInRemote = 0x1F, "checked-in-remote", ATTENDEE;
+    CheckedOutRemote = 0x20, "checked-out-remote", ATTENDEE;
+    RemoteRegistration = 0x21, "remote-registration", ATTENDEE;
     Receipt = 0x40, "receipt", DAEMON;
     Checkpoint = 0x41, "checkpoint", DAEMON;
 }
 
 impl MessageKind {
     /// True for the kinds that are ledger events (everything but receipts
-    /// and checkpoints, which the daemon signs about the ledger).
+    /// and checkpoints, which the daemon signs about the ledger, and a
+    /// browser's registration, which waits outside it for the desk).
     pub const fn is_event(self) -> bool {
-        !matches!(self, MessageKind::Receipt | MessageKind::Checkpoint)
+        !matches!(self, MessageKind::Receipt | MessageKind::Checkpoint | MessageKind::RemoteRegistration)
     }
 }
 
@@ -127,7 +133,8 @@ impl fmt::Display for MessageKind {
 /// through `meeting-convened`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum SignerRole {
-    /// The attendee's credential key, from the QR badge.
+    /// The attendee's credential key: a QR badge's, or the key a remote
+    /// attendee's browser made and the desk bound (`remote-credential-issued`).
     Attendee,
     /// The key of a staff member enrolled with this role.
     Staff(StaffRole),

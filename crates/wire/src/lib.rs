@@ -66,6 +66,7 @@ mod keys;
 mod kinds;
 pub mod limits;
 mod record;
+mod registration;
 mod result;
 mod statement;
 mod values;
@@ -76,11 +77,12 @@ pub use derived::{lot_index, register_digest, withdrawal_digest};
 pub use error::{Problem, WireError};
 pub use event::{
     AgendaEntry, AgendaItem, AgentArrival, Ballot, Candidate, Choice, Event, EventBody, HolderVote,
-    LodgedPower, ProxyRefusal, Reception, Revocation, SplitPart, Substitute,
+    LodgedPower, ProxyRefusal, Reception, Revocation, SplitPart, Substitute, VerificationMethod,
 };
 pub use keys::{signing_input, Keypair, PublicKey, Signature};
 pub use kinds::{MessageKind, SignerRole, StaffRole, FORMAT_VERSION};
 pub use record::{genesis_head, Chain, EventRecord};
+pub use registration::{key_fingerprint, RemoteRegistration};
 pub use result::{DecisionFigures, ElectionFigures, PublishedResult, Withdrawal};
 pub use statement::{Checkpoint, Receipt};
 pub use values::{CredentialId, Digest, FileText, Id, MeetingId, Nonce, Prose, Text};

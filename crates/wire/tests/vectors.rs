@@ -1129,18 +1129,7 @@ fn sessions_vectors() -> Vec<(&'static str, Vec<u8>)> {
 
 #[test]
 fn the_whole_agenda_and_the_sessions_have_their_bytes_in_the_document() {
-    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../../docs/ledger-format.md");
-    let text = std::fs::read_to_string(path).expect("docs/ledger-format.md");
-    let doc: String = text.split_whitespace().collect();
-    let vectors = sessions_vectors();
-    if std::env::var_os("ASAMBLEA_PRINT_VECTORS").is_some() {
-        for (name, bytes) in &vectors {
-            println!("`{name}`:\n\n```text\n{}\n```\n", wrapped(&hex(bytes)));
-        }
-    }
-    for (name, bytes) in vectors {
-        assert!(doc.contains(&hex(&bytes)), "docs/ledger-format.md §10.9 lacks `{name}` as encoded");
-    }
+    assert_in_document("§10.9", sessions_vectors());
 }
 
 // ----- §10.10: powers lodged and revoked -----------------------------------
@@ -1217,16 +1206,163 @@ fn powers_vectors() -> Vec<(&'static str, Vec<u8>)> {
 
 #[test]
 fn powers_lodged_and_revoked_have_their_bytes_in_the_document() {
+    assert_in_document("§10.10", powers_vectors());
+}
+
+// ----- §10.13: the remote attendee -------------------------------------------
+
+/// The seed of the remote attendee's browser key in §10.13.
+const REMOTE_SEED: [u8; 32] = [0x55; 32];
+
+/// The events of §10.13, each encoded by the crate and, independently,
+/// from the layouts of §3.24–3.27 and §3.9; then the remote ballot's
+/// signing input and signature by the browser's key (Ed25519 is
+/// deterministic, so a browser signing the same input gives the same 64
+/// bytes): (what it is, its bytes).
+fn remote_vectors() -> Vec<(&'static str, Vec<u8>)> {
+    use asamblea_wire::VerificationMethod;
+    let browser = Keypair::from_seed(&REMOTE_SEED);
+    let key = browser.public_key().to_bytes();
+    let person = "CC-1032456789";
+    let events = [
+        (
+            "identity-verified",
+            EventBody::IdentityVerified {
+                person: id(person),
+                key: browser.public_key(),
+                method: VerificationMethod::VideoCall,
+                evidence: Digest([0xE0; 32]),
+            },
+            [&string(person)[..], &key, &[2], &[0xE0; 32]].concat(),
+        ),
+        (
+            "remote-credential-issued",
+            EventBody::RemoteCredentialIssued {
+                credential: CredentialId(7),
+                key: browser.public_key(),
+                person: id(person),
+            },
+            [&7u32.to_be_bytes()[..], &key, &string(person)].concat(),
+        ),
+        (
+            "checked-in-remote",
+            EventBody::CheckedInRemote {
+                credential: CredentialId(7),
+                principals: vec![id(person), id("H3")],
+            },
+            [&7u32.to_be_bytes()[..], &2u32.to_be_bytes(), &string(person), &string("H3")].concat(),
+        ),
+        (
+            "ballot",
+            EventBody::Ballot(Ballot {
+                item: id("item-2"),
+                credential: CredentialId(7),
+                votes: vec![
+                    HolderVote { holder: id(person), choice: Choice::Whole(OptionIndex::AGAINST) },
+                    HolderVote {
+                        holder: id("H3"),
+                        choice: Choice::Split(vec![
+                            SplitPart { option: OptionIndex::FOR, shares: Shares::new(1_000) },
+                            SplitPart { option: OptionIndex::BLANK_DECISION, shares: Shares::new(500) },
+                        ]),
+                    },
+                ],
+            }),
+            [
+                &string("item-2")[..],
+                &7u32.to_be_bytes(),
+                &2u32.to_be_bytes(),
+                &string(person),
+                &[1],
+                &1u16.to_be_bytes(),
+                &string("H3"),
+                &[2],
+                &2u32.to_be_bytes(),
+                &0u16.to_be_bytes(),
+                &1_000u64.to_be_bytes(),
+                &2u16.to_be_bytes(),
+                &500u64.to_be_bytes(),
+            ]
+            .concat(),
+        ),
+        (
+            "checked-out-remote",
+            EventBody::CheckedOutRemote { credential: CredentialId(7) },
+            7u32.to_be_bytes().to_vec(),
+        ),
+    ];
+    let mut out = Vec::new();
+    for (i, (name, body, hand_body)) in events.into_iter().enumerate() {
+        let nonce = [0xC1 + u8::try_from(i).expect("five events"); 16];
+        let event = Event { nonce: Nonce(nonce), body };
+        let tag = event.kind().tag();
+        let hand = [&[tag, 0x02][..], &nonce, &hand_body].concat();
+        let encoded = event.encode().expect("encodes");
+        assert_eq!(hex(&encoded), hex(&hand), "{name}: the crate and the layouts of §3.24–3.27 agree");
+        assert_eq!(Event::decode(&encoded).expect("decodes"), event, "{name}");
+        if name == "ballot" {
+            let input = signing_input(&meeting_id(), &encoded).expect("a known kind");
+            let by_hand = [&b"asamblea/ballot/v2"[..], &[0], &meeting_id().0, &encoded].concat();
+            assert_eq!(hex(&input), hex(&by_hand), "the ballot's signing input (§4)");
+            let signature = browser.sign(&meeting_id(), &encoded).expect("a known kind");
+            assert!(ed25519_verify(&browser.public_key(), &input, &signature.0));
+            out.push((name, encoded));
+            out.push(("signing input of the ballot", input));
+            out.push(("signature of the ballot", signature.0.to_vec()));
+        } else {
+            out.push((name, encoded));
+        }
+    }
+    // The registration the browser sends before any of it, with its proof
+    // of possession (§3.28).
+    let registration = asamblea_wire::RemoteRegistration {
+        key: browser.public_key(),
+        person: id(person),
+        name: Text::new("María Gómez").expect("a name"),
+    };
+    let encoded = registration.encode().expect("encodes");
+    let hand = [&[0x21, 0x02][..], &key, &string(person), &string("María Gómez")].concat();
+    assert_eq!(hex(&encoded), hex(&hand), "remote-registration: the crate and the layout of §3.28 agree");
+    let proof = browser.sign(&meeting_id(), &encoded).expect("a known kind");
+    registration.verify(&meeting_id(), &proof).expect("its own key proves it");
+    let fingerprint = asamblea_wire::key_fingerprint(&browser.public_key());
+    let text = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/../../docs/ledger-format.md"))
+        .expect("docs/ledger-format.md");
+    assert!(
+        text.contains(&format!("fingerprint (§3.28) is `{fingerprint}`")),
+        "§10.13 gives the fingerprint {fingerprint}"
+    );
+    out.push(("remote-registration", encoded));
+    out.push(("proof of the registration", proof.0.to_vec()));
+    // The browser's key as WebCrypto imports it: PKCS#8 (RFC 8410) around
+    // the seed, and its public key.
+    let pkcs8 = [
+        &[0x30, 0x2e, 0x02, 0x01, 0x00, 0x30, 0x05, 0x06, 0x03, 0x2b, 0x65, 0x70, 0x04, 0x22, 0x04, 0x20][..],
+        &REMOTE_SEED,
+    ]
+    .concat();
+    out.push(("the browser's private key, PKCS#8", pkcs8));
+    out.push(("the browser's public key", key.to_vec()));
+    out
+}
+
+#[test]
+fn the_remote_attendee_has_its_bytes_in_the_document() {
+    assert_in_document("§10.13", remote_vectors());
+}
+
+/// Finds each vector in `docs/ledger-format.md` (white space aside), or
+/// prints them as Markdown for `section` with `ASAMBLEA_PRINT_VECTORS`.
+fn assert_in_document(section: &str, vectors: Vec<(&'static str, Vec<u8>)>) {
     let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../../docs/ledger-format.md");
     let text = std::fs::read_to_string(path).expect("docs/ledger-format.md");
     let doc: String = text.split_whitespace().collect();
-    let vectors = powers_vectors();
     if std::env::var_os("ASAMBLEA_PRINT_VECTORS").is_some() {
         for (name, bytes) in &vectors {
             println!("`{name}`:\n\n```text\n{}\n```\n", wrapped(&hex(bytes)));
         }
     }
     for (name, bytes) in vectors {
-        assert!(doc.contains(&hex(&bytes)), "docs/ledger-format.md §10.10 lacks `{name}` as encoded");
+        assert!(doc.contains(&hex(&bytes)), "docs/ledger-format.md {section} lacks `{name}` as encoded");
     }
 }

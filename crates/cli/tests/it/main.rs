@@ -22,6 +22,7 @@ mod meeting_day;
 mod meeting_dir;
 mod powers;
 mod private_files;
+mod remote_page;
 mod scenarios;
 mod support;
 mod vectors;

@@ -170,6 +170,67 @@ pub enum Rejection {
         /// The principal.
         principal: String,
     },
+    /// R2: a person attending by one channel arrives by the other.
+    #[error(
+        "`{person}` asiste ahora {}: una sola vía a la vez; primero se registra su salida / \
+         `{person}` attends {} now: one channel at a time; record their departure first",
+        if *.remote { "a distancia" } else { "en la sala" },
+        if *.remote { "remotely" } else { "in the room" }
+    )]
+    OtherChannel {
+        /// The person.
+        person: String,
+        /// They attend remotely (else in the room).
+        remote: bool,
+    },
+    /// A credential used outside its channel: a remote one while its
+    /// person does not attend remotely, a printed badge while they do.
+    #[error(
+        "la credencial {credential} {} / credential {credential} {}",
+        if *.remote { "es remota y su titular no asiste a distancia ahora" } else { "es de la sala y su titular asiste a distancia (o no es una credencial remota)" },
+        if *.remote { "is remote and its holder does not attend remotely now" } else { "is the room's and its holder attends remotely (or it is not a remote credential)" }
+    )]
+    CredentialChannel {
+        /// The credential.
+        credential: CredentialId,
+        /// It is a remote credential.
+        remote: bool,
+    },
+    /// An identity verified for someone who cannot attend: neither a
+    /// holder nor named by an accepted lodged power.
+    #[error(
+        "`{0}` no es accionista ni apoderado de un poder radicado y aceptado / \
+         `{0}` is neither a holder nor the agent of an accepted lodged power"
+    )]
+    NotRemoteAttendee(String),
+    /// A key verified twice, or already a badge's.
+    #[error(
+        "esa clave ya se verificó o ya es de una credencial; el navegador debe crear otra / \
+         that key was already verified or is already a credential's; the browser must make another"
+    )]
+    KeyInUse,
+    /// A remote credential without the identity verification of its
+    /// person and key before it (HY-2).
+    #[error(
+        "no hay verificación de identidad de `{0}` con esa clave antes de la credencial remota / \
+         no identity verification of `{0}` with that key precedes the remote credential"
+    )]
+    NotVerified(String),
+    /// A remote arrival bringing a holder no accepted lodged power gives
+    /// the person.
+    #[error(
+        "ningún poder radicado y aceptado da `{holder}` a `{person}` / \
+         no accepted lodged power gives `{holder}` to `{person}`"
+    )]
+    NotCovered {
+        /// The remote attendee.
+        person: String,
+        /// The holder.
+        holder: String,
+    },
+    /// Remote attendance in a meeting whose modality admits none.
+    #[error("esta reunión no admite asistencia remota / this meeting admits no remote attendance")]
+    RemoteNotAllowed,
 }
 
 /// Who may sign an event, in Spanish, for [`Rejection::SignerNotAllowed`].

@@ -66,6 +66,9 @@ fn main(meeting: &str) -> Markup {
             p #coinciden .hint {}
         }
         (agent_form())
+        // Below the desk's daily work: the registrations come in over
+        // the day, a few at a time, and the search stays above the fold.
+        (super::remote::panel())
         (super::powers::lodged())
         section aria-labelledby="plot-title" {
             h2 #plot-title { "El quórum durante la reunión " span.en { "the quorum through the meeting" } }

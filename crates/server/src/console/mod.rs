@@ -20,6 +20,7 @@
 mod chair;
 mod desk;
 mod powers;
+mod remote;
 mod secretary;
 mod sign_in;
 
@@ -81,6 +82,7 @@ fn staff_page(
         script src="/assets/console-desk.js" defer {}
         script src="/assets/console-powers.js" defer {}
         script src="/assets/console-agenda.js" defer {}
+        script src="/assets/console-remote.js" defer {}
         script src="/assets/console.js" defer {}
     };
     let header = html! {
@@ -155,6 +157,12 @@ async fn powers_script() -> Response {
     javascript(include_str!("../console-powers.js"))
 }
 
+/// `GET /assets/console-remote.js`: the desk's verification of remote
+/// attendees.
+async fn remote_script() -> Response {
+    javascript(include_str!("../console-remote.js"))
+}
+
 /// `GET /assets/console-agenda.js`: the chair's and the secretary's.
 async fn agenda_script() -> Response {
     javascript(include_str!("../console-agenda.js"))
@@ -178,6 +186,7 @@ pub(crate) fn routes() -> Vec<crate::callers::Routes> {
             get_page("/assets/console-desk.js", desk_script),
             get_page("/assets/console-powers.js", powers_script),
             get_page("/assets/console-agenda.js", agenda_script),
+            get_page("/assets/console-remote.js", remote_script),
             get_page("/assets/qrcode.js", qr_script),
         ],
     )]

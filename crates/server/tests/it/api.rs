@@ -11,6 +11,7 @@ mod desk;
 pub(super) mod fixture;
 mod letters;
 mod powers;
+mod remote;
 mod roles;
 mod secretary;
 mod sessions;

@@ -54,8 +54,10 @@ async fn only_the_publics_routes_are_on_the_internet_listener_whatever_the_crede
 
     // What is reachable from outside, written out: the board and its
     // assets, the projector's view, the counted ballots, the receipt's
-    // check, the live status and results, the API's document. Nothing of
-    // the consoles, the desk, the chair, the secretary or the kiosks.
+    // check, the live status and results, the API's document, and the
+    // remote attendee's page and routes (authenticated by their key's
+    // signature). Nothing of the consoles, the desk, the chair, the
+    // secretary or the kiosks.
     let mut outside: Vec<String> =
         internet_table().iter().map(|r| format!("{} {}", r.method, r.path)).collect();
     outside.sort();
@@ -66,17 +68,24 @@ async fn only_the_publics_routes_are_on_the_internet_listener_whatever_the_crede
             "GET /api/v1/feed",
             "GET /api/v1/openapi.json",
             "GET /api/v1/receipts/{digest}",
+            "GET /api/v1/remote/registrations/{key}",
+            "GET /api/v1/remote/sheet/{key}",
             "GET /api/v1/results/{item}",
             "GET /api/v1/results/{item}/ballots",
             "GET /api/v1/status",
             "GET /assets/board.css",
             "GET /assets/board.js",
             "GET /assets/reading.js",
+            "GET /assets/remote.js",
             "GET /assets/words.js",
             "GET /papeletas",
             "GET /proyeccion",
             "GET /recibo",
+            "GET /remoto",
             "POST /api/v1/receipts/check",
+            "POST /api/v1/remote/ballots",
+            "POST /api/v1/remote/presence",
+            "POST /api/v1/remote/registrations",
             "POST /recibo",
         ]
     );

@@ -353,6 +353,23 @@ fn arb_body() -> impl Strategy<Value = EventBody> {
                 principal,
                 reason
             }),
+        (arb_id(), arb_key(), prop::sample::select(crate::VerificationMethod::ALL.to_vec()), arb_digest())
+            .prop_map(|(person, key, method, evidence)| EventBody::IdentityVerified {
+                person,
+                key,
+                method,
+                evidence
+            }),
+        (any::<u32>(), arb_key(), arb_id()).prop_map(|(c, key, person)| EventBody::RemoteCredentialIssued {
+            credential: CredentialId(c),
+            key,
+            person
+        }),
+        (any::<u32>(), arb_ids(1, 6)).prop_map(|(c, principals)| EventBody::CheckedInRemote {
+            credential: CredentialId(c),
+            principals
+        }),
+        any::<u32>().prop_map(|c| EventBody::CheckedOutRemote { credential: CredentialId(c) }),
     ]
 }
 
