@@ -14,10 +14,12 @@ use asamblea_rules::{
 
 mod agenda;
 mod ballot;
+mod modality;
 mod power;
 
 pub use agenda::{AgendaEntry, AgendaItem, Candidate};
 pub use ballot::{Ballot, Choice, HolderVote, SplitPart};
+pub use modality::{ConvenedModality, RemoteConvening};
 pub use power::{LodgedPower, Reception, Revocation, Substitute};
 
 use crate::codec::{Reader, Writer};
@@ -238,6 +240,11 @@ pub enum EventBody {
         /// Why.
         reason: Revocation,
     },
+    /// How the meeting was convened to be held: presencial, mixta or no
+    /// presencial, and what the notice said of its remote channel. Signed
+    /// by the daemon, once, at convening, before the register is
+    /// imported; a ledger without it is a presencial meeting.
+    MeetingModality(ConvenedModality),
 }
 
 /// An agent presenting itself with its principals.
@@ -370,6 +377,7 @@ impl EventBody {
             EventBody::MeetingResumed { .. } => MessageKind::MeetingResumed,
             EventBody::MeetingAdjourned { .. } => MessageKind::MeetingAdjourned,
             EventBody::PowerLodged(_) => MessageKind::PowerLodged,
+            EventBody::MeetingModality(_) => MessageKind::MeetingModality,
             EventBody::PowerRevoked { .. } => MessageKind::PowerRevoked,
         }
     }
@@ -491,6 +499,7 @@ impl EventBody {
                 w.str(principal.as_str());
                 w.code(*reason);
             }
+            EventBody::MeetingModality(modality) => modality.write(w)?,
         }
         Ok(())
     }
@@ -627,6 +636,7 @@ impl EventBody {
                 principal: r.id("power-revoked.principal")?,
                 reason: r.code("power-revoked.reason")?,
             },
+            MessageKind::MeetingModality => EventBody::MeetingModality(ConvenedModality::read(r)?),
             // `Reader::header` let event kinds only through.
             MessageKind::Receipt | MessageKind::Checkpoint => {
                 return Err(r.malformed("tag", 0, Problem::UnexpectedKind(kind)))

@@ -102,6 +102,7 @@ message_kinds! {
     MeetingAdjourned = 0x17, "meeting-adjourned", CHAIR;
     PowerLodged = 0x18, "power-lodged", OPERATOR;
     PowerRevoked = 0x19, "power-revoked", OPERATOR;
+    MeetingModality = 0x1C, "meeting-modality", DAEMON;
     Receipt = 0x40, "receipt", DAEMON;
     Checkpoint = 0x41, "checkpoint", DAEMON;
 }
