@@ -402,6 +402,9 @@ impl Service {
         })?;
         let whole = whole_agenda(&service.config)?;
         service.daemon_event(whole)?;
+        if let Some(modality) = convening::convened_modality(&service.config)? {
+            service.daemon_event(modality)?;
+        }
         let accounts = crate::staff::Accounts::load(dir)?;
         for account in accounts.iter() {
             service.daemon_event(EventBody::StaffEnrolled {

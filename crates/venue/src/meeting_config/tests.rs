@@ -275,3 +275,99 @@ fn agenda_ids_and_lists_follow_the_ledger_rules_at_init() {
     let config = parse("m.toml", &nfd).expect("valid");
     assert_eq!(config.agenda[0].spec.id(), "\u{ed}tem-1");
 }
+
+/// The demo meeting convened as `modality`, with `remote` as its
+/// `[remote]` table (none when empty).
+fn with_modality(modality: &str, remote: &str) -> String {
+    let mut text = DEMO_MEETING.replace(
+        "profile = \"grupo-aval\"\n",
+        &format!("profile = \"grupo-aval\"\nmodality = \"{modality}\"\n"),
+    );
+    if !remote.is_empty() {
+        text.push_str("\n[remote]\n");
+        text.push_str(remote);
+    }
+    text
+}
+
+const REMOTE: &str = "medium = \"Plataforma de la sociedad, https://asamblea.example.co\"\naccess = \"El enlace llega al correo registrado\"\nidentity_check = \"Documento ante la cámara\"\nfloor = \"Se pide en el chat; la presidencia la concede en orden\"\nidentity_delegated = true\n";
+
+#[test]
+fn a_file_without_modality_is_presencial_and_a_mixed_one_reads_its_channel() {
+    let config = parse("m.toml", DEMO_MEETING).unwrap();
+    assert_eq!((config.modality, config.remote.is_none()), (Modality::InPerson, true));
+    assert_eq!(config.remote_presence, RemotePresence { heartbeat_seconds: 60, timeout_seconds: 300 });
+    let config = parse("m.toml", &with_modality("mixta", REMOTE)).unwrap();
+    assert_eq!(config.modality, Modality::Mixed);
+    let remote = config.remote.unwrap();
+    assert_eq!(remote.medium, "Plataforma de la sociedad, https://asamblea.example.co");
+    assert_eq!(remote.floor, "Se pide en el chat; la presidencia la concede en orden");
+    assert!(remote.identity_delegated);
+    // The meeting file may change the profile's heartbeat and timeout.
+    let text = with_modality(
+        "no-presencial",
+        &format!("{REMOTE}heartbeat_seconds = 30\npresence_timeout_seconds = 120\n"),
+    );
+    let config = parse("m.toml", &text).unwrap();
+    assert_eq!(config.modality, Modality::Remote);
+    assert_eq!(config.remote_presence, RemotePresence { heartbeat_seconds: 30, timeout_seconds: 120 });
+}
+
+/// Each key `[remote]` requires, left out in turn: refused naming the key
+/// and the line of its table, Spanish first, with what to write.
+#[test]
+fn a_remote_channel_refuses_each_missing_key_naming_it() {
+    let line_of_remote = with_modality("mixta", REMOTE).lines().position(|l| l == "[remote]").unwrap() + 1;
+    for (key, what, _) in REQUIRED_TEXTS.iter().copied().chain([(
+        "identity_delegated",
+        "diga si el representante legal delega",
+        "",
+    )]) {
+        for modality in ["mixta", "no-presencial"] {
+            let remote: String = REMOTE
+                .lines()
+                .filter(|l| !l.starts_with(&format!("{key} ")))
+                .map(|l| format!("{l}\n"))
+                .collect();
+            let e = parse("m.toml", &with_modality(modality, &remote)).expect_err(key).to_string();
+            let head = format!("m.toml, línea / line {line_of_remote}, clave / key `remote.{key}`: falta");
+            assert!(e.starts_with(&head), "{key}: {e}");
+            assert!(e.contains(what), "{key}: {e}");
+            assert!(e.contains(&format!("{key} = ")), "says what to write: {e}");
+            assert!(e.contains(" / "), "then English: {e}");
+            // An empty text is as missing as an absent one.
+            if key != "identity_delegated" {
+                let blank = REMOTE.replace(&format!("{key} = \""), &format!("{key} = \"  \" #"));
+                let e = parse("m.toml", &with_modality(modality, &blank)).expect_err(key).to_string();
+                assert!(e.contains(&format!("`remote.{key}`: falta")), "{e}");
+            }
+        }
+    }
+    // No [remote] at all: told at the modality's line.
+    let text = with_modality("mixta", "");
+    let line = text.lines().position(|l| l.starts_with("modality")).unwrap() + 1;
+    let e = parse("m.toml", &text).unwrap_err().to_string();
+    assert!(
+        e.starts_with(&format!(
+            "m.toml, línea / line {line}, clave / key `modality`: con modality = \"mixta\""
+        )),
+        "{e}"
+    );
+    assert!(e.contains("agregue la tabla [remote]"), "{e}");
+    // A presencial meeting has no remote channel, and an unknown modality
+    // is named.
+    let e = parse("m.toml", &with_modality("presencial", REMOTE)).unwrap_err().to_string();
+    assert!(e.contains("`remote`: una reunión presencial no tiene canal remoto"), "{e}");
+    let e = parse("m.toml", &with_modality("virtual", REMOTE)).unwrap_err().to_string();
+    assert!(e.contains("`modality`: `virtual` no es ninguno de: presencial, mixta, no-presencial"), "{e}");
+    // A timeout no longer than a heartbeat is refused.
+    let text =
+        with_modality("mixta", &format!("{REMOTE}heartbeat_seconds = 60\npresence_timeout_seconds = 60\n"));
+    let e = parse("m.toml", &text).unwrap_err().to_string();
+    assert!(
+        e.contains(
+            "`remote.presence_timeout_seconds`: la ausencia (60 s) debe durar más que un latido (60 s)"
+        ),
+        "{e}"
+    );
+}
