@@ -392,6 +392,8 @@ pub fn verify(path: &Path, inputs: &VerifyInputs, out: &mut dyn Write) -> Result
                 "agenda": agenda,
                 "sessions": sessions,
                 "powers": powers_json(&state),
+                "modality": crate::verify_json::modality_json(&state),
+                "continuity": crate::verify_json::continuity_json(&state),
             });
             writeln!(out, "{}", serde_json::to_string_pretty(&answer)?)?;
             Ok(true)
