@@ -427,6 +427,9 @@ pub fn verify(path: &Path, inputs: &VerifyInputs, out: &mut dyn Write) -> Result
                     thousands(verified.receipts as u64)
                 )?;
             }
+            for line in crate::verify_json::held_lines(&state) {
+                writeln!(out, "{line}")?;
+            }
             let powers = state.powers().all();
             if !powers.is_empty() {
                 let accepted = powers.iter().filter(|p| p.accepted()).count() as u64;

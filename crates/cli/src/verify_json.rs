@@ -1,7 +1,7 @@
-//! What `verify --json` adds about how the meeting was held
-//! (ledger-format §11.1): its modality (§3.23) and the quorum's
-//! continuity derived from the presence events (`rules.md` HY-4), so that
-//! a script reads the same figures the acta prints.
+//! What `verify` says about how the meeting was held (ledger-format
+//! §11.1): its modality (§3.23) and the quorum's continuity derived from
+//! the presence events (`rules.md` HY-4), as JSON for a script and as a
+//! line for a person, the same figures the acta prints.
 
 use asamblea_rules::{Continuity, Moment, QuorumReading};
 
@@ -67,4 +67,31 @@ pub fn continuity_json(state: &asamblea_ledger::State) -> serde_json::Value {
             "lowest": reading(&g.lowest),
         })).collect::<Vec<_>>(),
     })
+}
+
+/// The text answer's lines on the modality (when not presencial) and the
+/// quorum's continuity (once the meeting was installed or voted).
+pub fn held_lines(state: &asamblea_ledger::State) -> Vec<String> {
+    let mut lines = Vec::new();
+    let modality = state.modality();
+    if modality.has_remote_channel() {
+        lines.push(format!("Modalidad / modality: {} / {}", modality.spanish(), modality.english()));
+    }
+    let c = state.continuity();
+    if c.installation.is_some() || !c.polls.is_empty() {
+        lines.push(if c.held_throughout() {
+            "Continuidad del quórum / quorum continuity: se mantuvo de la instalación al final / held from the installation to the end".to_string()
+        } else {
+            let lost = c.polls.iter().filter(|p| p.lost).count();
+            let (gaps, plural) = (c.gaps.len(), |n: usize| if n == 1 { "" } else { "s" });
+            format!(
+                "Continuidad del quórum / quorum continuity: NO se mantuvo / NOT held — {gaps} intervalo{} sin quórum / interval{} without quorum; {lost} {} / poll{} lost it",
+                plural(gaps),
+                plural(gaps),
+                if lost == 1 { "votación lo perdió" } else { "votaciones lo perdieron" },
+                plural(lost),
+            )
+        });
+    }
+    lines
 }

@@ -355,8 +355,9 @@ fn clock() -> asamblea_ledger::Clock {
 impl Service {
     /// Creates a meeting in the (empty, locked) folder `dir`: settings,
     /// register, keys, and the first events of the ledger (meeting
-    /// convened, staff enrolled, register imported, the holders' names,
-    /// the meeting file). Every file is
+    /// convened, the whole agenda, the modality of a mixed or
+    /// non-presential meeting, staff enrolled, register imported, the
+    /// holders' names, the meeting file). Every file is
     /// owner-only. See [`crate::staging::Staging`] for making it whole or
     /// not at all.
     pub fn init(dir: &Path, lock: MeetingLock, new: NewMeeting) -> Result<Service> {

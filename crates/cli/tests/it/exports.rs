@@ -1088,6 +1088,8 @@ fn the_acta_has_the_whole_agenda_the_persons_elected_and_every_session() {
     drop(service.close());
     let out = String::from_utf8(ok(&["verify", s(&dir)])).unwrap();
     assert!(out.contains("VERIFICADO"), "{out}");
+    assert!(out.contains("Continuidad del quórum / quorum continuity: se mantuvo"), "{out}");
+    assert!(!out.contains("Modalidad"), "a presencial meeting says none: {out}");
     let bundle = dir.with_extension("bundle");
     ok(&["export", s(&dir), s(&bundle)]);
     // The verifier reads the same agenda and sessions from the bundle.

@@ -76,6 +76,9 @@ fn a_mixed_meetings_acta_gives_its_channel_the_quorums_lapse_and_the_books_deadl
     let bundle = dir.with_extension("bundle");
     asamblea_ok(&["export", s(&dir), s(&bundle)]);
 
+    let said = String::from_utf8(asamblea_ok(&["verify", s(&bundle)]).stdout).unwrap();
+    assert!(said.contains("Modalidad / modality: mixta (presencial y no presencial)"), "{said}");
+    assert!(said.contains("NO se mantuvo / NOT held — 1 intervalo sin quórum / interval without quorum; 1 votación lo perdió / poll lost it"), "{said}");
     let verified: serde_json::Value =
         serde_json::from_slice(&asamblea_ok(&["verify", s(&bundle), "--json"]).stdout).unwrap();
     let modality = &verified["modality"];
