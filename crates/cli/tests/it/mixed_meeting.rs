@@ -112,7 +112,7 @@ fn a_mixed_meetings_acta_gives_its_channel_the_quorums_lapse_and_the_books_deadl
         "El representante legal delegó la verificación de identidad de los asistentes a distancia en el personal de registro",
         "Uso de la palabra: Se pide la palabra en el chat y la presidencia la concede en orden.",
         "el quórum NO se mantuvo durante toda la reunión",
-        "(mínimo: 100 acciones con voto de 1 accionistas (10,00 %))",
+        "con un mínimo de 100 acciones con voto de 1 accionista, el 10,00 %.",
         "Quórum todo el tiempo",
         // Tuesday 15 June 2027: 5 July (St Peter and St Paul, moved) and
         // 20 July are holidays inside the thirty business days.
@@ -120,6 +120,12 @@ fn a_mixed_meetings_acta_gives_its_channel_the_quorums_lapse_and_the_books_deadl
     ] {
         assert!(text.contains(expected), "the acta lacks «{expected}»: {text}");
     }
+    // The interval is told by its records too: both may fall in one minute.
+    let interval = format!("(registro n.º {}) hasta las ", left.seq);
+    assert!(
+        text.contains(&interval) && text.contains(&format!("(registro n.º {}), con un mínimo", back.seq)),
+        "{text}"
+    );
     // Its section 1 says the modality, before the quorum's section.
     assert!(text.find("Modalidad: reunión mixta").unwrap() < text.find("3. Quórum").unwrap());
     assert!(text.find("Continuidad del quórum").unwrap() > text.find("3. Quórum").unwrap());

@@ -65,20 +65,39 @@ pub(super) fn modality_blocks(held: &HeldAs) -> Vec<Block> {
     ]
 }
 
-/// A reading in words: `401 acciones con voto de 2 accionistas (66,72 %)`.
+/// A reading in words: `401 acciones con voto de 2 accionistas, el
+/// 66,72 %`.
 fn reading(q: &QuorumReading) -> String {
     format!(
-        "{} acciones con voto de {} accionistas ({})",
+        "{} acciones con voto de {} {}, el {}",
         thousands(q.present.get()),
         thousands(u64::from(q.holders)),
+        if q.holders == 1 { "accionista" } else { "accionistas" },
         percent(q.present.get(), q.voting_outstanding.get())
     )
 }
 
 /// A moment as `10:42` (Colombia), or its record's number when its time
-/// is not known.
+/// is not known (a table's cell).
 fn at(moment: Moment) -> String {
     moment.time_ms.map_or_else(|| format!("registro n.º {}", thousands(moment.seq)), |ms| colombia_time(ms).1)
+}
+
+/// A moment in a sentence: `las 10:42`, or `el registro n.º 5`.
+fn at_the(moment: Moment) -> String {
+    match moment.time_ms {
+        Some(_) => format!("las {}", at(moment)),
+        None => format!("el {}", at(moment)),
+    }
+}
+
+/// A bound of an interval in a sentence, with its record (two moments
+/// of one minute are told apart): `las 10:42 (registro n.º 5)`.
+fn bound(moment: Moment) -> String {
+    match moment.time_ms {
+        Some(_) => format!("{} (registro n.º {})", at_the(moment), thousands(moment.seq)),
+        None => at_the(moment),
+    }
 }
 
 /// Section 3's statement of the quorum's continuity, in the law's words
@@ -93,9 +112,9 @@ pub(super) fn continuity_blocks(source: &ActaSource<'_>) -> Vec<Block> {
     let lowest = c
         .lowest
         .filter(|(when, _)| c.installation.is_none_or(|(installed, _)| installed.seq != when.seq))
-        .map(|(when, q)| format!(" El mínimo en sesión fue de {}, a las {}.", reading(&q), at(when)));
+        .map(|(when, q)| format!(" El mínimo en sesión fue de {}, a {}.", reading(&q), at_the(when)));
     let start = match c.installation {
-        Some((when, q)) => format!("Al instalarse la reunión, a las {}, había {}.", at(when), reading(&q)),
+        Some((when, q)) => format!("Al instalarse la reunión, a {}, había {}.", at_the(when), reading(&q)),
         None => "El libro no registra el acto de instalación: la continuidad se juzga mientras hubo votaciones abiertas."
             .to_string(),
     };
@@ -114,19 +133,17 @@ pub(super) fn continuity_blocks(source: &ActaSource<'_>) -> Vec<Block> {
             .gaps
             .iter()
             .map(|g| {
-                let until =
-                    g.to.map_or_else(|| "el final del registro".to_string(), |to| format!("las {}", at(to)));
-                format!("desde las {} hasta {} (mínimo: {})", at(g.from), until, reading(&g.lowest))
+                let until = g.to.map_or_else(|| "el final del registro".to_string(), bound);
+                format!("desde {} hasta {}, con un mínimo de {}", bound(g.from), until, reading(&g.lowest))
             })
             .collect();
         out.push(text(format!(
-            "Continuidad del quórum: según los registros de presencia del libro electrónico, el quórum NO se mantuvo durante toda la reunión. {start} {}{}",
+            "Continuidad del quórum: según los registros de presencia del libro electrónico, el quórum NO se mantuvo durante toda la reunión. {start} {}",
             if gaps.is_empty() {
                 "La reunión se instaló sin el quórum de esta convocatoria.".to_string()
             } else {
                 format!("No hubo quórum {}.", gaps.join("; "))
             },
-            lowest.unwrap_or_default()
         )));
     }
     if !c.polls.is_empty() {
@@ -168,7 +185,7 @@ pub(super) fn deadline_block(held: &HeldAs, meeting_date: &str) -> Option<Block>
     let day = Date::parse(meeting_date).ok()?;
     let deadline = convening::acta_book_deadline(day);
     Some(text(format!(
-        "Por ser una reunión {} (Ley 222 de 1995, art. 19), esta acta debe asentarse en el libro de actas a más tardar el {} {}: dentro de los {} días hábiles siguientes a la reunión, sin contar el día de esta, ni los sábados, domingos y festivos de Colombia (Supersociedades, Concepto 220-97619 de 2016; C.Co. art. 829).",
+        "Por ser una reunión {}, del artículo 19 de la Ley 222 de 1995, esta acta debe asentarse en el libro de actas a más tardar el {} {}: dentro de los {} días hábiles siguientes a la reunión, sin contar el día de esta, ni los sábados, domingos y festivos de Colombia (Supersociedades, Concepto 220-97619 de 2016; C.Co. art. 829).",
         held.modality.spanish(),
         deadline.weekday().spanish(),
         date_es(&deadline.to_string()),
