@@ -294,6 +294,27 @@ mod tests {
         parse_profile("p.toml", text).unwrap_err().to_string()
     }
 
+    /// A profile may set a remote attendee's heartbeat and timeout; left
+    /// out, 60 s and 5 minutes; a timeout no longer than a heartbeat is
+    /// refused, named.
+    #[test]
+    fn remote_presence_defaults_and_its_table_is_read_strictly() {
+        use asamblea_rules::RemotePresence;
+        let (_, text) = EMBEDDED[2];
+        assert_eq!(parse_profile("p.toml", text).unwrap().remote_presence(), RemotePresence::default());
+        let with = |table: &str| format!("{text}\n[remote_presence]\n{table}");
+        let profile =
+            parse_profile("p.toml", &with("heartbeat_seconds = 30\ntimeout_seconds = 90\n")).unwrap();
+        assert_eq!(profile.remote_presence(), RemotePresence { heartbeat_seconds: 30, timeout_seconds: 90 });
+        let message = error_of(&with("heartbeat_seconds = 300\n"));
+        assert!(
+            message.contains("`remote_presence.timeout_seconds`: la ausencia debe durar más que un latido"),
+            "{message}"
+        );
+        let message = error_of(&with("heartbeat = 30\n"));
+        assert!(message.contains("`remote_presence.heartbeat`: clave desconocida"), "{message}");
+    }
+
     #[test]
     fn a_missing_matter_is_named() {
         let text = EMBEDDED[2].1.replace("stock-dividend", "stock-dividen");

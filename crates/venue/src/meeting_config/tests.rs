@@ -371,3 +371,22 @@ fn a_remote_channel_refuses_each_missing_key_naming_it() {
         "{e}"
     );
 }
+
+/// The example of `docs/meeting-file.md` §1.3 reads as it says: its
+/// `modality` among the keys at the top, its `[remote]` table at the end.
+#[test]
+fn the_documented_mixed_meeting_example_reads() {
+    let doc = include_str!("../../../../docs/meeting-file.md");
+    let section = &doc[doc.find("### 1.3").expect("§1.3")..];
+    let start = section.find("```toml\n").expect("an example") + "```toml\n".len();
+    let example = &section[start..start + section[start..].find("```").unwrap()];
+    let (modality, remote) = example.split_once("\n\n").expect("modality, then [remote]");
+    let text = DEMO_MEETING
+        .replace("profile = \"grupo-aval\"\n", &format!("profile = \"grupo-aval\"\n{modality}\n"))
+        + "\n"
+        + remote;
+    let config = parse("m.toml", &text).unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(config.modality, Modality::Mixed);
+    assert!(config.remote.unwrap().identity_delegated);
+    assert_eq!(config.remote_presence, RemotePresence { heartbeat_seconds: 60, timeout_seconds: 300 });
+}
