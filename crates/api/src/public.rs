@@ -159,6 +159,30 @@ pub struct MeetingInfo {
     pub kind: String,
     /// `first` or `second` call.
     pub call: String,
+    /// How it is held: `presencial`, `mixta` or `no-presencial` (Ley 222
+    /// art. 19; `rules.md` HY-1).
+    pub modality: String,
+    /// The remote channel as the notice states it, for a `mixta` or
+    /// `no-presencial` meeting; none for a `presencial` one.
+    pub remote: Option<RemoteChannel>,
+}
+
+/// The remote channel of a mixed or non-presential meeting, as its notice
+/// states it (Decreto 398 de 2020; Circular Básica Jurídica 2022, cap. III).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+pub struct RemoteChannel {
+    /// The medium: the platform's name and address.
+    pub medium: String,
+    /// How to connect.
+    pub access: String,
+    /// How each remote attendee's identity is verified.
+    pub identity_check: String,
+    /// How the floor is asked for and given.
+    pub floor: String,
+    /// The legal representative delegates the identity check to the
+    /// registration staff (OQ12).
+    pub identity_delegated: bool,
 }
 
 /// Why the ledger failed, and what the technician does.

@@ -34,3 +34,4 @@ pub mod powers_gen;
 pub mod scale;
 pub mod scenario;
 pub mod verify;
+pub mod verify_json;

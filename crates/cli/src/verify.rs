@@ -393,6 +393,8 @@ pub fn verify(path: &Path, inputs: &VerifyInputs, out: &mut dyn Write) -> Result
                 "sessions": sessions,
                 "powers": powers_json(&state),
                 "remote": remote_json(&state),
+                "modality": crate::verify_json::modality_json(&state),
+                "continuity": crate::verify_json::continuity_json(&state),
             });
             writeln!(out, "{}", serde_json::to_string_pretty(&answer)?)?;
             Ok(true)
@@ -425,6 +427,9 @@ pub fn verify(path: &Path, inputs: &VerifyInputs, out: &mut dyn Write) -> Result
                     "Recibos / receipts: {} comprobados en la cadena / checked in the chain",
                     thousands(verified.receipts as u64)
                 )?;
+            }
+            for line in crate::verify_json::held_lines(&state) {
+                writeln!(out, "{line}")?;
             }
             let powers = state.powers().all();
             if !powers.is_empty() {

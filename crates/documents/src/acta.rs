@@ -149,6 +149,11 @@ pub struct ActaSource<'a> {
     pub bundle_sha256: String,
     /// The daemon's public key, in hex.
     pub daemon_key: String,
+    /// How the meeting was convened to be held (`meeting-modality`).
+    pub held_as: &'a HeldAs,
+    /// The quorum's continuity, derived from the record's presence events
+    /// (`asamblea_rules::continuity`).
+    pub continuity: &'a asamblea_rules::Continuity,
 }
 
 /// The moment the meeting was installed: a record, its time, and how it
@@ -197,8 +202,10 @@ pub struct Signer {
 }
 
 mod attendees;
+mod held;
 mod powers;
 use attendees::attendance_blocks;
+pub use held::{HeldAs, RemoteLines};
 
 fn heading(level: u8, text: &str) -> Block {
     Block::Heading(level, text.to_string())
@@ -356,6 +363,7 @@ pub fn blocks(source: &ActaSource<'_>) -> Vec<Block> {
             reading(&m.quorum())
         )));
     }
+    out.extend(held::continuity_blocks(source));
     if !by_class.is_empty() {
         out.push(text(
             "Presentes por clase de acción (porcentajes de las acciones en circulación de cada clase):"
@@ -579,6 +587,7 @@ pub fn blocks(source: &ActaSource<'_>) -> Vec<Block> {
         closing_time,
         thousands(adjourned.map_or(source.last.0, |s| s.seq))
     )));
+    out.extend(held::deadline_block(source.held_as, &d.date));
     out.push(Block::Signatures(signers(d)));
 
     out.push(heading(1, "Anexo: verificación del registro"));

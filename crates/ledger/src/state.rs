@@ -134,6 +134,13 @@ pub struct State {
     /// the position of each key among them.
     verifications: Vec<Verification>,
     verified_keys: HashMap<[u8; 32], usize>,
+    /// How the meeting was convened to be held (`meeting-modality`); none
+    /// for a presencial meeting that did not record it.
+    modality: Option<asamblea_wire::ConvenedModality>,
+    /// Every arrival, departure, step of the sessions and poll's opening
+    /// and closing, with the quorum right after it: the quorum's
+    /// continuity is derived from them (`asamblea_rules::continuity`).
+    quorum_marks: Vec<asamblea_rules::QuorumMark>,
 }
 
 /// Whether `person` attends now: a holder present in person, or an agent
@@ -192,6 +199,46 @@ impl State {
             powers: Powers::default(),
             verifications: Vec::new(),
             verified_keys: HashMap::new(),
+            modality: None,
+            quorum_marks: Vec::new(),
+        }
+    }
+
+    /// How the meeting was convened to be held (`rules.md` HY-1):
+    /// presencial, mixta or no presencial. A ledger without
+    /// `meeting-modality` (every one written before the kind, and any
+    /// presencial meeting that did not record it) is presencial. The
+    /// daemon and the rules refuse a remote arrival unless
+    /// [`Modality::has_remote_channel`](asamblea_rules::Modality::has_remote_channel).
+    pub fn modality(&self) -> asamblea_rules::Modality {
+        self.modality.as_ref().map_or(asamblea_rules::Modality::InPerson, |m| m.modality)
+    }
+
+    /// The `meeting-modality` event as recorded: the modality, the heartbeat
+    /// and presence timeout of a remote attendee (HY-5), and what the
+    /// notice said of the remote channel. `None` when none was recorded.
+    pub fn convened_modality(&self) -> Option<&asamblea_wire::ConvenedModality> {
+        self.modality.as_ref()
+    }
+
+    /// Every mark the quorum's continuity is derived from, in order.
+    pub fn quorum_marks(&self) -> &[asamblea_rules::QuorumMark] {
+        &self.quorum_marks
+    }
+
+    /// The quorum's continuity so far (`rules.md` HY-4): at the
+    /// installation, through each poll, and every interval in session
+    /// without it. Times are the records' once placed.
+    pub fn continuity(&self) -> asamblea_rules::Continuity {
+        asamblea_rules::continuity(&self.quorum_marks)
+    }
+
+    /// Records a mark of the quorum's continuity for the event about to
+    /// be admitted as record `seq`, with the quorum now.
+    fn mark(&mut self, seq: u64, time_ms: Option<u64>, event: asamblea_rules::QuorumEvent) {
+        if let Some(meeting) = &self.meeting {
+            let moment = asamblea_rules::Moment { seq, time_ms };
+            self.quorum_marks.push(asamblea_rules::QuorumMark { moment, event, quorum: meeting.quorum() });
         }
     }
 
@@ -411,6 +458,9 @@ impl State {
     /// the opening time of an item just opened.
     pub fn chained(&mut self, head: Digest, time_ms: u64) {
         self.attendance.placed(self.admitted, time_ms);
+        if let Some(mark) = self.quorum_marks.last_mut().filter(|m| m.moment.seq == self.admitted) {
+            mark.moment.time_ms = Some(time_ms);
+        }
         if let Some(item) = self.just_closed.take() {
             self.seeds.insert(item, head);
         }
@@ -559,6 +609,7 @@ impl State {
                 meeting.arrive_in_person(holder.as_str()).map_err(Rejection::Rules)?;
                 let at: Vec<_> = meeting.register().lookup(holder.as_str()).into_iter().collect();
                 attendance.arrived(meeting, &at, seq);
+                self.mark(seq, time_ms, asamblea_rules::QuorumEvent::Presence);
             }
             EventBody::CheckedInAgent(arrival) => {
                 self.sessions.check_arrival().map_err(Rejection::Session)?;
@@ -576,6 +627,7 @@ impl State {
                 let at: Vec<_> = principals.iter().filter_map(|p| meeting.register().lookup(p)).collect();
                 attendance.arrived(meeting, &at, seq);
                 self.powers.arrived(self.meeting.as_ref().expect("admitted above"), arrival, seq);
+                self.mark(seq, time_ms, asamblea_rules::QuorumEvent::Presence);
             }
             EventBody::ProxyRefused { arrival, reason } => {
                 let meeting = self.meeting.as_ref().ok_or(Rejection::OutOfPlace(
@@ -603,6 +655,7 @@ impl State {
                 let (meeting, attendance) = self.meeting_and_attendance()?;
                 meeting.leave(person.as_str()).map_err(Rejection::Rules)?;
                 attendance.left(meeting, person.as_str(), seq);
+                self.mark(seq, time_ms, asamblea_rules::QuorumEvent::Presence);
             }
             EventBody::BadgeIssued { credential, key, person } => {
                 self.issue_badge(*credential, key, person, false)?;
@@ -630,7 +683,8 @@ impl State {
                 // sessions exist) opens a poll only in session.
                 self.meeting_mut()?.check_open(&spec).map_err(Rejection::Rules)?;
                 self.sessions.check_poll(self.whole_agenda.is_some()).map_err(Rejection::Session)?;
-                self.meeting_mut()?.open(spec).map_err(Rejection::Rules)?;
+                let at = self.meeting_mut()?.open(spec).map_err(Rejection::Rules)?;
+                self.mark(seq, time_ms, asamblea_rules::QuorumEvent::PollOpened(at));
             }
             EventBody::Ballot(ballot) => {
                 let badge =
@@ -676,6 +730,9 @@ impl State {
             }
             EventBody::ItemClosed { item } => {
                 self.meeting_mut()?.close(item.as_str()).map_err(Rejection::Rules)?;
+                let at =
+                    self.meeting.as_ref().and_then(|m| m.item_index(item.as_str())).expect("closed above");
+                self.mark(seq, time_ms, asamblea_rules::QuorumEvent::PollClosed(at));
             }
             EventBody::LotDrawn { item, round, seed, winner } => {
                 let meeting = self.meeting.as_ref().ok_or(Rejection::OutOfPlace(
@@ -783,6 +840,21 @@ impl State {
                     "primero se importa el registro de accionistas / the register must be imported first",
                 ))?;
                 self.powers.lodge(meeting, state, power, seq)?;
+            }
+            EventBody::MeetingModality(convened) => {
+                if self.meeting.is_some() || self.modality.is_some() {
+                    return Err(Rejection::OutOfPlace(
+                        "la modalidad se registra una vez, al convocar, antes de importar el registro / \
+                         the modality is recorded once, at convening, before the register is imported",
+                    ));
+                }
+                if !convened.presence.is_coherent() {
+                    return Err(Rejection::OutOfPlace(
+                        "meeting-modality: el latido debe ser de al menos 1 s y la ausencia más larga que un latido / \
+                         the heartbeat must be at least 1 s and the timeout longer than a heartbeat",
+                    ));
+                }
+                self.modality = Some(convened.clone());
             }
             EventBody::PowerRevoked { power, principal, reason } => {
                 let meeting = self.meeting.as_ref().ok_or(Rejection::OutOfPlace(

@@ -15,6 +15,8 @@ mod crash;
 mod fixture;
 #[path = "it/flips.rs"]
 mod flips;
+#[path = "it/modality.rs"]
+mod modality;
 #[path = "it/observers.rs"]
 mod observers;
 #[path = "it/powers.rs"]

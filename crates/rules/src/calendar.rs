@@ -179,6 +179,21 @@ impl Date {
         day.plus_days(-1)
     }
 
+    /// The `n`-th business day after `self`, not counting `self` (the
+    /// module's convention: a period runs from the day after). `self`
+    /// for `n = 0`.
+    pub fn nth_business_day_after(self, n: u64) -> Date {
+        let mut day = self;
+        let mut counted = 0;
+        while counted < n {
+            day = day.plus_days(1);
+            if day.is_business_day() {
+                counted += 1;
+            }
+        }
+        day
+    }
+
     /// The first business day of `month` in `year`.
     pub fn first_business_day(year: i64, month: u32) -> Option<Date> {
         let mut day = Date::new(year, month, 1)?;

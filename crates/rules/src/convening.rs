@@ -128,6 +128,19 @@ pub fn own_right_day(year: i64) -> Date {
     Date::first_business_day(year, 4).expect("April has a business day")
 }
 
+/// Business days within which the acta of a meeting held under Ley 222
+/// art. 19 (mixed or non-presential) is entered in the book of actas.
+pub const ACTA_BOOK_BUSINESS_DAYS: u64 = 30;
+
+/// The last day to enter in the book the acta of a meeting held under Ley
+/// 222 art. 19 on `meeting` (`rules.md` HY-9): 30 business days after it,
+/// not counting the meeting's day (Supersociedades, Concepto 220-97619 of
+/// 2016; a period in days is of business days, C.Co. art. 829), with
+/// Colombia's holidays.
+pub fn acta_book_deadline(meeting: Date) -> Date {
+    meeting.nth_business_day_after(ACTA_BOOK_BUSINESS_DAYS)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -188,6 +201,26 @@ mod tests {
         let (matter, _) = strictest_notice([MatterKind::Ordinary, MatterKind::Merger], meeting).unwrap();
         assert_eq!(matter, MatterKind::Merger);
         assert_eq!(strictest_notice([], meeting), None);
+    }
+
+    /// A meeting on Friday 19 March 2027: Monday 22 (St Joseph's), Holy
+    /// Thursday and Good Friday (25, 26) fall inside the window and do
+    /// not count, nor do the weekends; the 30th business day after the
+    /// Friday is Wednesday 5 May (Ascension is 10 May, after it).
+    #[test]
+    fn the_acta_is_entered_within_thirty_business_days_after_the_meeting() {
+        let friday = date("2027-03-19");
+        let deadline = acta_book_deadline(friday);
+        assert_eq!(deadline, date("2027-05-05"));
+        // At the boundary: the deadline is the 30th business day, the day
+        // before it leaves one to go, and the meeting's day is not counted.
+        assert_eq!(friday.business_days_between(deadline.plus_days(1)), 30);
+        assert_eq!(friday.business_days_between(deadline), 29);
+        assert!(deadline.is_business_day());
+        // With no holiday inside, 30 business days are six weeks to the
+        // day: Friday 3 September 2027 gives Friday 15 October (the
+        // 12 October holiday moves to Monday 18, after it).
+        assert_eq!(acta_book_deadline(date("2027-09-03")), date("2027-10-15"));
     }
 
     #[test]

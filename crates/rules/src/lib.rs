@@ -28,9 +28,14 @@
 //!   and `H`.
 //! - `attendance`: presence as it happened — each person's visits and each
 //!   holder's stays, with the records that began and ended them.
+//! - `continuity`: the quorum's continuity derived from the record's
+//!   marks (HY-4): at the installation, through each poll, and every
+//!   interval in session without it.
 //! - `item`: agenda items, ballots, results.
 //! - `election`: the electoral quotient with largest remainders.
 //! - `meeting`: the state machine that ties them together.
+//! - `modality`: in person, mixed or remote (Ley 222 art. 19), and how
+//!   long a remote presence holds without a sign of life.
 //! - [`powers`]: powers of attorney lodged before the meeting, and the
 //!   one order in which the rules refuse them.
 //! - `session`: installation, suspension, resumption, adjournment.
@@ -42,10 +47,12 @@
 
 mod attendance;
 pub mod calendar;
+mod continuity;
 pub mod convening;
 mod election;
 mod item;
 mod meeting;
+mod modality;
 pub mod powers;
 mod presence;
 mod profile;
@@ -55,12 +62,14 @@ mod session;
 mod shares;
 
 pub use attendance::{Attendance, Attendant, Attending, Medium, Moment, Stay, Visit};
+pub use continuity::{continuity, Continuity, PollQuorum, QuorumEvent, QuorumGap, QuorumMark};
 pub use election::{apportion, Apportionment};
 pub use item::{
     Ballot, BallotOptions, DecisionResult, ElectionResult, Item, ItemIndex, ItemResult, ItemSpec,
     ItemSpecError, OptionIndex, Outcome,
 };
 pub use meeting::{ClassPresence, Meeting, PollMoment, QuorumPoint, QuorumReading};
+pub use modality::{Modality, RemotePresence};
 pub use presence::{AgentIndex, Capacity, Channel, Presence};
 pub use profile::{
     BylawRules, Call, DecisionBase, Majority, MatterKind, MatterRules, MeetingKind, Profile, ProfileError,

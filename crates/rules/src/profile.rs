@@ -418,6 +418,9 @@ pub struct Profile {
     name: String,
     settings: Settings,
     matters: Vec<MatterRules>,
+    /// How a remote presence is proven (HY-5): the profile's default,
+    /// which a meeting file may change.
+    remote_presence: crate::RemotePresence,
 }
 
 impl Profile {
@@ -455,7 +458,12 @@ impl Profile {
             .zip(MatterKind::ALL)
             .map(|(rules, kind)| rules.ok_or(ProfileError::MissingMatter(kind)))
             .collect::<Result<Vec<_>, _>>()?;
-        Ok(Profile { name: name.into(), settings, matters })
+        Ok(Profile {
+            name: name.into(),
+            settings,
+            matters,
+            remote_presence: crate::RemotePresence::default(),
+        })
     }
 
     /// The law alone, named `name`: every matter as
@@ -479,6 +487,18 @@ impl Profile {
     /// The same profile with other settings (a meeting's overrides).
     pub fn with_settings(mut self, settings: Settings) -> Profile {
         self.settings = settings;
+        self
+    }
+
+    /// How a remote attendee's presence is proven (HY-5): 60 s and 5
+    /// minutes unless the profile says otherwise.
+    pub fn remote_presence(&self) -> crate::RemotePresence {
+        self.remote_presence
+    }
+
+    /// The same profile with another heartbeat and timeout.
+    pub fn with_remote_presence(mut self, remote_presence: crate::RemotePresence) -> Profile {
+        self.remote_presence = remote_presence;
         self
     }
 

@@ -63,10 +63,36 @@ if (projection) {
   for (const id of ["head"]) document.getElementById(id).remove();
   document.querySelector(".receipt-link").remove();
 }
+// A mixed or non-presential meeting (Ley 222 art. 19): its modality and
+// the remote channel as the notice stated it — the medium, the access,
+// the identity check and who makes it, the floor (HY-1).
+const modalityWords = {
+  es: { mixta: "Reunión mixta: presencial y a distancia", "no-presencial": "Reunión no presencial: a distancia",
+    medium: "Medio", access: "Acceso", identity: "Identidad", floor: "Palabra",
+    delegated: "la verifica el personal de registro, por delegación del representante legal", own: "la verifica el representante legal" },
+  en: { mixta: "Mixed meeting: in person and remote", "no-presencial": "Remote meeting",
+    medium: "Medium", access: "Access", identity: "Identity", floor: "Floor",
+    delegated: "checked by the registration staff, delegated by the legal representative", own: "checked by the legal representative" },
+};
+function renderModality(meeting) {
+  const box = document.getElementById("modality");
+  const remote = meeting.remote;
+  box.hidden = !remote;
+  if (!remote) return;
+  const m = english ? modalityWords.en : modalityWords.es;
+  const list = document.createElement("dl");
+  const row = (term, value) => list.append(text(document.createElement("dt"), term), text(document.createElement("dd"), value));
+  row(m.medium, remote.medium);
+  row(m.access, remote.access);
+  row(m.identity, remote.identity_check + " (" + (remote.identity_delegated ? m.delegated : m.own) + ")");
+  row(m.floor, remote.floor);
+  box.replaceChildren(text(document.createElement("p"), m[meeting.modality] || meeting.modality), list);
+}
 function render(status) {
   lastStatus = status;
   text(document.getElementById("company"), status.meeting.company);
   text(document.getElementById("when"), longDate(status.meeting.date) + ", " + status.meeting.time + " · " + status.meeting.place);
+  renderModality(status.meeting);
   const q = status.quorum;
   const quorum = document.getElementById("quorum");
   quorum.replaceChildren();

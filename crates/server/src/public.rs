@@ -277,6 +277,14 @@ fn meeting_info(config: &asamblea_venue::meeting_config::MeetingConfig) -> Meeti
         place: config.place.clone(),
         kind: config.kind.code().to_string(),
         call: config.call.code().to_string(),
+        modality: config.modality.code().to_string(),
+        remote: config.remote.as_ref().map(|r| asamblea_api::public::RemoteChannel {
+            medium: r.medium.clone(),
+            access: r.access.clone(),
+            identity_check: r.identity_check.clone(),
+            floor: r.floor.clone(),
+            identity_delegated: r.identity_delegated,
+        }),
     }
 }
 

@@ -371,7 +371,11 @@ pub fn acta(
         .or_else(|| {
             gathered.first_opened.map(|(seq, time_ms)| acta::Installed { seq, time_ms, recorded: false })
         });
+    let held_as = held_as(state);
+    let continuity = state.continuity();
     let source = acta::ActaSource {
+        held_as: &held_as,
+        continuity: &continuity,
         whole_agenda: &whole_agenda,
         sessions: &sessions,
         candidates: &candidates,
@@ -405,6 +409,20 @@ pub fn acta(
         ActaFormat::Pdf(paper) => pdf::acta(&source, paper),
     }
     .map_err(ReportError::Unreadable)
+}
+
+/// How the meeting was convened to be held, as the ledger recorded it
+/// (`meeting-modality`; presencial without it).
+fn held_as(state: &asamblea_ledger::State) -> asamblea_documents::acta::HeldAs {
+    use asamblea_documents::acta::{HeldAs, RemoteLines};
+    let remote = state.convened_modality().and_then(|m| m.remote.as_ref()).map(|r| RemoteLines {
+        medium: r.medium.as_str().to_string(),
+        access: r.access.as_str().to_string(),
+        identity_check: r.identity_check.as_str().to_string(),
+        floor: r.floor.as_str().to_string(),
+        identity_delegated: r.identity_delegated,
+    });
+    HeldAs { modality: state.modality(), remote }
 }
 
 /// `YYYY-MM-DD`.

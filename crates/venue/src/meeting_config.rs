@@ -14,6 +14,13 @@
 //! convened_on = "2027-03-02"
 //! profile = "grupo-aval"            # config/<profile>.toml
 //! universal = false                 # true: every share represented (C.Co 426)
+//! modality = "mixta"                # presencial (default) | mixta | no-presencial
+//! [remote]                          # required with mixta / no-presencial
+//! medium = "Plataforma …, https://…"
+//! access = "…"
+//! identity_check = "…"
+//! floor = "…"
+//! identity_delegated = true         # OQ12
 //! [settings]                        # optional overrides of the profile
 //! [capital]
 //! ORD = { subscribed = 10_000_000, treasury = 500_000 }
@@ -34,11 +41,13 @@
 
 use asamblea_rules::calendar::{Date, DateError};
 use asamblea_rules::convening::{self, NoticePeriod};
-use asamblea_rules::{Call, Capital, MeetingKind, Profile};
+use asamblea_rules::{Call, Capital, MeetingKind, Modality, Profile, RemotePresence};
 
 mod agenda;
+mod remote;
 
 pub use agenda::{AgendaItem, AgendaPlace, CandidateNames};
+pub use remote::{RemoteChannel, REQUIRED_TEXTS};
 
 use crate::fields::{FieldError, Fields, TomlFileError};
 use crate::profiles::{self, read_settings};
@@ -79,6 +88,14 @@ pub struct MeetingConfig {
     pub order: Vec<AgendaPlace>,
     /// What the acta names beyond the notice (`[acta]`, optional).
     pub acta: ActaFields,
+    /// Presencial (the default), mixta or no presencial (`modality`).
+    pub modality: Modality,
+    /// The remote channel as the notice states it (`[remote]`): present
+    /// exactly when the modality has one.
+    pub remote: Option<RemoteChannel>,
+    /// The heartbeat and the presence timeout of a remote attendee: the
+    /// profile's, or `[remote]`'s own (HY-5).
+    pub remote_presence: RemotePresence,
 }
 
 /// The `[acta]` table: the acta's number, who chaired and who took the
@@ -169,6 +186,7 @@ fn read(table: &toml::Table) -> Result<MeetingConfig, FieldError> {
         None => profile.settings(),
     };
     let profile = profile.with_settings(settings);
+    let (modality, remote, remote_presence) = remote::read_modality(&mut f, profile.remote_presence())?;
     let capital = crate::spec::read_capital(&mut f)?;
     let (agenda, order) = agenda::read_agenda(&mut f)?;
     let acta = match f.table("acta")? {
@@ -192,6 +210,9 @@ fn read(table: &toml::Table) -> Result<MeetingConfig, FieldError> {
         agenda,
         order,
         acta,
+        modality,
+        remote,
+        remote_presence,
     })
 }
 

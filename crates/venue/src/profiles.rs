@@ -80,6 +80,10 @@ fn read_profile(table: &toml::Table) -> Result<Profile, FieldError> {
         None => return Err(top.missing("settings")),
     };
     let matters_table = top.table("matters")?.ok_or_else(|| top.missing("matters"))?;
+    let remote_presence = match top.table("remote_presence")? {
+        Some(t) => read_remote_presence(t)?,
+        None => asamblea_rules::RemotePresence::default(),
+    };
     top.finish()?;
 
     let mut matters = Fields::new(matters_table, "matters");
@@ -100,7 +104,34 @@ fn read_profile(table: &toml::Table) -> Result<Profile, FieldError> {
     }
     matters.finish()?;
     Profile::new(name, settings, rules)
+        .map(|profile| profile.with_remote_presence(remote_presence))
         .map_err(|e| FieldError { key: "matters".into(), message: format!("las reglas no concuerdan / {e}") })
+}
+
+/// The profile's `[remote_presence]` (HY-5): `heartbeat_seconds` and
+/// `timeout_seconds`, each defaulting to 60 and 300, the timeout longer
+/// than the heartbeat.
+fn read_remote_presence(table: &toml::Table) -> Result<asamblea_rules::RemotePresence, FieldError> {
+    let mut f = Fields::new(table, "remote_presence");
+    let mut presence = asamblea_rules::RemotePresence::default();
+    for (key, slot) in [
+        ("heartbeat_seconds", &mut presence.heartbeat_seconds),
+        ("timeout_seconds", &mut presence.timeout_seconds),
+    ] {
+        if let Some(n) = f.count(key)? {
+            *slot = u32::try_from(n).ok().filter(|n| (1..=86_400).contains(n)).ok_or_else(|| {
+                f.error(key, format!("{n} no es un número de segundos entre 1 y 86.400 / {n} is not a number of seconds from 1 to 86,400"))
+            })?;
+        }
+    }
+    if !presence.is_coherent() {
+        return Err(f.error(
+            "timeout_seconds",
+            "la ausencia debe durar más que un latido / the timeout must be longer than a heartbeat",
+        ));
+    }
+    f.finish()?;
+    Ok(presence)
 }
 
 /// Reads a `[settings]` table over `defaults`. Scenario files use it too,
@@ -261,6 +292,27 @@ mod tests {
 
     fn error_of(text: &str) -> String {
         parse_profile("p.toml", text).unwrap_err().to_string()
+    }
+
+    /// A profile may set a remote attendee's heartbeat and timeout; left
+    /// out, 60 s and 5 minutes; a timeout no longer than a heartbeat is
+    /// refused, named.
+    #[test]
+    fn remote_presence_defaults_and_its_table_is_read_strictly() {
+        use asamblea_rules::RemotePresence;
+        let (_, text) = EMBEDDED[2];
+        assert_eq!(parse_profile("p.toml", text).unwrap().remote_presence(), RemotePresence::default());
+        let with = |table: &str| format!("{text}\n[remote_presence]\n{table}");
+        let profile =
+            parse_profile("p.toml", &with("heartbeat_seconds = 30\ntimeout_seconds = 90\n")).unwrap();
+        assert_eq!(profile.remote_presence(), RemotePresence { heartbeat_seconds: 30, timeout_seconds: 90 });
+        let message = error_of(&with("heartbeat_seconds = 300\n"));
+        assert!(
+            message.contains("`remote_presence.timeout_seconds`: la ausencia debe durar más que un latido"),
+            "{message}"
+        );
+        let message = error_of(&with("heartbeat = 30\n"));
+        assert!(message.contains("`remote_presence.heartbeat`: clave desconocida"), "{message}");
     }
 
     #[test]

@@ -356,8 +356,9 @@ fn clock() -> asamblea_ledger::Clock {
 impl Service {
     /// Creates a meeting in the (empty, locked) folder `dir`: settings,
     /// register, keys, and the first events of the ledger (meeting
-    /// convened, staff enrolled, register imported, the holders' names,
-    /// the meeting file). Every file is
+    /// convened, the whole agenda, the modality of a mixed or
+    /// non-presential meeting, staff enrolled, register imported, the
+    /// holders' names, the meeting file). Every file is
     /// owner-only. See [`crate::staging::Staging`] for making it whole or
     /// not at all.
     pub fn init(dir: &Path, lock: MeetingLock, new: NewMeeting) -> Result<Service> {
@@ -403,6 +404,9 @@ impl Service {
         })?;
         let whole = whole_agenda(&service.config)?;
         service.daemon_event(whole)?;
+        if let Some(modality) = convening::convened_modality(&service.config)? {
+            service.daemon_event(modality)?;
+        }
         let accounts = crate::staff::Accounts::load(dir)?;
         for account in accounts.iter() {
             service.daemon_event(EventBody::StaffEnrolled {

@@ -14,11 +14,13 @@ use asamblea_rules::{
 
 mod agenda;
 mod ballot;
+mod modality;
 mod power;
 mod remote;
 
 pub use agenda::{AgendaEntry, AgendaItem, Candidate};
 pub use ballot::{Ballot, Choice, HolderVote, SplitPart};
+pub use modality::{ConvenedModality, RemoteConvening};
 pub use power::{LodgedPower, Reception, Revocation, Substitute};
 pub use remote::VerificationMethod;
 
@@ -240,6 +242,11 @@ pub enum EventBody {
         /// Why.
         reason: Revocation,
     },
+    /// How the meeting was convened to be held: presencial, mixta or no
+    /// presencial, and what the notice said of its remote channel. Signed
+    /// by the daemon, once, at convening, before the register is
+    /// imported; a ledger without it is a presencial meeting.
+    MeetingModality(ConvenedModality),
     /// The desk verified a remote attendee's identity and the public key
     /// their browser made (HY-2), by the procedure the notice states.
     /// Signed by the operator who verified.
@@ -413,6 +420,7 @@ impl EventBody {
             EventBody::MeetingResumed { .. } => MessageKind::MeetingResumed,
             EventBody::MeetingAdjourned { .. } => MessageKind::MeetingAdjourned,
             EventBody::PowerLodged(_) => MessageKind::PowerLodged,
+            EventBody::MeetingModality(_) => MessageKind::MeetingModality,
             EventBody::PowerRevoked { .. } => MessageKind::PowerRevoked,
             EventBody::IdentityVerified { .. } => MessageKind::IdentityVerified,
             EventBody::RemoteCredentialIssued { .. } => MessageKind::RemoteCredentialIssued,
@@ -538,6 +546,7 @@ impl EventBody {
                 w.str(principal.as_str());
                 w.code(*reason);
             }
+            EventBody::MeetingModality(modality) => modality.write(w)?,
             EventBody::IdentityVerified { person, key, method, evidence } => {
                 w.str(person.as_str());
                 w.bytes(&key.to_bytes());
@@ -689,6 +698,7 @@ impl EventBody {
                 principal: r.id("power-revoked.principal")?,
                 reason: r.code("power-revoked.reason")?,
             },
+            MessageKind::MeetingModality => EventBody::MeetingModality(ConvenedModality::read(r)?),
             MessageKind::IdentityVerified => EventBody::IdentityVerified {
                 person: r.id("identity-verified.person")?,
                 key: r.public_key("identity-verified.key")?,

@@ -76,8 +76,9 @@ pub use credential::Credential;
 pub use derived::{lot_index, register_digest, withdrawal_digest};
 pub use error::{Problem, WireError};
 pub use event::{
-    AgendaEntry, AgendaItem, AgentArrival, Ballot, Candidate, Choice, Event, EventBody, HolderVote,
-    LodgedPower, ProxyRefusal, Reception, Revocation, SplitPart, Substitute, VerificationMethod,
+    AgendaEntry, AgendaItem, AgentArrival, Ballot, Candidate, Choice, ConvenedModality, Event, EventBody,
+    HolderVote, LodgedPower, ProxyRefusal, Reception, RemoteConvening, Revocation, SplitPart, Substitute,
+    VerificationMethod,
 };
 pub use keys::{signing_input, Keypair, PublicKey, Signature};
 pub use kinds::{MessageKind, SignerRole, StaffRole, FORMAT_VERSION};

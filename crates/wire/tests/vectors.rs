@@ -1129,7 +1129,7 @@ fn sessions_vectors() -> Vec<(&'static str, Vec<u8>)> {
 
 #[test]
 fn the_whole_agenda_and_the_sessions_have_their_bytes_in_the_document() {
-    assert_in_document("§10.9", sessions_vectors());
+    found_in_the_document("§10.9", sessions_vectors());
 }
 
 // ----- §10.10: powers lodged and revoked -----------------------------------
@@ -1206,7 +1206,89 @@ fn powers_vectors() -> Vec<(&'static str, Vec<u8>)> {
 
 #[test]
 fn powers_lodged_and_revoked_have_their_bytes_in_the_document() {
-    assert_in_document("§10.10", powers_vectors());
+    found_in_the_document("§10.10", powers_vectors());
+}
+
+// ----- §10.12: the meeting's modality --------------------------------------
+
+/// The events of §10.12, each encoded by the crate and, independently,
+/// from the layout of §3.23: (what it is, its bytes).
+fn modality_vectors() -> Vec<(&'static str, Vec<u8>)> {
+    use asamblea_rules::{Modality, RemotePresence};
+    use asamblea_wire::{ConvenedModality, Prose, RemoteConvening};
+    let prose = |s: &str| Prose::new(s).expect("a prose text");
+    let mixed = Event {
+        nonce: Nonce([0xC1; 16]),
+        body: EventBody::MeetingModality(ConvenedModality {
+            modality: Modality::Mixed,
+            presence: RemotePresence { heartbeat_seconds: 60, timeout_seconds: 300 },
+            remote: Some(RemoteConvening {
+                medium: prose("Plataforma de la sociedad, https://asamblea.example.co"),
+                access: prose("Enlace y clave por correo"),
+                identity_check: prose("Cédula ante la cámara"),
+                floor: prose("Se pide en el chat"),
+                identity_delegated: true,
+            }),
+        }),
+    };
+    let hand_mixed = [
+        &[0x1Cu8, 0x02][..],
+        &[0xC1; 16],
+        &[2],
+        &60u32.to_be_bytes(),
+        &300u32.to_be_bytes(),
+        &string("Plataforma de la sociedad, https://asamblea.example.co"),
+        &string("Enlace y clave por correo"),
+        &string("Cédula ante la cámara"),
+        &string("Se pide en el chat"),
+        &[1],
+    ]
+    .concat();
+    let in_person = Event {
+        nonce: Nonce([0xC2; 16]),
+        body: EventBody::MeetingModality(ConvenedModality {
+            modality: Modality::InPerson,
+            presence: RemotePresence { heartbeat_seconds: 30, timeout_seconds: 120 },
+            remote: None,
+        }),
+    };
+    let hand_in_person =
+        [&[0x1Cu8, 0x02][..], &[0xC2; 16], &[1], &30u32.to_be_bytes(), &120u32.to_be_bytes()].concat();
+    // A remote channel on a presencial meeting, or none on a mixed one,
+    // has no encoding.
+    for (modality, remote) in [(Modality::InPerson, true), (Modality::Remote, false)] {
+        let mut wrong = match &mixed.body {
+            EventBody::MeetingModality(m) => m.clone(),
+            _ => unreachable!(),
+        };
+        wrong.modality = modality;
+        if !remote {
+            wrong.remote = None;
+        }
+        let event = Event { nonce: Nonce([0xC3; 16]), body: EventBody::MeetingModality(wrong) };
+        assert!(event.encode().is_err(), "{modality:?} with a remote channel: {remote}");
+    }
+    // Code 4 is no modality.
+    let mut unknown = hand_in_person.clone();
+    unknown[18] = 4;
+    assert!(Event::decode(&unknown).is_err());
+    [
+        ("meeting-modality (mixta)", mixed, hand_mixed),
+        ("meeting-modality (presencial)", in_person, hand_in_person),
+    ]
+    .into_iter()
+    .map(|(name, event, hand)| {
+        let encoded = event.encode().expect("encodes");
+        assert_eq!(hex(&encoded), hex(&hand), "{name}: the crate and the layout of §3.23 agree");
+        assert_eq!(Event::decode(&encoded).expect("decodes"), event, "{name}");
+        (name, encoded)
+    })
+    .collect()
+}
+
+#[test]
+fn the_modality_has_its_bytes_in_the_document() {
+    found_in_the_document("§10.12", modality_vectors());
 }
 
 // ----- §10.13: the remote attendee -------------------------------------------
@@ -1348,12 +1430,14 @@ fn remote_vectors() -> Vec<(&'static str, Vec<u8>)> {
 
 #[test]
 fn the_remote_attendee_has_its_bytes_in_the_document() {
-    assert_in_document("§10.13", remote_vectors());
+    found_in_the_document("§10.13", remote_vectors());
 }
 
-/// Finds each vector in `docs/ledger-format.md` (white space aside), or
-/// prints them as Markdown for `section` with `ASAMBLEA_PRINT_VECTORS`.
-fn assert_in_document(section: &str, vectors: Vec<(&'static str, Vec<u8>)>) {
+
+/// Each of `vectors` (what it is, its bytes) is in `docs/ledger-format.md`
+/// as hex, in its `section`; `ASAMBLEA_PRINT_VECTORS=1` prints them as the
+/// document writes them.
+fn found_in_the_document(section: &str, vectors: Vec<(&'static str, Vec<u8>)>) {
     let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../../docs/ledger-format.md");
     let text = std::fs::read_to_string(path).expect("docs/ledger-format.md");
     let doc: String = text.split_whitespace().collect();

@@ -50,3 +50,54 @@ fn the_public_board_shows_quorum_and_agenda_in_spanish_and_colombian_numbers() {
     browser.wait_for_text("Ese código no está en el registro", Duration::from_secs(10));
     browser.assert_accessible("recibo-no-encontrado");
 }
+
+/// A mixed meeting's board (and projector) says so under the date, with
+/// the remote channel as the notice stated it: on a projector and on a
+/// phone.
+#[test]
+fn the_board_of_a_mixed_meeting_shows_its_remote_channel() {
+    if let Some(why) = webdriver::missing() {
+        webdriver::not_run("board::the_board_of_a_mixed_meeting_shows_its_remote_channel", why);
+        return;
+    }
+    let meeting = crate::support::SESSIONS_MEETING.replace(
+        "profile = \"legal-default\"\n",
+        "profile = \"legal-default\"\nmodality = \"mixta\"\n",
+    ) + "\n[remote]\nmedium = \"Plataforma Reuniones Andinas, https://asamblea.example.co\"\naccess = \"El enlace y la clave llegan al correo registrado el día anterior\"\nidentity_check = \"Cada asistente muestra su cédula ante la cámara\"\nfloor = \"Se pide la palabra en el chat; la presidencia la concede en orden\"\nidentity_delegated = true\n";
+    let demo = Demo::serve("board-mixed", &meeting, crate::support::SESSIONS_REGISTER);
+    let browser = Browser::start();
+    let shots = crate::consoles::screenshots();
+    std::fs::create_dir_all(&shots).unwrap();
+    for (width, height, path) in [(1280, 720, "/"), (390, 844, "/"), (1280, 720, "/proyeccion")] {
+        browser.size(width, height);
+        browser.goto(&format!("{}{path}", demo.base));
+        browser.wait_for_text("Reunión mixta: presencial y a distancia", Duration::from_secs(10));
+        let text = browser.page_text();
+        for expected in [
+            "Medio",
+            "Plataforma Reuniones Andinas, https://asamblea.example.co",
+            "Acceso",
+            "El enlace y la clave llegan al correo registrado el día anterior",
+            "Cada asistente muestra su cédula ante la cámara (la verifica el personal de registro, por delegación del representante legal)",
+            "Se pide la palabra en el chat; la presidencia la concede en orden",
+        ] {
+            assert!(text.contains(expected), "{path} at {width}: the board lacks «{expected}»: {text}");
+        }
+        let name =
+            format!("tablero-mixta{}-{width}x{height}.png", path.replace('/', "-").trim_end_matches('-'));
+        browser.screenshot(&shots.join(name));
+        browser.assert_accessible(&format!("tablero mixto {path} {width}"));
+    }
+    // The English switch says it in English.
+    browser.goto(&format!("{}/", demo.base));
+    browser.wait_for_text("Reunión mixta", Duration::from_secs(10));
+    browser.click("header button.language");
+    browser.wait_for_text("Mixed meeting: in person and remote", Duration::from_secs(10));
+    browser.click("header button.language");
+    // A presencial meeting's board shows no remote channel.
+    let plain =
+        Demo::serve("board-plain", crate::support::SESSIONS_MEETING, crate::support::SESSIONS_REGISTER);
+    browser.goto(&format!("{}/", plain.base));
+    browser.wait_for_text("Sesiones de Prueba S.A.", Duration::from_secs(10));
+    assert_eq!(browser.eval("return document.getElementById('modality').hidden;"), true);
+}

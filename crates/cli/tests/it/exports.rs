@@ -347,7 +347,7 @@ fn every_scenarios_tallies_are_the_published_figures_and_add_up() {
 }
 
 /// The text of a DOCX's body (`word/document.xml`), its tags dropped.
-fn docx_text(path: &Path) -> String {
+pub(crate) fn docx_text(path: &Path) -> String {
     docx_paragraphs(path).replace(" | ", " ").split_whitespace().collect::<Vec<_>>().join(" ")
 }
 
@@ -636,7 +636,7 @@ fn office_calc() -> Option<&'static str> {
 }
 
 /// Whether poppler's `pdftotext` and `pdfinfo` run here.
-fn poppler() -> bool {
+pub(crate) fn poppler() -> bool {
     runs("pdftotext", "-v") && runs("pdfinfo", "-v")
 }
 
@@ -1088,6 +1088,8 @@ fn the_acta_has_the_whole_agenda_the_persons_elected_and_every_session() {
     drop(service.close());
     let out = String::from_utf8(ok(&["verify", s(&dir)])).unwrap();
     assert!(out.contains("VERIFICADO"), "{out}");
+    assert!(out.contains("Continuidad del quórum / quorum continuity: se mantuvo"), "{out}");
+    assert!(!out.contains("Modalidad"), "a presencial meeting says none: {out}");
     let bundle = dir.with_extension("bundle");
     ok(&["export", s(&dir), s(&bundle)]);
     // The verifier reads the same agenda and sessions from the bundle.
@@ -1105,6 +1107,14 @@ fn the_acta_has_the_whole_agenda_the_persons_elected_and_every_session() {
         .collect();
     assert_eq!(agenda, [("quorum", true), ("junta", false), ("varios", true)]);
     assert_eq!(verified["agenda"][1]["candidates"][0][1]["suplente"], "Paula Ríos");
+    // A presencial meeting records no modality; its quorum (900 of 1.000)
+    // never dipped while in session.
+    assert_eq!(verified["modality"], serde_json::json!({ "modality": "presencial", "recorded": false }));
+    let continuity = &verified["continuity"];
+    assert_eq!(continuity["held_throughout"], true, "{continuity}");
+    assert_eq!(continuity["without_quorum"], serde_json::json!([]), "{continuity}");
+    assert_eq!(continuity["polls"][0]["lost"], false, "{continuity}");
+    assert_eq!(continuity["polls"][0]["lowest"]["present"], 900, "{continuity}");
     let acta = dir.with_extension("docx");
     ok(&["acta", s(&bundle), "-o", s(&acta)]);
     let text = docx_text(&acta);
@@ -1132,6 +1142,13 @@ fn the_acta_has_the_whole_agenda_the_persons_elected_and_every_session() {
         "{text}"
     );
     assert!(text.contains("las del levantamiento de la sesión en el libro electrónico"), "{text}");
+    // The quorum's continuity in the law's words; a presencial meeting
+    // says no modality and has no art. 19 deadline.
+    assert!(
+        text.contains("el quórum se mantuvo para el inicio de la reunión, para su desarrollo y hasta su culminación (Decreto 398 de 2020)"),
+        "{text}"
+    );
+    assert!(!text.contains("Modalidad:") && !text.contains("debe asentarse en el libro de actas"), "{text}");
     let _ = (std::fs::remove_file(meeting), std::fs::remove_file(register));
     crate::support::remove_meeting(&dir);
 }

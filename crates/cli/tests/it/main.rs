@@ -20,6 +20,7 @@ mod kiosk;
 mod letters;
 mod meeting_day;
 mod meeting_dir;
+mod mixed_meeting;
 mod powers;
 mod private_files;
 mod remote_page;

@@ -56,6 +56,7 @@ pub(super) fn date_place_and_convening(source: &ActaSource<'_>) -> Vec<Block> {
     if let Some(notice) = notice(d) {
         out.push(Block::Text(notice));
     }
+    out.extend(super::held::modality_blocks(source.held_as));
     let blank = "______________________";
     let designated = match d.designated.as_deref() {
         // A sentence of the secretary's own stands as it is; anything else

@@ -78,14 +78,13 @@ impl State {
         ids
     }
 
-    /// Whether this meeting admits remote attendance now: today always.
-    ///
-    /// TODO(modality): the convened modality (`meeting-modality`, 0x1C,
-    /// HY-1) decides it — presencial admits no remote attendee, mixta and
-    /// no presencial do. The one place the gate belongs: the replay refuses
-    /// the remote kinds by it, and the daemon refuses a registration by it.
+    /// Whether this meeting admits remote attendance: the convened
+    /// modality (`meeting-modality`, 0x1C, HY-1) decides — presencial
+    /// admits no remote attendee, mixta and no presencial do. The one place
+    /// the gate belongs: the replay refuses the remote kinds by it, and the
+    /// daemon refuses a registration by it.
     pub fn remote_attendance_allowed(&self) -> bool {
-        true
+        self.modality().has_remote_channel()
     }
 
     /// R2 at the desk: a person attending remotely is not admitted in the
@@ -121,6 +120,9 @@ impl State {
         signer: &PublicKey,
         seq: u64,
     ) -> Result<(), Rejection> {
+        if !self.remote_attendance_allowed() {
+            return Err(Rejection::RemoteNotAllowed);
+        }
         match body {
             EventBody::IdentityVerified { person, key, method, evidence } => {
                 let meeting = self.meeting_mut()?;

@@ -2,7 +2,7 @@
 //! (ledger-format §3.17–3.18, rules.md §11): `agenda-convened` held to
 //! `meeting-convened`, and each step of the sessions by its record's time.
 
-use asamblea_rules::{QuorumReading, SessionStep};
+use asamblea_rules::{QuorumEvent, QuorumReading, SessionStep};
 use asamblea_wire::{AgendaEntry, EventBody};
 
 use super::{Rejection, State};
@@ -59,6 +59,13 @@ impl State {
             note: note.as_str().to_string(),
             quorum,
         });
+        let event = match step {
+            SessionStep::Installed => QuorumEvent::Installed,
+            SessionStep::Suspended => QuorumEvent::Suspended,
+            SessionStep::Resumed => QuorumEvent::Resumed,
+            SessionStep::Adjourned => QuorumEvent::Adjourned,
+        };
+        self.mark(self.admitted + 1, Some(time_ms), event);
         Ok(())
     }
 

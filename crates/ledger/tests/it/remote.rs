@@ -64,8 +64,22 @@ fn try_submit(m: &mut Meeting, key: &Keypair, body: EventBody) -> Result<(), Rej
 }
 
 #[test]
+fn a_presencial_meeting_admits_no_remote_attendee() {
+    // No `meeting-modality`: presencial (HY-1).
+    let mut m = Meeting::convened("remote-presencial", &[]);
+    let key = phone(1);
+    assert_eq!(try_submit(&mut m, &staff(), verified("H01", &key)), Err(Rejection::RemoteNotAllowed));
+    assert_eq!(try_submit(&mut m, &staff(), credential(1, "H01", &key)), Err(Rejection::RemoteNotAllowed));
+    assert!(!m.journal.state().remote_attendance_allowed());
+    // The same verification in a mixed meeting is admitted.
+    let mut mixed = Meeting::convened_mixed("remote-mixed", &[]);
+    assert!(mixed.journal.state().remote_attendance_allowed());
+    mixed.submit(&staff(), verified("H01", &key));
+}
+
+#[test]
 fn a_credential_needs_the_verification_of_that_person_and_that_key() {
-    let mut m = Meeting::convened("remote-verified", &[]);
+    let mut m = Meeting::convened_mixed("remote-verified", &[]);
     let key = phone(1);
     assert_eq!(
         try_submit(&mut m, &staff(), credential(1, "H01", &key)),
@@ -100,7 +114,7 @@ fn a_credential_needs_the_verification_of_that_person_and_that_key() {
 
 #[test]
 fn one_channel_per_person_and_a_move_is_a_departure_and_an_arrival() {
-    let mut m = Meeting::convened("remote-channel", &["H02", "H03"]);
+    let mut m = Meeting::convened_mixed("remote-channel", &["H02", "H03"]);
     let key = phone(2);
     m.submit(&staff(), verified("H01", &key));
     m.submit(&staff(), credential(1, "H01", &key));
@@ -156,7 +170,7 @@ fn one_channel_per_person_and_a_move_is_a_departure_and_an_arrival() {
 
 #[test]
 fn a_person_holds_one_credential_and_a_revoked_one_signs_nothing() {
-    let mut m = Meeting::convened("remote-revoked", &["H01", "H02", "H03"]);
+    let mut m = Meeting::convened_mixed("remote-revoked", &["H01", "H02", "H03"]);
     let badge = Keypair::from_seed(&[0x33; 32]);
     let printed =
         EventBody::BadgeIssued { credential: CredentialId(1), key: badge.public_key(), person: id("H01") };
@@ -205,7 +219,7 @@ fn a_person_holds_one_credential_and_a_revoked_one_signs_nothing() {
 fn an_agent_brings_in_remotely_only_what_accepted_lodged_powers_give_them() {
     use asamblea_rules::powers::Tie;
     use asamblea_wire::{LodgedPower, Reception, Text};
-    let mut m = Meeting::convened("remote-agent", &[]);
+    let mut m = Meeting::convened_mixed("remote-agent", &[]);
     let power = LodgedPower {
         power: id("P-1"),
         principals: vec![id("H03"), id("H04")],

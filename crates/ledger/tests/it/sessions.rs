@@ -37,8 +37,27 @@ impl Meeting {
         Meeting::convened_with(name, present, settings())
     }
 
+    /// [`Meeting::convened`] as a mixed meeting (`meeting-modality`
+    /// recorded before the staff and the register, as `init` does): the
+    /// remote attendee's tests'.
+    pub(crate) fn convened_mixed(name: &str, present: &[&str]) -> Meeting {
+        let mut m = Meeting::convening(name, settings());
+        let presence = asamblea_rules::RemotePresence { heartbeat_seconds: 60, timeout_seconds: 300 };
+        m.submit(&daemon(), crate::modality::mixed(presence));
+        m.enrolled_and_imported(present);
+        m
+    }
+
     /// [`Meeting::convened`] under these settings.
     pub(crate) fn convened_with(name: &str, present: &[&str], settings: asamblea_rules::Settings) -> Meeting {
+        let mut m = Meeting::convening(name, settings);
+        m.enrolled_and_imported(present);
+        m
+    }
+
+    /// Convened with its whole agenda, nothing more: what `init` records
+    /// next (the modality, the staff, the register) is the caller's.
+    pub(crate) fn convening(name: &str, settings: asamblea_rules::Settings) -> Meeting {
         let dir = TempDir::new(name);
         let (clock, handle) = stepping_clock();
         let journal = Journal::open(
@@ -73,6 +92,12 @@ impl Meeting {
             }])
             .collect();
         m.submit(&daemon(), EventBody::AgendaConvened { entries });
+        m
+    }
+
+    /// Staff enrolled, the register imported, and `present` checked in.
+    pub(crate) fn enrolled_and_imported(&mut self, present: &[&str]) {
+        let m = self;
         m.submit(
             &daemon(),
             EventBody::StaffEnrolled {
@@ -101,7 +126,6 @@ impl Meeting {
         for holder in present {
             m.submit(&staff(), EventBody::CheckedInPerson { holder: id(holder) });
         }
-        m
     }
 
     pub(crate) fn event(&mut self, body: EventBody) -> Event {

@@ -2,13 +2,27 @@
 //! every error names the file, the line and the key, Spanish first.
 use super::*;
 
-/// The demo meeting shipped in `config/demo/`.
-pub const DEMO_MEETING: &str = include_str!("../../../../config/demo/meeting.toml");
+/// The demo meeting shipped in `config/demo/`, a mixed meeting.
+const SHIPPED_DEMO: &str = include_str!("../../../../config/demo/meeting.toml");
+
+/// The demo meeting held in person: the shipped file without its
+/// modality and its `[remote]` table (the lines it added), so that the
+/// defects below are named at the lines of the file they were written
+/// for; the mixed meeting has tests of its own at the end.
+static DEMO_MEETING: std::sync::LazyLock<String> = std::sync::LazyLock::new(|| {
+    let start = SHIPPED_DEMO.find("# A mixed meeting").expect("the demo says it is mixed");
+    let end = SHIPPED_DEMO.find("modality = \"mixta\"\n").expect("its modality") + "modality = \"mixta\"\n".len();
+    let cut = SHIPPED_DEMO.find("\n# How holders attend from afar").expect("its remote channel");
+    format!("{}{}", &SHIPPED_DEMO[..start], &SHIPPED_DEMO[end..cut + 1])
+});
 const DEMO_REGISTER: &str = include_str!("../../../../config/demo/register.csv");
 
 #[test]
 fn the_demo_meeting_and_its_register_load() {
-    let config = parse("config/demo/meeting.toml", DEMO_MEETING).expect("valid demo meeting");
+    let shipped = parse("config/demo/meeting.toml", SHIPPED_DEMO).expect("valid demo meeting");
+    assert_eq!(shipped.modality, asamblea_rules::Modality::Mixed, "the demo shows a mixed meeting");
+    let config = parse("config/demo/meeting.toml", &DEMO_MEETING).expect("valid demo meeting");
+    assert_eq!(config.modality, asamblea_rules::Modality::InPerson);
     assert_eq!(config.agenda.len(), 7);
     assert_eq!(config.kind, MeetingKind::Ordinary);
     let crate::register_csv::Imported { register, names, .. } = crate::register_csv::import(
@@ -25,7 +39,7 @@ fn the_demo_meeting_and_its_register_load() {
 }
 
 fn error_of(edit: impl Fn(&str) -> String) -> String {
-    parse("m.toml", &edit(DEMO_MEETING)).expect_err("invalid").to_string()
+    parse("m.toml", &edit(&DEMO_MEETING)).expect_err("invalid").to_string()
 }
 
 #[test]
@@ -103,7 +117,7 @@ fn an_unknown_key_is_named_in_spanish_first_with_its_file_and_line() {
 
 #[test]
 fn the_actas_table_is_read_and_may_be_left_out() {
-    let config = parse("m.toml", DEMO_MEETING).unwrap();
+    let config = parse("m.toml", &DEMO_MEETING).unwrap();
     assert_eq!(config.acta.number.as_deref(), Some("045"));
     assert_eq!(config.acta.commission.len(), 2);
     let start = DEMO_MEETING.find("[acta]").unwrap();
@@ -274,4 +288,119 @@ fn agenda_ids_and_lists_follow_the_ledger_rules_at_init() {
     let nfd = DEMO_MEETING.replace("id = \"item-1\"", "id = \"ítem-1\"".replace('í', "i\u{301}").as_str());
     let config = parse("m.toml", &nfd).expect("valid");
     assert_eq!(config.agenda[0].spec.id(), "\u{ed}tem-1");
+}
+
+/// The demo meeting convened as `modality`, with `remote` as its
+/// `[remote]` table (none when empty).
+fn with_modality(modality: &str, remote: &str) -> String {
+    let mut text = DEMO_MEETING.replace(
+        "profile = \"grupo-aval\"\n",
+        &format!("profile = \"grupo-aval\"\nmodality = \"{modality}\"\n"),
+    );
+    if !remote.is_empty() {
+        text.push_str("\n[remote]\n");
+        text.push_str(remote);
+    }
+    text
+}
+
+const REMOTE: &str = "medium = \"Plataforma de la sociedad, https://asamblea.example.co\"\naccess = \"El enlace llega al correo registrado\"\nidentity_check = \"Documento ante la cámara\"\nfloor = \"Se pide en el chat; la presidencia la concede en orden\"\nidentity_delegated = true\n";
+
+#[test]
+fn a_file_without_modality_is_presencial_and_a_mixed_one_reads_its_channel() {
+    let config = parse("m.toml", &DEMO_MEETING).unwrap();
+    assert_eq!((config.modality, config.remote.is_none()), (Modality::InPerson, true));
+    assert_eq!(config.remote_presence, RemotePresence { heartbeat_seconds: 60, timeout_seconds: 300 });
+    let config = parse("m.toml", &with_modality("mixta", REMOTE)).unwrap();
+    assert_eq!(config.modality, Modality::Mixed);
+    let remote = config.remote.unwrap();
+    assert_eq!(remote.medium, "Plataforma de la sociedad, https://asamblea.example.co");
+    assert_eq!(remote.floor, "Se pide en el chat; la presidencia la concede en orden");
+    assert!(remote.identity_delegated);
+    // The meeting file may change the profile's heartbeat and timeout.
+    let text = with_modality(
+        "no-presencial",
+        &format!("{REMOTE}heartbeat_seconds = 30\npresence_timeout_seconds = 120\n"),
+    );
+    let config = parse("m.toml", &text).unwrap();
+    assert_eq!(config.modality, Modality::Remote);
+    assert_eq!(config.remote_presence, RemotePresence { heartbeat_seconds: 30, timeout_seconds: 120 });
+}
+
+/// Each key `[remote]` requires, left out in turn: refused naming the key
+/// and the line of its table, Spanish first, with what to write.
+#[test]
+fn a_remote_channel_refuses_each_missing_key_naming_it() {
+    let line_of_remote = with_modality("mixta", REMOTE).lines().position(|l| l == "[remote]").unwrap() + 1;
+    for (key, what, _) in REQUIRED_TEXTS.iter().copied().chain([(
+        "identity_delegated",
+        "diga si el representante legal delega",
+        "",
+    )]) {
+        for modality in ["mixta", "no-presencial"] {
+            let remote: String = REMOTE
+                .lines()
+                .filter(|l| !l.starts_with(&format!("{key} ")))
+                .map(|l| format!("{l}\n"))
+                .collect();
+            let e = parse("m.toml", &with_modality(modality, &remote)).expect_err(key).to_string();
+            let head = format!("m.toml, línea / line {line_of_remote}, clave / key `remote.{key}`: falta");
+            assert!(e.starts_with(&head), "{key}: {e}");
+            assert!(e.contains(what), "{key}: {e}");
+            assert!(e.contains(&format!("{key} = ")), "says what to write: {e}");
+            assert!(e.contains(" / "), "then English: {e}");
+            // An empty text is as missing as an absent one.
+            if key != "identity_delegated" {
+                let blank = REMOTE.replace(&format!("{key} = \""), &format!("{key} = \"  \" #"));
+                let e = parse("m.toml", &with_modality(modality, &blank)).expect_err(key).to_string();
+                assert!(e.contains(&format!("`remote.{key}`: falta")), "{e}");
+            }
+        }
+    }
+    // No [remote] at all: told at the modality's line.
+    let text = with_modality("mixta", "");
+    let line = text.lines().position(|l| l.starts_with("modality")).unwrap() + 1;
+    let e = parse("m.toml", &text).unwrap_err().to_string();
+    assert!(
+        e.starts_with(&format!(
+            "m.toml, línea / line {line}, clave / key `modality`: con modality = \"mixta\""
+        )),
+        "{e}"
+    );
+    assert!(e.contains("agregue la tabla [remote]"), "{e}");
+    // A presencial meeting has no remote channel, and an unknown modality
+    // is named.
+    let e = parse("m.toml", &with_modality("presencial", REMOTE)).unwrap_err().to_string();
+    assert!(e.contains("`remote`: una reunión presencial no tiene canal remoto"), "{e}");
+    let e = parse("m.toml", &with_modality("virtual", REMOTE)).unwrap_err().to_string();
+    assert!(e.contains("`modality`: `virtual` no es ninguno de: presencial, mixta, no-presencial"), "{e}");
+    // A timeout no longer than a heartbeat is refused.
+    let text =
+        with_modality("mixta", &format!("{REMOTE}heartbeat_seconds = 60\npresence_timeout_seconds = 60\n"));
+    let e = parse("m.toml", &text).unwrap_err().to_string();
+    assert!(
+        e.contains(
+            "`remote.presence_timeout_seconds`: la ausencia (60 s) debe durar más que un latido (60 s)"
+        ),
+        "{e}"
+    );
+}
+
+/// The example of `docs/meeting-file.md` §1.3 reads as it says: its
+/// `modality` among the keys at the top, its `[remote]` table at the end.
+#[test]
+fn the_documented_mixed_meeting_example_reads() {
+    let doc = include_str!("../../../../docs/meeting-file.md");
+    let section = &doc[doc.find("### 1.3").expect("§1.3")..];
+    let start = section.find("```toml\n").expect("an example") + "```toml\n".len();
+    let example = &section[start..start + section[start..].find("```").unwrap()];
+    let (modality, remote) = example.split_once("\n\n").expect("modality, then [remote]");
+    let text = DEMO_MEETING
+        .replace("profile = \"grupo-aval\"\n", &format!("profile = \"grupo-aval\"\n{modality}\n"))
+        + "\n"
+        + remote;
+    let config = parse("m.toml", &text).unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(config.modality, Modality::Mixed);
+    assert!(config.remote.unwrap().identity_delegated);
+    assert_eq!(config.remote_presence, RemotePresence { heartbeat_seconds: 60, timeout_seconds: 300 });
 }

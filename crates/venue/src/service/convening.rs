@@ -80,3 +80,27 @@ pub(super) fn whole_agenda(config: &MeetingConfig) -> Result<EventBody> {
         .collect::<Result<Vec<_>>>()?;
     Ok(EventBody::AgendaConvened { entries })
 }
+
+/// The modality of `config` as `meeting-modality` records it: for a mixed
+/// or non-presential meeting, with its remote channel and the heartbeat
+/// and timeout; `None` for a presencial one, whose ledger stays as every
+/// ledger written before the kind (its absence means presencial).
+pub(super) fn convened_modality(config: &MeetingConfig) -> Result<Option<EventBody>> {
+    let Some(remote) = &config.remote else { return Ok(None) };
+    let prose = |key: &str, value: &str| {
+        asamblea_wire::Prose::new(value).map_err(VenueError::invalid(format!(
+            "`remote.{key}` del archivo de la reunión / of the meeting file"
+        )))
+    };
+    Ok(Some(EventBody::MeetingModality(asamblea_wire::ConvenedModality {
+        modality: config.modality,
+        presence: config.remote_presence,
+        remote: Some(asamblea_wire::RemoteConvening {
+            medium: prose("medium", &remote.medium)?,
+            access: prose("access", &remote.access)?,
+            identity_check: prose("identity_check", &remote.identity_check)?,
+            floor: prose("floor", &remote.floor)?,
+            identity_delegated: remote.identity_delegated,
+        }),
+    })))
+}

@@ -353,6 +353,7 @@ fn arb_body() -> impl Strategy<Value = EventBody> {
                 principal,
                 reason
             }),
+        arb_modality().prop_map(EventBody::MeetingModality),
         (arb_id(), arb_key(), prop::sample::select(crate::VerificationMethod::ALL.to_vec()), arb_digest())
             .prop_map(|(person, key, method, evidence)| EventBody::IdentityVerified {
                 person,
@@ -371,6 +372,38 @@ fn arb_body() -> impl Strategy<Value = EventBody> {
         }),
         any::<u32>().prop_map(|c| EventBody::CheckedOutRemote { credential: CredentialId(c) }),
     ]
+}
+
+/// A modality: each of the three, any heartbeat and timeout, and the
+/// remote channel exactly when the modality has one.
+fn arb_modality() -> impl Strategy<Value = crate::ConvenedModality> {
+    use asamblea_rules::{Modality, RemotePresence};
+    (
+        prop::sample::select(Modality::ALL.to_vec()),
+        any::<u32>(),
+        any::<u32>(),
+        (arb_prose(), arb_prose(), arb_prose(), arb_prose(), any::<bool>()),
+    )
+        .prop_map(
+            |(
+                modality,
+                heartbeat_seconds,
+                timeout_seconds,
+                (medium, access, identity_check, floor, identity_delegated),
+            )| {
+                crate::ConvenedModality {
+                    modality,
+                    presence: RemotePresence { heartbeat_seconds, timeout_seconds },
+                    remote: modality.has_remote_channel().then_some(crate::RemoteConvening {
+                        medium,
+                        access,
+                        identity_check,
+                        floor,
+                        identity_delegated,
+                    }),
+                }
+            },
+        )
 }
 
 /// A lodged power: every field, every tie, reception and verdict.

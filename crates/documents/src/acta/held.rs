@@ -1,0 +1,194 @@
+//! How the meeting was held, in the acta: its modality and what the notice
+//! said of the remote channel (section 1; Ley 222 de 1995 art. 19,
+//! Decreto 398 de 2020, `rules.md` HY-1, HY-7), the quorum's continuity
+//! derived from the record's presence events (section 3; HY-4), and the
+//! deadline to enter the acta of an art. 19 meeting in the book (section
+//! 7; HY-9).
+
+use asamblea_rules::calendar::Date;
+use asamblea_rules::{convening, Continuity, Modality, Moment, QuorumReading};
+
+use super::{table, text, ActaSource, Block};
+use crate::numfmt::{colombia_time, date_es, percent, thousands};
+
+/// How the meeting was convened to be held, as `meeting-modality`
+/// recorded it (presencial when the ledger has none).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct HeldAs {
+    /// Presencial, mixta or no presencial.
+    pub modality: Modality,
+    /// The remote channel, when there is one.
+    pub remote: Option<RemoteLines>,
+}
+
+/// The remote channel as the notice stated it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct RemoteLines {
+    /// The medium: the platform and its address.
+    pub medium: String,
+    /// The access instructions.
+    pub access: String,
+    /// The identity-verification procedure.
+    pub identity_check: String,
+    /// How the floor is given.
+    pub floor: String,
+    /// The legal representative delegated the identity check to the
+    /// registration staff (OQ12).
+    pub identity_delegated: bool,
+}
+
+/// Section 1's paragraph on the modality: for a mixed or non-presential
+/// meeting, the medium, the access, the identity check (and who made it)
+/// and the floor. Nothing for a presencial one.
+pub(super) fn modality_blocks(held: &HeldAs) -> Vec<Block> {
+    let Some(remote) = &held.remote else { return Vec::new() };
+    let end = |words: &str| words.trim_end_matches('.').to_string();
+    let who = if remote.identity_delegated {
+        "El representante legal delegó la verificación de identidad de los asistentes a distancia en el personal de registro, como lo previó la convocatoria."
+    } else {
+        "La identidad de los asistentes a distancia la verificó el representante legal (Decreto 398 de 2020)."
+    };
+    vec![
+        text(format!(
+            "Modalidad: reunión {}, conforme al artículo 19 de la Ley 222 de 1995 y al Decreto 398 de 2020.{}",
+            held.modality.spanish(),
+            if held.modality.has_room() {
+                " Los accionistas pudieron asistir en el lugar indicado o a distancia, por el medio que dijo la convocatoria."
+            } else {
+                " Los accionistas participaron a distancia, por el medio que dijo la convocatoria."
+            }
+        )),
+        text(format!("Medio: {}.", end(&remote.medium))),
+        text(format!("Instrucciones de acceso: {}.", end(&remote.access))),
+        text(format!("Verificación de identidad: {}. {who}", end(&remote.identity_check))),
+        text(format!("Uso de la palabra: {}.", end(&remote.floor))),
+    ]
+}
+
+/// A reading in words: `401 acciones con voto de 2 accionistas, el
+/// 66,72 %`.
+fn reading(q: &QuorumReading) -> String {
+    format!(
+        "{} acciones con voto de {} {}, el {}",
+        thousands(q.present.get()),
+        thousands(u64::from(q.holders)),
+        if q.holders == 1 { "accionista" } else { "accionistas" },
+        percent(q.present.get(), q.voting_outstanding.get())
+    )
+}
+
+/// A moment as `10:42` (Colombia), or its record's number when its time
+/// is not known (a table's cell).
+fn at(moment: Moment) -> String {
+    moment.time_ms.map_or_else(|| format!("registro n.º {}", thousands(moment.seq)), |ms| colombia_time(ms).1)
+}
+
+/// A moment in a sentence: `las 10:42`, or `el registro n.º 5`.
+fn at_the(moment: Moment) -> String {
+    match moment.time_ms {
+        Some(_) => format!("las {}", at(moment)),
+        None => format!("el {}", at(moment)),
+    }
+}
+
+/// A bound of an interval in a sentence, with its record (two moments
+/// of one minute are told apart): `las 10:42 (registro n.º 5)`.
+fn bound(moment: Moment) -> String {
+    match moment.time_ms {
+        Some(_) => format!("{} (registro n.º {})", at_the(moment), thousands(moment.seq)),
+        None => at_the(moment),
+    }
+}
+
+/// Section 3's statement of the quorum's continuity, in the law's words
+/// when it held throughout, else each interval without it; and each
+/// poll's lowest reading between its opening and its close.
+pub(super) fn continuity_blocks(source: &ActaSource<'_>) -> Vec<Block> {
+    let c: &Continuity = source.continuity;
+    let m = source.meeting;
+    let mut out = Vec::new();
+    // The lowest reading in session, when it is not the installation's
+    // own.
+    let lowest = c
+        .lowest
+        .filter(|(when, _)| c.installation.is_none_or(|(installed, _)| installed.seq != when.seq))
+        .map(|(when, q)| format!(" El mínimo en sesión fue de {}, a {}.", reading(&q), at_the(when)));
+    let start = match c.installation {
+        Some((when, q)) => format!("Al instalarse la reunión, a {}, había {}.", at_the(when), reading(&q)),
+        None => "El libro no registra el acto de instalación: la continuidad se juzga mientras hubo votaciones abiertas."
+            .to_string(),
+    };
+    if c.held_throughout() {
+        out.push(text(format!(
+            "Continuidad del quórum: según los registros de presencia del libro electrónico, el quórum se mantuvo para el inicio de la reunión, para su desarrollo y hasta su culminación (Decreto 398 de 2020). {start}{}",
+            lowest.unwrap_or_default()
+        )));
+    } else if c.installation.is_none() && c.polls.is_empty() {
+        out.push(text(
+            "Continuidad del quórum: la reunión no se instaló ni abrió votaciones; el libro electrónico no muestra sesión sobre la cual declararla."
+                .to_string(),
+        ));
+    } else {
+        let gaps: Vec<String> = c
+            .gaps
+            .iter()
+            .map(|g| {
+                let until = g.to.map_or_else(|| "el final del registro".to_string(), bound);
+                format!("desde {} hasta {}, con un mínimo de {}", bound(g.from), until, reading(&g.lowest))
+            })
+            .collect();
+        out.push(text(format!(
+            "Continuidad del quórum: según los registros de presencia del libro electrónico, el quórum NO se mantuvo durante toda la reunión. {start} {}",
+            if gaps.is_empty() {
+                "La reunión se instaló sin el quórum de esta convocatoria.".to_string()
+            } else {
+                format!("No hubo quórum {}.", gaps.join("; "))
+            },
+        )));
+    }
+    if !c.polls.is_empty() {
+        let title_of = |id: &str| {
+            source.agenda.iter().find(|(item, _)| item == id).map_or(id.to_string(), |(_, t)| t.clone())
+        };
+        let rows = c
+            .polls
+            .iter()
+            .map(|p| {
+                vec![
+                    title_of(m.item(p.item).id()),
+                    at(p.opened),
+                    p.closed.map_or_else(|| "abierta".to_string(), at),
+                    thousands(p.lowest.present.get()),
+                    percent(p.lowest.present.get(), p.lowest.voting_outstanding.get()),
+                    if p.lost { "NO" } else { "sí" }.to_string(),
+                ]
+            })
+            .collect();
+        out.push(text(
+            "Quórum durante cada votación, de su apertura a su cierre (el mínimo de acciones con voto presentes):"
+                .to_string(),
+        ));
+        out.push(table(
+            &["Punto", "Apertura", "Cierre", "Mínimo de acciones", "% con voto", "Quórum todo el tiempo"],
+            rows,
+        ));
+    }
+    out
+}
+
+/// Section 7's deadline for entering the acta of an art. 19 meeting in
+/// the book: 30 business days after the meeting's day, not counting it.
+pub(super) fn deadline_block(held: &HeldAs, meeting_date: &str) -> Option<Block> {
+    if !held.modality.has_remote_channel() {
+        return None;
+    }
+    let day = Date::parse(meeting_date).ok()?;
+    let deadline = convening::acta_book_deadline(day);
+    Some(text(format!(
+        "Por ser una reunión {}, del artículo 19 de la Ley 222 de 1995, esta acta debe asentarse en el libro de actas a más tardar el {} {}: dentro de los {} días hábiles siguientes a la reunión, sin contar el día de esta, ni los sábados, domingos y festivos de Colombia (Supersociedades, Concepto 220-97619 de 2016; C.Co. art. 829).",
+        held.modality.spanish(),
+        deadline.weekday().spanish(),
+        date_es(&deadline.to_string()),
+        convening::ACTA_BOOK_BUSINESS_DAYS,
+    )))
+}
