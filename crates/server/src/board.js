@@ -80,13 +80,20 @@ function renderModality(meeting) {
   box.hidden = !remote;
   if (!remote) return;
   const m = english ? modalityWords.en : modalityWords.es;
+  const said = text(document.createElement("p"), m[meeting.modality] || meeting.modality);
+  // The projector reads one result in large type on one screen: the
+  // modality alone there; the channel's details are on the board.
+  if (projection) {
+    box.replaceChildren(said);
+    return;
+  }
   const list = document.createElement("dl");
   const row = (term, value) => list.append(text(document.createElement("dt"), term), text(document.createElement("dd"), value));
   row(m.medium, remote.medium);
   row(m.access, remote.access);
   row(m.identity, remote.identity_check + " (" + (remote.identity_delegated ? m.delegated : m.own) + ")");
   row(m.floor, remote.floor);
-  box.replaceChildren(text(document.createElement("p"), m[meeting.modality] || meeting.modality), list);
+  box.replaceChildren(said, list);
 }
 function render(status) {
   lastStatus = status;

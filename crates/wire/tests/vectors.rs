@@ -1433,7 +1433,6 @@ fn the_remote_attendee_has_its_bytes_in_the_document() {
     found_in_the_document("§10.13", remote_vectors());
 }
 
-
 /// Each of `vectors` (what it is, its bytes) is in `docs/ledger-format.md`
 /// as hex, in its `section`; `ASAMBLEA_PRINT_VECTORS=1` prints them as the
 /// document writes them.

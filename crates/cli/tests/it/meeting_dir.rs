@@ -171,11 +171,11 @@ fn refused_check_ins_say_why_in_spanish_and_change_nothing() {
     ok(&["checkin", s(&dir), "CC-10000000"]);
     let out = asamblea(&["checkin", s(&dir), "CC-10000000"]);
     assert!(text(&out.stderr).contains("already-present"), "{}", text(&out.stderr));
-    // Nine events from init (convened, the whole agenda, four staff
-    // enrolled, register, its names, the meeting file) and one check-in:
-    // the refusals left no trace.
+    // Ten events from init (convened, the whole agenda, the modality of
+    // the demo's mixed meeting, four staff enrolled, register, its names,
+    // the meeting file) and one check-in: the refusals left no trace.
     let out = ok(&["verify", s(&dir)]);
-    assert!(out.contains("VERIFIED: 10 eventos"), "{out}");
+    assert!(out.contains("VERIFIED: 11 eventos"), "{out}");
     crate::support::remove_meeting(&dir);
 }
 
@@ -319,13 +319,14 @@ fn an_agenda_too_large_for_the_convening_event_is_refused_before_anything_is_wri
     let dir = temp("big-agenda");
     let demo = asamblea::commands::DEMO_MEETING;
     let head = &demo[..demo.find("[[agenda]]").expect("the demo has an agenda")];
+    let remote = &demo[demo.find("\n[remote]").expect("the demo's remote channel")..];
     let items: String = (0..250)
         .map(|n| {
             format!("\n[[agenda]]\nid = \"p-{n}\"\ntitle = \"{}\"\nmatter = \"ordinary\"\n", "T".repeat(250))
         })
         .collect();
     let file = dir.with_extension("toml");
-    std::fs::write(&file, format!("{head}{items}")).unwrap();
+    std::fs::write(&file, format!("{head}{items}{remote}")).unwrap();
     let register = dir.with_extension("csv");
     std::fs::write(&register, asamblea::commands::DEMO_REGISTER).unwrap();
     let out = asamblea(&["init", s(&dir), "--meeting", s(&file), "--register", s(&register)]);

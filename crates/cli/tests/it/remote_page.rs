@@ -317,7 +317,7 @@ fn verify_names_each_remote_verification_and_its_credential() {
     std::fs::create_dir_all(&parent).unwrap();
     let dir = parent.join("reunion");
     let (meeting, register) = (dir.with_extension("toml"), dir.with_extension("csv"));
-    std::fs::write(&meeting, crate::support::MERGER_MEETING).unwrap();
+    std::fs::write(&meeting, crate::support::mixed(crate::support::MERGER_MEETING)).unwrap();
     std::fs::write(&register, crate::support::MERGER_REGISTER).unwrap();
     let path = |p: &std::path::Path| p.to_str().unwrap().to_string();
     let out = crate::support::asamblea(&[

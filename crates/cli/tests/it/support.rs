@@ -182,6 +182,18 @@ pub fn remove_meeting(dir: &Path) {
 /// (200). The server's API tests use the same files.
 pub const MERGER_MEETING: &str = include_str!("../../../server/tests/fixtures/merger/meeting.toml");
 
+/// `meeting` (a meeting file) convened as a mixed meeting: `modality =
+/// "mixta"` among the keys at the top, before the first table, and its
+/// remote channel at the end (docs/meeting-file.md §1.3).
+pub fn mixed(meeting: &str) -> String {
+    let table = meeting.find("\n[").map_or(meeting.len(), |at| at + 1);
+    format!(
+        "{}modality = \"mixta\"\n\n{}\n[remote]\nmedium = \"Plataforma de la sociedad\"\naccess = \"Enlace por correo\"\nidentity_check = \"Cédula ante la cámara\"\nfloor = \"En el chat\"\nidentity_delegated = true\n",
+        &meeting[..table],
+        &meeting[table..]
+    )
+}
+
 /// The register of [`MERGER_MEETING`].
 pub const MERGER_REGISTER: &str = include_str!("../../../server/tests/fixtures/merger/register.csv");
 

@@ -11,7 +11,8 @@ const SHIPPED_DEMO: &str = include_str!("../../../../config/demo/meeting.toml");
 /// for; the mixed meeting has tests of its own at the end.
 static DEMO_MEETING: std::sync::LazyLock<String> = std::sync::LazyLock::new(|| {
     let start = SHIPPED_DEMO.find("# A mixed meeting").expect("the demo says it is mixed");
-    let end = SHIPPED_DEMO.find("modality = \"mixta\"\n").expect("its modality") + "modality = \"mixta\"\n".len();
+    let end =
+        SHIPPED_DEMO.find("modality = \"mixta\"\n").expect("its modality") + "modality = \"mixta\"\n".len();
     let cut = SHIPPED_DEMO.find("\n# How holders attend from afar").expect("its remote channel");
     format!("{}{}", &SHIPPED_DEMO[..start], &SHIPPED_DEMO[end..cut + 1])
 });
