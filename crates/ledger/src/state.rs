@@ -11,11 +11,13 @@ use asamblea_rules::{Call, Channel, Meeting, MeetingKind, Profile, Refusal, Regi
 mod powers;
 mod rejection;
 mod sessions;
+mod timing;
 
 pub use powers::{PowerRecord, Powers};
 pub use rejection::Rejection;
 
 pub use sessions::SessionRecord;
+pub use timing::Announcement;
 
 use asamblea_wire::{
     lot_index, register_digest, AgendaEntry, AgendaItem, AgentArrival, CredentialId, Digest, Event,
@@ -89,6 +91,9 @@ pub struct State {
     /// When each item's poll opened (the record's time, ms since the Unix
     /// epoch): the room is told how long a poll has been open.
     opened_at: HashMap<String, u64>,
+    /// The item and countdown of the `close-announced` that was the last
+    /// event admitted; its time is known in [`State::chained`].
+    just_announced: Option<(String, u64)>,
     /// Lot seeds: the head after each item's `item-closed`.
     seeds: HashMap<String, Digest>,
     /// Draws made per item.
@@ -125,6 +130,15 @@ pub struct State {
     attendance: asamblea_rules::Attendance,
     /// The powers of attorney lodged before the meeting.
     powers: Powers,
+    /// The meeting's poll timing, once `polls-timed` recorded it (a
+    /// ledger written before the kind has none, and no minimum).
+    poll_timing: Option<asamblea_rules::PollTiming>,
+    /// The latest close announcement of each item: when a close may
+    /// come, and what the screens count down.
+    announcements: HashMap<String, Announcement>,
+    /// When each item's poll closed (its record's time): the acta prints
+    /// it beside the opening and the announcement.
+    closed_at: HashMap<String, u64>,
 }
 
 /// Whether `person` attends now: a holder present in person, or an agent
@@ -181,6 +195,10 @@ impl State {
             session_log: Vec::new(),
             attendance: asamblea_rules::Attendance::new(),
             powers: Powers::default(),
+            poll_timing: None,
+            just_announced: None,
+            announcements: HashMap::new(),
+            closed_at: HashMap::new(),
         }
     }
 
@@ -387,6 +405,12 @@ impl State {
             EventBody::ItemClosed { item } => Some(item.as_str().to_string()),
             _ => None,
         };
+        self.just_announced = match &event.body {
+            EventBody::CloseAnnounced { item, countdown_ms } => {
+                Some((item.as_str().to_string(), *countdown_ms))
+            }
+            _ => None,
+        };
         self.just_opened = match &event.body {
             EventBody::ItemOpened { item } => Some(item.as_str().to_string()),
             _ => None,
@@ -401,7 +425,12 @@ impl State {
     pub fn chained(&mut self, head: Digest, time_ms: u64) {
         self.attendance.placed(self.admitted, time_ms);
         if let Some(item) = self.just_closed.take() {
+            self.closed_at.insert(item.clone(), time_ms);
             self.seeds.insert(item, head);
+        }
+        if let Some((item, countdown_ms)) = self.just_announced.take() {
+            let seq = self.admitted;
+            self.announcements.insert(item, Announcement { seq, time_ms, countdown_ms });
         }
         if let Some(item) = self.just_opened.take() {
             self.opened_at.insert(item, time_ms);
@@ -647,7 +676,23 @@ impl State {
                 }
             }
             EventBody::ItemClosed { item } => {
+                self.check_close_timing(item.as_str(), time_ms)?;
                 self.meeting_mut()?.close(item.as_str()).map_err(Rejection::Rules)?;
+            }
+            EventBody::CloseAnnounced { item, countdown_ms } => {
+                self.check_announcement(item.as_str(), *countdown_ms, time_ms)?;
+            }
+            EventBody::PollsTimed { min_open_ms, min_countdown_ms } => {
+                if self.meeting.is_some() || self.poll_timing.is_some() {
+                    return Err(Rejection::OutOfPlace(
+                        "el tiempo de las votaciones se registra una vez, al convocar, antes de importar el registro / \
+                         the polls' timing is recorded once, at convening, before the register is imported",
+                    ));
+                }
+                self.poll_timing = Some(asamblea_rules::PollTiming {
+                    min_open_ms: *min_open_ms,
+                    min_countdown_ms: *min_countdown_ms,
+                });
             }
             EventBody::LotDrawn { item, round, seed, winner } => {
                 let meeting = self.meeting.as_ref().ok_or(Rejection::OutOfPlace(

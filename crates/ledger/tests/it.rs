@@ -29,3 +29,5 @@ mod streaming;
 mod support;
 #[path = "it/tamper.rs"]
 mod tamper;
+#[path = "it/timing.rs"]
+mod timing;

@@ -53,6 +53,7 @@ mod refusal;
 mod register;
 mod session;
 mod shares;
+mod timing;
 
 pub use attendance::{Attendance, Attendant, Attending, Moment, Stay, Visit};
 pub use election::{apportion, Apportionment};
@@ -72,3 +73,4 @@ pub use register::{
 };
 pub use session::{colombia_day, SessionRefusal, SessionState, SessionStep, Sessions, SESSION_DAYS};
 pub use shares::{ClassShares, ShareClass, Shares};
+pub use timing::{duration_text, PollTiming, TimingRefusal};

@@ -418,6 +418,9 @@ pub struct Profile {
     name: String,
     settings: Settings,
     matters: Vec<MatterRules>,
+    /// How long a poll stays open at least, and the shortest countdown
+    /// of its close (rules.md §11.4): the profile's, or a meeting's.
+    poll_timing: crate::PollTiming,
 }
 
 impl Profile {
@@ -455,7 +458,7 @@ impl Profile {
             .zip(MatterKind::ALL)
             .map(|(rules, kind)| rules.ok_or(ProfileError::MissingMatter(kind)))
             .collect::<Result<Vec<_>, _>>()?;
-        Ok(Profile { name: name.into(), settings, matters })
+        Ok(Profile { name: name.into(), settings, matters, poll_timing: crate::PollTiming::DEFAULT })
     }
 
     /// The law alone, named `name`: every matter as
@@ -479,6 +482,18 @@ impl Profile {
     /// The same profile with other settings (a meeting's overrides).
     pub fn with_settings(mut self, settings: Settings) -> Profile {
         self.settings = settings;
+        self
+    }
+
+    /// The poll timing: [`crate::PollTiming::DEFAULT`] unless the
+    /// profile or the meeting file says otherwise.
+    pub fn poll_timing(&self) -> crate::PollTiming {
+        self.poll_timing
+    }
+
+    /// The same profile with another poll timing.
+    pub fn with_poll_timing(mut self, poll_timing: crate::PollTiming) -> Profile {
+        self.poll_timing = poll_timing;
         self
     }
 

@@ -238,6 +238,23 @@ pub enum EventBody {
         /// Why.
         reason: Revocation,
     },
+    /// The chair announces that a poll will close once a countdown has
+    /// run (ledger-format §3.21): the room sees it on every screen.
+    CloseAnnounced {
+        /// The open item.
+        item: Id,
+        /// The countdown's length, in milliseconds.
+        countdown_ms: u64,
+    },
+    /// The meeting's poll timing, recorded at `init` right after the
+    /// convening (ledger-format §3.22): how long a poll stays open at
+    /// least, and the shortest countdown before a close.
+    PollsTimed {
+        /// The minimum time a poll stays open, in milliseconds.
+        min_open_ms: u64,
+        /// The minimum countdown of a close announcement, in milliseconds.
+        min_countdown_ms: u64,
+    },
 }
 
 /// An agent presenting itself with its principals.
@@ -371,6 +388,8 @@ impl EventBody {
             EventBody::MeetingAdjourned { .. } => MessageKind::MeetingAdjourned,
             EventBody::PowerLodged(_) => MessageKind::PowerLodged,
             EventBody::PowerRevoked { .. } => MessageKind::PowerRevoked,
+            EventBody::CloseAnnounced { .. } => MessageKind::CloseAnnounced,
+            EventBody::PollsTimed { .. } => MessageKind::PollsTimed,
         }
     }
 
@@ -490,6 +509,14 @@ impl EventBody {
                 w.str(power.as_str());
                 w.str(principal.as_str());
                 w.code(*reason);
+            }
+            EventBody::CloseAnnounced { item, countdown_ms } => {
+                w.str(item.as_str());
+                w.u64(*countdown_ms);
+            }
+            EventBody::PollsTimed { min_open_ms, min_countdown_ms } => {
+                w.u64(*min_open_ms);
+                w.u64(*min_countdown_ms);
             }
         }
         Ok(())
@@ -626,6 +653,14 @@ impl EventBody {
                 power: r.id("power-revoked.power")?,
                 principal: r.id("power-revoked.principal")?,
                 reason: r.code("power-revoked.reason")?,
+            },
+            MessageKind::CloseAnnounced => EventBody::CloseAnnounced {
+                item: r.id("close-announced.item")?,
+                countdown_ms: r.u64("close-announced.countdown_ms")?,
+            },
+            MessageKind::PollsTimed => EventBody::PollsTimed {
+                min_open_ms: r.u64("polls-timed.min_open_ms")?,
+                min_countdown_ms: r.u64("polls-timed.min_countdown_ms")?,
             },
             // `Reader::header` let event kinds only through.
             MessageKind::Receipt | MessageKind::Checkpoint => {

@@ -102,6 +102,8 @@ message_kinds! {
     MeetingAdjourned = 0x17, "meeting-adjourned", CHAIR;
     PowerLodged = 0x18, "power-lodged", OPERATOR;
     PowerRevoked = 0x19, "power-revoked", OPERATOR;
+    CloseAnnounced = 0x1A, "close-announced", CHAIR;
+    PollsTimed = 0x1B, "polls-timed", DAEMON;
     Receipt = 0x40, "receipt", DAEMON;
     Checkpoint = 0x41, "checkpoint", DAEMON;
 }

@@ -226,6 +226,10 @@ convened_by = "Aviso en El Tiempo"
 convened_on = "2027-03-02"
 profile = "legal-default"
 
+[settings]
+poll_minimum_open_seconds = 0
+poll_minimum_countdown_seconds = 0
+
 [capital]
 ORD = { subscribed = 2000 }
 

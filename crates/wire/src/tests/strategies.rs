@@ -353,6 +353,12 @@ fn arb_body() -> impl Strategy<Value = EventBody> {
                 principal,
                 reason
             }),
+        (arb_id(), any::<u64>())
+            .prop_map(|(item, countdown_ms)| EventBody::CloseAnnounced { item, countdown_ms }),
+        (any::<u64>(), any::<u64>()).prop_map(|(min_open_ms, min_countdown_ms)| EventBody::PollsTimed {
+            min_open_ms,
+            min_countdown_ms
+        }),
     ]
 }
 
