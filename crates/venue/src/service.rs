@@ -360,6 +360,17 @@ impl Service {
     /// owner-only. See [`crate::staging::Staging`] for making it whole or
     /// not at all.
     pub fn init(dir: &Path, lock: MeetingLock, new: NewMeeting) -> Result<Service> {
+        Service::init_with_clock(dir, lock, new, clock())
+    }
+
+    /// [`Service::init`] with the ledger's records stamped by `clock`
+    /// ([`Service::open_with_clock`]).
+    pub fn init_with_clock(
+        dir: &Path,
+        lock: MeetingLock,
+        new: NewMeeting,
+        clock: asamblea_ledger::Clock,
+    ) -> Result<Service> {
         let NewMeeting { config, register, meeting_text, register_bytes: register_file, notes: _ } = new;
         if dir.join("ledger.db").exists() {
             return Err(VenueError::refused(format!(
@@ -387,7 +398,7 @@ impl Service {
         // SQLite gives the -wal and -shm files the mode of the database.
         write_private_new(&dir.join("ledger.db"), b"")?;
 
-        let mut service = Service::open_locked(dir, lock)?;
+        let mut service = Service::open_locked_with(dir, lock, clock)?;
         let settings = service.config.profile.settings();
         let daemon_key = service.daemon.public_key();
         let agenda = convened_agenda(&service.config)?;

@@ -341,10 +341,10 @@ async fn a_failed_commit_freezes_every_figure_and_names_its_cause() {
     let dir = temp("failed");
     let printed: Vec<String> = ok(&["init", s(&dir)]).lines().map(str::to_string).collect();
     let operator = token(&printed, "operator");
-    // `init` writes nine events (convened, the whole agenda, four staff,
-    // the register, its names in one event, the meeting file) in nine
-    // commits; the tenth fails.
-    let (daemon, _) = Daemon::start_with(&["serve", s(&dir)], &[("ASAMBLEA_TEST_FAIL_COMMIT_AT", "10")]);
+    // `init` writes ten events (convened, the whole agenda, the poll
+    // timing, four staff, the register, its names in one event, the
+    // meeting file) in ten commits; the eleventh fails.
+    let (daemon, _) = Daemon::start_with(&["serve", s(&dir)], &[("ASAMBLEA_TEST_FAIL_COMMIT_AT", "11")]);
     let mut desk = HttpsClient::connect(daemon.addr, staff_tls(&dir).unwrap()).await.unwrap();
     let (_, before) = get(&mut desk, "/api/v1/status", None).await;
     let (code, answer) =

@@ -14,3 +14,4 @@ mod powers;
 mod roles;
 mod secretary;
 mod sessions;
+mod timing;
