@@ -853,14 +853,11 @@ fn the_secretary_reads_in_the_browser_who_may_withdraw_after_a_merger() {
 /// adjourns it from the console, each act with its hour and quorum on the
 /// page; the board shows the whole agenda with its informative items and
 /// each list's candidates, and says when the meeting is suspended or over.
-#[test]
-fn the_chair_runs_the_sessions_and_the_board_names_the_candidates() {
-    let shots = screenshots();
-    if let Some(why) = webdriver::missing() {
-        webdriver::not_run("consoles::the_chair_runs_the_sessions", why);
-        return;
-    }
-    let demo = Demo::serve("sessions", crate::support::SESSIONS_MEETING, crate::support::SESSIONS_REGISTER);
+/// `meeting` (the sessions' meeting, or one made from it) served, with
+/// A-1 and B-2 (900 of its 1.000 shares) checked in, and a browser at
+/// 1280×720.
+fn sessions_with_quorum(name: &str, meeting: &str) -> (Demo, Browser) {
+    let demo = Demo::serve(name, meeting, crate::support::SESSIONS_REGISTER);
     for holder in ["A-1", "B-2"] {
         let out = Command::new(env!("CARGO_BIN_EXE_asamblea"))
             .args(["checkin", demo.dir.to_str().unwrap(), holder])
@@ -870,6 +867,17 @@ fn the_chair_runs_the_sessions_and_the_board_names_the_candidates() {
     }
     let browser = Browser::start();
     browser.size(1280, 720);
+    (demo, browser)
+}
+
+#[test]
+fn the_chair_runs_the_sessions_and_the_board_names_the_candidates() {
+    let shots = screenshots();
+    if let Some(why) = webdriver::missing() {
+        webdriver::not_run("consoles::the_chair_runs_the_sessions", why);
+        return;
+    }
+    let (demo, browser) = sessions_with_quorum("sessions", crate::support::SESSIONS_MEETING);
     // The board before the installation: the whole agenda, in its order,
     // with the candidates of each list.
     browser.goto(&format!("{}/", demo.base));
@@ -937,16 +945,7 @@ fn the_chair_announces_the_close_and_every_screen_counts_it_down() {
     let meeting = crate::support::SESSIONS_MEETING
         .replace("poll_minimum_open_seconds = 0", "poll_minimum_open_seconds = 120")
         .replace("poll_minimum_countdown_seconds = 0", "poll_minimum_countdown_seconds = 600");
-    let demo = Demo::serve("timing", &meeting, crate::support::SESSIONS_REGISTER);
-    for holder in ["A-1", "B-2"] {
-        let out = Command::new(env!("CARGO_BIN_EXE_asamblea"))
-            .args(["checkin", demo.dir.to_str().unwrap(), holder])
-            .output()
-            .unwrap();
-        assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
-    }
-    let browser = Browser::start();
-    browser.size(1280, 720);
+    let (demo, browser) = sessions_with_quorum("timing", &meeting);
     sign_in(&browser, &demo, "chair", "Presidencia");
     browser.wait_for_text("Sin instalar", Duration::from_secs(10));
     browser.click("#sesion-acciones button");
