@@ -469,6 +469,13 @@ fn redacted(text: &str) -> String {
         if hex >= 32 {
             out.push_str("[hex]");
             i += hex;
+        } else if clock
+            && chars.get(i + 5) == Some(&':')
+            && chars.get(i + 6..i + 8).is_some_and(|s| s.iter().all(char::is_ascii_digit))
+        {
+            // HH:MM:SS (the poll timing's table).
+            out.push_str("[hh:mm:ss]");
+            i += 8;
         } else if clock {
             out.push_str("[hh:mm]");
             i += 5;
@@ -1173,6 +1180,29 @@ fn a_simulated_meeting_under_the_default_timing_announces_and_waits_out_every_cl
         assert!(time("closed_at_ms") >= at + countdown, "{}", item["id"]);
         assert!(at >= time("opened_at_ms"), "{}", item["id"]);
     }
+    // The acta gives the timing and, for each poll, its opening, its
+    // announced close with the countdown, and its close, to the second.
+    let acta = dir.with_extension("docx");
+    ok(&["acta", s(&bundle), "-o", s(&acta)]);
+    let text = docx_text(&acta);
+    assert!(
+        text.contains("cada votación debía permanecer abierta al menos 2 min y la presidencia debía anunciar su cierre con una cuenta regresiva de al menos 30 s"),
+        "{text}"
+    );
+    let paragraphs = docx_paragraphs(&acta);
+    let rows: Vec<Vec<&str>> = paragraphs
+        .lines()
+        .map(|line| line.trim_end().trim_end_matches('|').trim_end().split(" | ").collect::<Vec<_>>())
+        .filter(|cells| cells.len() == 5 && cells[1].matches(':').count() == 2)
+        .collect();
+    assert!(rows.len() >= 3, "a row for each poll closed: {paragraphs}");
+    for cells in rows {
+        assert_eq!(cells[3], "30 s", "{cells:?}");
+        for time in [cells[1], cells[2], cells[4]] {
+            assert!(time.len() == 8 && time.matches(':').count() == 2, "HH:MM:SS: {cells:?}");
+        }
+    }
+    let _ = std::fs::remove_file(acta);
     crate::support::remove_meeting(&dir);
     let _ = std::fs::remove_file(bundle);
     let _ = std::fs::remove_file(meeting_file);
