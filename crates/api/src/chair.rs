@@ -19,6 +19,29 @@ pub struct Closed {
     pub result: ItemResult,
 }
 
+/// `POST /api/v1/items/{item}/announce-close`: the chair announces that
+/// the open poll closes once a countdown has run (rules.md §11.5). Every
+/// screen shows it; the chair still closes.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+#[serde(deny_unknown_fields)]
+pub struct CloseAnnouncement {
+    /// The countdown, in whole seconds: at least the meeting's minimum; a
+    /// new announcement may end later than the one before, never sooner.
+    pub countdown_seconds: u32,
+}
+
+/// A close announced: its record, and when the countdown ends.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+pub struct CloseAnnounced {
+    /// The announcement's record.
+    pub seq: u64,
+    /// When the countdown ends, ms since the Unix epoch: the first moment
+    /// the chair may close (no sooner than the minimum open time either).
+    pub closes_from_ms: u64,
+}
+
 /// A position of the chain.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]

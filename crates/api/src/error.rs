@@ -197,6 +197,16 @@ codes! {
     UnknownRegistration = "unknown-registration", 404, "No hay un registro con esa clave.", "No registration with that key.";
     /// Too many registrations are waiting (in all, or from this address).
     RegistrationsFull = "registrations-full", 429, "Hay demasiadas inscripciones en espera; intente más tarde.", "Too many registrations are waiting; try later.";
+    /// A close before the poll's minimum open time (rules.md §11.5).
+    PollMinimumOpen = "poll-minimum-open", 409, "La votación aún no ha estado abierta su tiempo mínimo.", "The poll has not been open its minimum time yet.";
+    /// A close not announced with its countdown.
+    CloseNotAnnounced = "close-not-announced", 409, "Anuncie el cierre con su cuenta regresiva antes de cerrar.", "Announce the close with its countdown before closing.";
+    /// A close before the announced countdown ends.
+    CountdownRunning = "countdown-running", 409, "La cuenta regresiva anunciada no ha terminado.", "The announced countdown has not ended.";
+    /// A countdown shorter than the meeting's minimum.
+    CountdownTooShort = "countdown-too-short", 422, "La cuenta regresiva es más corta que el mínimo de la reunión.", "The countdown is shorter than the meeting's minimum.";
+    /// A new announcement that would end before the one the room was given.
+    CountdownEndsEarlier = "countdown-ends-earlier", 422, "Un nuevo anuncio solo puede alargar la cuenta regresiva.", "A new announcement may only lengthen the countdown.";
     /// A resumption beyond the three days of C.Co Art. 430.
     BeyondThreeDays = "beyond-three-days", 422, "Las deliberaciones no pueden prolongarse por más de tres días si no está representada la totalidad de las acciones suscritas (C.Co. art. 430).", "Deliberations may not run beyond three days unless every subscribed share is represented.";
 }

@@ -322,6 +322,23 @@ pub struct ItemStatus {
     /// been open.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub opened_at_ms: Option<u64>,
+    /// While open, in a meeting with poll timing (rules.md §11.5): the
+    /// shortest countdown the chair may announce, in ms.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub min_countdown_ms: Option<u64>,
+    /// Once the close was announced: the latest announcement's time, ms
+    /// since the Unix epoch (its record's).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub close_announced_at_ms: Option<u64>,
+    /// Once the close was announced: its countdown, in ms; every screen
+    /// counts down to `close_announced_at_ms + close_countdown_ms`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub close_countdown_ms: Option<u64>,
+    /// While open: the first moment the chair may close it (ms since the
+    /// Unix epoch), by the minimum open time and the announced countdown;
+    /// absent while the close must still be announced.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub closes_from_ms: Option<u64>,
     /// Once closed: the outcome as the chair reads it (`APROBADO`, …).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub outcome_es: Option<String>,

@@ -270,7 +270,7 @@ enum Command {
     /// Simula la reunión completa con quioscos simulados y papeletas firmadas
     /// / run the whole agenda with simulated kiosks and real signed ballots.
     #[command(
-        after_help = "Ejemplo / example:\n  asamblea simulate reunion --attendance 90 --seed 7\n\nCódigos de salida / exit codes: 0 bien / success · 2 entrada no válida / invalid input."
+        after_help = "Ejemplo / example:\n  asamblea simulate reunion --attendance 90 --seed 7\n\nNo espera: cada cierre se anuncia y la hora de sus registros avanza lo que exige el tiempo mínimo de las votaciones / it never waits: each close is announced and its records' time moves forward as far as the poll timing requires.\n\nCódigos de salida / exit codes: 0 bien / success · 2 entrada no válida / invalid input."
     )]
     Simulate {
         /// La carpeta de la reunión / the meeting directory.

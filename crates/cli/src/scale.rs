@@ -681,6 +681,11 @@ convened_by = "Aviso de prueba"
 convened_on = "2027-03-02"
 profile = "grupo-aval"
 
+# A benchmark opens and closes its polls at once.
+[settings]
+poll_minimum_open_seconds = 0
+poll_minimum_countdown_seconds = 0
+
 [capital]
 ORD = {{ subscribed = {ordinary} }}
 PREF = {{ subscribed = {preferred} }}

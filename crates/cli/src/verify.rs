@@ -328,6 +328,18 @@ pub fn verify(path: &Path, inputs: &VerifyInputs, out: &mut dyn Write) -> Result
                         .meeting()
                         .and_then(|m| m.item_index(entry.item.as_str()).map(|at| (m, m.item(at))));
                     if let Some((meeting, item)) = opened {
+                        // The poll's times (rules.md §11.5): opened,
+                        // the latest close announcement, closed.
+                        let id = entry.item.as_str();
+                        out["opened_at_ms"] = serde_json::json!(state.opened_at(id));
+                        if let Some(a) = state.announcement(id) {
+                            out["close_announced"] = serde_json::json!({
+                                "seq": a.seq, "time_ms": a.time_ms, "countdown_ms": a.countdown_ms,
+                            });
+                        }
+                        if let Some(closed) = state.closed_at(id) {
+                            out["closed_at_ms"] = serde_json::json!(closed);
+                        }
                         out["ballots"] = serde_json::json!(item.ballots());
                         out["state"] = serde_json::json!(if item.is_closed() { "closed" } else { "open" });
                         if item.is_closed() {
@@ -391,6 +403,9 @@ pub fn verify(path: &Path, inputs: &VerifyInputs, out: &mut dyn Write) -> Result
                 "items": items,
                 "agenda": agenda,
                 "sessions": sessions,
+                "poll_timing": state.poll_timing().map(|t| serde_json::json!({
+                    "min_open_ms": t.min_open_ms, "min_countdown_ms": t.min_countdown_ms,
+                })),
                 "powers": powers_json(&state),
                 "remote": remote_json(&state),
                 "modality": crate::verify_json::modality_json(&state),

@@ -145,6 +145,12 @@ pub struct ActaSource<'a> {
     pub poll_times: &'a [u64],
     /// The ledger time of the last record: the acta's closing time.
     pub last_ms: u64,
+    /// The meeting's poll timing (`polls-timed`: minimum open time and
+    /// countdown, ms), when its ledger records one.
+    pub poll_timing: Option<(u64, u64)>,
+    /// Each poll's opening, announced close and close, in the agenda's
+    /// order.
+    pub poll_clocks: &'a [PollClock],
     /// The bundle's SHA-256, in hex.
     pub bundle_sha256: String,
     /// The daemon's public key, in hex.
@@ -204,8 +210,10 @@ pub struct Signer {
 mod attendees;
 mod held;
 mod powers;
+mod timing;
 use attendees::attendance_blocks;
 pub use held::{HeldAs, RemoteLines};
+pub use timing::PollClock;
 
 fn heading(level: u8, text: &str) -> Block {
     Block::Heading(level, text.to_string())
@@ -298,6 +306,7 @@ pub fn blocks(source: &ActaSource<'_>) -> Vec<Block> {
             series,
         ));
     }
+    out.extend(timing::timing_blocks(source.poll_timing, source.poll_clocks));
     if other_days {
         let named: Vec<String> = days.iter().map(|day| date_es(day)).collect();
         out.push(text(format!(

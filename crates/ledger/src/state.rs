@@ -12,12 +12,14 @@ mod powers;
 mod rejection;
 mod remote;
 mod sessions;
+mod timing;
 
 pub use powers::{PowerRecord, Powers};
 pub use rejection::Rejection;
 
 pub use remote::Verification;
 pub use sessions::SessionRecord;
+pub use timing::Announcement;
 
 use asamblea_wire::{
     lot_index, register_digest, AgendaEntry, AgendaItem, AgentArrival, CredentialId, Digest, Event,
@@ -94,6 +96,9 @@ pub struct State {
     /// When each item's poll opened (the record's time, ms since the Unix
     /// epoch): the room is told how long a poll has been open.
     opened_at: HashMap<String, u64>,
+    /// The item and countdown of the `close-announced` that was the last
+    /// event admitted; its time is known in [`State::chained`].
+    just_announced: Option<(String, u64)>,
     /// Lot seeds: the head after each item's `item-closed`.
     seeds: HashMap<String, Digest>,
     /// Draws made per item.
@@ -141,6 +146,15 @@ pub struct State {
     /// and closing, with the quorum right after it: the quorum's
     /// continuity is derived from them (`asamblea_rules::continuity`).
     quorum_marks: Vec<asamblea_rules::QuorumMark>,
+    /// The meeting's poll timing, once `polls-timed` recorded it (a
+    /// ledger written before the kind has none, and no minimum).
+    poll_timing: Option<asamblea_rules::PollTiming>,
+    /// The latest close announcement of each item: when a close may
+    /// come, and what the screens count down.
+    announcements: HashMap<String, Announcement>,
+    /// When each item's poll closed (its record's time): the acta prints
+    /// it beside the opening and the announcement.
+    closed_at: HashMap<String, u64>,
 }
 
 /// Whether `person` attends now: a holder present in person, or an agent
@@ -201,6 +215,10 @@ impl State {
             verified_keys: HashMap::new(),
             modality: None,
             quorum_marks: Vec::new(),
+            poll_timing: None,
+            just_announced: None,
+            announcements: HashMap::new(),
+            closed_at: HashMap::new(),
         }
     }
 
@@ -445,6 +463,12 @@ impl State {
             EventBody::ItemClosed { item } => Some(item.as_str().to_string()),
             _ => None,
         };
+        self.just_announced = match &event.body {
+            EventBody::CloseAnnounced { item, countdown_ms } => {
+                Some((item.as_str().to_string(), *countdown_ms))
+            }
+            _ => None,
+        };
         self.just_opened = match &event.body {
             EventBody::ItemOpened { item } => Some(item.as_str().to_string()),
             _ => None,
@@ -462,7 +486,12 @@ impl State {
             mark.moment.time_ms = Some(time_ms);
         }
         if let Some(item) = self.just_closed.take() {
+            self.closed_at.insert(item.clone(), time_ms);
             self.seeds.insert(item, head);
+        }
+        if let Some((item, countdown_ms)) = self.just_announced.take() {
+            let seq = self.admitted;
+            self.announcements.insert(item, Announcement { seq, time_ms, countdown_ms });
         }
         if let Some(item) = self.just_opened.take() {
             self.opened_at.insert(item, time_ms);
@@ -729,10 +758,26 @@ impl State {
                 }
             }
             EventBody::ItemClosed { item } => {
+                self.check_close_timing(item.as_str(), time_ms)?;
                 self.meeting_mut()?.close(item.as_str()).map_err(Rejection::Rules)?;
                 let at =
                     self.meeting.as_ref().and_then(|m| m.item_index(item.as_str())).expect("closed above");
                 self.mark(seq, time_ms, asamblea_rules::QuorumEvent::PollClosed(at));
+            }
+            EventBody::CloseAnnounced { item, countdown_ms } => {
+                self.check_announcement(item.as_str(), *countdown_ms, time_ms)?;
+            }
+            EventBody::PollsTimed { min_open_ms, min_countdown_ms } => {
+                if self.meeting.is_some() || self.poll_timing.is_some() {
+                    return Err(Rejection::OutOfPlace(
+                        "el tiempo de las votaciones se registra una vez, al convocar, antes de importar el registro / \
+                         the polls' timing is recorded once, at convening, before the register is imported",
+                    ));
+                }
+                self.poll_timing = Some(asamblea_rules::PollTiming {
+                    min_open_ms: *min_open_ms,
+                    min_countdown_ms: *min_countdown_ms,
+                });
             }
             EventBody::LotDrawn { item, round, seed, winner } => {
                 let meeting = self.meeting.as_ref().ok_or(Rejection::OutOfPlace(

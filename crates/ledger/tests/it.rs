@@ -33,3 +33,5 @@ mod streaming;
 mod support;
 #[path = "it/tamper.rs"]
 mod tamper;
+#[path = "it/timing.rs"]
+mod timing;

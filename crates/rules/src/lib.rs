@@ -60,6 +60,7 @@ mod refusal;
 mod register;
 mod session;
 mod shares;
+mod timing;
 
 pub use attendance::{Attendance, Attendant, Attending, Medium, Moment, Stay, Visit};
 pub use continuity::{continuity, Continuity, PollQuorum, QuorumEvent, QuorumGap, QuorumMark};
@@ -81,3 +82,4 @@ pub use register::{
 };
 pub use session::{colombia_day, SessionRefusal, SessionState, SessionStep, Sessions, SESSION_DAYS};
 pub use shares::{ClassShares, ShareClass, Shares};
+pub use timing::{duration_text, PollTiming, TimingRefusal};

@@ -421,6 +421,9 @@ pub struct Profile {
     /// How a remote presence is proven (HY-5): the profile's default,
     /// which a meeting file may change.
     remote_presence: crate::RemotePresence,
+    /// How long a poll stays open at least, and the shortest countdown
+    /// of its close (rules.md §11.5): the profile's, or a meeting's.
+    poll_timing: crate::PollTiming,
 }
 
 impl Profile {
@@ -463,6 +466,7 @@ impl Profile {
             settings,
             matters,
             remote_presence: crate::RemotePresence::default(),
+            poll_timing: crate::PollTiming::DEFAULT,
         })
     }
 
@@ -499,6 +503,18 @@ impl Profile {
     /// The same profile with another heartbeat and timeout.
     pub fn with_remote_presence(mut self, remote_presence: crate::RemotePresence) -> Profile {
         self.remote_presence = remote_presence;
+        self
+    }
+
+    /// The poll timing: [`crate::PollTiming::DEFAULT`] unless the
+    /// profile or the meeting file says otherwise.
+    pub fn poll_timing(&self) -> crate::PollTiming {
+        self.poll_timing
+    }
+
+    /// The same profile with another poll timing.
+    pub fn with_poll_timing(mut self, poll_timing: crate::PollTiming) -> Profile {
+        self.poll_timing = poll_timing;
         self
     }
 

@@ -275,11 +275,28 @@ function pollNow(item, q) {
     timer.dataset.since = item.opened_at_ms;
     timer.textContent = "Abierta hace " + since(item.opened_at_ms) + " / open for";
   }
+  // The chair's announced close, counted down (rules.md §11.5).
+  if (item.close_announced_at_ms) {
+    const closing = add("p", "", "poll-closing");
+    closing.id = "cierre";
+    closing.dataset.until = item.close_announced_at_ms + item.close_countdown_ms;
+    closing.textContent = closingWords(Number(closing.dataset.until));
+  }
   return nodes;
+}
+// "Cierre en 1 min 12 s": the time left until `until` (the daemon's
+// clock), seconds rounded up; then that the chair may close.
+function closingWords(until) {
+  const seconds = Math.ceil((until - Date.now() - skew) / 1000);
+  if (seconds <= 0) return "La votación puede cerrarse ya / the poll may close now";
+  const m = Math.floor(seconds / 60), s = seconds % 60;
+  return "Cierre en " + (m > 0 ? m + " min " : "") + String(s).padStart(m > 0 ? 2 : 1, "0") + " s / closes in";
 }
 setInterval(() => {
   const timer = document.getElementById("abierta");
   if (timer) timer.textContent = "Abierta hace " + since(Number(timer.dataset.since)) + " / open for";
+  const closing = document.getElementById("cierre");
+  if (closing) closing.textContent = closingWords(Number(closing.dataset.until));
 }, 1000);
 // The projector view: the item asked for (`?punto=ID`); else a poll open
 // now; else the last one closed, as the chair reads it (reading.js).

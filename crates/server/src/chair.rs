@@ -7,7 +7,9 @@ use axum::Json;
 use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
 
-use asamblea_api::chair::{Checkpoint, Closed, SessionChange, SessionRecorded};
+use asamblea_api::chair::{
+    Checkpoint, CloseAnnounced, CloseAnnouncement, Closed, SessionChange, SessionRecorded,
+};
 use asamblea_api::public::{FeedMessage, ResultMessage, ResultType};
 use asamblea_api::{ErrorAnswer, ErrorCode, Recorded};
 use asamblea_ledger::Rejection;
@@ -29,6 +31,7 @@ pub(crate) fn routes() -> Vec<Routes> {
         OpenApiRouter::new()
             .routes(routes!(open))
             .routes(routes!(close))
+            .routes(routes!(announce_close))
             .routes(routes!(install))
             .routes(routes!(suspend))
             .routes(routes!(resume))
@@ -195,6 +198,45 @@ pub(crate) async fn open(
     Ok(Json(Recorded { seq }))
 }
 
+/// The chair announces the close of an open poll with a countdown
+/// (rules.md §11.5): every screen counts it down; the chair closes when it
+/// has run.
+#[utoipa::path(post, path = "/api/v1/items/{item}/announce-close", tag = "chair",
+    params(("item" = asamblea_api::formats::Identifier, Path, description = "The item's id")),
+    request_body = CloseAnnouncement,
+    responses(
+        (status = 200, description = "Announced", body = CloseAnnounced),
+        (status = 404, description = "`not-found`: not on the convened agenda", body = ErrorAnswer),
+        (status = 422, description = "`countdown-too-short`, `countdown-ends-earlier`, `unknown-item` (never opened), `item-closed`, `refused-by-ledger` (a meeting without poll timing)", body = ErrorAnswer),
+    ))]
+pub(crate) async fn announce_close(
+    State(state): State<AppState>,
+    staff: Staff,
+    Path(item): Path<String>,
+    Json(announcement): Json<CloseAnnouncement>,
+) -> Result<Json<CloseAnnounced>, ApiError> {
+    let state2 = state.clone();
+    let answer = blocking(&state, move |service| {
+        on_agenda(service, &item)?;
+        let countdown_ms = u64::from(announcement.countdown_seconds) * 1000;
+        let appended = service
+            .announce_close_as(&staff.key, &item, countdown_ms)
+            .map_err(|e| action_error(&state2, e))?;
+        let closes_from_ms = service.state().earliest_close(&item).unwrap_or(appended.time_ms + countdown_ms);
+        tracing::info!(
+            event.seq = appended.seq,
+            item.id = %item,
+            countdown_ms,
+            staff.name = %staff.name,
+            "cierre anunciado / close announced"
+        );
+        Ok(CloseAnnounced { seq: appended.seq, closes_from_ms })
+    })
+    .await?;
+    state.publish_status();
+    Ok(Json(answer))
+}
+
 /// A poll closed: its result, and the chain's checkpoint signed by the
 /// daemon.
 #[utoipa::path(post, path = "/api/v1/items/{item}/close", tag = "chair",
@@ -202,6 +244,7 @@ pub(crate) async fn open(
     responses(
         (status = 200, description = "Closed, with its result", body = Closed),
         (status = 404, description = "`not-found`: not on the convened agenda", body = ErrorAnswer),
+        (status = 409, description = "`poll-minimum-open`, `close-not-announced`, `countdown-running`: the poll timing (rules.md §11.5); the message says how long is left", body = ErrorAnswer),
         (status = 422, description = "`unknown-item` (never opened), `item-closed`", body = ErrorAnswer),
     ))]
 pub(crate) async fn close(

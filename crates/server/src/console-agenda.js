@@ -171,12 +171,46 @@ function chairAction(item) {
     open.addEventListener("click", () => post(open, "open"));
     cell.append(open);
   } else if (item.state === "open" && confirming !== item.id) {
+    // A meeting with poll timing (rules.md §11.5): the close is announced
+    // with its countdown, and the close button waits for it. One whose
+    // timing is 0 and 0 closes at once, as before. (The screen's clock
+    // reads the daemon's to the second below: it may enable a close up
+    // to a second late, never early.)
+    const timed = item.min_countdown_ms !== undefined
+      && (item.min_countdown_ms > 0 || item.closes_from_ms > item.opened_at_ms);
+    if (timed && item.min_countdown_ms > 0) {
+      const words = (item.close_announced_at_ms ? "Anunciar de nuevo el cierre: " : "Anunciar el cierre: ") + lapse(item.min_countdown_ms);
+      const announce = el("button", words);
+      announce.type = "button";
+      announce.dataset.focus = "announce-" + item.id;
+      announce.setAttribute("aria-label", words + " — " + item.title + " / announce the close");
+      announce.addEventListener("click", async () => {
+        announce.disabled = true;
+        const done = await api("POST", "/api/v1/items/" + encodeURIComponent(item.id) + "/announce-close", { countdown_seconds: Math.round(item.min_countdown_ms / 1000) });
+        say(done.ok ? "Cierre anunciado: " + item.title : failure(done), done.ok);
+        await agenda(true);
+      });
+      cell.append(announce);
+    }
+    if (item.close_announced_at_ms) {
+      const countdown = el("p", "", "countdown");
+      countdown.dataset.until = item.close_announced_at_ms + item.close_countdown_ms;
+      cell.append(countdown);
+    }
     const close = el("button", "Cerrar la votación…", "leave");
     close.type = "button";
     close.dataset.focus = "close-" + item.id;
     close.setAttribute("aria-label", "Cerrar la votación…: " + item.title + " / close the poll…");
     close.addEventListener("click", async () => { confirming = item.id; await agenda(true); });
     cell.append(close);
+    if (timed) {
+      const wait = el("p", "", "rule");
+      wait.id = "espera-" + item.id;
+      close.setAttribute("aria-describedby", wait.id);
+      close.dataset.from = item.closes_from_ms === undefined ? "announce" : item.closes_from_ms;
+      cell.append(wait);
+    }
+    gates(cell);
   } else if (item.state === "open") {
     const cancel = el("button", "Cancelar", "leave");
     cancel.type = "button";
@@ -192,6 +226,38 @@ function chairAction(item) {
   }
   return cell;
 }
+
+// "1 min 12 s": a lapse, seconds rounded up (a chair told «0 s» would
+// press and be refused).
+function lapse(ms) {
+  const seconds = Math.max(0, Math.ceil(ms / 1000));
+  const m = Math.floor(seconds / 60), s = seconds % 60;
+  if (m === 0) return s + " s";
+  return s === 0 ? m + " min" : m + " min " + String(s).padStart(2, "0") + " s";
+}
+
+// The countdowns and the close buttons that wait for them, on the
+// daemon's clock: a button is enabled once the close is allowed, and
+// says until then why not.
+function gates(root) {
+  const now = Date.now() + skew;
+  for (const countdown of root.querySelectorAll("[data-until]")) {
+    const left = Number(countdown.dataset.until) - now;
+    countdown.textContent = left > 0 ? "Cierre en " + lapse(left) + " / closes in" : "Cuenta regresiva terminada / countdown over";
+  }
+  for (const button of root.querySelectorAll("button[data-from]")) {
+    const wait = document.getElementById(button.getAttribute("aria-describedby"));
+    const from = button.dataset.from;
+    const left = from === "announce" ? null : Number(from) - now;
+    button.disabled = from === "announce" || left > 0;
+    if (wait) {
+      wait.textContent = from === "announce"
+        ? "Anuncie el cierre con su cuenta regresiva antes de cerrar. / Announce the close first."
+        : left > 0 ? "Faltan " + lapse(left) + " para poder cerrar la votación. / " + lapse(left) + " left before the poll may close." : "";
+    }
+  }
+}
+setInterval(() => { const body = document.getElementById("agenda"); if (body) gates(body); }, 1000);
 
 // "14:05": a time of the ledger's clock, as the room's clocks read it.
 // Colombia's time (UTC−5, no daylight saving), as the acta writes it.

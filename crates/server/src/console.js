@@ -11,6 +11,10 @@ const el = (tag, value, className) => {
   return node;
 };
 
+// The daemon's clock less this screen's, from each answer's Date header:
+// a poll's countdown is counted on the daemon's clock, whose times the
+// ledger records.
+let skew = 0;
 async function api(method, path, body) {
   const headers = { "x-asamblea-csrf": csrf };
   if (body) headers["content-type"] = "application/json";
@@ -20,6 +24,8 @@ async function api(method, path, body) {
   } catch (_) {
     return { ok: false, status: 0, data: null };
   }
+  const at = Date.parse(response.headers.get("date") || "");
+  if (!Number.isNaN(at)) skew = at - Date.now();
   let data = null;
   try { data = await response.json(); } catch (_) { data = null; }
   // The session ended (sign-out elsewhere, or the daemon restarted).

@@ -249,10 +249,19 @@ impl ApiError {
                 };
                 let words = refusal.to_string();
                 let (es, en) = words.split_once(" / ").unwrap_or((&words, &words));
-                let capital = |text: &str| {
-                    let mut chars = text.chars();
-                    chars.next().map_or_else(String::new, |c| c.to_uppercase().chain(chars).collect::<String>() + ".")
+                ApiError::new(code, capital(es), capital(en))
+            }
+            Rejection::Timing(refusal) => {
+                use asamblea_rules::TimingRefusal as T;
+                let code = match refusal {
+                    T::MinimumOpen { .. } => ErrorCode::PollMinimumOpen,
+                    T::NotAnnounced => ErrorCode::CloseNotAnnounced,
+                    T::CountdownRunning { .. } => ErrorCode::CountdownRunning,
+                    T::CountdownTooShort { .. } => ErrorCode::CountdownTooShort,
+                    T::EndsEarlier { .. } => ErrorCode::CountdownEndsEarlier,
                 };
+                let words = refusal.to_string();
+                let (es, en) = words.split_once(" / ").unwrap_or((&words, &words));
                 ApiError::new(code, capital(es), capital(en))
             }
             other => ApiError::new(
@@ -285,4 +294,11 @@ impl IntoResponse for ApiError {
     fn into_response(self) -> Response {
         (self.status(), Json(self.answer())).into_response()
     }
+}
+
+/// A refusal's half, as a sentence: its first letter upper case, a full
+/// stop at the end.
+fn capital(text: &str) -> String {
+    let mut chars = text.chars();
+    chars.next().map_or_else(String::new, |c| c.to_uppercase().chain(chars).collect::<String>() + ".")
 }

@@ -115,6 +115,10 @@ pub(crate) fn status_now(state: &AppState) -> Status {
                     ballots: None,
                     shares_voted: None,
                     opened_at_ms: service.state().opened_at(id),
+                    min_countdown_ms: None,
+                    close_announced_at_ms: service.state().announcement(id).map(|a| a.time_ms),
+                    close_countdown_ms: service.state().announcement(id).map(|a| a.countdown_ms),
+                    closes_from_ms: None,
                     outcome_es: None,
                     result: None,
                     why_es: None,
@@ -132,6 +136,10 @@ pub(crate) fn status_now(state: &AppState) -> Status {
                         let (ballots, shares) = turnout.get(id).copied().unwrap_or((0, 0));
                         out.ballots = Some(ballots);
                         out.shares_voted = Some(shares);
+                        // The poll's timing (rules.md §11.5): what the
+                        // chair may announce and when the close is allowed.
+                        out.min_countdown_ms = service.state().poll_timing().map(|t| t.min_countdown_ms);
+                        out.closes_from_ms = service.state().earliest_close(id);
                     }
                     Some(item) => {
                         out.state = ItemState::Closed;

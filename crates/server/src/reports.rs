@@ -373,6 +373,20 @@ pub fn acta(
         });
     let held_as = held_as(state);
     let continuity = state.continuity();
+    // Each poll's opening, announced close and close (rules.md §11.5).
+    let poll_clocks: Vec<acta::PollClock> = state
+        .agenda()
+        .iter()
+        .filter_map(|entry| {
+            let id = entry.item.as_str();
+            Some(acta::PollClock {
+                title: entry.title.as_str().to_string(),
+                opened_ms: state.opened_at(id)?,
+                announced: state.announcement(id).map(|a| (a.time_ms, a.countdown_ms)),
+                closed_ms: state.closed_at(id),
+            })
+        })
+        .collect();
     let source = acta::ActaSource {
         held_as: &held_as,
         continuity: &continuity,
@@ -393,6 +407,8 @@ pub fn acta(
         last: (gathered.verified.records, gathered.verified.head.to_string()),
         poll_times: &gathered.poll_times,
         last_ms: gathered.last_ms,
+        poll_timing: state.poll_timing().map(|t| (t.min_open_ms, t.min_countdown_ms)),
+        poll_clocks: &poll_clocks,
         // The acta's annex alone names the bundle's digest: only it reads
         // the file a third time for it.
         bundle_sha256: sha256_of(rewound(bundle)?)

@@ -50,7 +50,7 @@ pub use agenda::{AgendaItem, AgendaPlace, CandidateNames};
 pub use remote::{RemoteChannel, REQUIRED_TEXTS};
 
 use crate::fields::{FieldError, Fields, TomlFileError};
-use crate::profiles::{self, read_settings};
+use crate::profiles::{self, read_settings_and_timing};
 
 /// A validated `meeting.toml`.
 #[derive(Clone, Debug)]
@@ -181,11 +181,11 @@ fn read(table: &toml::Table) -> Result<MeetingConfig, FieldError> {
     }
     let profile_name = f.required_string("profile")?;
     let profile = profiles::embedded(profile_name).map_err(|e| f.error("profile", e.to_string()))?;
-    let settings = match f.table("settings")? {
-        Some(t) => read_settings(t, "settings", profile.settings(), false)?,
-        None => profile.settings(),
+    let (settings, timing) = match f.table("settings")? {
+        Some(t) => read_settings_and_timing(t, "settings", profile.settings(), profile.poll_timing(), false)?,
+        None => (profile.settings(), profile.poll_timing()),
     };
-    let profile = profile.with_settings(settings);
+    let profile = profile.with_settings(settings).with_poll_timing(timing);
     let (modality, remote, remote_presence) = remote::read_modality(&mut f, profile.remote_presence())?;
     let capital = crate::spec::read_capital(&mut f)?;
     let (agenda, order) = agenda::read_agenda(&mut f)?;

@@ -7,7 +7,8 @@
 //! allows is refused ([`crate::toml_one`]).
 
 use asamblea_rules::{
-    BylawRules, DecisionBase, Majority, MatterKind, MatterRules, MeetingKind, Profile, QuorumRule, Settings,
+    BylawRules, DecisionBase, Majority, MatterKind, MatterRules, MeetingKind, PollTiming, Profile,
+    QuorumRule, Settings,
 };
 
 use crate::fields::{FieldError, Fields, TomlFileError};
@@ -75,8 +76,8 @@ fn read_profile(table: &toml::Table) -> Result<Profile, FieldError> {
     let mut top = Fields::new(table, "");
     let name = top.required_string("name")?.to_string();
     top.string("company")?;
-    let settings = match top.table("settings")? {
-        Some(t) => read_settings(t, "settings", Settings::default(), true)?,
+    let (settings, timing) = match top.table("settings")? {
+        Some(t) => read_settings_and_timing(t, "settings", Settings::default(), PollTiming::DEFAULT, true)?,
         None => return Err(top.missing("settings")),
     };
     let matters_table = top.table("matters")?.ok_or_else(|| top.missing("matters"))?;
@@ -104,7 +105,7 @@ fn read_profile(table: &toml::Table) -> Result<Profile, FieldError> {
     }
     matters.finish()?;
     Profile::new(name, settings, rules)
-        .map(|profile| profile.with_remote_presence(remote_presence))
+        .map(|profile| profile.with_remote_presence(remote_presence).with_poll_timing(timing))
         .map_err(|e| FieldError { key: "matters".into(), message: format!("las reglas no concuerdan / {e}") })
 }
 
@@ -136,7 +137,9 @@ fn read_remote_presence(table: &toml::Table) -> Result<asamblea_rules::RemotePre
 
 /// Reads a `[settings]` table over `defaults`. Scenario files use it too,
 /// without `legal_representative_impeded` (OQ4), which FORMAT.md does not
-/// let a scenario change: `profile_level` says which.
+/// let a scenario change: `profile_level` says which. The poll timing's
+/// keys are a profile's and a meeting file's only
+/// ([`read_settings_and_timing`]): a scenario has no times.
 pub fn read_settings(
     table: &toml::Table,
     prefix: &str,
@@ -144,6 +147,44 @@ pub fn read_settings(
     profile_level: bool,
 ) -> Result<Settings, FieldError> {
     let mut f = Fields::new(table, prefix);
+    let s = read_settings_from(&mut f, defaults, profile_level)?;
+    f.finish()?;
+    Ok(s)
+}
+
+/// [`read_settings`] of a profile or a meeting file, with the poll timing
+/// over `timing` (rules.md §11.5): `poll_minimum_open_seconds` and
+/// `poll_minimum_countdown_seconds`, whole seconds from 0 to 86.400.
+pub fn read_settings_and_timing(
+    table: &toml::Table,
+    prefix: &str,
+    defaults: Settings,
+    timing: PollTiming,
+    profile_level: bool,
+) -> Result<(Settings, PollTiming), FieldError> {
+    let mut f = Fields::new(table, prefix);
+    let s = read_settings_from(&mut f, defaults, profile_level)?;
+    let seconds = |f: &mut Fields, key: &'static str, default_ms: u64| -> Result<u64, FieldError> {
+        match f.count(key)? {
+            None => Ok(default_ms),
+            Some(n) if n <= 86_400 => Ok(n * 1000),
+            Some(n) => Err(f.error(
+                key,
+                format!("a lo sumo 86.400 segundos (un día), y es {n} / at most 86,400 seconds (a day), found {n}"),
+            )),
+        }
+    };
+    let min_open_ms = seconds(&mut f, "poll_minimum_open_seconds", timing.min_open_ms)?;
+    let min_countdown_ms = seconds(&mut f, "poll_minimum_countdown_seconds", timing.min_countdown_ms)?;
+    f.finish()?;
+    Ok((s, PollTiming { min_open_ms, min_countdown_ms }))
+}
+
+fn read_settings_from(
+    f: &mut Fields,
+    defaults: Settings,
+    profile_level: bool,
+) -> Result<Settings, FieldError> {
     let mut s = defaults;
     if let Some(q) = f.choice("quorum", &["more-than-half", "half-plus-one"], QuorumRule::from_code)? {
         s.quorum = q;
@@ -165,7 +206,6 @@ pub fn read_settings(
             s.legal_representative_impeded = v;
         }
     }
-    f.finish()?;
     Ok(s)
 }
 

@@ -362,6 +362,17 @@ impl Service {
     /// owner-only. See [`crate::staging::Staging`] for making it whole or
     /// not at all.
     pub fn init(dir: &Path, lock: MeetingLock, new: NewMeeting) -> Result<Service> {
+        Service::init_with_clock(dir, lock, new, clock())
+    }
+
+    /// [`Service::init`] with the ledger's records stamped by `clock`
+    /// ([`Service::open_with_clock`]).
+    pub fn init_with_clock(
+        dir: &Path,
+        lock: MeetingLock,
+        new: NewMeeting,
+        clock: asamblea_ledger::Clock,
+    ) -> Result<Service> {
         let NewMeeting { config, register, meeting_text, register_bytes: register_file, notes: _ } = new;
         if dir.join("ledger.db").exists() {
             return Err(VenueError::refused(format!(
@@ -389,7 +400,7 @@ impl Service {
         // SQLite gives the -wal and -shm files the mode of the database.
         write_private_new(&dir.join("ledger.db"), b"")?;
 
-        let mut service = Service::open_locked(dir, lock)?;
+        let mut service = Service::open_locked_with(dir, lock, clock)?;
         let settings = service.config.profile.settings();
         let daemon_key = service.daemon.public_key();
         let agenda = convened_agenda(&service.config)?;
@@ -404,6 +415,13 @@ impl Service {
         })?;
         let whole = whole_agenda(&service.config)?;
         service.daemon_event(whole)?;
+        // The poll timing right after the convening, so that a verifier
+        // holds every close to it from the ledger alone (§3.22).
+        let timing = service.config.profile.poll_timing();
+        service.daemon_event(EventBody::PollsTimed {
+            min_open_ms: timing.min_open_ms,
+            min_countdown_ms: timing.min_countdown_ms,
+        })?;
         if let Some(modality) = convening::convened_modality(&service.config)? {
             service.daemon_event(modality)?;
         }
@@ -481,8 +499,21 @@ impl Service {
         Service::open_locked(dir, lock)
     }
 
+    /// [`Service::open`] with the ledger's records stamped by `clock`
+    /// (ms since the Unix epoch) instead of the system's: a simulation
+    /// moves its time forward where the poll timing asks it to wait, and
+    /// tests place events at the millisecond they judge.
+    pub fn open_with_clock(dir: &Path, clock: asamblea_ledger::Clock) -> Result<Service> {
+        let lock = MeetingLock::acquire_or_explain(dir)?;
+        Service::open_locked_with(dir, lock, clock)
+    }
+
     /// [`Service::open`] with the meeting's lock already held.
     pub fn open_locked(dir: &Path, lock: MeetingLock) -> Result<Service> {
+        Service::open_locked_with(dir, lock, clock())
+    }
+
+    fn open_locked_with(dir: &Path, lock: MeetingLock, clock: asamblea_ledger::Clock) -> Result<Service> {
         let files = MeetingFiles::read(dir)?;
         // What a crash left among the meeting's temporary files goes now,
         // with the lock held (`crate::scratch`).
@@ -512,7 +543,7 @@ impl Service {
             files.config.profile.clone(),
             Digest::sha256(&files.profile_bytes),
             files.daemon.public_key(),
-            clock(),
+            clock,
             trusted,
         )
         .map_err(|e| match e {

@@ -288,6 +288,23 @@ pub enum EventBody {
         /// The remote credential that signs.
         credential: CredentialId,
     },
+    /// The chair announces that a poll will close once a countdown has
+    /// run (ledger-format §3.21): the room sees it on every screen.
+    CloseAnnounced {
+        /// The open item.
+        item: Id,
+        /// The countdown's length, in milliseconds.
+        countdown_ms: u64,
+    },
+    /// The meeting's poll timing, recorded at `init` right after the
+    /// convening (ledger-format §3.22): how long a poll stays open at
+    /// least, and the shortest countdown before a close.
+    PollsTimed {
+        /// The minimum time a poll stays open, in milliseconds.
+        min_open_ms: u64,
+        /// The minimum countdown of a close announcement, in milliseconds.
+        min_countdown_ms: u64,
+    },
 }
 
 /// An agent presenting itself with its principals.
@@ -426,6 +443,8 @@ impl EventBody {
             EventBody::RemoteCredentialIssued { .. } => MessageKind::RemoteCredentialIssued,
             EventBody::CheckedInRemote { .. } => MessageKind::CheckedInRemote,
             EventBody::CheckedOutRemote { .. } => MessageKind::CheckedOutRemote,
+            EventBody::CloseAnnounced { .. } => MessageKind::CloseAnnounced,
+            EventBody::PollsTimed { .. } => MessageKind::PollsTimed,
         }
     }
 
@@ -562,6 +581,14 @@ impl EventBody {
                 remote::write_remote_arrival(w, *credential, principals)?
             }
             EventBody::CheckedOutRemote { credential } => w.u32(credential.0),
+            EventBody::CloseAnnounced { item, countdown_ms } => {
+                w.str(item.as_str());
+                w.u64(*countdown_ms);
+            }
+            EventBody::PollsTimed { min_open_ms, min_countdown_ms } => {
+                w.u64(*min_open_ms);
+                w.u64(*min_countdown_ms);
+            }
         }
         Ok(())
     }
@@ -713,6 +740,14 @@ impl EventBody {
             MessageKind::CheckedInRemote => remote::read_remote_arrival(r)?,
             MessageKind::CheckedOutRemote => EventBody::CheckedOutRemote {
                 credential: CredentialId(r.u32("checked-out-remote.credential")?),
+            },
+            MessageKind::CloseAnnounced => EventBody::CloseAnnounced {
+                item: r.id("close-announced.item")?,
+                countdown_ms: r.u64("close-announced.countdown_ms")?,
+            },
+            MessageKind::PollsTimed => EventBody::PollsTimed {
+                min_open_ms: r.u64("polls-timed.min_open_ms")?,
+                min_countdown_ms: r.u64("polls-timed.min_countdown_ms")?,
             },
             // `Reader::header` let event kinds only through.
             MessageKind::Receipt | MessageKind::Checkpoint | MessageKind::RemoteRegistration => {

@@ -102,6 +102,8 @@ message_kinds! {
     MeetingAdjourned = 0x17, "meeting-adjourned", CHAIR;
     PowerLodged = 0x18, "power-lodged", OPERATOR;
     PowerRevoked = 0x19, "power-revoked", OPERATOR;
+    CloseAnnounced = 0x1A, "close-announced", CHAIR;
+    PollsTimed = 0x1B, "polls-timed", DAEMON;
     MeetingModality = 0x1C, "meeting-modality", DAEMON;
     IdentityVerified = 0x1D, "identity-verified", OPERATOR;
     RemoteCredentialIssued = 0x1E, "remote-credential-issued", OPERATOR;

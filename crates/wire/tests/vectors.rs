@@ -1193,20 +1193,34 @@ fn powers_vectors() -> Vec<(&'static str, Vec<u8>)> {
         },
     };
     let hand_revoked = [&[0x19u8, 0x02][..], &[0xB2; 16], &string("P-0001"), &string("CC-2"), &[1]].concat();
-    [("power-lodged", lodged, hand_lodged), ("power-revoked", revoked, hand_revoked)]
-        .into_iter()
-        .map(|(name, event, hand)| {
-            let encoded = event.encode().expect("encodes");
-            assert_eq!(hex(&encoded), hex(&hand), "{name}: the crate and the layout of §3.19–3.20 agree");
-            assert_eq!(Event::decode(&encoded).expect("decodes"), event, "{name}");
-            (name, encoded)
-        })
-        .collect()
+    encoded_as_by_hand(
+        "§3.19–3.20",
+        vec![("power-lodged", lodged, hand_lodged), ("power-revoked", revoked, hand_revoked)],
+    )
 }
 
 #[test]
 fn powers_lodged_and_revoked_have_their_bytes_in_the_document() {
     found_in_the_document("§10.10", powers_vectors());
+}
+
+// ----- §10.11: poll timing ---------------------------------------------------
+
+/// Each `(name, event, hand)` encoded by the crate, held to the bytes
+/// assembled by hand from the layouts of `layouts`, and decoded back.
+fn encoded_as_by_hand(
+    layouts: &str,
+    events: Vec<(&'static str, Event, Vec<u8>)>,
+) -> Vec<(&'static str, Vec<u8>)> {
+    events
+        .into_iter()
+        .map(|(name, event, hand)| {
+            let encoded = event.encode().expect("encodes");
+            assert_eq!(hex(&encoded), hex(&hand), "{name}: the crate and the layout of {layouts} agree");
+            assert_eq!(Event::decode(&encoded).expect("decodes"), event, "{name}");
+            (name, encoded)
+        })
+        .collect()
 }
 
 // ----- §10.12: the meeting's modality --------------------------------------
@@ -1448,4 +1462,28 @@ fn found_in_the_document(section: &str, vectors: Vec<(&'static str, Vec<u8>)>) {
     for (name, bytes) in vectors {
         assert!(doc.contains(&hex(&bytes)), "docs/ledger-format.md {section} lacks `{name}` as encoded");
     }
+}
+
+/// The events of §10.11: the chair announces the close of `item-1` with a
+/// countdown of 30 s; the meeting's timing is 120 s open and 30 s of
+/// countdown at least.
+#[test]
+fn poll_timing_has_its_bytes_in_the_document() {
+    let announced = Event {
+        nonce: Nonce([0xC1; 16]),
+        body: EventBody::CloseAnnounced { item: id("item-1"), countdown_ms: 30_000 },
+    };
+    let hand_announced =
+        [&[0x1Au8, 0x02][..], &[0xC1; 16], &string("item-1"), &30_000u64.to_be_bytes()].concat();
+    let timed = Event {
+        nonce: Nonce([0xC2; 16]),
+        body: EventBody::PollsTimed { min_open_ms: 120_000, min_countdown_ms: 30_000 },
+    };
+    let hand_timed =
+        [&[0x1Bu8, 0x02][..], &[0xC2; 16], &120_000u64.to_be_bytes(), &30_000u64.to_be_bytes()].concat();
+    let vectors = encoded_as_by_hand(
+        "§3.21–3.22",
+        vec![("close-announced", announced, hand_announced), ("polls-timed", timed, hand_timed)],
+    );
+    found_in_the_document("§10.11", vectors);
 }

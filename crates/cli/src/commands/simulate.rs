@@ -74,7 +74,17 @@ impl Owed {
 /// queued on the group-committing writer (as the daemon's kiosks' are),
 /// and every one is durable before the item closes.
 pub fn simulate(dir: &Path, seed: u64, attendance_percent: u64, out: &mut dyn Write) -> Result<()> {
-    let mut service = Service::open(dir)?;
+    // The simulated meeting's time: the system's, moved forward where the
+    // poll timing makes a close wait (rules.md §11.5). A simulation waits
+    // for nobody, and its ledger still shows every close as the law lets
+    // it come: announced, the countdown run, the minimum open time past.
+    let ahead = std::sync::Arc::new(std::sync::atomic::AtomicU64::new(0));
+    let wall = || {
+        std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0, |d| d.as_millis() as u64)
+    };
+    let clock_ahead = std::sync::Arc::clone(&ahead);
+    let clock = Box::new(move || wall() + clock_ahead.load(std::sync::atomic::Ordering::Relaxed));
+    let mut service = Service::open_with_clock(dir, clock)?;
     let mut rng = XorShift(seed.max(1));
     let mut owed = Owed::new();
     let ids: Vec<String> = service.meeting().register().iter().map(|(_, h)| h.id().to_string()).collect();
@@ -181,6 +191,14 @@ pub fn simulate(dir: &Path, seed: u64, attendance_percent: u64, out: &mut dyn Wr
         }
         owed.settle()?;
         bar.finish_and_clear();
+        if let Some(timing) = service.state().poll_timing() {
+            if timing.requires_announcement() {
+                service.announce_close(item, timing.min_countdown_ms)?;
+            }
+            let earliest = service.state().earliest_close(item).expect("announced");
+            let now = wall() + ahead.load(std::sync::atomic::Ordering::Relaxed);
+            ahead.fetch_add(earliest.saturating_sub(now), std::sync::atomic::Ordering::Relaxed);
+        }
         let (checkpoint, _) = service.close_item(item)?;
         let entry = service.meeting().item(at);
         writeln!(

@@ -182,7 +182,8 @@ fn meeting_toml(scenario: &Scenario, verdicts: &[Result<(), asamblea_rules::Refu
          kind = \"{kind}\"\ncall = \"{call}\"\ndate = \"{date}\"\ntime = \"10:00\"\n\
          place = \"Bogotá D.C.\"\n{notice}\
          profile = {}\n\n[settings]\nquorum = \"{}\"\nbase = \"{}\"\nlisted = {}\n\
-         pref_full_vote = {}\nsplit_custodians = {}\n\n[capital]\n\
+         pref_full_vote = {}\nsplit_custodians = {}\n\
+         poll_minimum_open_seconds = 0\npoll_minimum_countdown_seconds = 0\n\n[capital]\n\
          ORD = {{ subscribed = {}, treasury = {} }}\nPREF = {{ subscribed = {}, treasury = {} }}\n",
         quoted(scenario.profile.name()),
         settings.quorum.code(),

@@ -163,6 +163,7 @@ async fn a_meeting_driven_through_the_api_matches_the_same_meeting_as_a_scenario
     let mut meeting = format!(
         "company = \"Demo\"\nnit = \"1\"\nkind = \"ordinary\"\ncall = \"first\"\ndate = \"2027-03-25\"\ntime = \"10:00\"\n\
          place = \"Bogotá\"\nconvened_by = \"aviso\"\nconvened_on = \"2027-03-01\"\nprofile = \"grupo-aval\"\n\
+         [settings]\npoll_minimum_open_seconds = 0\npoll_minimum_countdown_seconds = 0\n\
          [capital]\nORD = {{ subscribed = {}, treasury = {} }}\nPREF = {{ subscribed = {}, treasury = {} }}\n",
         capital.ordinary.subscribed().get(),
         capital.ordinary.treasury().get(),

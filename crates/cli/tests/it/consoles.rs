@@ -853,14 +853,11 @@ fn the_secretary_reads_in_the_browser_who_may_withdraw_after_a_merger() {
 /// adjourns it from the console, each act with its hour and quorum on the
 /// page; the board shows the whole agenda with its informative items and
 /// each list's candidates, and says when the meeting is suspended or over.
-#[test]
-fn the_chair_runs_the_sessions_and_the_board_names_the_candidates() {
-    let shots = screenshots();
-    if let Some(why) = webdriver::missing() {
-        webdriver::not_run("consoles::the_chair_runs_the_sessions", why);
-        return;
-    }
-    let demo = Demo::serve("sessions", crate::support::SESSIONS_MEETING, crate::support::SESSIONS_REGISTER);
+/// `meeting` (the sessions' meeting, or one made from it) served, with
+/// A-1 and B-2 (900 of its 1.000 shares) checked in, and a browser at
+/// 1280×720.
+fn sessions_with_quorum(name: &str, meeting: &str) -> (Demo, Browser) {
+    let demo = Demo::serve(name, meeting, crate::support::SESSIONS_REGISTER);
     for holder in ["A-1", "B-2"] {
         let out = Command::new(env!("CARGO_BIN_EXE_asamblea"))
             .args(["checkin", demo.dir.to_str().unwrap(), holder])
@@ -870,6 +867,17 @@ fn the_chair_runs_the_sessions_and_the_board_names_the_candidates() {
     }
     let browser = Browser::start();
     browser.size(1280, 720);
+    (demo, browser)
+}
+
+#[test]
+fn the_chair_runs_the_sessions_and_the_board_names_the_candidates() {
+    let shots = screenshots();
+    if let Some(why) = webdriver::missing() {
+        webdriver::not_run("consoles::the_chair_runs_the_sessions", why);
+        return;
+    }
+    let (demo, browser) = sessions_with_quorum("sessions", crate::support::SESSIONS_MEETING);
     // The board before the installation: the whole agenda, in its order,
     // with the candidates of each list.
     browser.goto(&format!("{}/", demo.base));
@@ -920,4 +928,52 @@ fn the_chair_runs_the_sessions_and_the_board_names_the_candidates() {
     browser.assert_accessible("presidencia-levantada-1280x720");
     browser.goto(&format!("{}/", demo.base));
     browser.wait_for_text("Sesión levantada: la reunión terminó", Duration::from_secs(10));
+}
+
+/// Poll timing on the screens (rules.md §11.5): the chair's close button
+/// waits, saying why, until the close is announced and its countdown has
+/// run; the announcement is one clear button with the countdown's length,
+/// and the console and the projector count it down. A countdown of ten
+/// minutes keeps every screenshot the same whatever the machine's speed.
+#[test]
+fn the_chair_announces_the_close_and_every_screen_counts_it_down() {
+    let shots = screenshots();
+    if let Some(why) = webdriver::missing() {
+        webdriver::not_run("consoles::the_chair_announces_the_close", why);
+        return;
+    }
+    let meeting = crate::support::SESSIONS_MEETING
+        .replace("poll_minimum_open_seconds = 0", "poll_minimum_open_seconds = 120")
+        .replace("poll_minimum_countdown_seconds = 0", "poll_minimum_countdown_seconds = 600");
+    let (demo, browser) = sessions_with_quorum("timing", &meeting);
+    sign_in(&browser, &demo, "chair", "Presidencia");
+    browser.wait_for_text("Sin instalar", Duration::from_secs(10));
+    browser.click("#sesion-acciones button");
+    browser.wait_for_text("Reunión instalada", Duration::from_secs(10));
+    browser.click("#agenda button");
+    browser
+        .wait_for_text("Anuncie el cierre con su cuenta regresiva antes de cerrar", Duration::from_secs(10));
+    let disabled = |css: &str| browser.eval(&format!("return document.querySelector('{css}').disabled;"));
+    assert_eq!(disabled("[data-focus=close-junta]"), true, "no close before the announcement");
+    browser.wait_for_text("Anunciar el cierre: 10 min", Duration::from_secs(10));
+    browser.click("[data-focus=announce-junta]");
+    browser.wait_for_text("Cierre anunciado", Duration::from_secs(10));
+    browser.wait_for_text("Cierre en 9 min", Duration::from_secs(10));
+    browser.wait_for_text("para poder cerrar la votación", Duration::from_secs(10));
+    assert_eq!(disabled("[data-focus=close-junta]"), true, "no close before the countdown has run");
+    let page = browser.page_text();
+    assert!(page.contains("Faltan 9 min") || page.contains("Faltan 10 min"), "{page}");
+    assert!(page.contains("Anunciar de nuevo el cierre: 10 min"), "{page}");
+    browser.screenshot(&shots.join("presidencia-cuenta-regresiva-1280x720.png"));
+    browser.assert_accessible("presidencia-cuenta-regresiva-1280x720");
+    assert_eq!(unlabelled(&browser), Vec::<String>::new(), "every control is named");
+    browser.size(390, 844);
+    browser.wait_for_text("Cierre en 9 min", Duration::from_secs(10));
+    browser.screenshot(&shots.join("presidencia-cuenta-regresiva-390x844.png"));
+    browser.goto(&format!("{}/proyeccion", demo.base));
+    browser.size(1280, 720);
+    browser.wait_for_text("Cierre en 9 min", Duration::from_secs(10));
+    browser.wait_for_text("VOTACIÓN ABIERTA", Duration::from_secs(10));
+    browser.screenshot(&shots.join("proyeccion-cuenta-regresiva-1280x720.png"));
+    browser.assert_accessible("proyeccion-cuenta-regresiva-1280x720");
 }

@@ -469,6 +469,13 @@ fn redacted(text: &str) -> String {
         if hex >= 32 {
             out.push_str("[hex]");
             i += hex;
+        } else if clock
+            && chars.get(i + 5) == Some(&':')
+            && chars.get(i + 6..i + 8).is_some_and(|s| s.iter().all(char::is_ascii_digit))
+        {
+            // HH:MM:SS (the poll timing's table).
+            out.push_str("[hh:mm:ss]");
+            i += 8;
         } else if clock {
             out.push_str("[hh:mm]");
             i += 5;
@@ -1151,4 +1158,69 @@ fn the_acta_has_the_whole_agenda_the_persons_elected_and_every_session() {
     assert!(!text.contains("Modalidad:") && !text.contains("debe asentarse en el libro de actas"), "{text}");
     let _ = (std::fs::remove_file(meeting), std::fs::remove_file(register));
     crate::support::remove_meeting(&dir);
+}
+
+/// The demo meeting under the profile's poll timing (two minutes open, a
+/// countdown of 30 s): `simulate` waits for nobody, yet announces every
+/// close and moves its records' time forward, so the bundle verifies and
+/// `verify --json` shows each poll's opening, announcement and close.
+#[test]
+fn a_simulated_meeting_under_the_default_timing_announces_and_waits_out_every_close() {
+    let dir = std::env::temp_dir().join(format!("asamblea-exports-timed-{}", std::process::id()));
+    crate::support::remove_meeting(&dir);
+    let meeting = asamblea::commands::DEMO_MEETING
+        .replace("poll_minimum_open_seconds = 0\n", "")
+        .replace("poll_minimum_countdown_seconds = 0\n", "");
+    assert!(!meeting.contains("poll_minimum"), "the demo's timing is the profile's here");
+    let register = crate::workspace_root().join("config/demo/register.csv");
+    let meeting_file = dir.with_extension("toml");
+    std::fs::write(&meeting_file, meeting).unwrap();
+    ok(&["init", s(&dir), "--meeting", s(&meeting_file), "--register", s(&register)]);
+    ok(&["simulate", s(&dir), "--attendance", "90", "--seed", "3"]);
+    let bundle = dir.with_extension("bundle");
+    ok(&["export", s(&dir), s(&bundle)]);
+    let verified: serde_json::Value = serde_json::from_slice(&ok(&["verify", s(&bundle), "--json"])).unwrap();
+    assert_eq!(
+        verified["poll_timing"],
+        serde_json::json!({"min_open_ms": 120_000, "min_countdown_ms": 30_000})
+    );
+    let closed: Vec<&serde_json::Value> =
+        verified["items"].as_array().unwrap().iter().filter(|item| item["state"] == "closed").collect();
+    assert!(closed.len() >= 3, "the demo's polls closed: {verified}");
+    for item in closed {
+        let time = |key: &str| item[key].as_u64().unwrap_or_else(|| panic!("{}: {key}", item["id"]));
+        let announced = &item["close_announced"];
+        let (at, countdown) =
+            (announced["time_ms"].as_u64().unwrap(), announced["countdown_ms"].as_u64().unwrap());
+        assert_eq!(countdown, 30_000, "{}", item["id"]);
+        assert!(time("closed_at_ms") >= time("opened_at_ms") + 120_000, "{}", item["id"]);
+        assert!(time("closed_at_ms") >= at + countdown, "{}", item["id"]);
+        assert!(at >= time("opened_at_ms"), "{}", item["id"]);
+    }
+    // The acta gives the timing and, for each poll, its opening, its
+    // announced close with the countdown, and its close, to the second.
+    let acta = dir.with_extension("docx");
+    ok(&["acta", s(&bundle), "-o", s(&acta)]);
+    let text = docx_text(&acta);
+    assert!(
+        text.contains("cada votación debía permanecer abierta al menos 2 min y la presidencia debía anunciar su cierre con una cuenta regresiva de al menos 30 s"),
+        "{text}"
+    );
+    let paragraphs = docx_paragraphs(&acta);
+    let rows: Vec<Vec<&str>> = paragraphs
+        .lines()
+        .map(|line| line.trim_end().trim_end_matches('|').trim_end().split(" | ").collect::<Vec<_>>())
+        .filter(|cells| cells.len() == 5 && cells[1].matches(':').count() == 2)
+        .collect();
+    assert!(rows.len() >= 3, "a row for each poll closed: {paragraphs}");
+    for cells in rows {
+        assert_eq!(cells[3], "30 s", "{cells:?}");
+        for time in [cells[1], cells[2], cells[4]] {
+            assert!(time.len() == 8 && time.matches(':').count() == 2, "HH:MM:SS: {cells:?}");
+        }
+    }
+    let _ = std::fs::remove_file(acta);
+    crate::support::remove_meeting(&dir);
+    let _ = std::fs::remove_file(bundle);
+    let _ = std::fs::remove_file(meeting_file);
 }

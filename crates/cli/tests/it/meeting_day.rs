@@ -226,6 +226,10 @@ convened_by = "Aviso en El Tiempo"
 convened_on = "2027-03-02"
 profile = "legal-default"
 
+[settings]
+poll_minimum_open_seconds = 0
+poll_minimum_countdown_seconds = 0
+
 [capital]
 ORD = { subscribed = 2000 }
 
@@ -337,10 +341,11 @@ async fn a_failed_commit_freezes_every_figure_and_names_its_cause() {
     let dir = temp("failed");
     let printed: Vec<String> = ok(&["init", s(&dir)]).lines().map(str::to_string).collect();
     let operator = token(&printed, "operator");
-    // `init` writes ten events (convened, the whole agenda, the modality
-    // of the demo's mixed meeting, four staff, the register, its names in
-    // one event, the meeting file) in ten commits; the eleventh fails.
-    let (daemon, _) = Daemon::start_with(&["serve", s(&dir)], &[("ASAMBLEA_TEST_FAIL_COMMIT_AT", "11")]);
+    // `init` writes eleven events (convened, the whole agenda, the poll
+    // timing, the modality of the demo's mixed meeting, four staff, the
+    // register, its names in one event, the meeting file) in eleven
+    // commits; the twelfth fails.
+    let (daemon, _) = Daemon::start_with(&["serve", s(&dir)], &[("ASAMBLEA_TEST_FAIL_COMMIT_AT", "12")]);
     let mut desk = HttpsClient::connect(daemon.addr, staff_tls(&dir).unwrap()).await.unwrap();
     let (_, before) = get(&mut desk, "/api/v1/status", None).await;
     let (code, answer) =

@@ -171,11 +171,12 @@ fn refused_check_ins_say_why_in_spanish_and_change_nothing() {
     ok(&["checkin", s(&dir), "CC-10000000"]);
     let out = asamblea(&["checkin", s(&dir), "CC-10000000"]);
     assert!(text(&out.stderr).contains("already-present"), "{}", text(&out.stderr));
-    // Ten events from init (convened, the whole agenda, the modality of
-    // the demo's mixed meeting, four staff enrolled, register, its names,
-    // the meeting file) and one check-in: the refusals left no trace.
+    // Eleven events from init (convened, the whole agenda, the poll
+    // timing, the modality of the demo's mixed meeting, four staff
+    // enrolled, register, its names, the meeting file) and one check-in:
+    // the refusals left no trace.
     let out = ok(&["verify", s(&dir)]);
-    assert!(out.contains("VERIFIED: 11 eventos"), "{out}");
+    assert!(out.contains("VERIFIED: 12 eventos"), "{out}");
     crate::support::remove_meeting(&dir);
 }
 

@@ -212,6 +212,10 @@ convened_by = "Aviso en la página web"
 convened_on = "2027-05-03"
 profile = "legal-default"
 
+[settings]
+poll_minimum_open_seconds = 0
+poll_minimum_countdown_seconds = 0
+
 [capital]
 ORD = { subscribed = 1_000 }
 

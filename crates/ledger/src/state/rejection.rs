@@ -2,7 +2,7 @@
 //! English, as every message `verify` and the daemon show a person.
 
 use asamblea_rules::powers::PowerRefusal;
-use asamblea_rules::{Refusal, SessionRefusal};
+use asamblea_rules::{Refusal, SessionRefusal, TimingRefusal};
 use asamblea_wire::{CredentialId, SignerRole, StaffRole};
 
 /// Why an event is not admitted. The state is unchanged. The text is
@@ -137,6 +137,10 @@ pub enum Rejection {
     /// now (not installed, suspended, adjourned, beyond Art. 430's days).
     #[error("{code} — {0}", code = .0.code())]
     Session(SessionRefusal),
+    /// A close, or its announcement, that the poll timing refuses now
+    /// (ledger-format §3.21–3.22).
+    #[error("{code} — {0}", code = .0.code())]
+    Timing(TimingRefusal),
     /// The whole agenda (`agenda-convened`) that does not agree with the
     /// agenda of `meeting-convened`: what disagrees, `español / English`.
     #[error("{0}")]

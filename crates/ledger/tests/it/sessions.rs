@@ -50,13 +50,34 @@ impl Meeting {
 
     /// [`Meeting::convened`] under these settings.
     pub(crate) fn convened_with(name: &str, present: &[&str], settings: asamblea_rules::Settings) -> Meeting {
+        Meeting::convened_timed(name, present, settings, None)
+    }
+
+    /// [`Meeting::convened_with`] and, when `timing` is given, its
+    /// `polls-timed` right after the whole agenda.
+    pub(crate) fn convened_timed(
+        name: &str,
+        present: &[&str],
+        settings: asamblea_rules::Settings,
+        timing: Option<asamblea_rules::PollTiming>,
+    ) -> Meeting {
         let mut m = Meeting::convening(name, settings);
+        if let Some(timing) = timing {
+            m.submit(
+                &daemon(),
+                EventBody::PollsTimed {
+                    min_open_ms: timing.min_open_ms,
+                    min_countdown_ms: timing.min_countdown_ms,
+                },
+            );
+        }
         m.enrolled_and_imported(present);
         m
     }
 
     /// Convened with its whole agenda, nothing more: what `init` records
-    /// next (the modality, the staff, the register) is the caller's.
+    /// next (the poll timing, the modality, the staff, the register) is
+    /// the caller's.
     pub(crate) fn convening(name: &str, settings: asamblea_rules::Settings) -> Meeting {
         let dir = TempDir::new(name);
         let (clock, handle) = stepping_clock();
@@ -126,6 +147,12 @@ impl Meeting {
         for holder in present {
             m.submit(&staff(), EventBody::CheckedInPerson { holder: id(holder) });
         }
+    }
+
+    /// Every record written so far, as a verifier reads them.
+    pub(crate) fn records(&self) -> Vec<asamblea_wire::EventRecord> {
+        let records = Journal::read_records(&self._dir.ledger(), &MEETING).expect("the ledger reads");
+        records.into_iter().map(|(record, _)| record).collect()
     }
 
     pub(crate) fn event(&mut self, body: EventBody) -> Event {

@@ -15,3 +15,4 @@ mod remote;
 mod roles;
 mod secretary;
 mod sessions;
+mod timing;

@@ -405,3 +405,31 @@ fn the_documented_mixed_meeting_example_reads() {
     assert!(config.remote.unwrap().identity_delegated);
     assert_eq!(config.remote_presence, RemotePresence { heartbeat_seconds: 60, timeout_seconds: 300 });
 }
+
+#[test]
+fn the_poll_timing_is_the_profiles_unless_the_meeting_says_otherwise() {
+    use asamblea_rules::PollTiming;
+    let without = DEMO_MEETING
+        .replace("poll_minimum_open_seconds = 0\n", "")
+        .replace("poll_minimum_countdown_seconds = 0\n", "");
+    let config = parse("m.toml", &without).unwrap();
+    assert_eq!(config.profile.poll_timing(), PollTiming::DEFAULT, "two minutes, 30 s by default");
+    assert_eq!(PollTiming::DEFAULT, PollTiming { min_open_ms: 120_000, min_countdown_ms: 30_000 });
+    let config = parse("m.toml", &DEMO_MEETING).unwrap();
+    assert_eq!(config.profile.poll_timing(), PollTiming { min_open_ms: 0, min_countdown_ms: 0 });
+    let longer = DEMO_MEETING
+        .replace("poll_minimum_open_seconds = 0", "poll_minimum_open_seconds = 300")
+        .replace("poll_minimum_countdown_seconds = 0", "poll_minimum_countdown_seconds = 86400");
+    let config = parse("m.toml", &longer).unwrap();
+    assert_eq!(
+        config.profile.poll_timing(),
+        PollTiming { min_open_ms: 300_000, min_countdown_ms: 86_400_000 }
+    );
+    let too_long = DEMO_MEETING.replace("poll_minimum_open_seconds = 0", "poll_minimum_open_seconds = 86401");
+    let said = parse("m.toml", &too_long).unwrap_err().to_string();
+    assert!(said.contains("`settings.poll_minimum_open_seconds`: a lo sumo 86.400 segundos"), "{said}");
+    let negative =
+        DEMO_MEETING.replace("poll_minimum_countdown_seconds = 0", "poll_minimum_countdown_seconds = -1");
+    let said = parse("m.toml", &negative).unwrap_err().to_string();
+    assert!(said.contains("`settings.poll_minimum_countdown_seconds`: no puede ser negativo"), "{said}");
+}

@@ -72,6 +72,30 @@ impl Service {
         self.session_step_as(&chair, step, note)
     }
 
+    /// The chair's announcement that `item`'s poll closes once a
+    /// countdown of `countdown_ms` has run (rules.md §11.5), signed by
+    /// `key`. Placed in a group so that the ledger judges it with its
+    /// record's time. The chair still closes: nothing closes by itself.
+    pub fn announce_close_as(
+        &mut self,
+        key: &Keypair,
+        item: &str,
+        countdown_ms: u64,
+    ) -> Result<Appended, ActionError> {
+        let item = id("el punto / agenda item", item)?;
+        let signed = self.signed(key, EventBody::CloseAnnounced { item, countdown_ms })?;
+        let mut group = self.journal.begin_group()?;
+        let appended = group.push(signed)?;
+        group.commit()?;
+        Ok(appended)
+    }
+
+    /// [`Service::announce_close_as`] signed by the command line's chair.
+    pub fn announce_close(&mut self, item: &str, countdown_ms: u64) -> Result<Appended, ActionError> {
+        let chair = self.signer_for(MessageKind::CloseAnnounced)?;
+        self.announce_close_as(&chair, item, countdown_ms)
+    }
+
     /// Opens an agenda item by id.
     pub fn open_item(&mut self, item: &str) -> Result<Appended> {
         let body = self.item_opened(item)?;

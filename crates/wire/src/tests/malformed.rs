@@ -47,7 +47,7 @@ const BALLOT: u8 = 0x0B;
 fn header_problems() {
     check(&[], "tag", 0, Problem::Truncated { needed: 1, available: 0 });
     check(&event(0x00, &s("I")), "tag", 0, Problem::UnknownCode(0x00));
-    check(&event(0x1A, &s("I")), "tag", 0, Problem::UnknownCode(0x1A));
+    check(&event(0x3F, &s("I")), "tag", 0, Problem::UnknownCode(0x3F));
     check(&event(0x40, &s("I")), "tag", 0, Problem::UnexpectedKind(MessageKind::Receipt));
     for old_or_new in [1, 3] {
         let mut other = event(ITEM_CLOSED, &s("I"));

@@ -371,6 +371,12 @@ fn arb_body() -> impl Strategy<Value = EventBody> {
             principals
         }),
         any::<u32>().prop_map(|c| EventBody::CheckedOutRemote { credential: CredentialId(c) }),
+        (arb_id(), any::<u64>())
+            .prop_map(|(item, countdown_ms)| EventBody::CloseAnnounced { item, countdown_ms }),
+        (any::<u64>(), any::<u64>()).prop_map(|(min_open_ms, min_countdown_ms)| EventBody::PollsTimed {
+            min_open_ms,
+            min_countdown_ms
+        }),
     ]
 }
 

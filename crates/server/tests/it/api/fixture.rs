@@ -49,13 +49,21 @@ pub struct Api {
 
 impl Api {
     pub fn new(name: &str, meeting: &str, register: &str) -> Api {
+        let clock = Box::new(|| {
+            std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).unwrap().as_millis() as u64
+        });
+        Api::with_clock(name, meeting, register, clock)
+    }
+
+    /// [`Api::new`] whose ledger reads the time from `clock`.
+    pub fn with_clock(name: &str, meeting: &str, register: &str, clock: asamblea_ledger::Clock) -> Api {
         let dir = std::env::temp_dir().join(format!("asamblea-api-{name}-{}", std::process::id()));
         remove_meeting(&dir);
         std::fs::create_dir_all(&dir).expect("dir");
         let lock = MeetingLock::acquire_fresh_or_explain(&dir).expect("lock");
         let new = NewMeeting::check("meeting.toml", meeting, "register.csv", register.as_bytes(), |_| {})
             .expect("valid");
-        let mut service = Service::init(&dir, lock, new).expect("init");
+        let mut service = Service::init_with_clock(&dir, lock, new, clock).expect("init");
         let tokens = service.take_tokens().into_iter().map(|(_, role, token)| (role, token)).collect();
         let meeting = service.meeting_id();
         let accounts = Accounts::load(&dir).expect("accounts");
