@@ -275,3 +275,83 @@ fn an_agent_brings_in_remotely_only_what_accepted_lodged_powers_give_them() {
     m.submit(&staff(), in_room);
     assert_eq!(m.journal.state().medium_of("CC-77"), Some(Medium::Room));
 }
+
+/// HY-3, one path: the same holders casting the same votes give the same
+/// quorum and the same result whichever of them attend in the room (a
+/// printed badge) and whichever from afar (a remote credential) — all 32
+/// ways of sending five holders to the two channels; only each visit's
+/// channel differs.
+#[test]
+fn the_channel_changes_no_quorum_and_no_result_only_the_channel() {
+    let holders = [
+        ("H01", OptionIndex::FOR),
+        ("H03", OptionIndex::AGAINST),
+        ("H04", OptionIndex::BLANK_DECISION),
+        ("H06", OptionIndex::FOR),
+        ("H10", OptionIndex::AGAINST),
+    ];
+    let mut first: Option<(String, String)> = None;
+    for remote in 0..(1u32 << holders.len()) {
+        let mut m = Meeting::convened_mixed(&format!("remote-one-path-{remote}"), &[]);
+        let mut keys = Vec::new();
+        for (i, (holder, _)) in holders.iter().enumerate() {
+            let n = u32::try_from(i).unwrap() + 1;
+            let from_afar = remote & (1 << i) != 0;
+            if from_afar {
+                let key = phone(u8::try_from(i).unwrap());
+                m.submit(&staff(), verified(holder, &key));
+                m.submit(&staff(), credential(n, holder, &key));
+                m.submit(&key, remote_arrival(n, &[holder]));
+                keys.push(key);
+            } else {
+                let key = Keypair::from_seed(&[0x40 + u8::try_from(i).unwrap(); 32]);
+                m.submit(&staff(), EventBody::CheckedInPerson { holder: id(holder) });
+                m.submit(
+                    &staff(),
+                    EventBody::BadgeIssued {
+                        credential: CredentialId(n),
+                        key: key.public_key(),
+                        person: id(holder),
+                    },
+                );
+                keys.push(key);
+            }
+        }
+        m.at(T0 + 100_000, &chair(), EventBody::MeetingInstalled { note: note() }).expect("installed");
+        m.at(T0 + 200_000, &chair(), EventBody::ItemOpened { item: id("item-1") }).expect("opened");
+        for (i, (holder, option)) in holders.iter().enumerate() {
+            let n = u32::try_from(i).unwrap() + 1;
+            let body = EventBody::Ballot(Ballot {
+                item: id("item-1"),
+                credential: CredentialId(n),
+                votes: vec![HolderVote { holder: id(holder), choice: Choice::Whole(*option) }],
+            });
+            m.submit(&keys[i], body);
+        }
+        m.at(T0 + 300_000, &chair(), EventBody::ItemClosed { item: id("item-1") }).expect("closed");
+        let state = m.journal.state();
+        let meeting = state.meeting().unwrap();
+        let item = meeting.item(meeting.item_index("item-1").unwrap());
+        let figures = (format!("{:?}", meeting.quorum()), format!("{:?}", item.result()));
+        assert!(item.result().is_some(), "closed with a result");
+        match &first {
+            None => first = Some(figures),
+            Some(all_in_the_room) => assert_eq!(&figures, all_in_the_room, "channels {remote:05b}"),
+        }
+        // Only the channel differs: each holder's one visit, by the channel
+        // it was sent to.
+        let media: Vec<Medium> = holders
+            .iter()
+            .map(|(holder, _)| {
+                let visits: Vec<_> =
+                    state.attendance().visits().iter().filter(|v| &*v.person == *holder).collect();
+                assert_eq!(visits.len(), 1, "{holder}");
+                visits[0].medium
+            })
+            .collect();
+        let expected: Vec<Medium> = (0..holders.len())
+            .map(|i| if remote & (1 << i) != 0 { Medium::Remote } else { Medium::Room })
+            .collect();
+        assert_eq!(media, expected);
+    }
+}
