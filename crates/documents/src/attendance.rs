@@ -175,8 +175,8 @@ pub struct Attendee {
     /// The holders represented, in words, each with its own times where
     /// they are not the person's.
     pub holders: Vec<String>,
-    /// The person's intervals in the room: `09:02 a 10:15; 11:00 hasta el
-    /// cierre`.
+    /// The person's intervals in the meeting: `09:02 a 10:15; 11:00 hasta
+    /// el cierre (a distancia)`, an interval from afar marked so.
     pub times: String,
 }
 
@@ -204,6 +204,16 @@ pub fn attendees(meeting: &Meeting, attendance: &Attendance, names: &Names<'_>) 
         .map(|theirs| {
             let their_visits: Vec<&Visit> = theirs.iter().map(|&v| &visits[v]).collect();
             let times = their_visits.iter().map(|v| span(v.arrived, v.left)).collect::<Vec<_>>().join("; ");
+            // Each interval's channel where it was not the room (a mixed
+            // meeting's remote attendee, HY-7): said after its hours.
+            let shown = their_visits
+                .iter()
+                .map(|v| match v.medium {
+                    asamblea_rules::Medium::Room => span(v.arrived, v.left),
+                    asamblea_rules::Medium::Remote => format!("{} (a distancia)", span(v.arrived, v.left)),
+                })
+                .collect::<Vec<_>>()
+                .join("; ");
             let stays: Vec<&Stay> =
                 theirs.iter().flat_map(|&v| &stays_of[v]).map(|&s| &all_stays[s]).collect();
             let mut capacities: Vec<&str> = Vec::new();
@@ -249,7 +259,7 @@ pub fn attendees(meeting: &Meeting, attendance: &Attendance, names: &Names<'_>) 
                 own,
                 represented,
                 holders,
-                times,
+                times: shown,
             }
         })
         .collect()

@@ -381,6 +381,19 @@ fn verify_names_each_remote_verification_and_its_credential() {
         "{}",
         String::from_utf8_lossy(&out.stdout)
     );
+    // The acta counts the verified by method and marks the remote
+    // attendee's interval as such (HY-7).
+    let (bundle, acta) = (parent.join("reunion.bundle"), parent.join("acta.docx"));
+    crate::support::asamblea_ok(&["export", &path(&dir), &path(&bundle)]);
+    crate::support::asamblea_ok(&["acta", &path(&bundle), "-o", &path(&acta)]);
+    let text = crate::exports::docx_text(&acta);
+    assert!(
+        text.contains(
+            "Se verificó la identidad de 1 asistente a distancia: 1 por el código de su carta de admisión, con otra prueba."
+        ),
+        "{text}"
+    );
+    assert!(text.contains("hasta el cierre (a distancia)"), "{text}");
     crate::support::remove_meeting(&dir);
     let _ = std::fs::remove_dir_all(&parent);
 }

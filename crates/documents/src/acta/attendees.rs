@@ -104,7 +104,8 @@ pub(super) fn attendance_blocks(source: &ActaSource<'_>, classes: &[ShareClass])
     out.push(text(
         "La lista de asistentes (C.Co. art. 189): cada persona que asistió tiene una fila, con sus acciones \
          propias y las ajenas que representó y las horas en que estuvo presente (hora de Colombia, las del libro \
-         electrónico); quien salió y volvió tiene varios intervalos en su fila."
+         electrónico); quien salió y volvió tiene varios intervalos en su fila, y un intervalo en que asistió a \
+         distancia dice «(a distancia)»."
             .to_string(),
     ));
     let listed = crate::attendance::table(m, source.attendance, &names);

@@ -19,6 +19,10 @@ pub struct HeldAs {
     pub modality: Modality,
     /// The remote channel, when there is one.
     pub remote: Option<RemoteLines>,
+    /// The remote attendees whose identity the desk verified, by method
+    /// (HY-7): each method in Spanish with how many, in the ledger's
+    /// order of the methods; none counted are left out.
+    pub verified: Vec<(String, u64)>,
 }
 
 /// The remote channel as the notice stated it.
@@ -60,9 +64,29 @@ pub(super) fn modality_blocks(held: &HeldAs) -> Vec<Block> {
         )),
         text(format!("Medio: {}.", end(&remote.medium))),
         text(format!("Instrucciones de acceso: {}.", end(&remote.access))),
-        text(format!("Verificación de identidad: {}. {who}", end(&remote.identity_check))),
+        text(format!("Verificación de identidad: {}. {who} {}", end(&remote.identity_check), verified(&held.verified))),
         text(format!("Uso de la palabra: {}.", end(&remote.floor))),
     ]
+}
+
+/// How many remote attendees the desk verified, and how (HY-7): «Se
+/// verificó la identidad de 3 asistentes a distancia: 2 por videollamada
+/// y 1 por documento de identidad.»
+fn verified(by_method: &[(String, u64)]) -> String {
+    let all: u64 = by_method.iter().map(|(_, n)| n).sum();
+    if all == 0 {
+        return "No se verificó la identidad de ningún asistente a distancia.".to_string();
+    }
+    let parts: Vec<String> = by_method.iter().map(|(how, n)| format!("{} {how}", thousands(*n))).collect();
+    let listed = match parts.split_last() {
+        Some((last, rest)) if !rest.is_empty() => format!("{} y {last}", rest.join(", ")),
+        _ => parts.join(""),
+    };
+    format!(
+        "Se verificó la identidad de {} {} a distancia: {listed}.",
+        thousands(all),
+        if all == 1 { "asistente" } else { "asistentes" }
+    )
 }
 
 /// A reading in words: `401 acciones con voto de 2 accionistas, el
@@ -191,4 +215,26 @@ pub(super) fn deadline_block(held: &HeldAs, meeting_date: &str) -> Option<Block>
         date_es(&deadline.to_string()),
         convening::ACTA_BOOK_BUSINESS_DAYS,
     )))
+}
+
+#[cfg(test)]
+mod verified_tests {
+    #[test]
+    fn the_verified_attendees_are_counted_by_method_in_words() {
+        assert_eq!(super::verified(&[]), "No se verificó la identidad de ningún asistente a distancia.");
+        assert_eq!(
+            super::verified(&[("por videollamada".into(), 1)]),
+            "Se verificó la identidad de 1 asistente a distancia: 1 por videollamada."
+        );
+        let three = [
+            ("por documento de identidad".to_string(), 1_200),
+            ("por videollamada".to_string(), 2),
+            ("por el código de su carta de admisión, con otra prueba".to_string(), 1),
+        ];
+        assert_eq!(
+            super::verified(&three),
+            "Se verificó la identidad de 1.203 asistentes a distancia: 1.200 por documento de identidad, 2 por \
+             videollamada y 1 por el código de su carta de admisión, con otra prueba."
+        );
+    }
 }
