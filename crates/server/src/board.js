@@ -260,7 +260,11 @@ function pollNow(item, q) {
   const add = (tag, value, className) => { const node = text(document.createElement(tag), value); node.className = className; nodes.push(node); return node; };
   add("p", "VOTACIÓN ABIERTA / POLL OPEN", "poll-open");
   add("h2", item.title, "poll-title");
-  add("p", "Vote ahora en los quioscos con su credencial. / Vote now at the kiosks with your badge.", "poll-call");
+  // A mixed meeting's attendees vote from afar too: the room is told both.
+  const remote = lastStatus && lastStatus.meeting.remote;
+  add("p", remote
+    ? "Vote ahora en los quioscos con su credencial, o a distancia en la página /remoto. / Vote now at the kiosks with your badge, or remotely at /remoto."
+    : "Vote ahora en los quioscos con su credencial. / Vote now at the kiosks with your badge.", "poll-call");
   // An election's lists with whom each carries, as the kiosk shows them.
   for (const list of item.candidates || []) {
     add("p", list.list + ": " + list.candidates.map((c) => c.words).join("; "), "poll-list");
