@@ -438,19 +438,13 @@ fn held_as(state: &asamblea_ledger::State) -> asamblea_documents::acta::HeldAs {
         floor: r.floor.as_str().to_string(),
         identity_delegated: r.identity_delegated,
     });
-    // How many remote attendees the desk verified, by method (HY-7).
+    // How many remote attendees the desk verified, by method (HY-7), in
+    // the words the desk uses (`VerificationMethod::spanish`).
     let verified = asamblea_wire::VerificationMethod::ALL
         .iter()
         .map(|&method| {
-            let how = match method {
-                asamblea_wire::VerificationMethod::IdentityDocument => "por documento de identidad",
-                asamblea_wire::VerificationMethod::VideoCall => "por videollamada",
-                asamblea_wire::VerificationMethod::AdmissionCode => {
-                    "por el código de su carta de admisión, con otra prueba"
-                }
-            };
             let n = state.verifications().iter().filter(|v| v.method == method).count() as u64;
-            (how.to_string(), n)
+            (format!("por {}", method.spanish()), n)
         })
         .filter(|(_, n)| *n > 0)
         .collect();

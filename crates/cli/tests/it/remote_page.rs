@@ -389,7 +389,7 @@ fn verify_names_each_remote_verification_and_its_credential() {
     let text = crate::exports::docx_text(&acta);
     assert!(
         text.contains(
-            "Se verificó la identidad de 1 asistente a distancia: 1 por el código de su carta de admisión, con otra prueba."
+            "Se verificó la identidad de 1 asistente a distancia: 1 por código de la carta de admisión."
         ),
         "{text}"
     );

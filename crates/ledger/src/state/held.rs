@@ -22,11 +22,6 @@ impl State {
         self.modality.as_ref()
     }
 
-    /// Every mark the quorum's continuity is derived from, in order.
-    pub fn quorum_marks(&self) -> &[asamblea_rules::QuorumMark] {
-        &self.quorum_marks
-    }
-
     /// The quorum's continuity so far (`rules.md` HY-4): at the
     /// installation, through each poll, and every interval in session
     /// without it. Times are the records' once placed.
