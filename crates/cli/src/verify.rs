@@ -408,6 +408,7 @@ pub fn verify(path: &Path, inputs: &VerifyInputs, out: &mut dyn Write) -> Result
                 })),
                 "powers": powers_json(&state),
                 "remote": remote_json(&state),
+                "floor": floor_json(&state),
                 "modality": crate::verify_json::modality_json(&state),
                 "continuity": crate::verify_json::continuity_json(&state),
             });
@@ -579,6 +580,29 @@ fn powers_json(state: &asamblea_ledger::State) -> Vec<serde_json::Value> {
             })
         })
         .collect()
+}
+
+/// Every remote stay the daemon ended for want of heartbeats (§3.30), and
+/// every question and written statement sent from afar with what the
+/// chair did with it (§3.31–3.32), in order.
+fn floor_json(state: &asamblea_ledger::State) -> serde_json::Value {
+    serde_json::json!({
+        "lapses": state.lapses().iter().map(|l| serde_json::json!({
+            "seq": l.seq, "time_ms": l.time_ms, "person": l.person.as_str(), "silent_ms": l.silent_ms,
+        })).collect::<Vec<_>>(),
+        "submissions": state.submissions().iter().map(|s| serde_json::json!({
+            "seq": s.seq,
+            "time_ms": s.time_ms,
+            "person": s.person.as_str(),
+            "credential": s.credential.0,
+            "kind": s.kind.code(),
+            "item": s.item.as_ref().map(|i| i.as_str()),
+            "text": s.text.as_str(),
+            "handled": s.handled.as_ref().map(|(seq, outcome, note)| serde_json::json!({
+                "seq": seq, "outcome": outcome.code(), "note": note.as_str(),
+            })),
+        })).collect::<Vec<_>>(),
+    })
 }
 
 /// Every remote attendee's identity the desk verified (ledger-format

@@ -212,7 +212,7 @@ mod held;
 mod powers;
 mod timing;
 use attendees::attendance_blocks;
-pub use held::{HeldAs, RemoteLines};
+pub use held::{FloorLine, HeldAs, LapseLine, RemoteLines};
 pub use timing::PollClock;
 
 fn heading(level: u8, text: &str) -> Block {
@@ -373,6 +373,7 @@ pub fn blocks(source: &ActaSource<'_>) -> Vec<Block> {
         )));
     }
     out.extend(held::continuity_blocks(source));
+    out.extend(held::lapse_blocks(source.held_as));
     if !by_class.is_empty() {
         out.push(text(
             "Presentes por clase de acción (porcentajes de las acciones en circulación de cada clase):"
@@ -533,7 +534,9 @@ pub fn blocks(source: &ActaSource<'_>) -> Vec<Block> {
     }
 
     out.push(heading(1, "6. Constancias escritas"));
-    if source.statements.is_empty() {
+    if source.statements.is_empty() && source.held_as.modality.has_remote_channel() {
+        out.push(text("No se presentaron constancias escritas en la sala.".to_string()));
+    } else if source.statements.is_empty() {
         out.push(text("No se presentaron constancias escritas.".to_string()));
     } else {
         for (item, person, words) in source.statements {
@@ -541,6 +544,7 @@ pub fn blocks(source: &ActaSource<'_>) -> Vec<Block> {
             out.extend(words.lines().map(|line| text(line.to_string())));
         }
     }
+    out.extend(held::floor_blocks(source.held_as));
 
     out.push(heading(1, "7. Cierre y firmas"));
     // The sessions: installed, suspended, resumed, adjourned, each with

@@ -1,7 +1,9 @@
 // The desk's verification of remote attendees (console/remote.rs): the
 // registrations waiting, each with the method, the evidence and the
-// button that records identity-verified and binds the key. Uses `api`,
-// `el`, `failure` of console.js.
+// button that records identity-verified and binds the key; and the
+// chair's queue of questions and statements sent from afar, each with
+// what was done with it. Uses `api`, `el`, `failure`, `clock`, `n` of
+// console.js.
 "use strict";
 
 const METHODS = [
@@ -79,4 +81,65 @@ async function remoteDesk() {
   list.dataset.keys = keys;
   list.replaceChildren(...r.data.pending.map(pendingCard));
   document.getElementById("remote-vacio").hidden = r.data.pending.length > 0;
+}
+
+// ----- presidencia: the floor from afar (§3.31–3.32) -----
+
+const OUTCOME_WORDS = { read: "Leída / read", answered: "Respondida / answered", "not-read": "No leída / not read" };
+
+function floorSay(text, good) {
+  const box = document.getElementById("floor-mensaje");
+  box.textContent = text;
+  box.className = "said " + (good ? "ok" : "no");
+}
+
+function floorCard(s) {
+  const li = el("li", undefined, "intervencion");
+  const what = s.kind === "statement" ? "Constancia escrita / written statement" : "Pregunta / question";
+  const about = s.item ? " · sobre / about " + s.item : " · la reunión en general / the meeting as a whole";
+  li.append(el("h3", "N.º " + n(s.seq) + " · " + clock(s.time_ms) + " · " + what));
+  li.append(el("p", s.name + " (" + s.person + ")" + about));
+  li.append(el("blockquote", s.text));
+  if (s.outcome) {
+    li.append(el("p", OUTCOME_WORDS[s.outcome] + (s.note ? ": " + s.note : ""), "tramitada"));
+    return li;
+  }
+  const form = el("form");
+  const note = el("input");
+  Object.assign(note, { type: "text", id: "nota-" + s.seq, maxLength: 256, autocomplete: "off" });
+  const noteLabel = el("label", "Nota (obligatoria si no se lee) / note (required if not read)");
+  noteLabel.htmlFor = note.id;
+  form.append(noteLabel, note);
+  for (const [outcome, es, en] of [["read", "Leída", "read"], ["answered", "Respondida", "answered"], ["not-read", "No leída", "not read"]]) {
+    const button = el("button", es + " ");
+    button.type = "button";
+    button.append(el("span", en, "en"));
+    button.addEventListener("click", async () => {
+      if (outcome === "not-read" && !note.value.trim()) {
+        floorSay("Escriba por qué no se lee (por ejemplo: repetida). / Write why it is not read.", false);
+        note.focus();
+        return;
+      }
+      const r = await api("POST", "/api/v1/floor/" + s.seq, { outcome, note: note.value.trim() });
+      if (!r.ok) { floorSay(failure(r), false); return; }
+      floorSay("N.º " + n(s.seq) + ": " + OUTCOME_WORDS[outcome] + ".", true);
+      floorQueue();
+    });
+    form.append(button);
+  }
+  li.append(form);
+  return li;
+}
+
+async function floorQueue() {
+  const list = document.getElementById("intervenciones");
+  if (!list) return;
+  const r = await api("GET", "/api/v1/floor");
+  if (!r.ok) return;
+  // Keep a note being typed: replace only when something changed.
+  const shape = r.data.submissions.map((s) => s.seq + ":" + (s.outcome || "")).join("|");
+  if (list.dataset.shape === shape) return;
+  list.dataset.shape = shape;
+  list.replaceChildren(...r.data.submissions.map(floorCard));
+  document.getElementById("floor-vacio").hidden = r.data.submissions.length > 0;
 }

@@ -156,7 +156,10 @@ if (kind === "registro") {
   status().then(deskFigures).then(powerFigures);
   setInterval(() => { status().then(deskFigures).then(powerFigures); remoteDesk(); }, 5000);
 }
-if (kind === "presidencia") { agenda(true); setInterval(() => agenda(true), 3000); }
+if (kind === "presidencia") {
+  agenda(true); floorQueue();
+  setInterval(() => { agenda(true); floorQueue(); }, 3000);
+}
 if (kind === "secretaria") {
   const fillItems = statementForm();
   agenda(false).then(() => { fillItems(); minutes(); statements(); });

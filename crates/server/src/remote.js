@@ -2,9 +2,13 @@
 // daemon, no inline script (CSP). The browser makes an Ed25519 key with
 // WebCrypto that cannot be exported, keeps it in IndexedDB on this device,
 // and signs every message with it: the registration (its proof), the
-// arrival, the ballots, the departure. The bytes are those of
-// docs/ledger-format.md (§3.9, §3.27, §3.28, §4), held to its vectors of
-// §10.13 by a browser test (crates/cli/tests/it/remote_page.rs).
+// arrival, the heartbeats, the ballots, the questions and statements, the
+// departure. The bytes are those of docs/ledger-format.md (§3.9,
+// §3.27–3.29, §3.31, §4), held to its vectors of §10.13–10.14 by a browser
+// test (crates/cli/tests/it/remote_page.rs). In the meeting the page
+// follows the live feed (/api/v1/feed) and sends a heartbeat every
+// heartbeat_seconds; it asks for its ballot sheet only when the open
+// items change.
 "use strict";
 
 // ----- the bytes (docs/ledger-format.md §1) ---------------------------------
@@ -34,7 +38,8 @@ function byBytes(a, b) {
   return x.length - y.length;
 }
 
-const KINDS = { 0x0b: "ballot", 0x1f: "checked-in-remote", 0x20: "checked-out-remote", 0x21: "remote-registration" };
+const KINDS = { 0x0b: "ballot", 0x1f: "checked-in-remote", 0x20: "checked-out-remote", 0x21: "remote-registration",
+  0x22: "remote-heartbeat", 0x24: "remote-submission" };
 
 // §3.28: who this browser registers for, with the key it made.
 function encodeRegistration(key, person, name) {
@@ -63,6 +68,15 @@ function encodeArrival(nonce, credential, principals) {
 function encodeDeparture(nonce, credential) {
   return concat([u8(0x20), u8(2), nonce, u32(credential)]);
 }
+// §3.29: a sign of life; the counter is this browser's clock, in ms.
+function encodeHeartbeat(key, counter) {
+  return concat([u8(0x22), u8(2), key, u64(counter)]);
+}
+// §3.31: kind 1 question, 2 written statement; item "" for none.
+function encodeSubmission(nonce, credential, kind, item, text) {
+  const about = item ? concat([u32(1), str(item)]) : u32(0);
+  return concat([u8(0x24), u8(2), nonce, u32(credential), u8(kind), about, str(text)]);
+}
 // §4: domain ‖ 0x00 ‖ meeting ‖ message.
 function signingInput(meeting, message) {
   return concat([utf8.encode("asamblea/" + KINDS[message[0]] + "/v2"), u8(0), meeting, message]);
@@ -77,7 +91,8 @@ async function fingerprint(key) {
 }
 const nonce = () => crypto.getRandomValues(new Uint8Array(16));
 
-window.asambleaRemote = { hexOf, bytesOf, encodeRegistration, encodeBallot, encodeArrival, encodeDeparture, signingInput, signWith, fingerprint };
+window.asambleaRemote = { hexOf, bytesOf, encodeRegistration, encodeBallot, encodeArrival, encodeDeparture,
+  encodeHeartbeat, encodeSubmission, signingInput, signWith, fingerprint };
 
 // ----- the key, kept on this device -----------------------------------------
 
@@ -171,35 +186,96 @@ async function refresh() {
   current = r.data;
   document.querySelectorAll(".huella").forEach((node) => { node.textContent = current.fingerprint; });
   if (current.state === "pending") show("paso-espera");
-  else if (current.state === "revoked") show("paso-fin");
-  else if (current.attending === "remote") { show("paso-reunion"); await meetingNow(); }
+  else if (current.state === "revoked") { stopMeeting(); show("paso-fin"); }
+  else if (current.attending === "remote") { show("paso-reunion"); startMeeting(); }
+  else if (current.lapsed && !leftHere) { await join(true); }
   else {
+    stopMeeting();
     show("paso-unirse");
     document.getElementById("en-sala").hidden = current.attending !== "room";
   }
 }
 
-async function join() {
+// `back`: the daemon ended the stay for want of heartbeats (the phone was
+// off the network) and the page records the return by itself.
+async function join(back) {
   const r = await call("POST", "/api/v1/remote/presence", await signed(encodeArrival(nonce(), current.credential, current.principals)));
-  if (r.ok) { say("Usted ya está en la reunión, a distancia. / You are in the meeting, remotely.", true); await refresh(); }
-  else say(failure(r), false);
+  if (r.ok) {
+    leftHere = false;
+    const at = new Date().toLocaleTimeString("es-CO", { hour: "2-digit", minute: "2-digit", hour12: false });
+    say(back
+      ? "Se perdió su conexión y su presencia se interrumpió; volvió a la reunión a las " + at + ". / Your connection was lost; you are back in the meeting."
+      : "Usted ya está en la reunión, a distancia. / You are in the meeting, remotely.", !back);
+    await refresh();
+  } else say(failure(r), false);
 }
 
+let leftHere = false; // left from this page: never brought back by itself
 async function leave() {
   const r = await call("POST", "/api/v1/remote/presence", await signed(encodeDeparture(nonce(), current.credential)));
-  if (r.ok) { say("Su salida quedó registrada. / Your departure was recorded.", true); await refresh(); }
+  if (r.ok) { leftHere = true; say("Su salida quedó registrada. / Your departure was recorded.", true); await refresh(); }
   else say(failure(r), false);
 }
 
-// The meeting now: the quorum, the items open with their ballot sheet.
-async function meetingNow() {
-  const s = await call("GET", "/api/v1/status");
-  if (s.ok && s.data && s.data.quorum) {
-    const q = s.data.quorum;
-    document.getElementById("quorum").textContent = (q.met ? "Hay quórum: " : "No hay quórum: ") + n(q.present_shares) +
-      " acciones presentes (" + q.percent + "). / " + (q.met ? "Quorum met." : "No quorum.");
-    await results(s.data.items.filter((item) => item.state === "closed"));
+// ----- in the meeting: the live feed and the heartbeat ------------------------
+
+let feed = null;       // the EventSource while in the meeting
+let beating = null;    // the heartbeat's timer
+let lastCounter = 0;
+let shownOpen = null;  // the open items' ids the sheet was last asked for
+
+function startMeeting() {
+  if (!feed) {
+    feed = new EventSource("/api/v1/feed");
+    // The banner goes only when a heartbeat gets through: a feed still
+    // open says nothing of whether this phone's presence is held.
+    feed.onmessage = (e) => {
+      const m = JSON.parse(e.data);
+      if (m.type === "status") onStatus(m.status);
+      if (m.type === "result") onResult(m.item, m.result);
+    };
+    feed.onerror = () => { document.getElementById("sin-conexion").hidden = false; };
   }
+  if (!beating) {
+    beat();
+    beating = setInterval(beat, Math.max(1, current.heartbeat_seconds) * 1000);
+  }
+}
+
+function stopMeeting() {
+  if (feed) { feed.close(); feed = null; }
+  if (beating) { clearInterval(beating); beating = null; }
+  shownOpen = null;
+}
+
+async function beat() {
+  const counter = Math.max(Date.now(), lastCounter + 1);
+  lastCounter = counter;
+  const message = encodeHeartbeat(record.publicKey, counter);
+  const proof = await signWith(record.privateKey, meeting, message);
+  const r = await call("POST", "/api/v1/remote/heartbeat", { heartbeat: hexOf(message), proof: hexOf(proof) });
+  if (r.status === 0) { document.getElementById("sin-conexion").hidden = false; return; }
+  document.getElementById("sin-conexion").hidden = true;
+  if (!r.ok || r.data.attending !== "remote") await refresh();
+}
+
+// The status from the feed: the quorum, the results, and the ballot sheet
+// when the open items change (asked a moment later on each phone, so that
+// thousands do not ask at the same instant).
+function onStatus(status) {
+  const q = status.quorum;
+  document.getElementById("quorum").textContent = (q.met ? "Hay quórum: " : "No hay quórum: ") + n(q.present_shares) +
+    " acciones presentes (" + q.percent + "). / " + (q.met ? "Quorum met." : "No quorum.");
+  agendaChoices(status.agenda || []);
+  results(status.items.filter((item) => item.state === "closed"));
+  const open = status.items.filter((item) => item.state === "open").map((item) => item.id).join("|");
+  if (open !== shownOpen) {
+    shownOpen = open;
+    setTimeout(sheetNow, Math.floor(Math.random() * 1500));
+  }
+}
+
+async function sheetNow() {
   const sheet = await call("GET", "/api/v1/remote/sheet/" + hexOf(record.publicKey));
   if (!sheet.ok) { say(failure(sheet), false); return; }
   const list = document.getElementById("puntos");
@@ -214,12 +290,21 @@ async function meetingNow() {
 const OUTCOMES = { pass: "Aprobado / passed", fail: "No aprobado / not passed", elected: "Elegidos / elected",
   "all-impeded": "Todas las acciones impedidas / all shares impeded", "lot-required": "Pendiente de sorteo / lot required" };
 const outcomes = new Map();
+function onResult(item, result) {
+  const title = (outcomes.get(item) || {}).title || item;
+  outcomes.set(item, { title, outcome: result.outcome });
+  showResults();
+}
 async function results(closed) {
   for (const item of closed) {
-    if (outcomes.has(item.id)) continue;
+    const known = outcomes.get(item.id);
+    if (known && known.outcome) { known.title = item.title; continue; }
     const r = await call("GET", "/api/v1/results/" + encodeURIComponent(item.id));
     if (r.ok && r.data) outcomes.set(item.id, { title: item.title, outcome: r.data.outcome });
   }
+  showResults();
+}
+function showResults() {
   const list = document.getElementById("resultados");
   list.replaceChildren(...Array.from(outcomes.values()).map((x) => {
     const li = el("li", x.title + ": ");
@@ -227,6 +312,40 @@ async function results(closed) {
     return li;
   }));
   document.getElementById("seccion-resultados").hidden = outcomes.size === 0;
+}
+
+// ----- the floor from afar (§3.31): a question or a written statement ------
+
+function agendaChoices(agenda) {
+  const select = document.getElementById("sobre");
+  const ids = agenda.map((a) => a.id).join("|");
+  if (select.dataset.ids === ids) return;
+  select.dataset.ids = ids;
+  const general = el("option", "La reunión en general / the meeting as a whole");
+  general.value = "";
+  select.replaceChildren(general, ...agenda.map((a) => {
+    const option = el("option", a.title);
+    option.value = a.id;
+    return option;
+  }));
+}
+
+const sent = []; // what was sent from here, with its record's number
+async function submit(e) {
+  e.preventDefault();
+  const text = document.getElementById("texto").value.trim();
+  if (!text) { say("Escriba su pregunta o constancia antes de enviarla. / Write it first.", false); return; }
+  const kind = document.querySelector("input[name=clase]:checked").value === "constancia" ? 2 : 1;
+  const item = document.getElementById("sobre").value;
+  const r = await call("POST", "/api/v1/remote/submissions", await signed(encodeSubmission(nonce(), current.credential, kind, item, text)));
+  if (!r.ok) { say(failure(r), false); return; }
+  document.getElementById("texto").value = "";
+  sent.push({ seq: r.data.seq, kind, text });
+  const what = kind === 2 ? "Su constancia" : "Su pregunta";
+  say(what + " quedó registrada con el n.º " + n(r.data.seq) + "; la presidencia la ve en su lista. / Recorded as record " + r.data.seq + ".", true);
+  document.getElementById("enviadas").replaceChildren(...sent.map((x) =>
+    el("li", (x.kind === 2 ? "Constancia" : "Pregunta") + " n.º " + n(x.seq) + ": " + x.text)));
+  document.getElementById("seccion-enviadas").hidden = false;
 }
 
 function itemCard(item) {
@@ -289,7 +408,7 @@ async function vote(item, card) {
     line: [r.data.receipt.seq, r.data.receipt.head, hash, r.data.signature].join(":") });
   say("Su voto en «" + item.title + "» quedó registrado. / Your vote was recorded.", true);
   showReceipts();
-  await meetingNow();
+  await sheetNow();
 }
 
 function showReceipts() {
@@ -320,9 +439,13 @@ if (root) {
     say("Inscripción enviada: espere la verificación de la mesa. / Registration sent.", true);
     await refresh();
   });
-  document.getElementById("unirse").addEventListener("click", join);
+  document.getElementById("unirse").addEventListener("click", () => join(false));
   document.getElementById("salir").addEventListener("click", leave);
+  document.getElementById("form-intervencion").addEventListener("submit", submit);
   document.getElementById("de-nuevo").addEventListener("click", async () => { await forgetKey(); record = null; show("paso-inscripcion"); });
   loadKey().then((found) => { record = found || null; return refresh(); });
-  setInterval(refresh, 3000);
+  // Until the person is in the meeting (waiting for the desk, or to
+  // join), the page asks where it stands; in the meeting, the feed and
+  // the heartbeat's answers say it.
+  setInterval(() => { if (!feed) refresh(); }, 4000);
 }

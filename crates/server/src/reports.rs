@@ -371,7 +371,7 @@ pub fn acta(
         .or_else(|| {
             gathered.first_opened.map(|(seq, time_ms)| acta::Installed { seq, time_ms, recorded: false })
         });
-    let held_as = held_as(state);
+    let held_as = held_as(state, &names, &whole_agenda);
     let continuity = state.continuity();
     // Each poll's opening, announced close and close (rules.md §11.5).
     let poll_clocks: Vec<acta::PollClock> = state
@@ -428,9 +428,15 @@ pub fn acta(
 }
 
 /// How the meeting was convened to be held, as the ledger recorded it
-/// (`meeting-modality`; presencial without it).
-fn held_as(state: &asamblea_ledger::State) -> asamblea_documents::acta::HeldAs {
-    use asamblea_documents::acta::{HeldAs, RemoteLines};
+/// (`meeting-modality`; presencial without it), with what the remote
+/// channel left on the record: the verifications, the lapses, and the
+/// questions and statements sent from afar.
+fn held_as(
+    state: &asamblea_ledger::State,
+    names: &[String],
+    agenda: &[asamblea_documents::acta::AgendaLine],
+) -> asamblea_documents::acta::HeldAs {
+    use asamblea_documents::acta::{FloorLine, HeldAs, LapseLine, RemoteLines};
     let remote = state.convened_modality().and_then(|m| m.remote.as_ref()).map(|r| RemoteLines {
         medium: r.medium.as_str().to_string(),
         access: r.access.as_str().to_string(),
@@ -448,7 +454,51 @@ fn held_as(state: &asamblea_ledger::State) -> asamblea_documents::acta::HeldAs {
         })
         .filter(|(_, n)| *n > 0)
         .collect();
-    HeldAs { modality: state.modality(), remote, verified }
+    // «Nombre (documento)»: the register's name for a holder, the desk's
+    // naming or a lodged power's for an agent.
+    let who = |person: &str| {
+        let holder = state
+            .meeting()
+            .and_then(|m| m.register().lookup(person))
+            .and_then(|at| names.get(at.get()))
+            .filter(|n| !n.is_empty())
+            .cloned();
+        let name =
+            holder.or_else(|| state.attendee_name(person).map(|a| a.name.as_str().to_string())).or_else(
+                || state.powers().carried_by(person).next().map(|r| r.power.agent_name.as_str().to_string()),
+            );
+        name.map_or_else(|| person.to_string(), |name| format!("{name} ({person})"))
+    };
+    let lapses = state
+        .lapses()
+        .iter()
+        .map(|l| LapseLine {
+            seq: l.seq,
+            at_ms: l.time_ms,
+            who: who(l.person.as_str()),
+            silent_ms: l.silent_ms,
+        })
+        .collect();
+    let floor = state
+        .submissions()
+        .iter()
+        .map(|s| FloorLine {
+            seq: s.seq,
+            at_ms: s.time_ms,
+            who: who(s.person.as_str()),
+            statement: s.kind == asamblea_wire::SubmissionKind::Statement,
+            about: s.item.as_ref().map(|item| {
+                agenda
+                    .iter()
+                    .find(|a| a.id == item.as_str())
+                    .map_or(item.as_str().to_string(), |a| a.title.clone())
+            }),
+            text: s.text.as_str().to_string(),
+            outcome: s.handled.as_ref().map(|h| h.1.spanish().to_string()),
+            note: s.handled.as_ref().map(|h| h.2.as_str().to_string()).unwrap_or_default(),
+        })
+        .collect();
+    HeldAs { modality: state.modality(), remote, verified, lapses, floor }
 }
 
 /// `YYYY-MM-DD`.

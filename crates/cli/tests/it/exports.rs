@@ -55,7 +55,9 @@ fn an_acta_without_quorum_lists_the_agenda_as_not_voted_and_says_why() {
         "No se abrió ninguna votación. Al levantarse la sesión había 0 acciones con voto de 0 accionistas",
         "SIN quórum",
         "Sin el quórum de esta convocatoria no se votó el orden del día",
-        "No se presentaron constancias escritas.",
+        "No se presentaron constancias escritas en la sala.",
+        "No se enviaron constancias escritas a distancia.",
+        "No se recibieron preguntas a distancia.",
     ] {
         assert!(text.contains(expected), "the acta lacks «{expected}»: {text}");
     }

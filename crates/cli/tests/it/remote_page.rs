@@ -1,9 +1,11 @@
 //! The remote attendee's page (`/remoto`, the server's `remote.js`) in a
 //! real browser: its encoder and WebCrypto signatures against the vectors
-//! of `docs/ledger-format.md` §10.13 and against the Rust encoder for
+//! of `docs/ledger-format.md` §10.13–10.14 and against the Rust encoder for
 //! other choices (the browser's ballot bytes are the ledger's); and a
 //! remote holder at phone size who registers, is verified at the desk's
-//! panel, joins, votes on two items and checks the receipt.
+//! panel, joins, votes on two items, loses the network (the presence
+//! lapses, the quorum drops), comes back, votes, sends a written statement
+//! the chair answers, and checks the receipt.
 
 use std::time::{Duration, Instant};
 
@@ -16,12 +18,14 @@ use serde_json::Value;
 use crate::consoles::Demo;
 use crate::webdriver::{self, Browser};
 
-/// The hex of the block named `name` in §10.13, white space removed.
-fn documented(name: &str) -> String {
+/// The hex of the block named `name` in the section headed `section`
+/// (§10.13 or §10.14), white space removed.
+fn documented(section: &str, name: &str) -> String {
     let doc = std::fs::read_to_string(crate::workspace_root().join("docs/ledger-format.md"))
         .expect("docs/ledger-format.md");
-    let section = doc.split("### 10.13 The remote attendee").nth(1).expect("§10.13");
-    let block = section.split(&format!("`{name}`:")).nth(1).unwrap_or_else(|| panic!("§10.13 has `{name}`"));
+    let section = doc.split(&format!("### {section}")).nth(1).unwrap_or_else(|| panic!("{section}"));
+    let block =
+        section.split(&format!("`{name}`:")).nth(1).unwrap_or_else(|| panic!("{section} has `{name}`"));
     let text = block.split("```text").nth(1).and_then(|b| b.split("```").next()).expect("a text block");
     text.split_whitespace().collect()
 }
@@ -94,6 +98,12 @@ fn the_phones_encoder_and_signatures_are_the_documents_and_the_rust_encoders() {
            arrival: R.hexOf(R.encodeArrival(nonce(0xc3), 7, ['H3', 'CC-1032456789'])),
            departure: R.hexOf(R.encodeDeparture(nonce(0xc5), 7)),
            fingerprint: await R.fingerprint(pub),
+           heartbeat: R.hexOf(R.encodeHeartbeat(pub, 1764856800000)),
+           beat: R.hexOf(await R.signWith(key, meeting, R.encodeHeartbeat(pub, 1764856800000))),
+           submission: R.hexOf(R.encodeSubmission(nonce(0xd2), 7, 1, 'item-2', '¿Cuándo se pagan los dividendos?')),
+           asked: R.hexOf(await R.signWith(key, meeting,
+             R.encodeSubmission(nonce(0xd2), 7, 1, 'item-2', '¿Cuándo se pagan los dividendos?'))),
+           general: R.hexOf(R.encodeSubmission(nonce(0xd4), 8, 2, '', 'Constancia.')),
          };",
     );
     for (field, name) in [
@@ -105,8 +115,35 @@ fn the_phones_encoder_and_signatures_are_the_documents_and_the_rust_encoders() {
         ("arrival", "checked-in-remote"),
         ("departure", "checked-out-remote"),
     ] {
-        assert_eq!(got[field].as_str().unwrap(), documented(name), "the page's `{name}` is §10.13's");
+        assert_eq!(
+            got[field].as_str().unwrap(),
+            documented("10.13", name),
+            "the page's `{name}` is §10.13's"
+        );
     }
+    for (field, name) in [
+        ("heartbeat", "remote-heartbeat"),
+        ("beat", "signature of the heartbeat"),
+        ("submission", "remote-submission"),
+        ("asked", "signature of the submission"),
+    ] {
+        assert_eq!(
+            got[field].as_str().unwrap(),
+            documented("10.14", name),
+            "the page's `{name}` is §10.14's"
+        );
+    }
+    // A statement about the meeting as a whole (no item), as Rust writes it.
+    let general = Event {
+        nonce: Nonce([0xd4; 16]),
+        body: EventBody::RemoteSubmission {
+            credential: CredentialId(8),
+            kind: asamblea_wire::SubmissionKind::Statement,
+            item: None,
+            text: asamblea_wire::Prose::new("Constancia.").unwrap(),
+        },
+    };
+    assert_eq!(got["general"].as_str().unwrap(), asamblea_wire::hex::encode(&general.encode().unwrap()));
     assert_eq!(
         got["fingerprint"],
         asamblea_wire::key_fingerprint(&Keypair::from_seed(&[0x55; 32]).public_key())
@@ -176,6 +213,11 @@ fn option_index(option: u16) -> OptionIndex {
 /// `method path` on the daemon over HTTPS as `role` (or the public): the
 /// status and the JSON.
 fn api(demo: &Demo, method: &str, path: &str, role: Option<&str>) -> (u16, Value) {
+    send(demo, method, path, role, serde_json::json!({}))
+}
+
+/// [`api`] with `body` for a POST.
+fn send(demo: &Demo, method: &str, path: &str, role: Option<&str>, body: Value) -> (u16, Value) {
     let addr: std::net::SocketAddr = demo.base.trim_start_matches("https://").parse().unwrap();
     let runtime = tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap();
     runtime.block_on(async {
@@ -183,7 +225,7 @@ fn api(demo: &Demo, method: &str, path: &str, role: Option<&str>) -> (u16, Value
         let mut client = HttpsClient::connect(addr, staff_tls(&demo.dir).unwrap()).await.unwrap();
         let token = role.map(|r| demo.tokens[r].as_str());
         let (status, answer) = match (method, token) {
-            ("POST", token) => client.post_json(path, &serde_json::json!({}), token).await.unwrap(),
+            ("POST", token) => client.post_json(path, &body, token).await.unwrap(),
             (_, Some(token)) => client.get_json_as(path, token).await.unwrap(),
             (_, None) => client.get_json(path).await.unwrap(),
         };
@@ -304,6 +346,131 @@ fn a_remote_holder_at_phone_size_registers_is_verified_at_the_desk_joins_votes_t
     browser.wait_for_text("No hay inscripciones en espera", Duration::from_secs(10));
 }
 
+/// A mixed meeting of three holders whose remote presence lapses after
+/// 15 s without a heartbeat (one a second): A-1 (600) in the room, B-2
+/// (300) from a phone.
+fn short_timeout_meeting() -> String {
+    let meeting = crate::support::SESSIONS_MEETING.replacen(
+        "profile = \"legal-default\"",
+        "profile = \"legal-default\"\nmodality = \"mixta\"",
+        1,
+    );
+    format!(
+        "{meeting}
+[remote]
+medium = \"La página /remoto de la asamblea\"
+access = \"Cada accionista abre la página y se inscribe con su documento\"
+identity_check = \"Videollamada con la mesa de registro\"
+floor = \"Preguntas y constancias por escrito desde la misma página\"
+identity_delegated = true
+heartbeat_seconds = 1
+presence_timeout_seconds = 15
+"
+    )
+}
+
+/// Waits up to `limit` for `check` to hold, polling; the time it took.
+fn eventually(limit: Duration, what: &str, mut check: impl FnMut() -> bool) -> Duration {
+    let started = Instant::now();
+    while !check() {
+        assert!(started.elapsed() < limit, "{what}: not within {limit:?}");
+        std::thread::sleep(Duration::from_millis(250));
+    }
+    started.elapsed()
+}
+
+#[test]
+fn a_phone_that_loses_the_network_lapses_comes_back_by_itself_votes_and_leaves_a_statement() {
+    if let Some(why) = webdriver::missing() {
+        webdriver::not_run("remote_page::a_phone_that_loses_the_network", why);
+        return;
+    }
+    let demo = Demo::serve("remote-lapse", &short_timeout_meeting(), crate::support::SESSIONS_REGISTER);
+    let shots = crate::consoles::screenshots();
+    let (status, answer) =
+        send(&demo, "POST", "/api/v1/checkins", Some("operator"), serde_json::json!({ "holder": "A-1" }));
+    assert!((200..300).contains(&status), "{status} {answer}");
+    let browser = Browser::start();
+    browser.size(390, 844);
+    browser.goto(&format!("{}/remoto", demo.base));
+    browser.wait_for_text("Inscribirse para asistir a distancia", Duration::from_secs(10));
+    browser.type_into("#documento", "B-2");
+    browser.type_into("#nombre", "Bruno Accionista");
+    browser.click("#form-inscripcion button[type=submit]");
+    browser.wait_for_text("Esperando la verificación de la mesa", Duration::from_secs(10));
+    let (_, pending) = api(&demo, "GET", "/api/v1/remote/pending", Some("operator"));
+    let key = pending["pending"][0]["key"].as_str().expect("the phone's registration").to_string();
+    let verification = serde_json::json!({ "key": key, "method": "video-call", "evidence": "cd".repeat(32) });
+    let (status, answer) =
+        send(&demo, "POST", "/api/v1/remote/verifications", Some("operator"), verification);
+    assert!((200..300).contains(&status), "{status} {answer}");
+    browser.wait_for_text("Su identidad fue verificada", Duration::from_secs(15));
+    browser.click("#unirse");
+    browser.wait_for_text("En la reunión, a distancia", Duration::from_secs(10));
+    let shares =
+        || api(&demo, "GET", "/api/v1/status", None).1["quorum"]["present_shares"].as_u64().unwrap_or(0);
+    assert_eq!(shares(), 900);
+    let (status, answer) =
+        send(&demo, "POST", "/api/v1/meeting/install", Some("chair"), serde_json::json!({ "note": "" }));
+    assert!((200..300).contains(&status), "{status} {answer}");
+
+    // The signal goes: no heartbeat reaches the daemon, which records the
+    // lapse after the meeting's 15 s; the quorum drops to the room's.
+    browser.offline(true);
+    browser.wait_for_text("Sin conexión con la reunión", Duration::from_secs(30));
+    let took = eventually(Duration::from_secs(120), "the lapse", || shares() == 600);
+    println!("remote_page: the lapse was recorded {took:?} after the phone went offline (timeout 15 s)");
+    browser.screenshot(&shots.join("remoto-sin-conexion-390x844.png"));
+    browser.assert_accessible("remoto-sin-conexion-390x844");
+    // Back online: the page records the return by itself and says so.
+    browser.offline(false);
+    browser.wait_for_text("volvió a la reunión", Duration::from_secs(60));
+    eventually(Duration::from_secs(30), "the return", || shares() == 900);
+
+    // The chair opens the election; the phone votes for Lista A.
+    let (status, answer) = api(&demo, "POST", "/api/v1/items/junta/open", Some("chair"));
+    assert!((200..300).contains(&status), "{status} {answer}");
+    browser.wait_for_text("Elección de la Junta Directiva", Duration::from_secs(20));
+    browser.wait_for_text("Firmar y enviar mi voto", Duration::from_secs(10));
+    browser.click("#puntos form input[type=radio]");
+    browser.click("#puntos form button[type=submit]");
+    browser.wait_for_text("Código de su voto", Duration::from_secs(10));
+
+    // A written statement for the acta, about «Proposiciones y varios».
+    browser.click("#clase-constancia");
+    browser.eval("const s = document.getElementById('sobre'); s.value = 'varios'; s.dispatchEvent(new Event('change'));");
+    browser.type_into("#texto", "Dejo constancia de que voté desde mi teléfono.");
+    browser.eval("document.getElementById('form-intervencion').scrollIntoView();");
+    browser.click("#form-intervencion button[type=submit]");
+    browser.wait_for_text("quedó registrada con el n.º", Duration::from_secs(10));
+    browser.screenshot(&shots.join("remoto-constancia-390x844.png"));
+    browser.assert_accessible("remoto-constancia-390x844");
+    let (_, floor) = api(&demo, "GET", "/api/v1/floor", Some("chair"));
+    let sent = &floor["submissions"][0];
+    assert_eq!(
+        (sent["person"].as_str(), sent["kind"].as_str(), sent["item"].as_str(), sent["text"].as_str()),
+        (
+            Some("B-2"),
+            Some("statement"),
+            Some("varios"),
+            Some("Dejo constancia de que voté desde mi teléfono.")
+        )
+    );
+    // The chair's console lists it; «Leída» records it read.
+    browser.new_window();
+    browser.size(1280, 720);
+    crate::consoles::sign_in(&browser, &demo, "chair", "Presidencia");
+    browser.wait_for_text("Intervenciones a distancia", Duration::from_secs(10));
+    browser.wait_for_text("Dejo constancia de que voté desde mi teléfono.", Duration::from_secs(10));
+    browser.eval("document.getElementById('floor-title').scrollIntoView();");
+    browser.screenshot(&shots.join("presidencia-intervenciones-1280x720.png"));
+    browser.assert_accessible("presidencia-intervenciones-1280x720");
+    browser.click("#intervenciones li button");
+    browser.wait_for_text("Leída / read", Duration::from_secs(10));
+    let (_, floor) = api(&demo, "GET", "/api/v1/floor", Some("chair"));
+    assert_eq!(floor["submissions"][0]["outcome"], "read");
+}
+
 /// `asamblea verify DIR --json` names each remote verification (HY-2):
 /// who, the key, how, the evidence's hash, the operator who verified, the
 /// credential bound; and says so in words without `--json`.
@@ -360,6 +527,42 @@ fn verify_names_each_remote_verification_and_its_credential() {
     service
         .remote_event(asamblea_ledger::Signed { event, bytes, signer: browser.public_key(), signature })
         .expect("arrived remotely");
+    // The phone goes silent: the daemon ends the stay (HY-5); the person
+    // comes back, asks a question and leaves a statement the chair reads.
+    let lapse = service.lapse_presence(CredentialId(1), 300_250).expect("lapsed");
+    let mut from_phone = |nonce: u8, body: EventBody| {
+        let event = Event { nonce: Nonce([nonce; 16]), body };
+        let bytes = event.encode().unwrap();
+        let signature = browser.sign(&service.meeting_id(), &bytes).unwrap();
+        service
+            .remote_event(asamblea_ledger::Signed { event, bytes, signer: browser.public_key(), signature })
+            .expect("from the phone")
+    };
+    from_phone(
+        0x78,
+        EventBody::CheckedInRemote { credential: CredentialId(1), principals: vec![Id::new("B-2").unwrap()] },
+    );
+    let ask = |kind, item: Option<&str>, text: &str| EventBody::RemoteSubmission {
+        credential: CredentialId(1),
+        kind,
+        item: item.map(|i| Id::new(i).unwrap()),
+        text: asamblea_wire::Prose::new(text).unwrap(),
+    };
+    let question = from_phone(
+        0x79,
+        ask(asamblea_wire::SubmissionKind::Question, None, "¿Hay quórum para reformar los estatutos?"),
+    );
+    let statement = from_phone(
+        0x7A,
+        ask(asamblea_wire::SubmissionKind::Statement, None, "Dejo constancia de mi desacuerdo.\nB-2."),
+    );
+    service
+        .staff_event(EventBody::SubmissionHandled {
+            submission: statement.seq,
+            outcome: asamblea_wire::SubmissionOutcome::Read,
+            note: asamblea_wire::Text::new("").unwrap(),
+        })
+        .expect("read");
     drop(service.close());
     let out = crate::support::asamblea(&["verify", &path(&dir), "--json"]);
     assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
@@ -374,6 +577,21 @@ fn verify_names_each_remote_verification_and_its_credential() {
         (remote["credential"].clone(), remote["revoked"].clone()),
         (serde_json::json!(1), serde_json::json!(false))
     );
+    let floor = &answer["floor"];
+    assert_eq!(floor["lapses"][0]["seq"], lapse.seq, "{floor}");
+    assert_eq!(
+        (floor["lapses"][0]["person"].as_str(), floor["lapses"][0]["silent_ms"].as_u64()),
+        (Some("B-2"), Some(300_250))
+    );
+    let submissions = floor["submissions"].as_array().unwrap();
+    assert_eq!(submissions.len(), 2, "{floor}");
+    assert_eq!(
+        (submissions[0]["seq"].as_u64(), submissions[0]["kind"].as_str()),
+        (Some(question.seq), Some("question"))
+    );
+    assert_eq!(submissions[0]["handled"], Value::Null);
+    assert_eq!(submissions[1]["handled"]["outcome"], "read");
+    assert_eq!(submissions[1]["text"], "Dejo constancia de mi desacuerdo.\nB-2.");
     let out = crate::support::asamblea(&["verify", &path(&dir)]);
     assert!(
         String::from_utf8_lossy(&out.stdout)
@@ -394,6 +612,21 @@ fn verify_names_each_remote_verification_and_its_credential() {
         "{text}"
     );
     assert!(text.contains("hasta el cierre (a distancia)"), "{text}");
+    for expected in [
+        "1 presencia a distancia se interrumpió por falta de señal de vida de la conexión",
+        "300 s",
+        "No se presentaron constancias escritas en la sala.",
+        "Constancias escritas enviadas a distancia (1):",
+        "Dejo constancia de mi desacuerdo.",
+        "Trámite: leída.",
+        "Se recibió 1 pregunta a distancia: 0 leídas, 0 respondidas, 0 no leídas y 1 sin trámite registrado.",
+        "¿Hay quórum para reformar los estatutos?",
+        "sin trámite",
+    ] {
+        assert!(text.contains(expected), "the acta lacks «{expected}»: {text}");
+    }
+    // Two stays of B-2, both from afar: the lapse ended the first.
+    assert!(text.contains("(a distancia); ") && text.contains("hasta el cierre (a distancia)"), "{text}");
     crate::support::remove_meeting(&dir);
     let _ = std::fs::remove_dir_all(&parent);
 }

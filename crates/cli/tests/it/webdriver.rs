@@ -209,6 +209,21 @@ impl Browser {
         }
     }
 
+    /// Cuts this window's network (`true`) or gives it back, as Chromium's
+    /// own network emulation does (ChromeDriver's `network_conditions`):
+    /// every request and the live feed fail as on a phone that lost its
+    /// signal.
+    pub fn offline(&self, offline: bool) {
+        if offline {
+            let conditions = json!({ "network_conditions": {
+                "offline": true, "latency": 0, "download_throughput": 0, "upload_throughput": 0,
+            } });
+            self.session_call("POST", "/chromium/network_conditions", Some(conditions));
+        } else {
+            self.session_call("DELETE", "/chromium/network_conditions", None);
+        }
+    }
+
     /// Opens `url`.
     pub fn goto(&self, url: &str) {
         self.session_call("POST", "/url", Some(json!({ "url": url })));

@@ -23,6 +23,48 @@ pub struct HeldAs {
     /// (HY-7): each method in Spanish with how many, in the ledger's
     /// order of the methods; none counted are left out.
     pub verified: Vec<(String, u64)>,
+    /// Every remote stay the daemon ended for want of heartbeats, in
+    /// order (HY-5).
+    pub lapses: Vec<LapseLine>,
+    /// Every question and written statement sent from afar, in order of
+    /// arrival (HY-7, C.Co Art. 189).
+    pub floor: Vec<FloorLine>,
+}
+
+/// A remote stay ended because its heartbeats stopped (`presence-lapsed`).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct LapseLine {
+    /// Its record.
+    pub seq: u64,
+    /// Its time, ms since the Unix epoch.
+    pub at_ms: Option<u64>,
+    /// Who: «Nombre (documento)».
+    pub who: String,
+    /// How long no heartbeat had come, in ms.
+    pub silent_ms: u64,
+}
+
+/// A question or written statement sent from afar (`remote-submission`)
+/// and what the chair did with it (`submission-handled`).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct FloorLine {
+    /// Its record.
+    pub seq: u64,
+    /// Its time, ms since the Unix epoch.
+    pub at_ms: Option<u64>,
+    /// Who: «Nombre (documento)».
+    pub who: String,
+    /// A written statement (else a question).
+    pub statement: bool,
+    /// The item it is about, by its title; none for the meeting as a whole.
+    pub about: Option<String>,
+    /// Its words.
+    pub text: String,
+    /// What the chair did, in Spanish («leída», «respondida», «no leída»),
+    /// once recorded.
+    pub outcome: Option<String>,
+    /// The chair's note.
+    pub note: String,
 }
 
 /// The remote channel as the notice stated it.
@@ -198,6 +240,128 @@ pub(super) fn continuity_blocks(source: &ActaSource<'_>) -> Vec<Block> {
         ));
     }
     out
+}
+
+/// Section 3's remote stays ended for want of heartbeats (HY-5): how
+/// many, and each one's record, time, person and silence.
+pub(super) fn lapse_blocks(held: &HeldAs) -> Vec<Block> {
+    if !held.modality.has_remote_channel() {
+        return Vec::new();
+    }
+    if held.lapses.is_empty() {
+        return vec![text(
+            "Ninguna presencia a distancia se interrumpió por falta de señal de vida de la conexión."
+                .to_string(),
+        )];
+    }
+    let n = held.lapses.len() as u64;
+    let rows = held
+        .lapses
+        .iter()
+        .map(|l| {
+            vec![
+                thousands(l.seq),
+                hour(l.at_ms),
+                l.who.clone(),
+                format!("{} s", thousands(l.silent_ms / 1_000)),
+            ]
+        })
+        .collect();
+    vec![
+        text(format!(
+            "{} {} a distancia se {} por falta de señal de vida de la conexión durante el plazo que fijó la convocatoria; el servicio registró cada salida y el quórum se recalculó en ese momento (una vuelta es una nueva llegada):",
+            thousands(n),
+            if n == 1 { "presencia" } else { "presencias" },
+            if n == 1 { "interrumpió" } else { "interrumpieron" },
+        )),
+        table(&["Registro", "Hora", "Asistente", "Sin señal"], rows),
+    ]
+}
+
+/// Section 6's written statements sent from afar, in full, and the
+/// questions received from afar: how many and what was done with each
+/// (HY-7, C.Co Art. 189). Nothing for a presencial meeting.
+pub(super) fn floor_blocks(held: &HeldAs) -> Vec<Block> {
+    if !held.modality.has_remote_channel() {
+        return Vec::new();
+    }
+    let mut out = Vec::new();
+    let when =
+        |l: &FloorLine| l.at_ms.map_or_else(String::new, |ms| format!(", a las {}", colombia_time(ms).1));
+    let done = |l: &FloorLine| match handled(l) {
+        Some(words) => format!("Trámite: {}.", words.trim_end_matches('.')),
+        None => "Trámite: ninguno registrado.".to_string(),
+    };
+    let about = |l: &FloorLine| {
+        l.about.as_ref().map_or_else(|| "la reunión en general".to_string(), |t| format!("«{t}»"))
+    };
+    let statements: Vec<&FloorLine> = held.floor.iter().filter(|l| l.statement).collect();
+    if statements.is_empty() {
+        out.push(text("No se enviaron constancias escritas a distancia.".to_string()));
+    } else {
+        out.push(text(format!(
+            "Constancias escritas enviadas a distancia ({}):",
+            thousands(statements.len() as u64)
+        )));
+        for l in statements {
+            out.push(text(format!(
+                "Registro n.º {}{} — {}, sobre {}:",
+                thousands(l.seq),
+                when(l),
+                l.who,
+                about(l)
+            )));
+            out.extend(l.text.lines().map(|line| text(line.to_string())));
+            out.push(text(done(l)));
+        }
+    }
+    let questions: Vec<&FloorLine> = held.floor.iter().filter(|l| !l.statement).collect();
+    if questions.is_empty() {
+        out.push(text("No se recibieron preguntas a distancia.".to_string()));
+        return out;
+    }
+    let count = |word: &str| questions.iter().filter(|l| l.outcome.as_deref() == Some(word)).count() as u64;
+    let pending = questions.iter().filter(|l| l.outcome.is_none()).count() as u64;
+    out.push(text(format!(
+        "{} {} a distancia: {} leídas, {} respondidas, {} no leídas y {} sin trámite registrado.",
+        if questions.len() == 1 { "Se recibió" } else { "Se recibieron" },
+        if questions.len() == 1 {
+            "1 pregunta".to_string()
+        } else {
+            format!("{} preguntas", thousands(questions.len() as u64))
+        },
+        thousands(count("leída")),
+        thousands(count("respondida")),
+        thousands(count("no leída")),
+        thousands(pending),
+    )));
+    let rows = questions
+        .iter()
+        .map(|l| {
+            vec![
+                thousands(l.seq),
+                hour(l.at_ms),
+                l.who.clone(),
+                about(l),
+                l.text.clone(),
+                handled(l).unwrap_or_else(|| "sin trámite".to_string()),
+            ]
+        })
+        .collect();
+    out.push(table(&["Registro", "Hora", "Asistente", "Sobre", "Pregunta", "Trámite"], rows));
+    out
+}
+
+/// A record's hour, `10:42`, or nothing when its time is not known.
+fn hour(at_ms: Option<u64>) -> String {
+    at_ms.map_or_else(String::new, |ms| colombia_time(ms).1)
+}
+
+/// What the chair did with a submission, with the note: «no leída:
+/// repetida»; none when nothing was recorded.
+fn handled(l: &FloorLine) -> Option<String> {
+    let outcome = l.outcome.as_ref()?;
+    Some(if l.note.is_empty() { outcome.clone() } else { format!("{outcome}: {}", l.note) })
 }
 
 /// Section 7's deadline for entering the acta of an art. 19 meeting in

@@ -37,10 +37,14 @@ impl State {
         &self.submissions
     }
 
-    /// The time of record `seq`, once placed, if it is a submission.
+    /// The time of record `seq`, once placed, if it is a submission or a
+    /// lapse.
     pub(super) fn floor_placed(&mut self, seq: u64, time_ms: u64) {
         if let Some(submission) = self.submissions.last_mut().filter(|s| s.seq == seq) {
             submission.time_ms = Some(time_ms);
+        }
+        if let Some(lapse) = self.lapses.last_mut().filter(|l| l.seq == seq) {
+            lapse.time_ms = Some(time_ms);
         }
     }
 

@@ -17,6 +17,8 @@ use super::{Rejection, State};
 pub struct Lapse {
     /// The number of its record.
     pub seq: u64,
+    /// Its record's time, ms since the Unix epoch, once placed.
+    pub time_ms: Option<u64>,
     /// Whose stay ended.
     pub person: Id,
     /// How long no heartbeat had come, in milliseconds.
@@ -263,7 +265,7 @@ impl State {
                     return Err(Rejection::NotLapsed { silent_ms: *silent_ms, timeout_ms });
                 }
                 self.leave_remotely(&person, seq)?;
-                self.lapses.push(Lapse { seq, person, silent_ms: *silent_ms });
+                self.lapses.push(Lapse { seq, time_ms: None, person, silent_ms: *silent_ms });
             }
             _ => unreachable!("remote_step takes the remote kinds only"),
         }

@@ -3,7 +3,8 @@
 //! acta), the agenda with a button to open or close each item's poll (the
 //! informative items in their place, the candidates of each list), and a
 //! closed item's result to read aloud (`reading.js`, shared with the
-//! projector view).
+//! projector view); in a meeting with a remote channel, the questions and
+//! statements sent from afar (`remote::floor_panel`).
 
 use axum::extract::State;
 use axum::http::HeaderMap;
@@ -16,6 +17,7 @@ use crate::AppState;
 
 /// `GET /presidencia`: the chair's agenda.
 pub(super) async fn page(State(state): State<AppState>, headers: HeaderMap) -> Response {
+    let remote = state.with_service(|service| service.state().remote_attendance_allowed());
     let main = html! {
         p #quorum .quorum aria-live="polite" { "…" }
         p #mensaje role="status" aria-live="polite" {}
@@ -50,6 +52,9 @@ pub(super) async fn page(State(state): State<AppState>, headers: HeaderMap) -> R
                     tbody #agenda {}
                 }
             }
+        }
+        @if remote {
+            (super::remote::floor_panel())
         }
     };
     super::console(&state, &headers, &[Role::Chair], ("Presidencia", "Chair"), "presidencia", main)

@@ -2,7 +2,8 @@
 //! a keyboard and a screen reader. One step shows at a time: register,
 //! wait for the desk's verification (the key's fingerprint, to compare
 //! with staff's), join, the meeting (the quorum, each open item's ballot
-//! sheet, the results as they close, the receipts), the end. Every
+//! sheet, the results as they close, the receipts, a question or a written
+//! statement for the chair), the end. Every
 //! signature is made in the browser (`remote.js`): with no script there is
 //! no key, and the page says so.
 
@@ -61,6 +62,10 @@ pub(crate) async fn page(State(state): State<AppState>) -> Response {
             }
             section #paso-reunion aria-labelledby="t-reunion" hidden {
                 h2 #t-reunion { "En la reunión, a distancia " span.en { "in the meeting, remotely" } }
+                p #sin-conexion .said.no role="alert" hidden {
+                    "Sin conexión con la reunión: reconectando… Si no vuelve en unos minutos, su presencia se interrumpe y la página lo reingresa al volver. "
+                    span.en { "Offline: reconnecting. If it takes minutes, your presence lapses and the page brings you back." }
+                }
                 p #quorum aria-live="polite" { "…" }
                 h3 { "Puntos abiertos para votar " span.en { "items open to vote" } }
                 p #sin-puntos { "No hay votaciones abiertas ahora. Esta página las mostrará cuando se abran. " span.en { "No poll is open now." } }
@@ -72,6 +77,35 @@ pub(crate) async fn page(State(state): State<AppState>) -> Response {
                 section #seccion-recibos aria-labelledby="t-recibos" hidden {
                     h3 #t-recibos { "Sus recibos " span.en { "your receipts" } }
                     ul #recibos {}
+                }
+                section aria-labelledby="t-intervenir" {
+                    h3 #t-intervenir { "Pedir la palabra o dejar constancia " span.en { "ask for the floor or leave a written statement" } }
+                    p {
+                        "Lo que envíe queda registrado al llegar, firmado con su clave; la presidencia lo ve en su lista y el acta dice qué se hizo con cada una. "
+                        span.en { "What you send is recorded as it arrives; the chair sees it and the acta says what was done with it." }
+                    }
+                    form #form-intervencion {
+                        fieldset {
+                            legend { "Qué envía " span.en { "what you send" } }
+                            div.opcion {
+                                input #clase-pregunta type="radio" name="clase" value="pregunta" checked;
+                                label for="clase-pregunta" { "Una pregunta o solicitud de palabra " span.en { "a question" } }
+                            }
+                            div.opcion {
+                                input #clase-constancia type="radio" name="clase" value="constancia";
+                                label for="clase-constancia" { "Una constancia escrita para el acta " span.en { "a written statement for the acta" } }
+                            }
+                        }
+                        label for="sobre" { "Sobre " span.en { "about" } }
+                        select #sobre name="sobre" { option value="" { "La reunión en general / the meeting as a whole" } }
+                        label for="texto" { "Su texto (hasta 4.000 caracteres) " span.en { "your text" } }
+                        textarea #texto name="texto" rows="4" maxlength="4000" required {}
+                        button type="submit" { "Firmar y enviar " span.en { "sign and send" } }
+                    }
+                    section #seccion-enviadas aria-labelledby="t-enviadas" hidden {
+                        h4 #t-enviadas { "Enviadas desde este teléfono " span.en { "sent from this phone" } }
+                        ul #enviadas {}
+                    }
                 }
                 button #salir type="button" { "Salir de la reunión " span.en { "leave the meeting" } }
             }
