@@ -51,6 +51,11 @@ pub struct SheetItem {
     pub options: Vec<SheetOption>,
     /// For each holder carried: the shares that vote, or why none do.
     pub holders: Vec<SheetVoter>,
+    /// Once the chair announced the close: how long until the countdown
+    /// ends, ms, as the daemon counted when it answered (0: it may close
+    /// now). The kiosk and the phone count it down (`docs/rules.md`
+    /// §11.5); none before an announcement.
+    pub close_in_ms: Option<u64>,
 }
 
 /// An option of an item's ballot.

@@ -148,10 +148,19 @@ pub(crate) fn sheet_of(
                 matter_en: item.matter().english().to_string(),
                 options,
                 holders,
+                close_in_ms: close_in_ms(service.state(), item.id()),
             }
         })
         .collect();
     Ok(BallotSheet { credential: credential.0, person: person.to_string(), name, holders, open_items })
+}
+
+/// How long until the countdown the chair announced for `item` ends, ms
+/// from now (0 once it has run); none before an announcement.
+fn close_in_ms(state: &asamblea_ledger::State, item: &str) -> Option<u64> {
+    let end = state.announcement(item)?.end_ms();
+    let now = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0, |d| d.as_millis());
+    Some(u64::try_from(u128::from(end).saturating_sub(now)).unwrap_or(u64::MAX))
 }
 
 /// A ballot as a kiosk sends it. Its fields borrow from the request's

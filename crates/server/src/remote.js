@@ -268,7 +268,10 @@ function onStatus(status) {
     " acciones presentes (" + q.percent + "). / " + (q.met ? "Quorum met." : "No quorum.");
   agendaChoices(status.agenda || []);
   results(status.items.filter((item) => item.state === "closed"));
-  const open = status.items.filter((item) => item.state === "open").map((item) => item.id).join("|");
+  // The open items and any close announced: either change asks for the
+  // sheet again (it says how long each countdown has left).
+  const open = status.items.filter((item) => item.state === "open")
+    .map((item) => item.id + "@" + (item.close_announced_at_ms || "")).join("|");
   if (open !== shownOpen) {
     shownOpen = open;
     setTimeout(sheetNow, Math.floor(Math.random() * 1500));
@@ -280,11 +283,39 @@ async function sheetNow() {
   if (!sheet.ok) { say(failure(sheet), false); return; }
   const list = document.getElementById("puntos");
   const open = sheet.data.open_items.filter((item) => !receipts.some((x) => x.item === item.id));
+  for (const item of open) {
+    if (item.close_in_ms !== null && item.close_in_ms !== undefined) closing.set(item.id, Date.now() + item.close_in_ms);
+  }
   const shown = Array.from(list.children).map((c) => c.dataset.item).join("|");
-  if (shown === open.map((i) => i.id).join("|")) return; // nothing new: keep what the person chose
-  list.replaceChildren(...open.map(itemCard));
-  document.getElementById("sin-puntos").hidden = open.length > 0;
+  if (shown !== open.map((i) => i.id).join("|")) { // else keep what the person chose
+    list.replaceChildren(...open.map(itemCard));
+    document.getElementById("sin-puntos").hidden = open.length > 0;
+  }
+  countdowns();
 }
+
+// The close the chair announced, counted down on each card (as every
+// screen does) from what the daemon said was left when it answered.
+const closing = new Map();
+function countdowns() {
+  for (const card of document.querySelectorAll("#puntos form.punto")) {
+    const until = closing.get(card.dataset.item);
+    if (until === undefined) continue;
+    let box = card.querySelector(".cierre");
+    if (!box) {
+      box = el("p", undefined, "cierre");
+      box.setAttribute("role", "timer");
+      card.querySelector("h3").after(box);
+    }
+    const seconds = Math.max(0, Math.ceil((until - Date.now()) / 1000));
+    const m = Math.floor(seconds / 60), sec = seconds % 60;
+    const left = (m > 0 ? m + " min " : "") + String(sec).padStart(m > 0 ? 2 : 1, "0") + " s";
+    box.textContent = seconds > 0
+      ? "La presidencia anunció el cierre: vote ahora; puede cerrarse en " + left + ". / The chair announced the close: it may close in " + left + "."
+      : "La presidencia anunció el cierre: vote ahora, puede cerrarse en cualquier momento. / It may close at any moment.";
+  }
+}
+setInterval(countdowns, 1000);
 
 // The result of each closed item, read once as it closes.
 const OUTCOMES = { pass: "Aprobado / passed", fail: "No aprobado / not passed", elected: "Elegidos / elected",

@@ -54,13 +54,22 @@ impl Drop for KioskRun {
 /// `GET` or `POST` on the daemon as the venue's staff would (the venue CA
 /// trusted, a bearer token when given).
 fn daemon(demo: &Demo, method: &str, path: &str, token: Option<&str>) -> (u16, Value) {
+    request(demo, method, path, token, &json!({}))
+}
+
+/// A POST of `body` to `path` as the staff member of `token`.
+fn daemon_with(demo: &Demo, path: &str, token: &str, body: &Value) -> (u16, Value) {
+    request(demo, "POST", path, Some(token), body)
+}
+
+fn request(demo: &Demo, method: &str, path: &str, token: Option<&str>, body: &Value) -> (u16, Value) {
     let addr: std::net::SocketAddr = demo.base.trim_start_matches("https://").parse().unwrap();
     let tls = asamblea_kiosk::staff_tls(&demo.dir).unwrap();
     let runtime = tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap();
     runtime.block_on(async {
         let mut client = asamblea_kiosk::HttpsClient::connect(addr, tls).await.unwrap();
         let (status, value) = match (method, token) {
-            ("POST", _) => client.post_json(path, &json!({}), token).await.unwrap(),
+            ("POST", _) => client.post_json(path, body, token).await.unwrap(),
             (_, Some(token)) => client.get_json_as(path, token).await.unwrap(),
             _ => client.get_json(path).await.unwrap(),
         };
@@ -492,14 +501,34 @@ fn an_attendee_votes_at_the_kiosk_from_scan_to_receipt_and_nothing_is_lost_or_co
 
     // The chair closes the polls between an attendee's review and confirm:
     // nothing is counted, and the receipt screen says so, with why.
+    // First the chair announces item-1's close, with a countdown of 2 s:
+    // the kiosk shows it on that item's card (still running, or run).
+    let (status, body) =
+        daemon_with(&demo, "/api/v1/items/item-1/announce-close", &chair, &json!({ "countdown_seconds": 2 }));
+    assert!(status < 300, "announce: {status} {body}");
     browser.wait_for_text("Acerque su credencial al lector", Duration::from_secs(10));
     browser.keys(&format!("{}\n", in_person[4].2));
     browser.wait_for_text("Hola, ", Duration::from_secs(10));
+    let closing =
+        browser.eval("return document.querySelector('[data-item=\"item-1\"] .cierre').textContent;");
+    assert!(
+        closing.as_str().unwrap_or("").starts_with("La presidencia anunció el cierre: vote ahora"),
+        "item-1's countdown on the kiosk: {closing}"
+    );
+    assert_eq!(browser.eval("return document.querySelectorAll('[data-item=\"item-2\"] .cierre').length;"), 0);
     choose_all(&browser, 0);
     browser.click("#revisar");
     browser.wait_for_text("Revise su voto", Duration::from_secs(10));
     for item in ["item-1", "item-2"] {
-        let (status, body) = daemon(&demo, "POST", &format!("/api/v1/items/{item}/close"), Some(&chair));
+        // item-1 closes once its 2 s have run (the daemon says when).
+        let started = std::time::Instant::now();
+        let (status, body) = loop {
+            let (status, body) = daemon(&demo, "POST", &format!("/api/v1/items/{item}/close"), Some(&chair));
+            if body["error"]["code"] != "countdown-running" || started.elapsed() > Duration::from_secs(30) {
+                break (status, body);
+            }
+            std::thread::sleep(Duration::from_millis(200));
+        };
         assert!(status < 300, "{item}: {status} {body}");
     }
     browser.click("#confirmar");

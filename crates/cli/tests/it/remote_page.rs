@@ -432,6 +432,23 @@ fn a_phone_that_loses_the_network_lapses_comes_back_by_itself_votes_and_leaves_a
     assert!((200..300).contains(&status), "{status} {answer}");
     browser.wait_for_text("Elección de la Junta Directiva", Duration::from_secs(20));
     browser.wait_for_text("Firmar y enviar mi voto", Duration::from_secs(10));
+    // The chair announces the close: the phone counts it down too.
+    let (status, answer) = send(
+        &demo,
+        "POST",
+        "/api/v1/items/junta/announce-close",
+        Some("chair"),
+        serde_json::json!({ "countdown_seconds": 600 }),
+    );
+    assert!((200..300).contains(&status), "{status} {answer}");
+    browser.wait_for_text(
+        "La presidencia anunció el cierre: vote ahora; puede cerrarse en",
+        Duration::from_secs(20),
+    );
+    let left = browser.eval("return document.querySelector('#puntos .cierre').textContent;");
+    assert!(left.as_str().unwrap().contains(" min "), "minutes left of the ten: {left}");
+    browser.screenshot(&shots.join("remoto-cuenta-regresiva-390x844.png"));
+    browser.assert_accessible("remoto-cuenta-regresiva-390x844");
     browser.click("#puntos form input[type=radio]");
     browser.click("#puntos form button[type=submit]");
     browser.wait_for_text("Código de su voto", Duration::from_secs(10));

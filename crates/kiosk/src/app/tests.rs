@@ -53,6 +53,7 @@ fn sheet() -> BallotSheet {
         matter_en: String::new(),
         options: options.clone(),
         holders: vec![voter("A", "Ana", true), voter("B", "Beto", b_votes)],
+        close_in_ms: None,
     };
     BallotSheet {
         credential: 1,

@@ -52,7 +52,21 @@ async function poll() {
   }
 }
 
+// When this page received the sheet on screen: a poll's countdown runs
+// from it (the daemon said how long remained when it answered).
+let sheetAt = Date.now();
+function closingText(box) {
+  const seconds = Math.max(0, Math.ceil((Number(box.dataset.until) - Date.now()) / 1000));
+  const m = Math.floor(seconds / 60), s = seconds % 60;
+  const left = (m > 0 ? m + " min " : "") + String(s).padStart(m > 0 ? 2 : 1, "0") + " s";
+  box.replaceChildren(seconds > 0
+    ? both("La presidencia anunció el cierre: vote ahora; puede cerrarse en " + left, "The chair announced the close: vote now; it may close in " + left)
+    : both("La presidencia anunció el cierre: vote ahora, puede cerrarse en cualquier momento", "The chair announced the close: vote now, it may close at any moment"));
+}
+setInterval(() => { for (const box of document.querySelectorAll("[data-until]")) closingText(box); }, 1000);
+
 function show(next) {
+  if (!state || JSON.stringify(state.sheet) !== JSON.stringify(next.sheet)) sheetAt = Date.now();
   const screenChanged = !state || state.screen !== next.screen || JSON.stringify(state.sheet) !== JSON.stringify(next.sheet)
     || JSON.stringify(state.service) !== JSON.stringify(next.service);
   state = next;
@@ -158,6 +172,12 @@ function choose() {
   for (const item of sheet.open_items) {
     const card = el("section", { class: "tarjeta", "aria-label": item.title, "data-item": item.id });
     card.append(el("h3", {}, item.title), el("p", { class: "acciones" }, both(item.matter_es, item.matter_en || "")));
+    // The close the chair announced: the countdown every screen shows.
+    if (item.close_in_ms !== undefined && item.close_in_ms !== null) {
+      const box = el("p", { class: "cierre", role: "timer", "data-until": sheetAt + item.close_in_ms });
+      closingText(box);
+      card.append(box);
+    }
     const voters = item.holders.filter((h) => h.may_vote);
     if (voters.length > 1) {
       const same = voters.map((h) => picks[item.id + "\u0000" + h.holder]);
