@@ -143,3 +143,146 @@ fn a_mixed_meetings_acta_gives_its_channel_the_quorums_lapse_and_the_books_deadl
     let _ = (std::fs::remove_file(meeting), std::fs::remove_file(register), std::fs::remove_file(bundle));
     crate::support::remove_meeting(&dir);
 }
+
+/// HY-3 in the acta: the same three holders casting the same votes, each
+/// in the room or from afar in all 8 ways, give the same acta but for
+/// each stay's channel, the count of identities verified, and the record
+/// numbers, hours and digests (a remote arrival takes one record more).
+#[test]
+fn the_channel_changes_nothing_in_the_acta_but_the_channel() {
+    use asamblea_rules::{OptionIndex, SessionStep};
+    use asamblea_wire::{
+        Choice, Credential, CredentialId, Digest, EventBody, HolderVote, Id, VerificationMethod,
+    };
+    let holders = [("A-1", 0), ("B-2", 1), ("C-3", 0)];
+    let mut first: Option<String> = None;
+    for remote in 0..(1u32 << holders.len()) {
+        let dir = std::env::temp_dir().join(format!("asamblea-one-path-{remote}-{}", std::process::id()));
+        crate::support::remove_meeting(&dir);
+        let (meeting, register) = (dir.with_extension("toml"), dir.with_extension("csv"));
+        std::fs::write(&meeting, mixed(REMOTE)).unwrap();
+        std::fs::write(&register, SESSIONS_REGISTER).unwrap();
+        asamblea_ok(&["init", s(&dir), "--meeting", s(&meeting), "--register", s(&register)]);
+        let mut service = asamblea_venue::service::Service::open(&dir).expect("open");
+        let meeting_id = service.meeting_id();
+        let mut credentials = Vec::new();
+        for (i, (holder, _)) in holders.iter().enumerate() {
+            let seed = [0x40 + u8::try_from(i).unwrap(); 32];
+            let number = CredentialId(service.state().badges_issued() + 1);
+            let credential = Credential::generate_from(&meeting_id, number, &seed);
+            let person = Id::new(holder).unwrap();
+            if remote & (1 << i) != 0 {
+                let key = credential.public_key();
+                let method = VerificationMethod::VideoCall;
+                let evidence = Digest([0xE0; 32]);
+                service
+                    .staff_event(EventBody::IdentityVerified {
+                        person: person.clone(),
+                        key,
+                        method,
+                        evidence,
+                    })
+                    .unwrap();
+                service
+                    .staff_event(EventBody::RemoteCredentialIssued {
+                        credential: number,
+                        key,
+                        person: person.clone(),
+                    })
+                    .unwrap();
+                let event = asamblea_wire::Event {
+                    nonce: asamblea_wire::Nonce([0x70 + u8::try_from(i).unwrap(); 16]),
+                    body: EventBody::CheckedInRemote { credential: number, principals: vec![person] },
+                };
+                let bytes = event.encode().unwrap();
+                let signature = credential.keypair().sign(&meeting_id, &bytes).unwrap();
+                let signer = credential.public_key();
+                service.remote_event(asamblea_ledger::Signed { event, bytes, signer, signature }).unwrap();
+            } else {
+                service.check_in(holder).unwrap();
+                let (issued, _) = service.issue_badge(holder, credential.public_key()).unwrap();
+                assert_eq!(issued, number);
+            }
+            credentials.push(credential);
+        }
+        service.session_step(SessionStep::Installed, "").unwrap();
+        service.open_item("junta").unwrap();
+        for (i, (holder, list)) in holders.iter().enumerate() {
+            let vote = HolderVote {
+                holder: Id::new(holder).unwrap(),
+                choice: Choice::Whole(OptionIndex::list(*list)),
+            };
+            service.cast(&credentials[i], "junta", vec![vote]).unwrap();
+        }
+        service.close_item("junta").unwrap();
+        service.session_step(SessionStep::Adjourned, "").unwrap();
+        drop(service.close());
+        let (bundle, acta) = (dir.with_extension("bundle"), dir.with_extension("docx"));
+        asamblea_ok(&["export", s(&dir), s(&bundle)]);
+        asamblea_ok(&["acta", s(&bundle), "-o", s(&acta)]);
+        let text = crate::exports::docx_text(&acta);
+        let channels = text.matches("(a distancia);").count() + text.matches("cierre (a distancia)").count();
+        assert_eq!(channels, remote.count_ones() as usize, "each remote stay is marked: {remote:03b}");
+        let same = without_channel(&text);
+        match &first {
+            None => first = Some(same),
+            Some(all_in_the_room) if *all_in_the_room != same => {
+                let (a, b): (Vec<&str>, Vec<&str>) =
+                    (all_in_the_room.split(' ').collect(), same.split(' ').collect());
+                let at = a.iter().zip(&b).position(|(x, y)| x != y).unwrap_or(a.len().min(b.len()));
+                let from = at.saturating_sub(12);
+                panic!(
+                    "channels {remote:03b}: the acta differs beyond the channel at word {at}:\n  all in the room: {}\n  this way:        {}",
+                    a[from..(at + 12).min(a.len())].join(" "),
+                    b[from..(at + 12).min(b.len())].join(" ")
+                );
+            }
+            Some(_) => {}
+        }
+        let _ = (std::fs::remove_file(meeting), std::fs::remove_file(register));
+        let _ = (std::fs::remove_file(bundle), std::fs::remove_file(acta));
+        crate::support::remove_meeting(&dir);
+    }
+}
+
+/// The acta's words without what the channel changes by its nature: the
+/// «(a distancia)» marks, the sentence counting identities verified, and
+/// record numbers, hours and digests; every figure of shares and votes
+/// stays.
+fn without_channel(text: &str) -> String {
+    let mut words: Vec<String> = Vec::new();
+    for w in text.replace(" (a distancia)", "").split(' ') {
+        let bare = w.trim_end_matches(|c: char| ",.);:".contains(c)).trim_start_matches('(');
+        // `10:42`, or `10:42:05` to the second.
+        let hour = (bare.len() == 5 || bare.len() == 8)
+            && bare.split(':').all(|part| part.len() == 2 && part.chars().all(|c| c.is_ascii_digit()));
+        // A digest, alone or after its record's number (`25:fb8e…`).
+        let digest = bare.rsplit(':').next().unwrap_or(bare);
+        let hex = digest.len() >= 64 && digest.chars().all(|c| c.is_ascii_hexdigit());
+        // A record's number: after «n.º», or in a table right after an hour.
+        let after = words.last().map(String::as_str);
+        let record = !bare.is_empty()
+            && bare.chars().all(|c| c.is_ascii_digit() || c == '.')
+            && matches!(after, Some("n.º" | "(n.º" | "HH:MM"));
+        words.push(if hour {
+            "HH:MM".to_string()
+        } else if hex {
+            "HEX".to_string()
+        } else if record {
+            "N".to_string()
+        } else {
+            w.to_string()
+        });
+    }
+    let joined = words.join(" ");
+    // The one sentence that counts the identities verified.
+    let start =
+        joined.find("Se verificó la identidad de").or_else(|| joined.find("No se verificó la identidad"));
+    match start {
+        Some(at) => {
+            let end = joined[at..].find(". ").map_or(joined.len(), |e| at + e + 2);
+            format!("{}{}", &joined[..at], &joined[end..])
+        }
+        None => joined,
+    }
+}
