@@ -452,6 +452,7 @@ fn a_phone_that_loses_the_network_lapses_comes_back_by_itself_votes_and_leaves_a
     browser.click("#puntos form input[type=radio]");
     browser.click("#puntos form button[type=submit]");
     browser.wait_for_text("Código de su voto", Duration::from_secs(10));
+    let phone = browser.window();
 
     // A written statement for the acta, about «Proposiciones y varios».
     browser.click("#clase-constancia");
@@ -486,6 +487,12 @@ fn a_phone_that_loses_the_network_lapses_comes_back_by_itself_votes_and_leaves_a
     browser.wait_for_text("Leída / read", Duration::from_secs(10));
     let (_, floor) = api(&demo, "GET", "/api/v1/floor", Some("chair"));
     assert_eq!(floor["submissions"][0]["outcome"], "read");
+    // Back on the phone, the receipt of the vote cast after the return is
+    // checked on the public board.
+    browser.switch_to(&phone);
+    let link = browser.eval("return document.querySelector('#recibos a').getAttribute('href');");
+    browser.goto(&format!("{}{}", demo.base, link.as_str().unwrap()));
+    browser.wait_for_text("Su papeleta fue contada", Duration::from_secs(10));
 }
 
 /// `asamblea verify DIR --json` names each remote verification (HY-2):
