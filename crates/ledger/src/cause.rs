@@ -22,6 +22,11 @@ pub enum Cause {
     /// The operating system failed to read or write (a failing disk, a
     /// removed drive).
     Io,
+    /// Another node of a replicated meeting wrote the chain after this
+    /// one: this node is no longer the leader (`Replica`).
+    Fenced,
+    /// No majority of a replicated meeting's copies confirmed a batch.
+    Unreplicated,
     /// Anything else.
     Other,
 }
@@ -60,6 +65,8 @@ impl Cause {
             Cause::OtherWriter => "other-writer",
             Cause::Corrupt => "corrupt",
             Cause::Io => "io-error",
+            Cause::Fenced => "fenced",
+            Cause::Unreplicated => "unreplicated",
             Cause::Other => "other",
         }
     }
@@ -72,6 +79,8 @@ impl Cause {
             Cause::OtherWriter => "otro programa escribe el mismo registro: deténgalo (solo un `asamblea serve` por reunión; los comandos de registro pasan por él) y vuelva a iniciar `asamblea serve DIR`",
             Cause::Corrupt => "el archivo del registro está dañado: no lo modifique; ejecute `asamblea verify DIR` para ver dónde, y restaure la última copia verificada",
             Cause::Io => "el sistema operativo no pudo leer o escribir el disco: revise el disco (¿se desconectó? ¿falla?) y vuelva a iniciar `asamblea serve DIR`",
+            Cause::Fenced => "otro nodo tomó la reunión y este dejó de ser el líder: no lo reinicie como líder; los quioscos siguen con el nuevo (docs/replication.md)",
+            Cause::Unreplicated => "la mayoría de los nodos de etcd no confirmó: revise la red y los tres nodos (`etcdctl endpoint health`); nada de lo no confirmado se le mostró a nadie",
             Cause::Other => "revise el mensaje de SQLite y el disco, y vuelva a iniciar `asamblea serve DIR`",
         }
     }
@@ -84,6 +93,8 @@ impl Cause {
             Cause::OtherWriter => "another program writes the same ledger: stop it (one `asamblea serve` per meeting; the desk's commands go through it) and start `asamblea serve DIR` again",
             Cause::Corrupt => "the ledger file is damaged: do not edit it; run `asamblea verify DIR` to see where, and restore the last verified copy",
             Cause::Io => "the operating system could not read or write the disk: check the disk (unplugged? failing?) and start `asamblea serve DIR` again",
+            Cause::Fenced => "another node took the meeting and this one is no longer the leader: do not restart it as leader; the kiosks go on with the new one (docs/replication.md)",
+            Cause::Unreplicated => "no majority of the etcd members confirmed: check the network and the three nodes (`etcdctl endpoint health`); nothing unconfirmed was shown to anyone",
             Cause::Other => "check SQLite's message and the disk, and start `asamblea serve DIR` again",
         }
     }

@@ -225,6 +225,12 @@ impl Journal {
         &self.state
     }
 
+    /// From the next batch on, every batch is copied to `replica` and
+    /// acknowledged only once it holds it ([`Ledger::replicate_to`]).
+    pub fn replicate_to(&self, replica: Box<dyn crate::Replica>) -> Result<(), LedgerError> {
+        self.ledger.replicate_to(replica)
+    }
+
     /// A handle that tells the last durable record's number and head from
     /// any thread, without holding the journal.
     pub fn tip_handle(&self) -> crate::TipHandle {

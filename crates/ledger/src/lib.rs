@@ -33,6 +33,7 @@ mod bundle;
 mod cause;
 mod journal;
 mod nonces;
+mod replica;
 mod signatures;
 mod state;
 mod store;
@@ -52,6 +53,7 @@ pub use bundle::{
 };
 pub use cause::Cause;
 pub use journal::{Group, Journal, OpenError, SubmitError};
+pub use replica::{Replica, ReplicaError};
 pub use state::{AttendeeName, PowerRecord, Powers, RecordedStatement, Rejection, SessionRecord, State};
 pub use writer::{Clock, Completion, WriterStats, MAX_BATCH};
 
@@ -199,6 +201,22 @@ impl Ledger {
         path: &Path,
     ) -> Ledger {
         Ledger { writer: writer::spawn(conn, chain, last_time, clock, path.display().to_string()) }
+    }
+
+    /// From the next batch on, copies every batch to `replica` and
+    /// acknowledges it only once the replica holds it (after everything
+    /// queued before, which is not copied).
+    pub fn replicate_to(&self, replica: Box<dyn Replica>) -> Result<(), LedgerError> {
+        let (sender, receiver) = mpsc::channel();
+        let done = Box::new(move || {
+            let _ = sender.send(());
+        });
+        let stopped = || LedgerError::WriterStopped {
+            reason: "el hilo del escritor terminó / the writer thread has ended".into(),
+            cause: Cause::Other,
+        };
+        self.writer.sender.send(writer::Request::Replicate { replica, done }).map_err(|_| stopped())?;
+        receiver.recv().map_err(|_| stopped())
     }
 
     /// Queues a signed event; `done` is called from the writer thread once

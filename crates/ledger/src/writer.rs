@@ -64,6 +64,12 @@ pub(crate) enum Request {
         time_ms: u64,
         done: Box<dyn FnOnce(Result<Vec<Appended>, LedgerError>) + Send>,
     },
+    /// From the next batch on, every batch is copied to `replica` before
+    /// it is acknowledged.
+    Replicate {
+        replica: Box<dyn crate::Replica>,
+        done: Box<dyn FnOnce() + Send>,
+    },
     /// Finish everything queued before, then stop.
     Shutdown {
         done: Box<dyn FnOnce() + Send>,
@@ -120,6 +126,8 @@ struct Tail {
     /// Set once a commit failed: every later request is refused.
     failed: Option<(String, crate::Cause)>,
     stats: WriterStats,
+    /// Where each batch is copied before it is acknowledged, once set.
+    replica: Option<Box<dyn crate::Replica>>,
 }
 
 impl Tail {
@@ -175,7 +183,24 @@ impl Tail {
         }
         let borrowed: Vec<(u64, &[u8], &Digest)> =
             rows.iter().map(|(s, b, h)| (*s, b.as_slice(), h)).collect();
-        match crate::store::append_batch(conn, &borrowed, faults) {
+        let replicated = crate::store::append_batch(conn, &borrowed, faults)
+            .map_err(|e| (format!("{path}: la escritura falló / commit failed: {e}"), crate::Cause::of(&e)))
+            .and_then(|()| match self.replica.as_mut() {
+                // Durable here; acknowledged only once a majority holds it.
+                // A refusal leaves this file a tail no one was told of: a
+                // restart reconciles it with the copy (docs/replication.md).
+                Some(replica) => {
+                    replica.replicate((self.chain.seq(), self.chain.head()), &borrowed).map_err(|e| {
+                        let cause = match e {
+                            crate::ReplicaError::Fenced { .. } => crate::Cause::Fenced,
+                            crate::ReplicaError::Unconfirmed { .. } => crate::Cause::Unreplicated,
+                        };
+                        (format!("{path}: {e}"), cause)
+                    })
+                }
+                None => Ok(()),
+            });
+        match replicated {
             Ok(()) => {
                 self.chain = next;
                 self.last_time = time_ms;
@@ -183,9 +208,8 @@ impl Tail {
                 self.stats.records += rows.len() as u64;
                 Ok(outcomes)
             }
-            Err(e) => {
-                self.failed =
-                    Some((format!("{path}: la escritura falló / commit failed: {e}"), crate::Cause::of(&e)));
+            Err(failure) => {
+                self.failed = Some(failure);
                 Err(self.stopped().expect("just failed"))
             }
         }
@@ -200,7 +224,7 @@ fn run(
     clock: Clock,
     path: String,
 ) -> WriterStats {
-    let mut tail = Tail { chain, last_time, failed: None, stats: WriterStats::default() };
+    let mut tail = Tail { chain, last_time, failed: None, stats: WriterStats::default(), replica: None };
     let faults = crate::cause::Faults::from_env();
     let mut batch: Vec<(Signed, Completion)> = Vec::new();
     loop {
@@ -265,6 +289,10 @@ fn run(
                         outcomes.into_iter().collect::<Result<Vec<_>, _>>().map_err(LedgerError::Encode)
                     });
                 done(committed);
+            }
+            Some(Request::Replicate { replica, done }) => {
+                tail.replica = Some(replica);
+                done();
             }
             Some(Request::Shutdown { done }) => {
                 done();

@@ -1,0 +1,155 @@
+//! An etcd cluster of three members on loopback, in a temporary folder,
+//! each a real `etcd` process the test can kill -9 and start again.
+
+use std::io::{Read, Write};
+use std::net::{SocketAddr, TcpListener, TcpStream};
+use std::path::PathBuf;
+use std::process::{Child, Command, Stdio};
+use std::time::{Duration, Instant};
+
+/// Why the cluster cannot start here, if it cannot.
+pub fn missing() -> Option<&'static str> {
+    let runs = Command::new("etcd").arg("--version").stdout(Stdio::null()).stderr(Stdio::null()).status();
+    if runs.is_ok_and(|s| s.success()) {
+        None
+    } else {
+        Some("no etcd (apt-get install etcd-server)")
+    }
+}
+
+/// Says loudly that a test did not run; fails in CI, where it must run.
+pub fn not_run(test: &str, why: &str) {
+    assert_ne!(
+        std::env::var("CI").as_deref(),
+        Ok("true"),
+        "CI must run the replication tests: {why} (see .ci/run)"
+    );
+    eprintln!("\n**** PRUEBA DE REPLICACIÓN NO EJECUTADA / REPLICATION TEST NOT RUN: {test}: {why} ****\n");
+    let marks = std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join("replication-tests-not-run");
+    let _ = std::fs::OpenOptions::new()
+        .create(true)
+        .append(true)
+        .open(marks)
+        .and_then(|mut f| writeln!(f, "{test}: {why}"));
+}
+
+struct Member {
+    name: String,
+    client: SocketAddr,
+    peer: SocketAddr,
+    child: Option<Child>,
+}
+
+/// Three etcd members, forming one cluster.
+pub struct Cluster {
+    dir: PathBuf,
+    members: Vec<Member>,
+}
+
+fn free_port() -> SocketAddr {
+    TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap()
+}
+
+impl Cluster {
+    /// Three members started in a folder of `name`'s, once all answer.
+    pub fn start(name: &str) -> Cluster {
+        let dir = std::env::temp_dir().join(format!("asamblea-etcd-{name}-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).unwrap();
+        let members: Vec<Member> = (0..3)
+            .map(|i| Member { name: format!("m{i}"), client: free_port(), peer: free_port(), child: None })
+            .collect();
+        let mut cluster = Cluster { dir, members };
+        for i in 0..3 {
+            cluster.start_member(i);
+        }
+        for i in 0..3 {
+            cluster.wait_healthy(i);
+        }
+        cluster
+    }
+
+    /// The members' client addresses.
+    pub fn endpoints(&self) -> Vec<SocketAddr> {
+        self.members.iter().map(|m| m.client).collect()
+    }
+
+    fn start_member(&mut self, i: usize) {
+        let initial: Vec<String> =
+            self.members.iter().map(|m| format!("{}=http://{}", m.name, m.peer)).collect();
+        let member = &self.members[i];
+        let log = std::fs::File::create(self.dir.join(format!("{}.log", member.name))).unwrap();
+        let child = Command::new("etcd")
+            .args(["--name", &member.name])
+            .arg("--data-dir")
+            .arg(self.dir.join(&member.name))
+            .args(["--listen-client-urls", &format!("http://{}", member.client)])
+            .args(["--advertise-client-urls", &format!("http://{}", member.client)])
+            .args(["--listen-peer-urls", &format!("http://{}", member.peer)])
+            .args(["--initial-advertise-peer-urls", &format!("http://{}", member.peer)])
+            .args(["--initial-cluster", &initial.join(",")])
+            .args(["--initial-cluster-state", "new", "--initial-cluster-token", "asamblea-test"])
+            .stdout(Stdio::null())
+            .stderr(log)
+            .spawn()
+            .expect("etcd starts");
+        self.members[i].child = Some(child);
+    }
+
+    /// Waits until member `i` says it is healthy (the cluster has a leader).
+    fn wait_healthy(&self, i: usize) {
+        let started = Instant::now();
+        loop {
+            if health(self.members[i].client) {
+                return;
+            }
+            assert!(
+                started.elapsed() < Duration::from_secs(60),
+                "etcd member {} not healthy: {}",
+                self.members[i].name,
+                std::fs::read_to_string(self.dir.join(format!("{}.log", self.members[i].name)))
+                    .unwrap_or_default()
+            );
+            std::thread::sleep(Duration::from_millis(100));
+        }
+    }
+
+    /// kill -9 of member `i`.
+    pub fn kill(&mut self, i: usize) {
+        if let Some(mut child) = self.members[i].child.take() {
+            let _ = child.kill();
+            let _ = child.wait();
+        }
+    }
+
+    /// Member `i` started again on its data, once the cluster answers
+    /// through it.
+    pub fn restart(&mut self, i: usize) {
+        // Its data dir holds the cluster: `new` is ignored once it exists.
+        self.start_member(i);
+        self.wait_healthy(i);
+    }
+}
+
+/// Whether the member at `client` answers `/health` with `true`.
+fn health(client: SocketAddr) -> bool {
+    let Ok(mut socket) = TcpStream::connect_timeout(&client, Duration::from_millis(500)) else {
+        return false;
+    };
+    let _ = socket.set_read_timeout(Some(Duration::from_secs(2)));
+    if write!(socket, "GET /health HTTP/1.1\r\nHost: {client}\r\nConnection: close\r\n\r\n").is_err() {
+        return false;
+    }
+    let mut answer = String::new();
+    let _ = socket.read_to_string(&mut answer);
+    answer.contains("\"health\":\"true\"")
+}
+
+impl Drop for Cluster {
+    fn drop(&mut self) {
+        for i in 0..self.members.len() {
+            self.kill(i);
+        }
+        let _ = std::fs::remove_dir_all(&self.dir);
+    }
+}
