@@ -225,6 +225,85 @@ impl Journal {
         &self.state
     }
 
+    /// Takes in records another node wrote, as the replica holds them
+    /// (each record's bytes, in order, numbered right after this ledger's
+    /// last): each is decoded, chained, its signature checked and its
+    /// event admitted by the same replay `open` and `verify` run; those
+    /// admitted are then stored as they are, in one transaction. A record
+    /// the replay refuses stops there: the ones before it are stored, so
+    /// this ledger stays a verified prefix of the chain, and the refusal
+    /// is returned (the copy holds what no node may have written). Their
+    /// ballots' receipts are the caller's to index, as for its own.
+    pub fn admit_copied(&mut self, records: &[Vec<u8>]) -> Result<u64, OpenError> {
+        if let Some(why) = &self.diverged {
+            return Err(OpenError::Ledger(LedgerError::WriterStopped {
+                reason: why.clone(),
+                cause: Cause::Other,
+            }));
+        }
+        let (from, _) = self.ledger.tip().map_err(OpenError::Ledger)?;
+        let mut chain = from.clone();
+        let mut rows = Vec::with_capacity(records.len());
+        let mut refused = None;
+        let broken = |seq: u64, reason: String| {
+            OpenError::Ledger(LedgerError::BrokenChain { path: "la copia / the copy".into(), seq, reason })
+        };
+        for bytes in records {
+            let seq = chain.seq() + 1;
+            let admitted = EventRecord::decode(bytes)
+                .map_err(|e| {
+                    broken(
+                        seq,
+                        format!("el registro no se puede decodificar / the record does not decode: {e}"),
+                    )
+                })
+                .and_then(|record| {
+                    let head = chain
+                        .clone()
+                        .append_encoded(&record, bytes)
+                        .map_err(|e| broken(seq, e.to_string()))?;
+                    let event = EventRecord::event_bytes(bytes).unwrap_or_default();
+                    let rejection =
+                        match record.signer.verify(&self.state.meeting_id(), event, &record.signature) {
+                            Ok(()) => self
+                                .state
+                                .admit_verified_at(&record.event, &record.signer, record.time_ms)
+                                .err(),
+                            Err(_) => Some(Rejection::BadSignature),
+                        };
+                    match rejection {
+                        Some(rejection) => Err(OpenError::Rejected { seq, rejection }),
+                        None => Ok((record, head)),
+                    }
+                });
+            match admitted {
+                Ok((record, head)) => {
+                    chain.append_encoded(&record, bytes).expect("chained above");
+                    self.state.chained(head, record.time_ms);
+                    rows.push((seq, bytes.clone(), head));
+                }
+                Err(e) => {
+                    refused = Some(e);
+                    break;
+                }
+            }
+        }
+        let admitted = rows.len() as u64;
+        if admitted > 0 {
+            if let Err(e) = self.ledger.store_copied(from, chain, rows) {
+                // The state took in what the file did not: only a restart
+                // that replays the file is safe.
+                self.diverged = Some(e.to_string());
+                return Err(OpenError::Ledger(e));
+            }
+            self.records += admitted;
+        }
+        match refused {
+            Some(e) => Err(e),
+            None => Ok(admitted),
+        }
+    }
+
     /// From the next batch on, every batch is copied to `replica` and
     /// acknowledged only once it holds it ([`Ledger::replicate_to`]).
     pub fn replicate_to(&self, replica: Box<dyn crate::Replica>) -> Result<(), LedgerError> {

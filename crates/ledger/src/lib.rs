@@ -203,6 +203,18 @@ impl Ledger {
         Ledger { writer: writer::spawn(conn, chain, last_time, clock, path.display().to_string()) }
     }
 
+    /// Stores `rows` — records read from the replica, admitted by the
+    /// caller's replay, with the chain's head after each — if the chain is
+    /// still `from`; it becomes `to`.
+    pub(crate) fn store_copied(
+        &self,
+        from: Chain,
+        to: Chain,
+        rows: Vec<(u64, Vec<u8>, Digest)>,
+    ) -> Result<(), LedgerError> {
+        self.ask(|done| writer::Request::Copied { from, to, rows, done })
+    }
+
     /// From the next batch on, copies every batch to `replica` and
     /// acknowledges it only once the replica holds it (after everything
     /// queued before, which is not copied).

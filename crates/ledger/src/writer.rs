@@ -64,6 +64,17 @@ pub(crate) enum Request {
         time_ms: u64,
         done: Box<dyn FnOnce(Result<Vec<Appended>, LedgerError>) + Send>,
     },
+    /// Records another node wrote, read from the copy and admitted by
+    /// the caller's replay: stored as they are (their numbers and times),
+    /// in one transaction, if the chain is still `from` (the caller's
+    /// chain before them); the chain becomes `to`. Never copied to the
+    /// replica: they came from it.
+    Copied {
+        from: Chain,
+        to: Chain,
+        rows: Vec<(u64, Vec<u8>, Digest)>,
+        done: Box<dyn FnOnce(Result<(), LedgerError>) + Send>,
+    },
     /// From the next batch on, every batch is copied to `replica` before
     /// it is acknowledged.
     Replicate {
@@ -216,6 +227,46 @@ impl Tail {
     }
 }
 
+impl Tail {
+    /// Stores records copied from the replica (see [`Request::Copied`]).
+    fn store_copied(
+        &mut self,
+        conn: &mut Connection,
+        from: &Chain,
+        to: Chain,
+        rows: &[(u64, Vec<u8>, Digest)],
+        path: &str,
+    ) -> Result<(), LedgerError> {
+        if let Some(stopped) = self.stopped() {
+            return Err(stopped);
+        }
+        if self.chain != *from {
+            return Err(LedgerError::BrokenChain {
+                path: path.to_string(),
+                seq: from.seq() + 1,
+                reason: "lo copiado no sigue a este registro / what was copied does not follow this ledger"
+                    .into(),
+            });
+        }
+        let borrowed: Vec<(u64, &[u8], &Digest)> =
+            rows.iter().map(|(s, b, h)| (*s, b.as_slice(), h)).collect();
+        match crate::store::append_batch(conn, &borrowed, &crate::cause::Faults::default()) {
+            Ok(()) => {
+                self.last_time = self.last_time.max(to.time_ms());
+                self.chain = to;
+                self.stats.batches += 1;
+                self.stats.records += rows.len() as u64;
+                Ok(())
+            }
+            Err(e) => {
+                self.failed =
+                    Some((format!("{path}: la escritura falló / commit failed: {e}"), crate::Cause::of(&e)));
+                Err(self.stopped().expect("just failed"))
+            }
+        }
+    }
+}
+
 fn run(
     mut conn: Connection,
     receiver: Receiver<Request>,
@@ -289,6 +340,9 @@ fn run(
                         outcomes.into_iter().collect::<Result<Vec<_>, _>>().map_err(LedgerError::Encode)
                     });
                 done(committed);
+            }
+            Some(Request::Copied { from, to, rows, done }) => {
+                done(tail.store_copied(&mut conn, &from, to, &rows, &path))
             }
             Some(Request::Replicate { replica, done }) => {
                 tail.replica = Some(replica);

@@ -9,6 +9,8 @@
 
 #[path = "it/arbitrary.rs"]
 mod arbitrary;
+#[path = "it/copied.rs"]
+mod copied;
 #[path = "it/crash.rs"]
 mod crash;
 #[path = "it/fixture.rs"]

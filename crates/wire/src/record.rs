@@ -140,6 +140,11 @@ impl Chain {
         self.head
     }
 
+    /// The time of the last record appended (0 before any).
+    pub fn time_ms(&self) -> u64 {
+        self.time_ms
+    }
+
     /// Links the next record and returns the new head. Refused unless its
     /// sequence number is the next one and its time is not earlier than
     /// the last; the chain is unchanged then. Signatures are not checked

@@ -43,6 +43,11 @@ impl State {
         self.daemon_key
     }
 
+    /// The meeting whose ledger this is.
+    pub fn meeting_id(&self) -> asamblea_wire::MeetingId {
+        self.meeting_id
+    }
+
     /// Events admitted so far.
     pub fn admitted(&self) -> u64 {
         self.admitted
