@@ -51,7 +51,7 @@ fn a_follower_takes_in_the_leaders_records_in_slices_and_holds_the_same_ledger()
         let at = meeting.item_index(item).unwrap();
         assert_eq!(meeting.item(at).result(), Some(result), "{item}");
     }
-    drop(journal.close());
+    journal.close();
     // The same file: the same records and heads, and it opens (replays) again.
     let stored = asamblea_ledger::raw_records(&dir.ledger(), &MEETING).unwrap();
     assert_eq!(stored, asamblea_ledger::raw_records(&leader.ledger(), &MEETING).unwrap());
@@ -78,6 +78,6 @@ fn a_record_the_replay_refuses_is_not_taken_and_those_before_it_are() {
     let skipped = journal.admit_copied(&records[9..10]);
     assert!(matches!(skipped, Err(OpenError::Ledger(_))), "{skipped:?}");
     assert_eq!(journal.records(), 8);
-    drop(journal.close());
+    journal.close();
     assert_eq!(asamblea_ledger::record_count(&dir.ledger(), &MEETING).unwrap(), 8, "the file too");
 }
