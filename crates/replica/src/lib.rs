@@ -15,7 +15,11 @@
 //! r/<seq, 20 digits>   the record's bytes (docs/ledger-format.md §5)
 //! ```
 
+pub mod cluster;
 mod http;
+mod reconcile;
+
+pub use reconcile::{reconcile, Reconciled};
 
 use std::net::SocketAddr;
 use std::time::Duration;

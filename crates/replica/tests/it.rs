@@ -3,7 +3,5 @@
 //! acknowledged before a majority holds it, and a writer that is no longer
 //! the leader cannot fork the chain.
 
-#[path = "it/cluster.rs"]
-mod cluster;
 #[path = "it/replication.rs"]
 mod replication;

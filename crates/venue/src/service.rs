@@ -605,6 +605,14 @@ impl Service {
         self.journal.tip_handle()
     }
 
+    /// Runs `f` on the meeting's journal and its ledger file's path: a
+    /// replicated meeting brings it in step with the copy and installs the
+    /// copy on its writer before serving (`docs/replication.md`).
+    pub fn with_journal<T>(&mut self, f: impl FnOnce(&mut Journal, &Path) -> T) -> T {
+        let path = self.dir.join("ledger.db");
+        f(&mut self.journal, &path)
+    }
+
     /// The ledger's state.
     pub fn state(&self) -> &asamblea_ledger::State {
         self.journal.state()

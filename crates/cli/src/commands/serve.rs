@@ -77,9 +77,46 @@ pub fn serve(
     listen: &str,
     internet: &InternetListener,
     limits: &LimitOverrides,
+    replica: &[String],
     out: &mut dyn Write,
 ) -> Result<()> {
-    serve_locked(dir, MeetingLock::acquire_or_explain(dir)?, listen, internet, limits, out)
+    let replica = replica
+        .iter()
+        .map(|member| {
+            member.parse::<std::net::SocketAddr>().map_err(|_| {
+                anyhow::anyhow!(
+                    "--replica: «{member}» no es DIRECCIÓN:PUERTO de un miembro de etcd (p. ej. 10.20.0.11:2379) / is not the ADDRESS:PORT of an etcd member"
+                )
+            })
+        })
+        .collect::<Result<Vec<_>>>()?;
+    serve_locked(dir, MeetingLock::acquire_or_explain(dir)?, listen, internet, limits, &replica, out)
+}
+
+/// A replicated meeting's node brought in step with the copy in etcd, and
+/// the copy installed on its writer (`docs/replication.md`); a service
+/// that took records in is opened again, so that its replay indexes their
+/// ballots for their receipts.
+fn replicated(
+    dir: &Path,
+    mut service: Service,
+    members: &[std::net::SocketAddr],
+    out: &mut dyn Write,
+) -> Result<Service> {
+    let meeting = service.meeting_id();
+    let mut copy = asamblea_replica::Etcd::new(members.to_vec(), &meeting);
+    let reconciled = service
+        .with_journal(|journal, path| asamblea_replica::reconcile(journal, path, &meeting, &mut copy))
+        .map_err(|e| anyhow::anyhow!("réplica / replica: {e}"))?;
+    writeln!(out, "Réplica en etcd / etcd replica: {reconciled}")?;
+    if let asamblea_replica::Reconciled::CaughtUp { .. } = reconciled {
+        let lock = service.close();
+        service = Service::open_locked(dir, lock)?;
+    }
+    service
+        .with_journal(|journal, _| journal.replicate_to(Box::new(copy)))
+        .map_err(|e| anyhow::anyhow!("réplica / replica: {e}"))?;
+    Ok(service)
 }
 
 /// The internet listener (`--public-listen` with the company's certificate
@@ -206,6 +243,7 @@ fn serve_locked(
     listen: &str,
     internet: &InternetListener,
     overrides: &LimitOverrides,
+    replica: &[std::net::SocketAddr],
     out: &mut dyn Write,
 ) -> Result<()> {
     // What killed `init`s left beside the meeting (the register's names,
@@ -232,7 +270,10 @@ fn serve_locked(
     };
     let runtime = tokio::runtime::Builder::new_multi_thread().enable_all().build()?;
     runtime.block_on(async {
-        let service = Service::open_locked(dir, lock)?;
+        let mut service = Service::open_locked(dir, lock)?;
+        if !replica.is_empty() {
+            service = replicated(dir, service, replica, out)?;
+        }
         for item in service.agenda_edited_since_init() {
             tracing::warn!(
                 item.id = %item,
@@ -429,5 +470,5 @@ pub fn demo(
         writeln!(out, "  (las claves del personal se mostraron al crearla / staff tokens were shown when it was created)")?;
         lock
     };
-    serve_locked(dir, lock, listen, &InternetListener::default(), limits, out)
+    serve_locked(dir, lock, listen, &InternetListener::default(), limits, &[], out)
 }

@@ -24,6 +24,7 @@ mod mixed_meeting;
 mod powers;
 mod private_files;
 mod remote_page;
+mod replicated;
 mod scenarios;
 mod support;
 mod vectors;

@@ -11,7 +11,11 @@ use asamblea_ledger::{Cause, Ledger, LedgerError, Signed};
 use asamblea_replica::{Etcd, Head};
 use asamblea_wire::{Event, EventBody, Id, Keypair, MeetingId, Nonce};
 
-use crate::cluster::{missing, not_run, Cluster};
+use asamblea_replica::cluster::{missing, Cluster};
+
+fn not_run(test: &str, why: &str) {
+    asamblea_replica::cluster::not_run(test, why, std::path::Path::new(env!("CARGO_TARGET_TMPDIR")));
+}
 
 const MEETING: MeetingId = MeetingId([0x3c; 32]);
 

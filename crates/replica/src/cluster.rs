@@ -1,5 +1,7 @@
 //! An etcd cluster of three members on loopback, in a temporary folder,
-//! each a real `etcd` process the test can kill -9 and start again.
+//! each a real `etcd` process that a test or a bench can kill -9 and start
+//! again (Debian's `etcd-server`). Not for a venue: its cluster is set up
+//! as `docs/replication.md` says.
 
 use std::io::{Read, Write};
 use std::net::{SocketAddr, TcpListener, TcpStream};
@@ -17,19 +19,19 @@ pub fn missing() -> Option<&'static str> {
     }
 }
 
-/// Says loudly that a test did not run; fails in CI, where it must run.
-pub fn not_run(test: &str, why: &str) {
+/// Says loudly that a test did not run, and leaves a mark in `marks` (a
+/// folder) that `scripts/test` reports; fails in CI, where it must run.
+pub fn not_run(test: &str, why: &str, marks: &std::path::Path) {
     assert_ne!(
         std::env::var("CI").as_deref(),
         Ok("true"),
         "CI must run the replication tests: {why} (see .ci/run)"
     );
     eprintln!("\n**** PRUEBA DE REPLICACIÓN NO EJECUTADA / REPLICATION TEST NOT RUN: {test}: {why} ****\n");
-    let marks = std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join("replication-tests-not-run");
     let _ = std::fs::OpenOptions::new()
         .create(true)
         .append(true)
-        .open(marks)
+        .open(marks.join("replication-tests-not-run"))
         .and_then(|mut f| writeln!(f, "{test}: {why}"));
 }
 

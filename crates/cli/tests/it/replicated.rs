@@ -1,0 +1,167 @@
+//! A replicated meeting through the real binary (`serve --replica`,
+//! `docs/replication.md`) beside a real etcd cluster of three members on
+//! loopback: the node that made the meeting seeds the copy; after a
+//! kill -9 of it, the other node takes in every acknowledged record from
+//! the copy through the replay and serves on; the first, back, is brought
+//! in step.
+
+use std::io::{BufRead, BufReader};
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Stdio};
+
+use serde_json::{json, Value};
+
+use asamblea_replica::cluster::{missing, Cluster};
+
+use crate::support::{asamblea_ok, SESSIONS_MEETING, SESSIONS_REGISTER};
+
+/// `asamblea serve DIR --replica …` on a free port; what it printed up to
+/// «Ctrl-C», once it serves.
+fn serve(dir: &Path, cluster: &Cluster) -> (Child, String, String) {
+    let port = std::net::TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port();
+    let members: Vec<String> = cluster.endpoints().iter().map(ToString::to_string).collect();
+    let mut daemon = Command::new(env!("CARGO_BIN_EXE_asamblea"))
+        .args(["serve", dir.to_str().unwrap(), "--listen", &format!("127.0.0.1:{port}")])
+        .args(["--replica", &members.join(",")])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("the daemon starts");
+    let mut said = String::new();
+    let mut lines = BufReader::new(daemon.stdout.take().unwrap()).lines();
+    for line in lines.by_ref() {
+        let line = line.unwrap();
+        said.push_str(&line);
+        said.push('\n');
+        if line.starts_with("Ctrl-C") {
+            break;
+        }
+    }
+    if !said.contains("Ctrl-C") {
+        let mut stderr = String::new();
+        let _ = std::io::Read::read_to_string(&mut daemon.stderr.take().unwrap(), &mut stderr);
+        panic!("the daemon did not serve: {said}{stderr}");
+    }
+    std::thread::spawn(move || for _ in lines {});
+    (daemon, format!("127.0.0.1:{port}"), said)
+}
+
+/// A POST as the operator (`token`), over the venue's TLS.
+fn post(dir: &Path, address: &str, token: &str, path: &str, body: Value) -> (u16, Value) {
+    let addr: std::net::SocketAddr = address.parse().unwrap();
+    let runtime = tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap();
+    runtime.block_on(async {
+        let mut client = asamblea_kiosk::HttpsClient::connect(addr, asamblea_kiosk::staff_tls(dir).unwrap())
+            .await
+            .unwrap();
+        let (status, answer) = client.post_json(path, &body, Some(token)).await.unwrap();
+        (status.as_u16(), answer)
+    })
+}
+
+fn present(dir: &Path, address: &str) -> u64 {
+    let addr: std::net::SocketAddr = address.parse().unwrap();
+    let runtime = tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap();
+    runtime.block_on(async {
+        let mut client = asamblea_kiosk::HttpsClient::connect(addr, asamblea_kiosk::staff_tls(dir).unwrap())
+            .await
+            .unwrap();
+        let (_, status) = client.get_json("/api/v1/status").await.unwrap();
+        status["quorum"]["present_shares"].as_u64().unwrap()
+    })
+}
+
+fn copy_folder(from: &Path, to: &Path) {
+    let copied = Command::new("cp").arg("-a").arg(from).arg(to).status().unwrap();
+    assert!(copied.success(), "cp -a");
+}
+
+#[test]
+fn the_other_node_takes_in_every_acknowledged_record_after_a_kill_and_serves_on() {
+    if let Some(why) = missing() {
+        return asamblea_replica::cluster::not_run(
+            "replicated::the_other_node_takes_in_every_acknowledged_record",
+            why,
+            Path::new(env!("CARGO_TARGET_TMPDIR")),
+        );
+    }
+    let cluster = Cluster::start("replicated-serve");
+    let parent: PathBuf = std::env::temp_dir().join(format!("asamblea-replicated-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&parent);
+    std::fs::create_dir_all(&parent).unwrap();
+    let (first, second) = (parent.join("nodo-1"), parent.join("nodo-2"));
+    std::fs::write(parent.join("meeting.toml"), SESSIONS_MEETING).unwrap();
+    std::fs::write(parent.join("register.csv"), SESSIONS_REGISTER).unwrap();
+    let init = asamblea_ok(&[
+        "init",
+        first.to_str().unwrap(),
+        "--meeting",
+        parent.join("meeting.toml").to_str().unwrap(),
+        "--register",
+        parent.join("register.csv").to_str().unwrap(),
+    ]);
+    let operator = String::from_utf8_lossy(&init.stdout)
+        .lines()
+        .find_map(|l| {
+            let words: Vec<&str> = l.split_whitespace().collect();
+            (words.len() == 3 && words[1] == "operator").then(|| words[2].to_string())
+        })
+        .expect("init prints the operator's token");
+    // The second node's disk: the meeting as init made it.
+    copy_folder(&first, &second);
+    let made = asamblea_ledger::record_count(&first.join("ledger.db"), &read_id(&first)).unwrap();
+
+    // The first node seeds the copy and serves; two holders arrive.
+    let (mut leader, address, said) = serve(&first, &cluster);
+    assert!(said.contains(&format!("la copia estaba vacía; registros escritos en ella: {made} /")), "{said}");
+    for holder in ["A-1", "B-2"] {
+        let (status, answer) =
+            post(&first, &address, &operator, "/api/v1/checkins", json!({ "holder": holder }));
+        assert!((200..300).contains(&status), "{holder}: {status} {answer}");
+    }
+    assert_eq!(present(&first, &address), 900);
+    let acknowledged = asamblea_ledger::raw_records(&first.join("ledger.db"), &read_id(&first)).unwrap();
+    // kill -9: the machine is gone.
+    leader.kill().unwrap();
+    leader.wait().unwrap();
+
+    // The second node takes in what the first acknowledged, and serves on.
+    let (mut standby, address, said) = serve(&second, &cluster);
+    let taken = acknowledged.len() as u64 - made;
+    assert!(
+        said.contains(&format!("registros tomados de la copia, admitidos por la reproducción: {taken} /")),
+        "{said}"
+    );
+    assert_eq!(present(&second, &address), 900, "both arrivals");
+    let (status, answer) = post(&second, &address, &operator, "/api/v1/checkins", json!({ "holder": "C-3" }));
+    assert!((200..300).contains(&status), "{status} {answer}");
+    assert_eq!(present(&second, &address), 1_000);
+    let on_second = asamblea_ledger::raw_records(&second.join("ledger.db"), &read_id(&second)).unwrap();
+    assert_eq!(
+        on_second[..acknowledged.len()],
+        acknowledged[..],
+        "every record the first acknowledged, as it wrote it"
+    );
+    standby.kill().unwrap();
+    standby.wait().unwrap();
+
+    // The first node, back, is brought in step before it serves.
+    let (mut back, address, said) = serve(&first, &cluster);
+    assert!(said.contains("registros tomados de la copia, admitidos por la reproducción: 1 /"), "{said}");
+    assert_eq!(present(&first, &address), 1_000);
+    back.kill().unwrap();
+    back.wait().unwrap();
+    // Both folders verify, and hold the same chain.
+    asamblea_ok(&["verify", first.to_str().unwrap()]);
+    asamblea_ok(&["verify", second.to_str().unwrap()]);
+    assert_eq!(
+        asamblea_ledger::raw_records(&first.join("ledger.db"), &read_id(&first)).unwrap(),
+        asamblea_ledger::raw_records(&second.join("ledger.db"), &read_id(&second)).unwrap()
+    );
+    crate::support::remove_meeting(&first);
+    let _ = std::fs::remove_dir_all(&parent);
+}
+
+fn read_id(dir: &Path) -> asamblea_wire::MeetingId {
+    asamblea_venue::service::MeetingFiles::meeting_id(dir).unwrap()
+}
