@@ -103,6 +103,11 @@ enum Command {
         /// members; each batch is confirmed there before any receipt.
         #[arg(long, value_name = "DIRECCIONES", value_delimiter = ',')]
         replica: Vec<String>,
+        /// Con --replica: el nombre de este nodo; sirve solo mientras lidera,
+        /// y en espera sigue la copia / with --replica: this node's name; it
+        /// serves only while it leads, and follows the copy on standby.
+        #[arg(long, value_name = "NOMBRE", requires = "replica")]
+        node: Option<String>,
     },
     /// Firma una papeleta con una credencial leída, como un quiosco; imprime
     /// el cuerpo de POST /api/v1/ballots / sign a ballot as a kiosk does.
@@ -473,9 +478,10 @@ pub fn run(cli: Cli, out: &mut dyn Write, err: &mut dyn Write) -> u8 {
             start_logging().and_then(|()| crate::commands::demo(&dir, &listen, &hosts, &limits, out)),
             err,
         ),
-        Command::Serve { dir, listen, internet, limits, replica } => finish(
-            start_logging()
-                .and_then(|()| crate::commands::serve(&dir, &listen, &internet, &limits, &replica, out)),
+        Command::Serve { dir, listen, internet, limits, replica, node } => finish(
+            start_logging().and_then(|()| {
+                crate::commands::serve(&dir, &listen, &internet, &limits, &replica, node.as_deref(), out)
+            }),
             err,
         ),
         Command::Ballot { dir, badge, item, votes } => {

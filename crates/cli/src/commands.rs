@@ -18,6 +18,7 @@ use asamblea_venue::staging::Staging;
 
 mod documents;
 mod letters;
+mod replica;
 mod serve;
 mod simulate;
 

@@ -233,7 +233,8 @@ impl Journal {
     /// the replay refuses stops there: the ones before it are stored, so
     /// this ledger stays a verified prefix of the chain, and the refusal
     /// is returned (the copy holds what no node may have written). Their
-    /// ballots' receipts are the caller's to index, as for its own.
+    /// ballots join the index [`Journal::take_stored_ballots`] gives, so
+    /// that a daemon started after it finds their receipts.
     pub fn admit_copied(&mut self, records: &[Vec<u8>]) -> Result<u64, OpenError> {
         if let Some(why) = &self.diverged {
             return Err(OpenError::Ledger(LedgerError::WriterStopped {
@@ -280,6 +281,10 @@ impl Journal {
                 Ok((record, head)) => {
                     chain.append_encoded(&record, bytes).expect("chained above");
                     self.state.chained(head, record.time_ms);
+                    if matches!(record.event.body, asamblea_wire::EventBody::Ballot(_)) {
+                        let event = EventRecord::event_bytes(bytes).unwrap_or_default();
+                        self.ballots.insert(&Digest::sha256(event), seq);
+                    }
                     rows.push((seq, bytes.clone(), head));
                 }
                 Err(e) => {

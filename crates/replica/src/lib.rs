@@ -17,8 +17,10 @@
 
 pub mod cluster;
 mod http;
+mod lead;
 mod reconcile;
 
+pub use lead::Lease;
 pub use reconcile::{reconcile, Reconciled};
 
 use std::net::SocketAddr;

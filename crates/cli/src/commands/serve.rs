@@ -78,6 +78,7 @@ pub fn serve(
     internet: &InternetListener,
     limits: &LimitOverrides,
     replica: &[String],
+    node: Option<&str>,
     out: &mut dyn Write,
 ) -> Result<()> {
     let replica = replica
@@ -90,33 +91,7 @@ pub fn serve(
             })
         })
         .collect::<Result<Vec<_>>>()?;
-    serve_locked(dir, MeetingLock::acquire_or_explain(dir)?, listen, internet, limits, &replica, out)
-}
-
-/// A replicated meeting's node brought in step with the copy in etcd, and
-/// the copy installed on its writer (`docs/replication.md`); a service
-/// that took records in is opened again, so that its replay indexes their
-/// ballots for their receipts.
-fn replicated(
-    dir: &Path,
-    mut service: Service,
-    members: &[std::net::SocketAddr],
-    out: &mut dyn Write,
-) -> Result<Service> {
-    let meeting = service.meeting_id();
-    let mut copy = asamblea_replica::Etcd::new(members.to_vec(), &meeting);
-    let reconciled = service
-        .with_journal(|journal, path| asamblea_replica::reconcile(journal, path, &meeting, &mut copy))
-        .map_err(|e| anyhow::anyhow!("réplica / replica: {e}"))?;
-    writeln!(out, "Réplica en etcd / etcd replica: {reconciled}")?;
-    if let asamblea_replica::Reconciled::CaughtUp { .. } = reconciled {
-        let lock = service.close();
-        service = Service::open_locked(dir, lock)?;
-    }
-    service
-        .with_journal(|journal, _| journal.replicate_to(Box::new(copy)))
-        .map_err(|e| anyhow::anyhow!("réplica / replica: {e}"))?;
-    Ok(service)
+    serve_locked(dir, MeetingLock::acquire_or_explain(dir)?, listen, internet, limits, (&replica, node), out)
 }
 
 /// The internet listener (`--public-listen` with the company's certificate
@@ -243,7 +218,7 @@ fn serve_locked(
     listen: &str,
     internet: &InternetListener,
     overrides: &LimitOverrides,
-    replica: &[std::net::SocketAddr],
+    (replica, node): (&[std::net::SocketAddr], Option<&str>),
     out: &mut dyn Write,
 ) -> Result<()> {
     // What killed `init`s left beside the meeting (the register's names,
@@ -268,12 +243,20 @@ fn serve_locked(
         })?),
         _ => None,
     };
+    // A replicated meeting: in step with the copy, and with `--node`, only
+    // once this node leads (a standby waits here, following the copy).
+    let mut service = Service::open_locked(dir, lock)?;
+    let mut lost_lead = None;
+    if !replica.is_empty() {
+        let reconciled = super::replica::reconcile(&mut service, replica)?;
+        writeln!(out, "Réplica en etcd / etcd replica: {reconciled}")?;
+        if let Some(node) = node {
+            lost_lead = Some(super::replica::lead(&mut service, replica, node, out)?);
+        }
+        super::replica::install(&mut service, replica)?;
+    }
     let runtime = tokio::runtime::Builder::new_multi_thread().enable_all().build()?;
     runtime.block_on(async {
-        let mut service = Service::open_locked(dir, lock)?;
-        if !replica.is_empty() {
-            service = replicated(dir, service, replica, out)?;
-        }
         for item in service.agenda_edited_since_init() {
             tracing::warn!(
                 item.id = %item,
@@ -302,6 +285,24 @@ fn serve_locked(
         };
         let public_address = outside.as_ref().map(|o| o.listener.local_addr()).transpose()?;
         let stop_signal = shutdown_signal()?;
+        // A leader that loses its lease stops serving: the next node takes
+        // the meeting, and this one's writes would be fenced anyway.
+        let (lost_tx, lost_rx) = tokio::sync::oneshot::channel::<String>();
+        if let Some(told) = lost_lead {
+            std::thread::spawn(move || {
+                if let Ok(why) = told.recv() {
+                    let _ = lost_tx.send(why);
+                }
+            });
+        }
+        let stop_signal = async move {
+            tokio::select! {
+                () = stop_signal => {}
+                Ok(why) = lost_rx => {
+                    tracing::error!(reason = %why, "este nodo dejó de liderar la reunión y deja de servir / this node no longer leads the meeting and stops serving");
+                }
+            }
+        };
         let reloader = spawn_kiosk_reloader(kiosks.clone())?;
         let pid = std::process::id();
         DaemonRun { pid, address: reachable(address).to_string(), token: desk_token }.write(dir)?;
@@ -470,5 +471,5 @@ pub fn demo(
         writeln!(out, "  (las claves del personal se mostraron al crearla / staff tokens were shown when it was created)")?;
         lock
     };
-    serve_locked(dir, lock, listen, &InternetListener::default(), limits, &[], out)
+    serve_locked(dir, lock, listen, &InternetListener::default(), limits, (&[], None), out)
 }

@@ -18,15 +18,31 @@ use crate::support::{asamblea_ok, SESSIONS_MEETING, SESSIONS_REGISTER};
 /// `asamblea serve DIR --replica …` on a free port; what it printed up to
 /// «Ctrl-C», once it serves.
 fn serve(dir: &Path, cluster: &Cluster) -> (Child, String, String) {
+    let (daemon, address) = start(dir, cluster, None);
+    let (daemon, said) = serving(daemon);
+    (daemon, address, said)
+}
+
+/// The same, as node `node` (it serves once it leads), not waited for;
+/// each node's keys in a folder of its own (`ASAMBLEA_KEYS`: `keys-NODE`
+/// beside the meeting), as on machines of their own.
+fn start(dir: &Path, cluster: &Cluster, node: Option<&str>) -> (Child, String) {
     let port = std::net::TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port();
     let members: Vec<String> = cluster.endpoints().iter().map(ToString::to_string).collect();
-    let mut daemon = Command::new(env!("CARGO_BIN_EXE_asamblea"))
+    let mut command = Command::new(env!("CARGO_BIN_EXE_asamblea"));
+    command
         .args(["serve", dir.to_str().unwrap(), "--listen", &format!("127.0.0.1:{port}")])
-        .args(["--replica", &members.join(",")])
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("the daemon starts");
+        .args(["--replica", &members.join(",")]);
+    if let Some(node) = node {
+        command.args(["--node", node]);
+        command.env("ASAMBLEA_KEYS", dir.with_file_name(format!("keys-{node}")));
+    }
+    let daemon = command.stdout(Stdio::piped()).stderr(Stdio::piped()).spawn().expect("the daemon starts");
+    (daemon, format!("127.0.0.1:{port}"))
+}
+
+/// Waits until `daemon` serves; what it printed until then.
+fn serving(mut daemon: Child) -> (Child, String) {
     let mut said = String::new();
     let mut lines = BufReader::new(daemon.stdout.take().unwrap()).lines();
     for line in lines.by_ref() {
@@ -43,7 +59,7 @@ fn serve(dir: &Path, cluster: &Cluster) -> (Child, String, String) {
         panic!("the daemon did not serve: {said}{stderr}");
     }
     std::thread::spawn(move || for _ in lines {});
-    (daemon, format!("127.0.0.1:{port}"), said)
+    (daemon, said)
 }
 
 /// A POST as the operator (`token`), over the venue's TLS.
@@ -164,4 +180,87 @@ fn the_other_node_takes_in_every_acknowledged_record_after_a_kill_and_serves_on(
 
 fn read_id(dir: &Path) -> asamblea_wire::MeetingId {
     asamblea_venue::service::MeetingFiles::meeting_id(dir).unwrap()
+}
+
+#[test]
+fn a_standby_takes_the_meeting_by_itself_when_its_leader_dies() {
+    if let Some(why) = missing() {
+        return asamblea_replica::cluster::not_run(
+            "replicated::a_standby_takes_the_meeting_by_itself",
+            why,
+            Path::new(env!("CARGO_TARGET_TMPDIR")),
+        );
+    }
+    let cluster = Cluster::start("replicated-standby");
+    let parent: PathBuf = std::env::temp_dir().join(format!("asamblea-standby-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&parent);
+    std::fs::create_dir_all(&parent).unwrap();
+    let (first, second) = (parent.join("nodo-1"), parent.join("nodo-2"));
+    std::fs::write(parent.join("meeting.toml"), SESSIONS_MEETING).unwrap();
+    std::fs::write(parent.join("register.csv"), SESSIONS_REGISTER).unwrap();
+    let init = asamblea_ok(&[
+        "init",
+        first.to_str().unwrap(),
+        "--meeting",
+        parent.join("meeting.toml").to_str().unwrap(),
+        "--register",
+        parent.join("register.csv").to_str().unwrap(),
+    ]);
+    let operator = String::from_utf8_lossy(&init.stdout)
+        .lines()
+        .find_map(|l| {
+            let words: Vec<&str> = l.split_whitespace().collect();
+            (words.len() == 3 && words[1] == "operator").then(|| words[2].to_string())
+        })
+        .expect("init prints the operator's token");
+    copy_folder(&first, &second);
+    // Each machine holds the meeting's keys (docs/replication.md).
+    let keys = asamblea_venue::secrets::key_folder_of(&first).unwrap();
+    for node in ["nodo-1", "nodo-2"] {
+        let root = parent.join(format!("keys-{node}"));
+        std::fs::create_dir_all(&root).unwrap();
+        copy_folder(&keys, &root.join(keys.file_name().unwrap()));
+    }
+    // nodo-1 leads and serves; nodo-2 waits, following the copy.
+    let (leader, leader_address) = start(&first, &cluster, Some("nodo-1"));
+    let (mut leader, said) = serving(leader);
+    assert!(said.contains("Nodo nodo-1: lidera la reunión"), "{said}");
+    let (mut standby, standby_address) = start(&second, &cluster, Some("nodo-2"));
+    let mut standby_out = BufReader::new(standby.stdout.take().unwrap());
+    let mut line = String::new();
+    standby_out.read_line(&mut line).unwrap();
+    while !line.contains("en espera") {
+        line.clear();
+        assert!(standby_out.read_line(&mut line).unwrap() > 0, "the standby ended");
+    }
+    for holder in ["A-1", "B-2"] {
+        let (status, answer) =
+            post(&first, &leader_address, &operator, "/api/v1/checkins", json!({ "holder": holder }));
+        assert!((200..300).contains(&status), "{holder}: {status} {answer}");
+    }
+    // kill -9 of the leader: the standby takes the meeting by itself.
+    leader.kill().unwrap();
+    leader.wait().unwrap();
+    let killed = std::time::Instant::now();
+    let mut said = String::new();
+    for line in (&mut standby_out).lines() {
+        let line = line.unwrap();
+        said.push_str(&line);
+        said.push('\n');
+        if line.starts_with("Ctrl-C") {
+            break;
+        }
+    }
+    let took = killed.elapsed();
+    println!("replicated: nodo-2 served {took:?} after nodo-1's kill -9 (lease of {} s)", 2);
+    assert!(said.contains("Nodo nodo-2: toma la reunión"), "{said}");
+    assert_eq!(present(&second, &standby_address), 900, "every acknowledged arrival");
+    let (status, answer) =
+        post(&second, &standby_address, &operator, "/api/v1/checkins", json!({ "holder": "C-3" }));
+    assert!((200..300).contains(&status), "{status} {answer}");
+    standby.kill().unwrap();
+    standby.wait().unwrap();
+    asamblea_ok(&["verify", second.to_str().unwrap()]);
+    crate::support::remove_meeting(&first);
+    let _ = std::fs::remove_dir_all(&parent);
 }

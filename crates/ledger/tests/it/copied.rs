@@ -45,6 +45,18 @@ fn a_follower_takes_in_the_leaders_records_in_slices_and_holds_the_same_ledger()
         assert_eq!(journal.admit_copied(slice).expect("admitted"), slice.len() as u64);
     }
     assert_eq!(journal.records(), records.len() as u64);
+    // Every ballot taken in is found by its digest, for its receipt.
+    let index = journal.take_stored_ballots();
+    let mut ballots = 0;
+    for (at, bytes) in records.iter().enumerate() {
+        let record = asamblea_wire::EventRecord::decode(bytes).unwrap();
+        if matches!(record.event.body, asamblea_wire::EventBody::Ballot(_)) {
+            let event = asamblea_wire::EventRecord::event_bytes(bytes).unwrap();
+            assert!(index.candidates(&Digest::sha256(event)).contains(&(at as u64 + 1)), "ballot {}", at + 1);
+            ballots += 1;
+        }
+    }
+    assert!(ballots > 0, "the fixture has ballots");
     let meeting = journal.state().meeting().expect("the register is imported");
     assert_eq!(meeting.quorum(), recorded.quorum, "the same state");
     for (item, result) in &recorded.results {

@@ -205,3 +205,37 @@ fn without_a_majority_nothing_is_acknowledged_and_the_writer_stops() {
     ));
     let _ = std::fs::remove_dir_all(dir);
 }
+
+#[test]
+fn one_node_leads_under_its_lease_and_another_once_it_runs_out() {
+    if let Some(why) = missing() {
+        return not_run("replication::one_node_leads_under_its_lease", why);
+    }
+    let cluster = Cluster::start("lead");
+    let copy = Etcd::new(cluster.endpoints(), &MEETING);
+    assert_eq!(copy.leader().unwrap(), None);
+    let first = copy.grant(1).unwrap();
+    let second = copy.grant(1).unwrap();
+    assert!(copy.campaign("nodo-1", first).unwrap(), "no one led: nodo-1 leads");
+    assert!(!copy.campaign("nodo-2", second).unwrap(), "nodo-1 leads");
+    assert!(copy.campaign("nodo-1", first).unwrap(), "nodo-1 still leads");
+    assert_eq!(copy.leader().unwrap().as_deref(), Some("nodo-1"));
+    assert!(copy.keep_alive(first).unwrap(), "kept alive");
+    // nodo-1 stops answering: its lease runs out and nodo-2 takes the lead
+    // (nodo-2 keeps its own lease alive meanwhile).
+    let started = std::time::Instant::now();
+    let mut second = second;
+    loop {
+        if !copy.keep_alive(second).unwrap() {
+            second = copy.grant(1).unwrap();
+        }
+        if copy.campaign("nodo-2", second).unwrap() {
+            break;
+        }
+        assert!(started.elapsed() < Duration::from_secs(60), "nodo-1's lease never ran out");
+        std::thread::sleep(Duration::from_millis(100));
+    }
+    println!("replication: nodo-2 took the lead {:?} after nodo-1 stopped (lease of 1 s)", started.elapsed());
+    assert_eq!(copy.leader().unwrap().as_deref(), Some("nodo-2"));
+    assert!(!copy.keep_alive(first).unwrap(), "nodo-1's lease is gone: it no longer leads");
+}

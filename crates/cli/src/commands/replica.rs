@@ -1,0 +1,103 @@
+//! `serve --replica` (`docs/replication.md`): a node brought in step with
+//! the etcd copy before it serves; with `--node`, it serves only while it
+//! leads — a standby follows the copy and takes the lead when its leader's
+//! lease runs out, and a leader that loses its lease stops.
+
+use std::io::Write;
+use std::net::SocketAddr;
+use std::time::{Duration, Instant};
+
+use anyhow::Result;
+use asamblea_replica::{Etcd, Reconciled};
+use asamblea_venue::service::Service;
+
+/// A leader's lease: a standby takes over this long after its leader
+/// stopped answering, at most (and some 200 ms more to follow the copy).
+pub const LEASE_SECONDS: u64 = 2;
+
+/// How often a standby reads the copy and campaigns.
+const FOLLOW_EVERY: Duration = Duration::from_millis(200);
+
+fn failed(e: impl std::fmt::Display) -> anyhow::Error {
+    anyhow::anyhow!("réplica / replica: {e}")
+}
+
+/// Brings `service` in step with the copy; what it did.
+pub(crate) fn reconcile(service: &mut Service, members: &[SocketAddr]) -> Result<Reconciled> {
+    let meeting = service.meeting_id();
+    let mut copy = Etcd::new(members.to_vec(), &meeting);
+    service
+        .with_journal(|journal, path| asamblea_replica::reconcile(journal, path, &meeting, &mut copy))
+        .map_err(failed)
+}
+
+/// The copy installed on the service's writer: from now on every batch
+/// waits for it.
+pub(crate) fn install(service: &mut Service, members: &[SocketAddr]) -> Result<()> {
+    let copy = Etcd::new(members.to_vec(), &service.meeting_id());
+    service.with_journal(|journal, _| journal.replicate_to(Box::new(copy))).map_err(failed)
+}
+
+/// Waits, following the copy, until `node` leads; then keeps its lease
+/// alive on a thread of its own and returns what that thread says if it
+/// loses it (the daemon then stops serving).
+pub(crate) fn lead(
+    service: &mut Service,
+    members: &[SocketAddr],
+    node: &str,
+    out: &mut dyn Write,
+) -> Result<std::sync::mpsc::Receiver<String>> {
+    let copy = Etcd::new(members.to_vec(), &service.meeting_id()).with_timeout(Duration::from_secs(1));
+    let mut lease = copy.grant(LEASE_SECONDS).map_err(failed)?;
+    let mut waited: Option<Instant> = None;
+    loop {
+        if copy.campaign(node, lease).map_err(failed)? {
+            break;
+        }
+        if waited.is_none() {
+            let leader = copy.leader().map_err(failed)?.unwrap_or_else(|| "—".to_string());
+            writeln!(
+                out,
+                "Nodo {node}: en espera; lidera {leader}. Sigue la copia y toma la reunión si el líder deja de responder / standby; {leader} leads. Follows the copy and takes over if the leader stops answering."
+            )?;
+            out.flush()?;
+            waited = Some(Instant::now());
+        }
+        reconcile(service, members)?;
+        if !copy.keep_alive(lease).map_err(failed)? {
+            lease = copy.grant(LEASE_SECONDS).map_err(failed)?;
+        }
+        std::thread::sleep(FOLLOW_EVERY);
+    }
+    // What the last leader wrote before its lease ran out.
+    let reconciled = reconcile(service, members)?;
+    match waited {
+        Some(since) => writeln!(
+            out,
+            "Nodo {node}: toma la reunión tras {:.1} s en espera ({reconciled}) / takes over the meeting",
+            since.elapsed().as_secs_f64()
+        )?,
+        None => writeln!(out, "Nodo {node}: lidera la reunión / leads the meeting")?,
+    }
+    let (lost, told) = std::sync::mpsc::channel();
+    std::thread::Builder::new().name("asamblea-lease".into()).spawn(move || {
+        let every = Duration::from_millis(LEASE_SECONDS * 1000 / 3);
+        let mut last_kept = Instant::now();
+        loop {
+            std::thread::sleep(every);
+            match copy.keep_alive(lease) {
+                Ok(true) => last_kept = Instant::now(),
+                Ok(false) => {
+                    let _ = lost.send("el arriendo del líder expiró / the leader's lease expired".to_string());
+                    return;
+                }
+                Err(e) if last_kept.elapsed() >= Duration::from_secs(LEASE_SECONDS) => {
+                    let _ = lost.send(format!("el clúster no renovó el arriendo del líder / the cluster did not renew the leader's lease: {e}"));
+                    return;
+                }
+                Err(_) => {}
+            }
+        }
+    })?;
+    Ok(told)
+}

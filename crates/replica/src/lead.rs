@@ -1,0 +1,68 @@
+//! Who leads a replicated meeting (`docs/replication.md`): the node whose
+//! name is under `leader`, put with a lease it keeps alive. Safety does not
+//! rest on it — the chain's head fences every write — only who serves: a
+//! standby campaigns when the key is gone (its leader's lease ran out) and
+//! a leader whose lease is lost stops serving.
+
+use serde_json::json;
+
+use crate::{b64, Etcd};
+
+/// A lease this node holds in the cluster.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Lease {
+    id: i64,
+    /// Its time to live, in seconds.
+    pub ttl: u64,
+}
+
+fn number(value: &serde_json::Value) -> Option<i64> {
+    value.as_str().and_then(|s| s.parse().ok()).or_else(|| value.as_i64())
+}
+
+impl Etcd {
+    /// A new lease of `ttl` seconds.
+    pub fn grant(&self, ttl: u64) -> Result<Lease, String> {
+        let answer = self.post("/v3/lease/grant", &json!({ "TTL": ttl }))?;
+        let id = number(&answer["ID"]).ok_or_else(|| format!("lease: {answer}"))?;
+        Ok(Lease { id, ttl })
+    }
+
+    /// Keeps `lease` alive one more time to live: `false` once it has
+    /// expired (the cluster forgot it, and this node's leadership with it).
+    pub fn keep_alive(&self, lease: Lease) -> Result<bool, String> {
+        let answer = self.post("/v3/lease/keepalive", &json!({ "ID": lease.id.to_string() }))?;
+        let ttl = number(&answer["result"]["TTL"]).unwrap_or(0);
+        Ok(ttl > 0)
+    }
+
+    /// Takes the lead for `node` under `lease` if no one holds it: `true`
+    /// when this node leads now (or already did).
+    pub fn campaign(&self, node: &str, lease: Lease) -> Result<bool, String> {
+        let key = b64(self.key("leader").as_bytes());
+        let answer = self.post(
+            "/v3/kv/txn",
+            &json!({
+                "compare": [{ "key": key, "target": "CREATE", "result": "EQUAL", "create_revision": "0" }],
+                "success": [{ "requestPut": { "key": key, "value": b64(node.as_bytes()), "lease": lease.id.to_string() } }],
+                "failure": [],
+            }),
+        )?;
+        if answer["succeeded"].as_bool() == Some(true) {
+            return Ok(true);
+        }
+        Ok(self.leader()?.as_deref() == Some(node))
+    }
+
+    /// The node that leads, if one does.
+    pub fn leader(&self) -> Result<Option<String>, String> {
+        let answer = self.post("/v3/kv/range", &json!({ "key": b64(self.key("leader").as_bytes()) }))?;
+        match answer["kvs"].get(0) {
+            None => Ok(None),
+            Some(kv) => {
+                let bytes = crate::unb64(kv["value"].as_str().unwrap_or_default())?;
+                Ok(Some(String::from_utf8_lossy(&bytes).into_owned()))
+            }
+        }
+    }
+}
