@@ -249,6 +249,9 @@ struct Shared {
     /// venue network cannot keep it from the daemon (`docs/threat-model.md`
     /// R10); the exchanges of the page wait for each other on it.
     daemon: tokio::sync::Mutex<Option<HttpsClient>>,
+    /// Which of the daemon's addresses to try first (`kiosk.toml`'s
+    /// `daemon`: several for a replicated meeting).
+    next_daemon: std::sync::atomic::AtomicUsize,
 }
 
 #[derive(Clone)]
@@ -295,18 +298,44 @@ impl App {
         let client = match held.as_mut() {
             Some(client) => client,
             None => {
+                // One address, or a replicated meeting's nodes: from the
+                // one that answered last, each in turn (a standby does not
+                // listen; the node that leads does).
                 let folder = &self.0.folder;
-                let addr = folder.daemon_addr()?;
-                let name = rustls::pki_types::ServerName::try_from(folder.daemon_host()).context(
-                    "kiosk.toml: el nombre del daemon no es válido / the daemon's name is not valid",
-                )?;
-                let client = tokio::time::timeout(
-                    Duration::from_secs(5),
-                    HttpsClient::connect_named(addr, name, folder.tls.clone()),
-                )
-                .await
-                .context("el daemon no respondió en 5 s / the daemon did not answer within 5 s")??;
-                held.insert(client)
+                let addrs = folder.settings.daemon_addrs()?;
+                let start = self.0.next_daemon.load(std::sync::atomic::Ordering::Relaxed);
+                let wait = if addrs.len() > 1 { Duration::from_secs(3) } else { Duration::from_secs(5) };
+                let mut failures = Vec::new();
+                let mut connected = None;
+                for k in 0..addrs.len() {
+                    let at = (start + k) % addrs.len();
+                    let (addr, host) = &addrs[at];
+                    let name = rustls::pki_types::ServerName::try_from(host.clone()).context(
+                        "kiosk.toml: el nombre del daemon no es válido / the daemon's name is not valid",
+                    )?;
+                    match tokio::time::timeout(
+                        wait,
+                        HttpsClient::connect_named(*addr, name, folder.tls.clone()),
+                    )
+                    .await
+                    {
+                        Ok(Ok(client)) => {
+                            self.0.next_daemon.store(at, std::sync::atomic::Ordering::Relaxed);
+                            connected = Some(client);
+                            break;
+                        }
+                        Ok(Err(e)) => failures.push(format!("{addr}: {e:#}")),
+                        Err(_) => failures.push(format!(
+                            "{addr}: no respondió en {} s / did not answer within {} s",
+                            wait.as_secs(),
+                            wait.as_secs()
+                        )),
+                    }
+                }
+                match connected {
+                    Some(client) => held.insert(client),
+                    None => anyhow::bail!("{}", failures.join("; ")),
+                }
             }
         };
         // A connection the daemon closed is opened again by the client
@@ -325,7 +354,10 @@ impl App {
         let (status, value) = match answered {
             Ok(answer) => answer,
             Err(error) => {
+                // The next try starts at the next node (the same one when
+                // there is only one).
                 *held = None;
+                self.0.next_daemon.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
                 return Err(error);
             }
         };
@@ -372,6 +404,7 @@ pub async fn run(options: Options, ready: impl FnOnce(SocketAddr, Option<&Notice
         folder,
         options,
         daemon: tokio::sync::Mutex::new(None),
+        next_daemon: std::sync::atomic::AtomicUsize::new(0),
         kiosk: Mutex::new(Kiosk {
             screen: Screen::Idle,
             generation: 1,

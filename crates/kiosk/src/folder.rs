@@ -45,7 +45,9 @@ pub const IN_PROGRESS: &str = "votacion-en-curso";
 pub struct Settings {
     /// The kiosk's id (its certificate's common name).
     pub kiosk: String,
-    /// The daemon's address, `HOST:PORT` or `IP:PORT`.
+    /// The daemon's address, `HOST:PORT` or `IP:PORT`; a replicated
+    /// meeting's nodes, separated by commas (the kiosk goes to the next
+    /// when one does not answer, `docs/replication.md`).
     pub daemon: String,
     /// The meeting's id (hex).
     pub meeting: String,
@@ -69,6 +71,29 @@ impl Settings {
             quoted(&self.daemon_key),
             quoted(&self.board)
         )
+    }
+
+    /// The daemon's addresses, resolved, each with the name its
+    /// certificate must carry (the host as written): one, or a replicated
+    /// meeting's nodes in the order written.
+    pub fn daemon_addrs(&self) -> Result<Vec<(SocketAddr, String)>> {
+        use std::net::ToSocketAddrs;
+        self.daemon
+            .split(',')
+            .map(str::trim)
+            .map(|daemon| {
+                let addr = daemon
+                    .to_socket_addrs()
+                    .with_context(|| format!("{SETTINGS}: daemon = \"{daemon}\" no es una dirección (HOST:PUERTO) / is not an address (HOST:PORT)"))?
+                    .next()
+                    .with_context(|| format!("{SETTINGS}: daemon = \"{daemon}\" no corresponde a ninguna dirección; revise la red y el nombre / resolves to nothing"))?;
+                let host = match daemon.rsplit_once(':') {
+                    Some((host, _)) => host.trim_start_matches('[').trim_end_matches(']').to_string(),
+                    None => daemon.to_string(),
+                };
+                Ok((addr, host))
+            })
+            .collect()
     }
 
     /// The meeting id.
@@ -129,25 +154,6 @@ impl Folder {
         let tls = asamblea_pki::client_config(&ca, Some((&cert, &key)))
             .with_context(|| format!("{}: el certificado, la clave o la CA del quiosco no cargan; inscríbalo de nuevo / the kiosk's certificate, key or CA do not load", dir.display()))?;
         Ok(Folder { dir: dir.to_path_buf(), settings, meeting, daemon_key, tls: Arc::new(tls) })
-    }
-
-    /// The daemon's address, resolved.
-    pub fn daemon_addr(&self) -> Result<SocketAddr> {
-        use std::net::ToSocketAddrs;
-        self.settings
-            .daemon
-            .to_socket_addrs()
-            .with_context(|| format!("{SETTINGS}: daemon = \"{}\" no es una dirección (HOST:PUERTO) / is not an address (HOST:PORT)", self.settings.daemon))?
-            .next()
-            .with_context(|| format!("{SETTINGS}: daemon = \"{}\" no corresponde a ninguna dirección; revise la red y el nombre / resolves to nothing", self.settings.daemon))
-    }
-
-    /// The name the daemon's certificate must carry: the host of `daemon`.
-    pub fn daemon_host(&self) -> String {
-        match self.settings.daemon.rsplit_once(':') {
-            Some((host, _)) => host.trim_start_matches('[').trim_end_matches(']').to_string(),
-            None => self.settings.daemon.clone(),
-        }
     }
 }
 
@@ -211,6 +217,26 @@ mod tests {
             toml::from_str::<Settings>("kiosk = \"K1\"\nextra = 1\n").is_err(),
             "unknown keys are refused"
         );
+    }
+
+    #[test]
+    fn a_replicated_meetings_nodes_are_read_in_order_and_a_bad_one_is_named() {
+        let with = |daemon: &str| Settings {
+            kiosk: "K1".into(),
+            daemon: daemon.into(),
+            meeting: "ab".repeat(32),
+            daemon_key: "cd".repeat(32),
+            board: "https://urna.local:8443/".into(),
+        };
+        let one = with("127.0.0.1:8443").daemon_addrs().unwrap();
+        assert_eq!(one, [("127.0.0.1:8443".parse().unwrap(), "127.0.0.1".to_string())]);
+        let three = with("10.20.0.11:8443, 10.20.0.12:8443,[::1]:9000").daemon_addrs().unwrap();
+        assert_eq!(
+            three.iter().map(|(a, h)| format!("{a} {h}")).collect::<Vec<_>>(),
+            ["10.20.0.11:8443 10.20.0.11", "10.20.0.12:8443 10.20.0.12", "[::1]:9000 ::1"]
+        );
+        let bad = with("10.20.0.11:8443,urna").daemon_addrs().unwrap_err().to_string();
+        assert!(bad.contains("daemon = \"urna\" no es una dirección"), "{bad}");
     }
 
     #[test]

@@ -87,6 +87,19 @@ fn present(dir: &Path, address: &str) -> u64 {
     })
 }
 
+/// A ballot's body sent as kiosk `quiosco-1` (mutual TLS): the status and
+/// the answer.
+fn from_kiosk(dir: &Path, address: &str, body: &str) -> (u16, Value) {
+    let addr: std::net::SocketAddr = address.parse().unwrap();
+    let runtime = tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap();
+    runtime.block_on(async {
+        let tls = asamblea_kiosk::kiosk_tls(dir, "quiosco-1").unwrap();
+        let mut client = asamblea_kiosk::HttpsClient::connect(addr, tls).await.unwrap();
+        let (status, answer) = client.post_body("/api/v1/ballots", body.to_string(), None).await.unwrap();
+        (status.as_u16(), answer)
+    })
+}
+
 fn copy_folder(from: &Path, to: &Path) {
     let copied = Command::new("cp").arg("-a").arg(from).arg(to).status().unwrap();
     assert!(copied.success(), "cp -a");
@@ -206,13 +219,18 @@ fn a_standby_takes_the_meeting_by_itself_when_its_leader_dies() {
         "--register",
         parent.join("register.csv").to_str().unwrap(),
     ]);
-    let operator = String::from_utf8_lossy(&init.stdout)
-        .lines()
-        .find_map(|l| {
-            let words: Vec<&str> = l.split_whitespace().collect();
-            (words.len() == 3 && words[1] == "operator").then(|| words[2].to_string())
-        })
-        .expect("init prints the operator's token");
+    let token = |role: &str| {
+        String::from_utf8_lossy(&init.stdout)
+            .lines()
+            .find_map(|l| {
+                let words: Vec<&str> = l.split_whitespace().collect();
+                (words.len() == 3 && words[1] == role).then(|| words[2].to_string())
+            })
+            .expect("init prints each role's token")
+    };
+    let (operator, chair) = (token("operator"), token("chair"));
+    // A kiosk, enrolled before the folder is copied: both nodes know it.
+    asamblea_pki::enroll_kiosk(&first, "quiosco-1").unwrap();
     copy_folder(&first, &second);
     // Each machine holds the meeting's keys (docs/replication.md).
     let keys = asamblea_venue::secrets::key_folder_of(&first).unwrap();
@@ -238,6 +256,22 @@ fn a_standby_takes_the_meeting_by_itself_when_its_leader_dies() {
             post(&first, &leader_address, &operator, "/api/v1/checkins", json!({ "holder": holder }));
         assert!((200..300).contains(&status), "{holder}: {status} {answer}");
     }
+    // The meeting is installed, the election opened, and A-1 votes at
+    // the kiosk: the leader's receipt.
+    let (status, answer) =
+        post(&first, &leader_address, &chair, "/api/v1/meeting/install", json!({ "note": "" }));
+    assert!((200..300).contains(&status), "{status} {answer}");
+    let (status, answer) = post(&first, &leader_address, &chair, "/api/v1/items/junta/open", json!({}));
+    assert!((200..300).contains(&status), "{status} {answer}");
+    let meeting = read_id(&first);
+    let seed = asamblea_kiosk::BadgeSeed::draw(&meeting).unwrap();
+    let (status, answer) = post(&first, &leader_address, &operator, "/api/v1/badges", seed.request("A-1"));
+    assert!((200..300).contains(&status), "{status} {answer}");
+    let credential = seed.credential(&answer).unwrap();
+    let votes = asamblea_kiosk::whole_votes(&["A-1"], asamblea_rules::OptionIndex::list(0)).unwrap();
+    let ballot = asamblea_kiosk::SignedBallot::sign(&credential, "junta", votes).unwrap().body();
+    let (status, receipt) = from_kiosk(&first, &leader_address, &ballot);
+    assert_eq!(status, 200, "{receipt}");
     // kill -9 of the leader: the standby takes the meeting by itself.
     leader.kill().unwrap();
     leader.wait().unwrap();
@@ -255,6 +289,11 @@ fn a_standby_takes_the_meeting_by_itself_when_its_leader_dies() {
     println!("replicated: nodo-2 served {took:?} after nodo-1's kill -9 (lease of {} s)", 2);
     assert!(said.contains("Nodo nodo-2: toma la reunión"), "{said}");
     assert_eq!(present(&second, &standby_address), 900, "every acknowledged arrival");
+    // The kiosk sends the same ballot again, to the next address: the new
+    // leader answers with the same receipt (the ballot is not counted
+    // twice).
+    let (status, again) = from_kiosk(&second, &standby_address, &ballot);
+    assert_eq!((status, &again), (200, &receipt), "the same receipt from the new leader");
     let (status, answer) =
         post(&second, &standby_address, &operator, "/api/v1/checkins", json!({ "holder": "C-3" }));
     assert!((200..300).contains(&status), "{status} {answer}");
