@@ -145,6 +145,17 @@ impl LedgerError {
         }
     }
 
+    /// A file operation the operating system refused.
+    fn io(path: &Path, e: &std::io::Error) -> LedgerError {
+        LedgerError::Sqlite {
+            path: path.display().to_string(),
+            cause: Cause::of_io(e),
+            message: format!(
+                "el sistema no pudo escribir el archivo / the system could not write the file: {e}"
+            ),
+        }
+    }
+
     /// Why, in terms an operator can act on: see [`Cause`].
     pub fn cause(&self) -> Cause {
         match self {
@@ -337,6 +348,95 @@ impl TipHandle {
         let (chain, _) = ask(&self.0, |done| writer::Request::Tip { done })?;
         Ok((chain.seq(), chain.head()))
     }
+}
+
+/// Sets the ledger at `path` aside (renamed, with any WAL beside it, to
+/// `aside`: kept, never deleted) and writes in its place its first `keep`
+/// records followed by `then` — records read from a replicated meeting's
+/// copy, numbered from `keep + 1` — each chained after the one before and
+/// checked as it is written; the new file is owner-only. For a node whose
+/// unconfirmed tail the copy does not hold (`docs/replication.md`): those
+/// records were acknowledged to no one. The caller opens the journal on it,
+/// which replays every record through the usual checks, before serving.
+pub fn rebuild(
+    path: &Path,
+    meeting: &MeetingId,
+    keep: u64,
+    then: &[Vec<u8>],
+    aside: &Path,
+) -> Result<(), LedgerError> {
+    let kept = {
+        let conn = store::open_existing(path, meeting)?;
+        store::read_all(&conn).map_err(|e| LedgerError::sqlite(path, e))?
+    };
+    let keep = usize::try_from(keep).unwrap_or(usize::MAX);
+    if keep > kept.len() {
+        return Err(LedgerError::BrokenChain {
+            path: path.display().to_string(),
+            seq: kept.len() as u64 + 1,
+            reason:
+                "se pidió conservar más registros de los que hay / asked to keep more records than there are"
+                    .into(),
+        });
+    }
+    let fresh = path.with_extension("db.rehaciendo");
+    for stale in [fresh.clone(), side(&fresh, "-wal"), side(&fresh, "-shm")] {
+        let _ = std::fs::remove_file(stale);
+    }
+    private_new(&fresh).map_err(|e| LedgerError::io(&fresh, &e))?;
+    let mut chain = Chain::new(meeting);
+    let mut rows: Vec<(u64, Vec<u8>, Digest)> = Vec::with_capacity(keep + then.len());
+    for bytes in kept.into_iter().take(keep).map(|row| row.record).chain(then.iter().cloned()) {
+        let seq = chain.seq() + 1;
+        let record = EventRecord::decode(&bytes).map_err(|e| LedgerError::BrokenChain {
+            path: fresh.display().to_string(),
+            seq,
+            reason: format!("el registro no se puede decodificar / the record does not decode: {e}"),
+        })?;
+        let head = chain.append_encoded(&record, &bytes).map_err(|e| LedgerError::BrokenChain {
+            path: fresh.display().to_string(),
+            seq,
+            reason: e.to_string(),
+        })?;
+        rows.push((seq, bytes, head));
+    }
+    {
+        let mut conn = store::open(&fresh, meeting)?;
+        let borrowed: Vec<(u64, &[u8], &Digest)> =
+            rows.iter().map(|(s, b, h)| (*s, b.as_slice(), h)).collect();
+        store::append_batch(&mut conn, &borrowed, &cause::Faults::default())
+            .map_err(|e| LedgerError::sqlite(&fresh, e))?;
+        conn.close().map_err(|(_, e)| LedgerError::sqlite(&fresh, e))?;
+    }
+    for (from, to) in [
+        (path.to_path_buf(), aside.to_path_buf()),
+        (side(path, "-wal"), side(aside, "-wal")),
+        (side(path, "-shm"), side(aside, "-shm")),
+    ] {
+        if from.exists() {
+            std::fs::rename(&from, &to).map_err(|e| LedgerError::io(&from, &e))?;
+        }
+    }
+    std::fs::rename(&fresh, path).map_err(|e| LedgerError::io(&fresh, &e))
+}
+
+/// `path` with `suffix` after its name (SQLite's `-wal`, `-shm`).
+fn side(path: &Path, suffix: &str) -> std::path::PathBuf {
+    let mut name = path.as_os_str().to_owned();
+    name.push(suffix);
+    std::path::PathBuf::from(name)
+}
+
+/// An empty file only its owner may read and write.
+fn private_new(path: &Path) -> std::io::Result<()> {
+    let mut options = std::fs::OpenOptions::new();
+    options.write(true).create_new(true);
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::OpenOptionsExt;
+        options.mode(0o600);
+    }
+    options.open(path).and_then(|file| file.sync_all())
 }
 
 /// Every record of a ledger file with the head after it, checked, without

@@ -12,7 +12,8 @@
 //!
 //! ```text
 //! head            "<seq>:<head hex>"   the last record replicated
-//! r/<seq, 20 digits>   the record's bytes (docs/ledger-format.md §5)
+//! r/<seq, 20 digits>   the chain's head after the record (32 bytes), then
+//!                      the record's bytes (docs/ledger-format.md §5)
 //! ```
 
 pub mod cluster;
@@ -146,7 +147,11 @@ impl Etcd {
             let key = String::from_utf8(unb64(kv["key"].as_str().unwrap_or_default())?)
                 .map_err(|e| e.to_string())?;
             let number = key.rsplit('/').next().and_then(|n| n.parse().ok()).ok_or(format!("key «{key}»"))?;
-            out.push((number, unb64(kv["value"].as_str().unwrap_or_default())?));
+            let value = unb64(kv["value"].as_str().unwrap_or_default())?;
+            if value.len() < 32 {
+                return Err(format!("record {number}: {} bytes", value.len()));
+            }
+            out.push((number, value[32..].to_vec()));
         }
         let expected: Vec<u64> = (seq + 1..=head.seq).collect();
         let got: Vec<u64> = out.iter().map(|(n, _)| *n).collect();
@@ -154,6 +159,21 @@ impl Etcd {
             return Err(format!("the copy lacks records between {} and {}", seq + 1, head.seq));
         }
         Ok(out)
+    }
+
+    /// The chain's head after record `seq` as the copy holds it (none
+    /// past its head): where a node and the copy still agree.
+    pub fn head_at(&self, seq: u64) -> Result<Option<Digest>, String> {
+        let Some(head) = self.head()? else { return Ok(None) };
+        if seq == 0 || seq > head.seq {
+            return Ok(None);
+        }
+        let answer = self.post("/v3/kv/range", &json!({ "key": b64(self.record_key(seq).as_bytes()) }))?;
+        let Some(kv) = answer["kvs"].get(0) else { return Ok(None) };
+        let value = unb64(kv["value"].as_str().unwrap_or_default())?;
+        let bytes: [u8; 32] =
+            value.get(..32).and_then(|h| h.try_into().ok()).ok_or(format!("record {seq}"))?;
+        Ok(Some(Digest(bytes)))
     }
 
     /// One transaction: if the head is still `after`, the `puts`; else
@@ -197,8 +217,9 @@ impl Replica for Etcd {
         for (i, chunk) in chunks.iter().enumerate() {
             let mut puts: Vec<Value> = chunk
                 .iter()
-                .map(|(seq, bytes, _)| {
-                    json!({ "requestPut": { "key": b64(self.record_key(*seq).as_bytes()), "value": b64(bytes) } })
+                .map(|(seq, bytes, head)| {
+                    let value = [&head.0[..], bytes].concat();
+                    json!({ "requestPut": { "key": b64(self.record_key(*seq).as_bytes()), "value": b64(&value) } })
                 })
                 .collect();
             // The head moves with the last chunk only: a reader trusts the

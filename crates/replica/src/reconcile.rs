@@ -35,6 +35,17 @@ pub enum Reconciled {
         /// Records written.
         records: u64,
     },
+    /// This node and the copy agree up to record `common` and not after:
+    /// this node wrote records the copy does not hold (acknowledged to no
+    /// one) while another node went on. Nothing was changed: its ledger is
+    /// to be set aside and rebuilt from the copy
+    /// ([`asamblea_ledger::rebuild`]) before it serves.
+    Diverged {
+        /// The last record both hold.
+        common: u64,
+        /// This node's last record.
+        here: u64,
+    },
 }
 
 impl std::fmt::Display for Reconciled {
@@ -55,6 +66,12 @@ impl std::fmt::Display for Reconciled {
                 f,
                 "registros que este nodo guardó sin confirmar, escritos en la copia: {records} / records this node kept unconfirmed, written to the copy: {records}"
             ),
+            Reconciled::Diverged { common, here } => write!(
+                f,
+                "este nodo y la copia coinciden hasta el registro n.º {common}; los registros {} a {here} de este nodo nadie los confirmó / this node and the copy agree up to record {common}; this node's records {} to {here} were confirmed to no one",
+                common + 1,
+                common + 1
+            ),
         }
     }
 }
@@ -71,17 +88,34 @@ fn chained(mut head: Digest, records: &[(u64, Vec<u8>)]) -> Digest {
     head
 }
 
-fn diverged(at: u64) -> String {
-    format!(
-        "el registro de este nodo y la copia en etcd no son la misma cadena (desde el registro n.º {at} o antes): otro nodo siguió la reunión mientras este guardaba lo que nadie confirmó. No sirva desde este nodo: copie la carpeta de un nodo al día (docs/replication.md) / this node's ledger and the copy in etcd are not one chain (from record {at} or earlier): another node went on while this one kept what no one confirmed. Do not serve from this node: copy the folder of a node in step (docs/replication.md)"
-    )
+/// The last record this node (its heads, `stored`) and the copy agree on,
+/// at most `upto`: they agree on a prefix, so a search by halves.
+fn common_prefix(stored: &[(Vec<u8>, Digest)], copy: &Etcd, upto: u64) -> Result<u64, String> {
+    let agree = |seq: u64| -> Result<bool, String> {
+        if seq == 0 {
+            return Ok(true);
+        }
+        let here = usize::try_from(seq - 1).ok().and_then(|at| stored.get(at)).map(|(_, head)| *head);
+        Ok(here.is_some() && copy.head_at(seq)? == here)
+    };
+    let (mut low, mut high) = (0u64, upto);
+    while low < high {
+        let mid = low + (high - low).div_ceil(2);
+        if agree(mid)? {
+            low = mid;
+        } else {
+            high = mid - 1;
+        }
+    }
+    Ok(low)
 }
 
 /// Brings `journal` (its file at `path`, of `meeting`) in step with
 /// `copy`: writes this node's records to an empty copy; takes in, through
 /// the replay, the records the copy has past this node's; writes to the
 /// copy a tail this node holds past the copy's head when it continues the
-/// copy's chain; refuses a node whose chain is not the copy's.
+/// copy's chain; finds where a node whose chain is not the copy's parted
+/// from it, changing nothing ([`Reconciled::Diverged`]).
 pub fn reconcile(
     journal: &mut Journal,
     path: &Path,
@@ -116,7 +150,7 @@ pub fn reconcile(
             if there == head {
                 Ok(Reconciled::InStep { seq })
             } else {
-                Err(diverged(seq))
+                Ok(Reconciled::Diverged { common: common_prefix(&stored()?, copy, seq)?, here: seq })
             }
         }
         Some(Head { seq: at, head: there }) if at > seq => {
@@ -124,7 +158,7 @@ pub fn reconcile(
             // The copy's records must continue this node's chain to the
             // copy's own head: else the two went apart earlier.
             if chained(head, &records) != there {
-                return Err(diverged(seq));
+                return Ok(Reconciled::Diverged { common: common_prefix(&stored()?, copy, seq)?, here: seq });
             }
             let bytes: Vec<Vec<u8>> = records.into_iter().map(|(_, b)| b).collect();
             let taken = journal.admit_copied(&bytes).map_err(|e| e.to_string())?;
@@ -134,7 +168,7 @@ pub fn reconcile(
             let stored = stored()?;
             let here = usize::try_from(at).ok().and_then(|at| stored.get(at - 1)).map(|(_, head)| *head);
             if here != Some(there) {
-                return Err(diverged(at));
+                return Ok(Reconciled::Diverged { common: common_prefix(&stored, copy, at)?, here: seq });
             }
             let tail = rows(usize::try_from(at).unwrap_or(usize::MAX), &stored);
             push(copy, (at, there), &tail)?;

@@ -22,13 +22,52 @@ fn failed(e: impl std::fmt::Display) -> anyhow::Error {
     anyhow::anyhow!("réplica / replica: {e}")
 }
 
-/// Brings `service` in step with the copy; what it did.
-pub(crate) fn reconcile(service: &mut Service, members: &[SocketAddr]) -> Result<Reconciled> {
+/// Brings `service` in step with the copy; what it did. A node whose
+/// chain parted from the copy's (records it wrote that no one confirmed,
+/// while another node went on) has its ledger set aside beside it and
+/// rebuilt from the records both hold and the copy's, and is opened again
+/// — replaying every record — before it goes on.
+pub(crate) fn reconcile(
+    dir: &std::path::Path,
+    service: Service,
+    members: &[SocketAddr],
+    out: &mut dyn Write,
+) -> Result<(Service, Reconciled)> {
+    let mut service = service;
     let meeting = service.meeting_id();
     let mut copy = Etcd::new(members.to_vec(), &meeting);
-    service
+    let reconciled = service
         .with_journal(|journal, path| asamblea_replica::reconcile(journal, path, &meeting, &mut copy))
-        .map_err(failed)
+        .map_err(failed)?;
+    let Reconciled::Diverged { common, here } = reconciled else { return Ok((service, reconciled)) };
+    writeln!(out, "Réplica en etcd / etcd replica: {reconciled}")?;
+    let records: Vec<Vec<u8>> =
+        copy.records_after(common).map_err(failed)?.into_iter().map(|(_, b)| b).collect();
+    let path = dir.join("ledger.db");
+    let aside = dir.join(format!("ledger.db.sin-confirmar-{}-a-{here}", common + 1));
+    let lock = service.close();
+    asamblea_ledger::rebuild(&path, &meeting, common, &records, &aside).map_err(failed)?;
+    // The heads this node signed past `common` are of the chain set aside:
+    // they go with it (the daemon signs the new chain's as it serves).
+    let heads = asamblea_venue::checkpoints::path(dir);
+    if heads.exists() {
+        let mut beside = aside.clone().into_os_string();
+        beside.push(".cabezas");
+        std::fs::rename(&heads, std::path::PathBuf::from(beside))?;
+    }
+    writeln!(
+        out,
+        "  el registro de este nodo quedó aparte en {} y se rehízo desde la copia / this node's ledger was set aside and rebuilt from the copy",
+        aside.display()
+    )?;
+    let mut service = Service::open_locked(dir, lock)?;
+    let again = service
+        .with_journal(|journal, path| asamblea_replica::reconcile(journal, path, &meeting, &mut copy))
+        .map_err(failed)?;
+    if let Reconciled::Diverged { .. } = again {
+        anyhow::bail!("réplica / replica: el registro rehecho aún no es la cadena de la copia / the rebuilt ledger is still not the copy's chain: {again}");
+    }
+    Ok((service, again))
 }
 
 /// The copy installed on the service's writer: from now on every batch
@@ -42,11 +81,12 @@ pub(crate) fn install(service: &mut Service, members: &[SocketAddr]) -> Result<(
 /// alive on a thread of its own and returns what that thread says if it
 /// loses it (the daemon then stops serving).
 pub(crate) fn lead(
-    service: &mut Service,
+    dir: &std::path::Path,
+    mut service: Service,
     members: &[SocketAddr],
     node: &str,
     out: &mut dyn Write,
-) -> Result<std::sync::mpsc::Receiver<String>> {
+) -> Result<(Service, std::sync::mpsc::Receiver<String>)> {
     let copy = Etcd::new(members.to_vec(), &service.meeting_id()).with_timeout(Duration::from_secs(1));
     let mut lease = copy.grant(LEASE_SECONDS).map_err(failed)?;
     let mut waited: Option<Instant> = None;
@@ -63,14 +103,15 @@ pub(crate) fn lead(
             out.flush()?;
             waited = Some(Instant::now());
         }
-        reconcile(service, members)?;
+        service = reconcile(dir, service, members, out)?.0;
         if !copy.keep_alive(lease).map_err(failed)? {
             lease = copy.grant(LEASE_SECONDS).map_err(failed)?;
         }
         std::thread::sleep(FOLLOW_EVERY);
     }
     // What the last leader wrote before its lease ran out.
-    let reconciled = reconcile(service, members)?;
+    let (taken, reconciled) = reconcile(dir, service, members, out)?;
+    service = taken;
     match waited {
         Some(since) => writeln!(
             out,
@@ -99,5 +140,5 @@ pub(crate) fn lead(
             }
         }
     })?;
-    Ok(told)
+    Ok((service, told))
 }

@@ -248,10 +248,13 @@ fn serve_locked(
     let mut service = Service::open_locked(dir, lock)?;
     let mut lost_lead = None;
     if !replica.is_empty() {
-        let reconciled = super::replica::reconcile(&mut service, replica)?;
+        let (reconciled_service, reconciled) = super::replica::reconcile(dir, service, replica, out)?;
+        service = reconciled_service;
         writeln!(out, "Réplica en etcd / etcd replica: {reconciled}")?;
         if let Some(node) = node {
-            lost_lead = Some(super::replica::lead(&mut service, replica, node, out)?);
+            let (leading, lost) = super::replica::lead(dir, service, replica, node, out)?;
+            service = leading;
+            lost_lead = Some(lost);
         }
         super::replica::install(&mut service, replica)?;
     }

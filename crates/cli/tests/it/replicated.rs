@@ -303,3 +303,77 @@ fn a_standby_takes_the_meeting_by_itself_when_its_leader_dies() {
     crate::support::remove_meeting(&first);
     let _ = std::fs::remove_dir_all(&parent);
 }
+
+#[test]
+fn a_node_that_wrote_what_no_one_confirmed_is_set_aside_and_rebuilt_from_the_copy() {
+    if let Some(why) = missing() {
+        return asamblea_replica::cluster::not_run(
+            "replicated::a_node_that_wrote_what_no_one_confirmed",
+            why,
+            Path::new(env!("CARGO_TARGET_TMPDIR")),
+        );
+    }
+    let cluster = Cluster::start("replicated-diverged");
+    let parent: PathBuf = std::env::temp_dir().join(format!("asamblea-diverged-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&parent);
+    std::fs::create_dir_all(&parent).unwrap();
+    let (first, second) = (parent.join("nodo-1"), parent.join("nodo-2"));
+    std::fs::write(parent.join("meeting.toml"), SESSIONS_MEETING).unwrap();
+    std::fs::write(parent.join("register.csv"), SESSIONS_REGISTER).unwrap();
+    let init = asamblea_ok(&[
+        "init",
+        first.to_str().unwrap(),
+        "--meeting",
+        parent.join("meeting.toml").to_str().unwrap(),
+        "--register",
+        parent.join("register.csv").to_str().unwrap(),
+    ]);
+    let operator = String::from_utf8_lossy(&init.stdout)
+        .lines()
+        .find_map(|l| {
+            let words: Vec<&str> = l.split_whitespace().collect();
+            (words.len() == 3 && words[1] == "operator").then(|| words[2].to_string())
+        })
+        .expect("init prints the operator's token");
+    copy_folder(&first, &second);
+    // nodo-1 seeds the copy, checks in A-1, and dies.
+    let (mut one, address, _) = serve(&first, &cluster);
+    let (status, answer) = post(&first, &address, &operator, "/api/v1/checkins", json!({ "holder": "A-1" }));
+    assert!((200..300).contains(&status), "{status} {answer}");
+    one.kill().unwrap();
+    one.wait().unwrap();
+    let id = read_id(&first);
+    let confirmed = asamblea_ledger::record_count(&first.join("ledger.db"), &id).unwrap();
+    // On its own disk, with no copy, it records C-3's arrival: confirmed
+    // to no one (the desk's command writes the ledger while no daemon runs).
+    asamblea_ok(&["checkin", first.to_str().unwrap(), "C-3"]);
+    // nodo-2 takes the meeting from the copy and records B-2's arrival.
+    let (mut two, address, _) = serve(&second, &cluster);
+    let (status, answer) = post(&second, &address, &operator, "/api/v1/checkins", json!({ "holder": "B-2" }));
+    assert!((200..300).contains(&status), "{status} {answer}");
+    two.kill().unwrap();
+    two.wait().unwrap();
+    // nodo-1 again: its C-3 is not the copy's chain. Its ledger is set
+    // aside and rebuilt from the copy; it then holds A-1 and B-2.
+    let (mut again, address, said) = serve(&first, &cluster);
+    let next = confirmed + 1;
+    assert!(
+        said.contains(&format!("coinciden hasta el registro n.º {confirmed}; los registros {next} a {next} de este nodo nadie los confirmó")),
+        "{said}"
+    );
+    let aside = first.join(format!("ledger.db.sin-confirmar-{next}-a-{next}"));
+    assert!(said.contains(&aside.display().to_string()), "{said}");
+    assert_eq!(present(&first, &address), 900, "A-1 and B-2, not C-3");
+    again.kill().unwrap();
+    again.wait().unwrap();
+    assert_eq!(
+        asamblea_ledger::raw_records(&first.join("ledger.db"), &id).unwrap(),
+        asamblea_ledger::raw_records(&second.join("ledger.db"), &id).unwrap(),
+        "one chain"
+    );
+    // What no one confirmed is kept, never deleted.
+    assert_eq!(asamblea_ledger::record_count(&aside, &id).unwrap(), next);
+    asamblea_ok(&["verify", first.to_str().unwrap()]);
+    crate::support::remove_meeting(&first);
+    let _ = std::fs::remove_dir_all(&parent);
+}

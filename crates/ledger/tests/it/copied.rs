@@ -93,3 +93,36 @@ fn a_record_the_replay_refuses_is_not_taken_and_those_before_it_are() {
     journal.close();
     assert_eq!(asamblea_ledger::record_count(&dir.ledger(), &MEETING).unwrap(), 8, "the file too");
 }
+
+#[test]
+fn a_rebuilt_ledger_keeps_its_prefix_takes_the_copys_records_and_sets_the_old_one_aside() {
+    let leader = TempDir::new("rebuild-leader");
+    record_meeting(&leader.ledger());
+    let records = copied(&leader);
+    let dir = TempDir::new("rebuild");
+    // A node with the first 10 records.
+    let mut journal = follower(&dir);
+    journal.admit_copied(&records[..10]).unwrap();
+    journal.close();
+    let aside = dir.ledger().with_extension("db.aparte");
+    // A record out of place refuses the rebuild, and nothing moves.
+    let broken = asamblea_ledger::rebuild(&dir.ledger(), &MEETING, 10, &records[11..12], &aside);
+    assert!(broken.is_err(), "record 12 after record 10");
+    assert!(!aside.exists());
+    assert_eq!(asamblea_ledger::record_count(&dir.ledger(), &MEETING).unwrap(), 10, "untouched");
+    // Keep 8, take the copy's 9 onwards: the leader's very file.
+    asamblea_ledger::rebuild(&dir.ledger(), &MEETING, 8, &records[8..], &aside).unwrap();
+    assert_eq!(
+        asamblea_ledger::raw_records(&dir.ledger(), &MEETING).unwrap(),
+        asamblea_ledger::raw_records(&leader.ledger(), &MEETING).unwrap()
+    );
+    assert_eq!(asamblea_ledger::record_count(&aside, &MEETING).unwrap(), 10, "the old one, kept");
+    let reopened = follower(&dir);
+    assert_eq!(reopened.records(), records.len() as u64, "and it replays");
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        let mode = std::fs::metadata(dir.ledger()).unwrap().permissions().mode();
+        assert_eq!(mode & 0o777, 0o600, "owner-only");
+    }
+}
