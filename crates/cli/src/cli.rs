@@ -369,6 +369,27 @@ enum Command {
         #[arg(long, default_value_t = 20_000)]
         powers: u64,
     },
+    /// Mide la conmutación de una reunión replicada: tres nodos, un clúster
+    /// etcd de tres miembros, quioscos votando, y el líder muerto (SIGKILL)
+    /// en momentos al azar; luego busca cada recibo en la cadena / measures
+    /// a replicated meeting's failover and looks for every receipt.
+    #[command(
+        after_help = "Necesita etcd (apt-get install etcd-server) / needs etcd.\n\nEjemplo / example:\n  cargo run --release -p asamblea -- bench-failover --rounds 50\n\nCódigos de salida / exit codes: 0 medido y comprobado / measured and checked · 2 falló una comprobación o no pudo medir / a check failed or could not measure."
+    )]
+    BenchFailover {
+        /// Líderes muertos / leaders killed.
+        #[arg(long, default_value_t = 50, value_parser = clap::value_parser!(u32).range(1..=1000))]
+        rounds: u32,
+        /// Quioscos votando a la vez / kiosks voting at once.
+        #[arg(long, default_value_t = 4, value_parser = clap::value_parser!(u32).range(1..=64))]
+        kiosks: u32,
+        /// Papeletas por segundo entre todos / ballots a second, all kiosks.
+        #[arg(long, default_value_t = 40, value_parser = clap::value_parser!(u32).range(1..=10_000))]
+        rate: u32,
+        /// Semilla de los momentos / seed of the moments.
+        #[arg(long, default_value_t = 2027)]
+        seed: u64,
+    },
     /// Verifica un paquete de auditoría o el libro de una reunión, sin
     /// confiar en nada / verify a bundle or a meeting's ledger, trusting nothing.
     #[command(
@@ -550,6 +571,13 @@ pub fn run(cli: Cli, out: &mut dyn Write, err: &mut dyn Write) -> u8 {
                     rounds: usize::from(rounds),
                     subscribers: subscribers as usize,
                 },
+                out,
+            ),
+            err,
+        ),
+        Command::BenchFailover { rounds, kiosks, rate, seed } => finish(
+            crate::failover::bench_failover(
+                &crate::failover::FailoverOptions { rounds, kiosks, rate, seed },
                 out,
             ),
             err,

@@ -29,6 +29,7 @@ pub mod bench;
 pub mod cli;
 pub mod commands;
 pub mod desk;
+pub mod failover;
 pub mod powers;
 pub mod powers_gen;
 pub mod scale;

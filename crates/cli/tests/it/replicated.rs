@@ -100,6 +100,39 @@ fn from_kiosk(dir: &Path, address: &str, body: &str) -> (u16, Value) {
     })
 }
 
+/// A meeting made by `init` on nodo-1's disk, in a folder of `name`'s:
+/// the folder, nodo-1's and nodo-2's meeting folders (nodo-2's copied
+/// after `prepare` ran on nodo-1's), and the staff's tokens by role.
+fn two_nodes(
+    name: &str,
+    prepare: impl FnOnce(&Path),
+) -> (PathBuf, PathBuf, PathBuf, std::collections::HashMap<String, String>) {
+    let parent: PathBuf = std::env::temp_dir().join(format!("asamblea-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&parent);
+    std::fs::create_dir_all(&parent).unwrap();
+    let (first, second) = (parent.join("nodo-1"), parent.join("nodo-2"));
+    std::fs::write(parent.join("meeting.toml"), SESSIONS_MEETING).unwrap();
+    std::fs::write(parent.join("register.csv"), SESSIONS_REGISTER).unwrap();
+    let init = asamblea_ok(&[
+        "init",
+        first.to_str().unwrap(),
+        "--meeting",
+        parent.join("meeting.toml").to_str().unwrap(),
+        "--register",
+        parent.join("register.csv").to_str().unwrap(),
+    ]);
+    let tokens = String::from_utf8_lossy(&init.stdout)
+        .lines()
+        .filter_map(|l| {
+            let words: Vec<&str> = l.split_whitespace().collect();
+            (words.len() == 3).then(|| (words[1].to_string(), words[2].to_string()))
+        })
+        .collect();
+    prepare(&first);
+    copy_folder(&first, &second);
+    (parent, first, second, tokens)
+}
+
 fn copy_folder(from: &Path, to: &Path) {
     let copied = Command::new("cp").arg("-a").arg(from).arg(to).status().unwrap();
     assert!(copied.success(), "cp -a");
@@ -115,29 +148,9 @@ fn the_other_node_takes_in_every_acknowledged_record_after_a_kill_and_serves_on(
         );
     }
     let cluster = Cluster::start("replicated-serve");
-    let parent: PathBuf = std::env::temp_dir().join(format!("asamblea-replicated-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&parent);
-    std::fs::create_dir_all(&parent).unwrap();
-    let (first, second) = (parent.join("nodo-1"), parent.join("nodo-2"));
-    std::fs::write(parent.join("meeting.toml"), SESSIONS_MEETING).unwrap();
-    std::fs::write(parent.join("register.csv"), SESSIONS_REGISTER).unwrap();
-    let init = asamblea_ok(&[
-        "init",
-        first.to_str().unwrap(),
-        "--meeting",
-        parent.join("meeting.toml").to_str().unwrap(),
-        "--register",
-        parent.join("register.csv").to_str().unwrap(),
-    ]);
-    let operator = String::from_utf8_lossy(&init.stdout)
-        .lines()
-        .find_map(|l| {
-            let words: Vec<&str> = l.split_whitespace().collect();
-            (words.len() == 3 && words[1] == "operator").then(|| words[2].to_string())
-        })
-        .expect("init prints the operator's token");
     // The second node's disk: the meeting as init made it.
-    copy_folder(&first, &second);
+    let (parent, first, second, tokens) = two_nodes("replicated", |_| {});
+    let operator = tokens["operator"].clone();
     let made = asamblea_ledger::record_count(&first.join("ledger.db"), &read_id(&first)).unwrap();
 
     // The first node seeds the copy and serves; two holders arrive.
@@ -205,33 +218,10 @@ fn a_standby_takes_the_meeting_by_itself_when_its_leader_dies() {
         );
     }
     let cluster = Cluster::start("replicated-standby");
-    let parent: PathBuf = std::env::temp_dir().join(format!("asamblea-standby-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&parent);
-    std::fs::create_dir_all(&parent).unwrap();
-    let (first, second) = (parent.join("nodo-1"), parent.join("nodo-2"));
-    std::fs::write(parent.join("meeting.toml"), SESSIONS_MEETING).unwrap();
-    std::fs::write(parent.join("register.csv"), SESSIONS_REGISTER).unwrap();
-    let init = asamblea_ok(&[
-        "init",
-        first.to_str().unwrap(),
-        "--meeting",
-        parent.join("meeting.toml").to_str().unwrap(),
-        "--register",
-        parent.join("register.csv").to_str().unwrap(),
-    ]);
-    let token = |role: &str| {
-        String::from_utf8_lossy(&init.stdout)
-            .lines()
-            .find_map(|l| {
-                let words: Vec<&str> = l.split_whitespace().collect();
-                (words.len() == 3 && words[1] == role).then(|| words[2].to_string())
-            })
-            .expect("init prints each role's token")
-    };
-    let (operator, chair) = (token("operator"), token("chair"));
     // A kiosk, enrolled before the folder is copied: both nodes know it.
-    asamblea_pki::enroll_kiosk(&first, "quiosco-1").unwrap();
-    copy_folder(&first, &second);
+    let (parent, first, second, tokens) =
+        two_nodes("standby", |first| drop(asamblea_pki::enroll_kiosk(first, "quiosco-1").unwrap()));
+    let (operator, chair) = (tokens["operator"].clone(), tokens["chair"].clone());
     // Each machine holds the meeting's keys (docs/replication.md).
     let keys = asamblea_venue::secrets::key_folder_of(&first).unwrap();
     for node in ["nodo-1", "nodo-2"] {
@@ -314,28 +304,8 @@ fn a_node_that_wrote_what_no_one_confirmed_is_set_aside_and_rebuilt_from_the_cop
         );
     }
     let cluster = Cluster::start("replicated-diverged");
-    let parent: PathBuf = std::env::temp_dir().join(format!("asamblea-diverged-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&parent);
-    std::fs::create_dir_all(&parent).unwrap();
-    let (first, second) = (parent.join("nodo-1"), parent.join("nodo-2"));
-    std::fs::write(parent.join("meeting.toml"), SESSIONS_MEETING).unwrap();
-    std::fs::write(parent.join("register.csv"), SESSIONS_REGISTER).unwrap();
-    let init = asamblea_ok(&[
-        "init",
-        first.to_str().unwrap(),
-        "--meeting",
-        parent.join("meeting.toml").to_str().unwrap(),
-        "--register",
-        parent.join("register.csv").to_str().unwrap(),
-    ]);
-    let operator = String::from_utf8_lossy(&init.stdout)
-        .lines()
-        .find_map(|l| {
-            let words: Vec<&str> = l.split_whitespace().collect();
-            (words.len() == 3 && words[1] == "operator").then(|| words[2].to_string())
-        })
-        .expect("init prints the operator's token");
-    copy_folder(&first, &second);
+    let (parent, first, second, tokens) = two_nodes("diverged", |_| {});
+    let operator = tokens["operator"].clone();
     // nodo-1 seeds the copy, checks in A-1, and dies.
     let (mut one, address, _) = serve(&first, &cluster);
     let (status, answer) = post(&first, &address, &operator, "/api/v1/checkins", json!({ "holder": "A-1" }));
@@ -376,4 +346,30 @@ fn a_node_that_wrote_what_no_one_confirmed_is_set_aside_and_rebuilt_from_the_cop
     asamblea_ok(&["verify", first.to_str().unwrap()]);
     crate::support::remove_meeting(&first);
     let _ = std::fs::remove_dir_all(&parent);
+}
+
+/// Issue 27's fault test, bounded for the suite (`bench-failover` runs 50
+/// rounds and more): kiosks voting without pause across three nodes, the
+/// leader killed at random moments three times; the command itself checks
+/// every receipt against the surviving chain, that no ballot is in it
+/// twice, that the three ledgers are the copy's chain and verify, and
+/// exits 2 if any of it fails.
+#[test]
+fn kiosks_voting_through_three_killed_leaders_lose_no_receipt_and_count_none_twice() {
+    if let Some(why) = missing() {
+        return asamblea_replica::cluster::not_run(
+            "replicated::kiosks_voting_through_three_killed_leaders",
+            why,
+            Path::new(env!("CARGO_TARGET_TMPDIR")),
+        );
+    }
+    let out = Command::new(env!("CARGO_BIN_EXE_asamblea"))
+        .args(["bench-failover", "--rounds", "3", "--kiosks", "2", "--rate", "20", "--seed", "7"])
+        .output()
+        .unwrap();
+    let said = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success(), "{said}{}", String::from_utf8_lossy(&out.stderr));
+    println!("{said}");
+    assert_eq!(said.matches("muerto (SIGKILL)").count(), 3, "{said}");
+    assert!(said.contains("todos en la cadena superviviente"), "{said}");
 }
