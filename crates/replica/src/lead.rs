@@ -36,6 +36,12 @@ impl Etcd {
         Ok(ttl > 0)
     }
 
+    /// Gives `lease` up at once: the lead it held passes without waiting
+    /// for its time to live.
+    pub fn revoke(&self, lease: Lease) -> Result<(), String> {
+        self.post("/v3/lease/revoke", &json!({ "ID": lease.id.to_string() })).map(|_| ())
+    }
+
     /// Takes the lead for `node` under `lease` if no one holds it: `true`
     /// when this node leads now (or already did).
     pub fn campaign(&self, node: &str, lease: Lease) -> Result<bool, String> {

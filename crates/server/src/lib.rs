@@ -293,6 +293,13 @@ impl AppState {
         f(&mut guard)
     }
 
+    /// Why the ledger failed, once it did (the daemon then refuses every
+    /// change): a replicated meeting's leader stops serving then, so that
+    /// another node takes the meeting.
+    pub fn ledger_failure(&self) -> Option<asamblea_ledger::Cause> {
+        *self.0.failed.lock().unwrap_or_else(std::sync::PoisonError::into_inner)
+    }
+
     /// Ends every live feed (the daemon is shutting down).
     pub fn begin_shutdown(&self) {
         self.0.closing.send_replace(true);

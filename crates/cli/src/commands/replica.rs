@@ -77,16 +77,47 @@ pub(crate) fn install(service: &mut Service, members: &[SocketAddr]) -> Result<(
     service.with_journal(|journal, _| journal.replicate_to(Box::new(copy))).map_err(failed)
 }
 
+/// This node's lead: what the thread keeping its lease alive says if it
+/// loses it, and the lease, to give up when the daemon stops.
+pub(crate) struct Lead {
+    /// Why the lead was lost, when it is.
+    pub(crate) lost: std::sync::mpsc::Receiver<String>,
+    copy: Etcd,
+    lease: asamblea_replica::Lease,
+}
+
+/// What gives the lead up, apart from the news of its loss.
+pub(crate) struct Resign {
+    copy: Etcd,
+    lease: asamblea_replica::Lease,
+}
+
+impl Lead {
+    /// The news of the lead's loss, and what gives it up.
+    pub(crate) fn split(self) -> (std::sync::mpsc::Receiver<String>, Resign) {
+        (self.lost, Resign { copy: self.copy, lease: self.lease })
+    }
+}
+
+impl Resign {
+    /// Gives the lead up at once (the daemon stopped): a standby takes the
+    /// meeting without waiting for the lease to run out.
+    pub(crate) fn resign(self) {
+        if let Err(e) = self.copy.revoke(self.lease) {
+            tracing::warn!(error = %e, "no se pudo ceder el liderazgo; expira solo / could not give up the lead; it expires by itself");
+        }
+    }
+}
+
 /// Waits, following the copy, until `node` leads; then keeps its lease
-/// alive on a thread of its own and returns what that thread says if it
-/// loses it (the daemon then stops serving).
+/// alive on a thread of its own (see [`Lead`]).
 pub(crate) fn lead(
     dir: &std::path::Path,
     mut service: Service,
     members: &[SocketAddr],
     node: &str,
     out: &mut dyn Write,
-) -> Result<(Service, std::sync::mpsc::Receiver<String>)> {
+) -> Result<(Service, Lead)> {
     let copy = Etcd::new(members.to_vec(), &service.meeting_id()).with_timeout(Duration::from_secs(1));
     let mut lease = copy.grant(LEASE_SECONDS).map_err(failed)?;
     let mut waited: Option<Instant> = None;
@@ -121,12 +152,13 @@ pub(crate) fn lead(
         None => writeln!(out, "Nodo {node}: lidera la reunión / leads the meeting")?,
     }
     let (lost, told) = std::sync::mpsc::channel();
+    let keeper = Etcd::new(members.to_vec(), &service.meeting_id()).with_timeout(Duration::from_secs(1));
     std::thread::Builder::new().name("asamblea-lease".into()).spawn(move || {
         let every = Duration::from_millis(LEASE_SECONDS * 1000 / 3);
         let mut last_kept = Instant::now();
         loop {
             std::thread::sleep(every);
-            match copy.keep_alive(lease) {
+            match keeper.keep_alive(lease) {
                 Ok(true) => last_kept = Instant::now(),
                 Ok(false) => {
                     let _ = lost.send("el arriendo del líder expiró / the leader's lease expired".to_string());
@@ -140,5 +172,5 @@ pub(crate) fn lead(
             }
         }
     })?;
-    Ok((service, told))
+    Ok((service, Lead { lost: told, copy, lease }))
 }

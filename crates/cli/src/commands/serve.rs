@@ -252,9 +252,9 @@ fn serve_locked(
         service = reconciled_service;
         writeln!(out, "Réplica en etcd / etcd replica: {reconciled}")?;
         if let Some(node) = node {
-            let (leading, lost) = super::replica::lead(dir, service, replica, node, out)?;
+            let (leading, lead) = super::replica::lead(dir, service, replica, node, out)?;
             service = leading;
-            lost_lead = Some(lost);
+            lost_lead = Some(lead);
         }
         super::replica::install(&mut service, replica)?;
     }
@@ -290,14 +290,27 @@ fn serve_locked(
         let stop_signal = shutdown_signal()?;
         // A leader that loses its lease stops serving: the next node takes
         // the meeting, and this one's writes would be fenced anyway.
+        // So does one whose ledger failed (a disk that refuses writes, a
+        // copy no majority confirms): it could acknowledge nothing more.
         let (lost_tx, lost_rx) = tokio::sync::oneshot::channel::<String>();
-        if let Some(told) = lost_lead {
-            std::thread::spawn(move || {
-                if let Ok(why) = told.recv() {
-                    let _ = lost_tx.send(why);
-                }
-            });
-        }
+        let resign = match lost_lead {
+            Some(lead) => {
+                let (told, resign) = lead.split();
+                let watched = daemon.state.clone();
+                std::thread::spawn(move || loop {
+                    if let Ok(why) = told.recv_timeout(std::time::Duration::from_millis(200)) {
+                        let _ = lost_tx.send(why);
+                        return;
+                    }
+                    if let Some(cause) = watched.ledger_failure() {
+                        let _ = lost_tx.send(format!("el registro falló ({cause}) / the ledger failed ({cause})"));
+                        return;
+                    }
+                });
+                Some(resign)
+            }
+            None => None,
+        };
         let stop_signal = async move {
             tokio::select! {
                 () = stop_signal => {}
@@ -336,6 +349,9 @@ fn serve_locked(
         writeln!(out, "Ctrl-C detiene el servicio guardando todo / stops after saving everything.")?;
         out.flush()?;
         let served = daemon.serve_both(listener, limits, outside, stop_signal).await;
+        if let Some(resign) = resign {
+            resign.resign();
+        }
         DaemonRun::remove(dir);
         served?;
         reloader.abort();

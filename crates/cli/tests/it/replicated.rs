@@ -373,3 +373,178 @@ fn kiosks_voting_through_three_killed_leaders_lose_no_receipt_and_count_none_twi
     assert_eq!(said.matches("muerto (SIGKILL)").count(), 3, "{said}");
     assert!(said.contains("todos en la cadena superviviente"), "{said}");
 }
+
+/// A TCP proxy in front of each etcd member, for one node: cutting it
+/// cuts that node off from the cluster (and so from the other nodes,
+/// which meet only there), as a pulled cable would.
+struct Cable {
+    addresses: Vec<std::net::SocketAddr>,
+    cut: std::sync::Arc<std::sync::atomic::AtomicBool>,
+}
+
+impl Cable {
+    fn to(members: &[std::net::SocketAddr]) -> Cable {
+        use std::sync::atomic::Ordering;
+        let cut = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
+        let mut addresses = Vec::new();
+        for &member in members {
+            let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+            addresses.push(listener.local_addr().unwrap());
+            let cut = cut.clone();
+            std::thread::spawn(move || {
+                for client in listener.incoming() {
+                    let Ok(client) = client else { continue };
+                    if cut.load(Ordering::Relaxed) {
+                        continue; // dropped: the connection closes at once
+                    }
+                    let Ok(upstream) = std::net::TcpStream::connect(member) else { continue };
+                    for (mut from, mut to) in
+                        [(client.try_clone().unwrap(), upstream.try_clone().unwrap()), (upstream, client)]
+                    {
+                        let cut = cut.clone();
+                        std::thread::spawn(move || {
+                            let mut buffer = [0u8; 16 * 1024];
+                            while let Ok(n) = std::io::Read::read(&mut from, &mut buffer) {
+                                if n == 0 || cut.load(Ordering::Relaxed) {
+                                    break;
+                                }
+                                if std::io::Write::write_all(&mut to, &buffer[..n]).is_err() {
+                                    break;
+                                }
+                            }
+                            let _ = to.shutdown(std::net::Shutdown::Both);
+                        });
+                    }
+                }
+            });
+        }
+        Cable { addresses, cut }
+    }
+
+    fn cut(&self) {
+        self.cut.store(true, std::sync::atomic::Ordering::Relaxed);
+    }
+}
+
+/// `serve` of `dir` as `node`, its etcd members `members`, its keys in a
+/// folder of its own, with `env` set: the child, its address, and what it
+/// prints, to read with [`until`].
+fn node_with(
+    dir: &Path,
+    node: &str,
+    members: &[std::net::SocketAddr],
+    env: &[(&str, String)],
+) -> (Child, String, BufReader<std::process::ChildStdout>) {
+    let port = std::net::TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port();
+    let members: Vec<String> = members.iter().map(ToString::to_string).collect();
+    let mut command = Command::new(env!("CARGO_BIN_EXE_asamblea"));
+    command
+        .args(["serve", dir.to_str().unwrap(), "--listen", &format!("127.0.0.1:{port}")])
+        .args(["--replica", &members.join(","), "--node", node])
+        .env("ASAMBLEA_KEYS", dir.with_file_name(format!("keys-{node}")));
+    for (key, value) in env {
+        command.env(key, value);
+    }
+    let mut daemon = command.stdout(Stdio::piped()).stderr(Stdio::null()).spawn().expect("the daemon starts");
+    let out = BufReader::new(daemon.stdout.take().unwrap());
+    (daemon, format!("127.0.0.1:{port}"), out)
+}
+
+/// Reads `out` until a line starts with `mark`; what it read.
+fn until(out: &mut BufReader<std::process::ChildStdout>, mark: &str) -> String {
+    let mut said = String::new();
+    loop {
+        let mut line = String::new();
+        assert!(out.read_line(&mut line).unwrap() > 0, "the daemon ended before «{mark}»: {said}");
+        said.push_str(&line);
+        if line.contains(mark) {
+            return said;
+        }
+    }
+}
+
+/// Each node's keys in a folder of its own, as on machines of their own.
+fn keys_for_each(parent: &Path, first: &Path) {
+    let keys = asamblea_venue::secrets::key_folder_of(first).unwrap();
+    for node in ["nodo-1", "nodo-2"] {
+        let root = parent.join(format!("keys-{node}"));
+        std::fs::create_dir_all(&root).unwrap();
+        copy_folder(&keys, &root.join(keys.file_name().unwrap()));
+    }
+}
+
+#[test]
+fn a_leader_whose_disk_fails_or_whose_network_is_cut_acknowledges_nothing_more_and_the_standby_goes_on() {
+    if let Some(why) = missing() {
+        return asamblea_replica::cluster::not_run(
+            "replicated::a_leader_whose_disk_fails_or_whose_network_is_cut",
+            why,
+            Path::new(env!("CARGO_TARGET_TMPDIR")),
+        );
+    }
+    for fault in ["disk", "network"] {
+        let cluster = Cluster::start(&format!("replicated-{fault}"));
+        let (parent, first, second, tokens) = two_nodes(&format!("fault-{fault}"), |_| {});
+        keys_for_each(&parent, &first);
+        let operator = tokens["operator"].clone();
+        let made = asamblea_ledger::record_count(&first.join("ledger.db"), &read_id(&first)).unwrap();
+        // The leader's disk refuses the commit of the second arrival (as a
+        // disk made read-only would); or the leader reaches etcd through a
+        // cable the test cuts.
+        let cable = Cable::to(&cluster.endpoints());
+        let (leader_members, env) = match fault {
+            "disk" => (cluster.endpoints(), vec![("ASAMBLEA_TEST_FAIL_COMMIT_AT", (made + 2).to_string())]),
+            _ => (cable.addresses.clone(), Vec::new()),
+        };
+        let (mut leader, leader_address, mut leader_out) = node_with(&first, "nodo-1", &leader_members, &env);
+        until(&mut leader_out, "Ctrl-C");
+        let (mut standby, standby_address, mut standby_out) =
+            node_with(&second, "nodo-2", &cluster.endpoints(), &[]);
+        until(&mut standby_out, "en espera");
+        let (status, answer) =
+            post(&first, &leader_address, &operator, "/api/v1/checkins", json!({ "holder": "A-1" }));
+        assert!((200..300).contains(&status), "{fault}: {status} {answer}");
+        if fault == "network" {
+            cable.cut();
+        }
+        // Its next commit fails: nothing acknowledged.
+        let (status, answer) =
+            post(&first, &leader_address, &operator, "/api/v1/checkins", json!({ "holder": "B-2" }));
+        assert!(!(200..300).contains(&status), "{fault}: acknowledged after the fault: {answer}");
+        let failed = std::time::Instant::now();
+        // It stops serving; the standby takes the meeting and goes on.
+        let said = until(&mut standby_out, "Ctrl-C");
+        println!("replicated: {fault}: nodo-2 served {:?} after nodo-1's failed commit", failed.elapsed());
+        assert!(said.contains("Nodo nodo-2: toma la reunión"), "{fault}: {said}");
+        let (status, answer) =
+            post(&second, &standby_address, &operator, "/api/v1/checkins", json!({ "holder": "B-2" }));
+        assert!((200..300).contains(&status), "{fault}: {status} {answer}");
+        assert_eq!(present(&second, &standby_address), 900, "{fault}: A-1 and B-2, once each");
+        assert!(leader.ended_by_itself(), "{fault}: the failed leader stops serving and ends");
+        standby.kill().unwrap();
+        standby.wait().unwrap();
+        asamblea_ok(&["verify", second.to_str().unwrap()]);
+        crate::support::remove_meeting(&first);
+        let _ = std::fs::remove_dir_all(&parent);
+    }
+}
+
+/// Whether a child ends by itself within a minute (else it is killed).
+trait EndsByItself {
+    fn ended_by_itself(&mut self) -> bool;
+}
+
+impl EndsByItself for Child {
+    fn ended_by_itself(&mut self) -> bool {
+        let started = std::time::Instant::now();
+        while started.elapsed() < std::time::Duration::from_secs(60) {
+            if let Ok(Some(_)) = self.try_wait() {
+                return true;
+            }
+            std::thread::sleep(std::time::Duration::from_millis(100));
+        }
+        let _ = self.kill();
+        let _ = self.wait();
+        false
+    }
+}
