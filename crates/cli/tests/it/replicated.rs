@@ -548,3 +548,61 @@ impl EndsByItself for Child {
         false
     }
 }
+
+#[test]
+fn the_meeting_goes_on_when_the_leaders_etcd_member_stops_and_after_every_node_is_killed_at_once() {
+    if let Some(why) = missing() {
+        return asamblea_replica::cluster::not_run(
+            "replicated::the_meeting_goes_on_when_the_leaders_etcd_member_stops",
+            why,
+            Path::new(env!("CARGO_TARGET_TMPDIR")),
+        );
+    }
+    let mut cluster = Cluster::start("replicated-all");
+    let (parent, first, second, tokens) = two_nodes("all-killed", |_| {});
+    keys_for_each(&parent, &first);
+    let operator = tokens["operator"].clone();
+    let (mut leader, leader_address, mut leader_out) = node_with(&first, "nodo-1", &cluster.endpoints(), &[]);
+    until(&mut leader_out, "Ctrl-C");
+    let (mut standby, _, mut standby_out) = node_with(&second, "nodo-2", &cluster.endpoints(), &[]);
+    until(&mut standby_out, "en espera");
+    let (status, answer) =
+        post(&first, &leader_address, &operator, "/api/v1/checkins", json!({ "holder": "A-1" }));
+    assert!((200..300).contains(&status), "{status} {answer}");
+    // The etcd member the leader asks first stops: two of three remain,
+    // and the leader goes on through the next.
+    cluster.kill(0);
+    let (status, answer) =
+        post(&first, &leader_address, &operator, "/api/v1/checkins", json!({ "holder": "B-2" }));
+    assert!((200..300).contains(&status), "with one member down: {status} {answer}");
+    cluster.restart(0);
+    // Both nodes killed at once; both started again: one leads, with both
+    // arrivals, and the meeting goes on.
+    leader.kill().unwrap();
+    standby.kill().unwrap();
+    leader.wait().unwrap();
+    standby.wait().unwrap();
+    let (mut one, one_address, mut one_out) = node_with(&first, "nodo-1", &cluster.endpoints(), &[]);
+    let (mut two, two_address, mut two_out) = node_with(&second, "nodo-2", &cluster.endpoints(), &[]);
+    // Whichever leads serves; the other waits.
+    let (address, dir) = loop {
+        let mut line = String::new();
+        if one_out.read_line(&mut line).unwrap() > 0 && line.starts_with("Ctrl-C") {
+            break (one_address.clone(), first.clone());
+        }
+        if line.contains("en espera") {
+            until(&mut two_out, "Ctrl-C");
+            break (two_address.clone(), second.clone());
+        }
+    };
+    assert_eq!(present(&dir, &address), 900, "both arrivals, once each");
+    let (status, answer) = post(&dir, &address, &operator, "/api/v1/checkins", json!({ "holder": "C-3" }));
+    assert!((200..300).contains(&status), "{status} {answer}");
+    for node in [&mut one, &mut two] {
+        node.kill().unwrap();
+        node.wait().unwrap();
+    }
+    asamblea_ok(&["verify", dir.to_str().unwrap()]);
+    crate::support::remove_meeting(&first);
+    let _ = std::fs::remove_dir_all(&parent);
+}
