@@ -387,6 +387,21 @@ pub(crate) enum Command {
         #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u16).range(1..=128))]
         rounds: u16,
     },
+    /// Sostiene feeds de `bench-remote` en un proceso aparte (uso interno)
+    /// / holds `bench-remote`'s feeds in a process of its own (internal).
+    #[command(name = "bench-remote-feeds", hide = true)]
+    BenchRemoteFeeds {
+        #[arg(long)]
+        public: std::net::SocketAddr,
+        #[arg(long)]
+        ca: PathBuf,
+        #[arg(long)]
+        first: usize,
+        #[arg(long)]
+        count: usize,
+        #[arg(long)]
+        mark: String,
+    },
     /// Verifica un paquete de auditoría o el libro de una reunión, sin
     /// confiar en nada / verify a bundle or a meeting's ledger, trusting nothing.
     #[command(
@@ -597,6 +612,9 @@ pub fn run(cli: Cli, out: &mut dyn Write, err: &mut dyn Write) -> u8 {
             ),
             err,
         ),
+        Command::BenchRemoteFeeds { public, ca, first, count, mark } => {
+            finish(crate::remote_bench::feeds::hold_feeds(public, &ca, first, count, &mark, out), err)
+        }
         Command::Export { dir, out: file } => finish(crate::commands::export(&dir, &file, out), err),
         Command::Acta { bundle, format, paper, out: file, check } => {
             let asked = crate::commands::ActaAsked { format: format.as_deref(), paper: paper.as_deref() };

@@ -60,6 +60,7 @@ use crate::bench::figures::{load_average, millis, process_cpu, quantile, seconds
 use crate::bench::load::{check_receipts, render_post, render_requests};
 use crate::bench::setup::sign_all;
 
+pub(crate) mod feeds;
 mod kiosks;
 mod meeting;
 mod phones;
@@ -339,8 +340,16 @@ fn measure(
 
         // The attendees connect.
         let before = crate::bench::watch::resident_kb_of(&pid);
-        let mark: Arc<[u8]> = Arc::from(format!("\"type\":\"result\",\"item\":\"{mixed}\"").into_bytes());
-        let feeds = runtime.block_on(connect_feeds(public, &phone_tls, attendees, mark));
+        let mark = format!("\"type\":\"result\",\"item\":\"{mixed}\"");
+        let ca = company.join("tls/ca.crt");
+        let feeds = runtime.block_on(feeds::connect(
+            exe,
+            public,
+            &ca,
+            &phone_tls,
+            (attendees, open_files),
+            &mark,
+        ))?;
         let with = crate::bench::watch::resident_kb_of(&pid);
         writeln!(
             out,
@@ -356,10 +365,7 @@ fn measure(
         m.held = m.held.min(feeds.held);
         m.connect = m.connect.max(feeds.took);
         for &(status, count) in &feeds.refused {
-            match m.refused.iter_mut().find(|(s, _)| *s == status) {
-                Some((_, c)) => *c += count,
-                None => m.refused.push((status, count)),
-            }
+            feeds::count_refusal(&mut m.refused, status, count);
         }
         if with.saturating_sub(before) >= m.rss_with_kb.saturating_sub(m.rss_before_kb) {
             (m.rss_before_kb, m.rss_with_kb) = (before, with);
@@ -461,55 +467,6 @@ fn kiosk_requests(
     Ok((digests, render_requests(venue, &bodies)))
 }
 
-/// The attendees' feeds, connected.
-struct Feeds {
-    held: usize,
-    refused: Vec<(u16, usize)>,
-    took: Duration,
-    tasks: tokio::task::JoinSet<()>,
-    seen: tokio::sync::mpsc::UnboundedReceiver<Instant>,
-}
-
-/// Connects `attendees` feeds to the internet listener, a few hundred
-/// handshakes at a time, each from its attendee's address.
-async fn connect_feeds(
-    public: std::net::SocketAddr,
-    tls: &Arc<rustls::ClientConfig>,
-    attendees: usize,
-    mark: Arc<[u8]>,
-) -> Feeds {
-    let (connected_tx, mut connected_rx) = tokio::sync::mpsc::unbounded_channel();
-    let (seen_tx, seen) = tokio::sync::mpsc::unbounded_channel();
-    let mut tasks = tokio::task::JoinSet::new();
-    let started = Instant::now();
-    let (mut held, mut refused) = (0, Vec::<(u16, usize)>::new());
-    for batch in (0..attendees).collect::<Vec<_>>().chunks(200) {
-        for &k in batch {
-            tasks.spawn(crate::bench::watch::subscriber(
-                public,
-                phones::source_of(k),
-                tls.clone(),
-                mark.clone(),
-                connected_tx.clone(),
-                seen_tx.clone(),
-            ));
-        }
-        for _ in batch {
-            match connected_rx.recv().await {
-                Some(200) => held += 1,
-                status => {
-                    let status = status.unwrap_or(0);
-                    match refused.iter_mut().find(|(s, _)| *s == status) {
-                        Some((_, count)) => *count += 1,
-                        None => refused.push((status, 1)),
-                    }
-                }
-            }
-        }
-    }
-    Feeds { held, refused, took: started.elapsed(), tasks, seen }
-}
-
 /// What the close measured.
 struct Closed {
     held: usize,
@@ -525,7 +482,7 @@ async fn close(
     tls: &Arc<rustls::ClientConfig>,
     chair_token: &str,
     item: &str,
-    mut feeds: Feeds,
+    mut feeds: feeds::Feeds,
 ) -> Result<Closed> {
     let mut chair = asamblea_kiosk::HttpsClient::connect(venue, tls.clone()).await?;
     let closed = Instant::now();
@@ -548,10 +505,10 @@ async fn close(
         }
     }
     delays.sort_unstable();
-    feeds.tasks.abort_all();
-    while feeds.tasks.join_next().await.is_some() {}
+    let held = feeds.held;
+    feeds.close().await;
     Ok(Closed {
-        held: feeds.held,
+        held,
         reached: delays.len(),
         last: delays.last().copied().unwrap_or_default(),
         median: quantile(&delays, 500),

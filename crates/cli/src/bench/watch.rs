@@ -59,6 +59,10 @@ pub(crate) fn resident_kb_of(pid: &str) -> u64 {
 /// (`"why_es"`: no item of the bench meeting is closed before).
 const CLOSED_MARK: &[u8] = b"\"why_es\"";
 
+/// How long a subscriber waits for its connection and its answer's first
+/// bytes.
+const ANSWER_TIMEOUT: Duration = Duration::from_secs(30);
+
 /// One live-feed subscriber: connects from its own loopback address (a
 /// phone in the room has its own), asks for `/api/v1/feed`, says the
 /// answer's status once the first status arrived (0: no answer), then
@@ -85,7 +89,9 @@ pub(crate) async fn subscriber(
         .await?;
         Ok::<_, std::io::Error>(tls)
     };
-    let Ok(mut stream) = stream.await else {
+    // A daemon out of descriptors leaves a connection in its queue,
+    // unanswered: after this long it counts as refused.
+    let Ok(Ok(mut stream)) = tokio::time::timeout(ANSWER_TIMEOUT, stream).await else {
         let _ = connected.send(0);
         return;
     };
@@ -94,7 +100,9 @@ pub(crate) async fn subscriber(
     loop {
         let keep = buffer.len().min(mark.len());
         buffer.drain(..buffer.len() - keep);
-        match stream.read_buf(&mut buffer).await {
+        let read = stream.read_buf(&mut buffer);
+        let read = if first { tokio::time::timeout(ANSWER_TIMEOUT, read).await.unwrap_or(Ok(0)) } else { read.await };
+        match read {
             Ok(0) | Err(_) => {
                 if first {
                     let _ = connected.send(0);

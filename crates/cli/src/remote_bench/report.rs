@@ -193,7 +193,10 @@ pub(super) fn table(measured: &[Measured], options: &RemoteOptions, out: &mut dy
 /// The projection to [`PROJECTED`] attendees, with its reasoning.
 pub(super) fn projection(measured: &[Measured], options: &RemoteOptions, out: &mut dyn Write) -> Result<()> {
     let x = |m: &Measured| m.attendees as u64;
-    let memory: Vec<(u64, u64)> = measured.iter().map(|m| (x(m), m.rss_with_kb)).collect();
+    // What the attendees add, above the daemon's memory before they came.
+    let memory: Vec<(u64, u64)> =
+        measured.iter().map(|m| (x(m), m.rss_with_kb.saturating_sub(m.rss_before_kb))).collect();
+    let base_kb = measured.iter().map(|m| m.rss_before_kb).max().unwrap_or(0);
     let close: Vec<(u64, u64)> = measured
         .iter()
         .map(|m| (x(m), micros(m.close_last.iter().copied().max().unwrap_or_default())))
@@ -216,8 +219,10 @@ pub(super) fn projection(measured: &[Measured], options: &RemoteOptions, out: &m
     writeln!(out, "Proyección a / projection to {} asistentes / attendees (recta de mínimos cuadrados por los puntos medidos / least-squares line through the measured points):", thousands(PROJECTED))?;
     writeln!(
         out,
-        "  memoria del daemon / daemon memory: {} MB ({} bytes más por asistente / more per attendee)",
+        "  memoria del daemon / daemon memory: {} MB antes / before + {} MB de los asistentes / of the attendees = {} MB ({} bytes por asistente / per attendee)",
+        thousands(base_kb / 1024),
         thousands(memory_at / 1024),
+        thousands((base_kb + memory_at) / 1024),
         thousands(u64::try_from(slope(&memory, 1_024).unwrap_or(0).max(0)).unwrap_or(0))
     )?;
     writeln!(
