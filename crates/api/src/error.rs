@@ -197,6 +197,14 @@ codes! {
     UnknownRegistration = "unknown-registration", 404, "No hay un registro con esa clave.", "No registration with that key.";
     /// Too many registrations are waiting (in all, or from this address).
     RegistrationsFull = "registrations-full", 429, "Hay demasiadas inscripciones en espera; intente más tarde.", "Too many registrations are waiting; try later.";
+    /// A heartbeat not newer than the last one taken from its key.
+    StaleHeartbeat = "stale-heartbeat", 409, "Esa señal de vida no es más reciente que la anterior.", "That heartbeat is not newer than the last one.";
+    /// No remote submission has that record's number.
+    UnknownSubmission = "unknown-submission", 404, "No hay una intervención a distancia con ese número.", "No remote submission has that number.";
+    /// A remote submission handled already.
+    SubmissionHandled = "submission-handled", 409, "Esa intervención ya se tramitó.", "That submission was handled already.";
+    /// A submission not read without a reason.
+    ReasonRequired = "reason-required", 422, "Diga por qué no se lee.", "Say why it is not read.";
     /// A close before the poll's minimum open time (rules.md §11.5).
     PollMinimumOpen = "poll-minimum-open", 409, "La votación aún no ha estado abierta su tiempo mínimo.", "The poll has not been open its minimum time yet.";
     /// A close not announced with its countdown.

@@ -47,6 +47,95 @@ pub struct RemoteStatus {
     /// holder, and what accepted lodged powers give them), ascending: what
     /// the browser lists in `checked-in-remote`.
     pub principals: Vec<String>,
+    /// How often the browser sends a heartbeat while its person attends,
+    /// in seconds (the meeting's `meeting-modality`).
+    pub heartbeat_seconds: u32,
+    /// Whether the person's last remote stay was ended by the daemon for
+    /// want of heartbeats (`presence-lapsed`) and they have not come back.
+    pub lapsed: bool,
+}
+
+/// `POST /api/v1/remote/heartbeat`: a remote attendee's sign of life,
+/// signed by their credential's key (ledger-format §3.29).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+#[serde(deny_unknown_fields)]
+pub struct HeartbeatRequest {
+    /// The `remote-heartbeat` message's canonical bytes, hex.
+    #[cfg_attr(feature = "openapi", schema(value_type = crate::formats::HexBytes))]
+    pub heartbeat: String,
+    /// Its signature by the credential's key, hex.
+    #[cfg_attr(feature = "openapi", schema(value_type = crate::formats::Hex64))]
+    pub proof: String,
+}
+
+/// The answer to a heartbeat: how the person attends now.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+pub struct HeartbeatAnswer {
+    /// How the person attends now: `remote`, `room`, or none.
+    pub attending: Option<String>,
+    /// Whether their last remote stay lapsed (`presence-lapsed`) and they
+    /// have not come back: the page records a new arrival.
+    pub lapsed: bool,
+    /// The next heartbeat is due within this many seconds.
+    pub heartbeat_seconds: u32,
+}
+
+/// The answer to a question or written statement from afar
+/// (`POST /api/v1/remote/submissions`, whose body is a ballot's: the
+/// `remote-submission` event, its signer and signature, hex).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+pub struct SubmissionRecorded {
+    /// The record's number: the attendee's proof that it was received.
+    pub seq: u64,
+}
+
+/// `GET /api/v1/floor`: the questions and written statements from afar,
+/// for the chair, in order of arrival.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+pub struct FloorQueue {
+    /// Every one received, handled or not.
+    pub submissions: Vec<FloorSubmission>,
+}
+
+/// One question or written statement from afar.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+pub struct FloorSubmission {
+    /// Its record's number.
+    pub seq: u64,
+    /// When it arrived, ms since the Unix epoch.
+    pub time_ms: u64,
+    /// Who sent it.
+    pub person: String,
+    /// Their name, as the register or a lodged power knows it.
+    pub name: String,
+    /// `question` or `statement`.
+    pub kind: String,
+    /// The item it is about, if any.
+    pub item: Option<String>,
+    /// Its words.
+    pub text: String,
+    /// What the chair did with it, once recorded: `read`, `answered` or
+    /// `not-read`.
+    pub outcome: Option<String>,
+    /// The chair's note.
+    pub note: Option<String>,
+}
+
+/// `POST /api/v1/floor/{seq}`: what the chair did with a submission.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+#[serde(deny_unknown_fields)]
+pub struct HandleRequest {
+    /// `read`, `answered` or `not-read`.
+    pub outcome: String,
+    /// Why it is not read (required then), or a note; may be empty.
+    #[serde(default)]
+    pub note: String,
 }
 
 /// The answer to a presence event (`POST /api/v1/remote/presence`, whose

@@ -8,6 +8,7 @@
 use std::collections::HashMap;
 
 use asamblea_rules::{Call, Channel, Meeting, MeetingKind, Profile, Refusal, Register, Sessions};
+mod floor;
 mod held;
 mod powers;
 mod readings;
@@ -19,7 +20,8 @@ mod timing;
 pub use powers::{PowerRecord, Powers};
 pub use rejection::Rejection;
 
-pub use remote::Verification;
+pub use floor::Submission;
+pub use remote::{Lapse, Verification};
 pub use sessions::SessionRecord;
 pub use timing::Announcement;
 
@@ -157,6 +159,10 @@ pub struct State {
     /// When each item's poll closed (its record's time): the acta prints
     /// it beside the opening and the announcement.
     closed_at: HashMap<String, u64>,
+    /// Every remote stay the daemon ended for want of heartbeats, in order.
+    lapses: Vec<Lapse>,
+    /// The questions and written statements from afar, in order.
+    submissions: Vec<Submission>,
 }
 
 /// Whether `person` attends now: a holder present in person, or an agent
@@ -167,6 +173,18 @@ fn attends(meeting: &Meeting, person: &Id) -> bool {
         Channel::Agent { agent, .. } => meeting.presence().agent_id(agent) == person.as_str(),
         Channel::Absent => false,
     })
+}
+
+impl State {
+    /// Whether `item` is on the convened agenda, voted or informative.
+    fn on_agenda(&self, item: &Id) -> Result<(), Rejection> {
+        let informative = self.whole_agenda.iter().flatten().any(|entry| entry.item() == item);
+        if informative || self.agenda.iter().any(|entry| entry.item == *item) {
+            Ok(())
+        } else {
+            Err(Rejection::NotOnAgenda(item.as_str().to_string()))
+        }
+    }
 }
 
 impl State {
@@ -221,6 +239,8 @@ impl State {
             just_announced: None,
             announcements: HashMap::new(),
             closed_at: HashMap::new(),
+            lapses: Vec::new(),
+            submissions: Vec::new(),
         }
     }
 
@@ -312,6 +332,7 @@ impl State {
         if let Some(mark) = self.quorum_marks.last_mut().filter(|m| m.moment.seq == self.admitted) {
             mark.moment.time_ms = Some(time_ms);
         }
+        self.floor_placed(self.admitted, time_ms);
         if let Some(item) = self.just_closed.take() {
             self.closed_at.insert(item.clone(), time_ms);
             self.seeds.insert(item, head);
@@ -655,10 +676,7 @@ impl State {
                 self.description = Some(file.clone());
             }
             EventBody::StatementRecorded { item, person, text } => {
-                let informative = self.whole_agenda.iter().flatten().any(|entry| entry.item() == item);
-                if !informative && !self.agenda.iter().any(|entry| entry.item == *item) {
-                    return Err(Rejection::NotOnAgenda(item.as_str().to_string()));
-                }
+                self.on_agenda(item)?;
                 let meeting = self.meeting.as_ref().ok_or(Rejection::OutOfPlace(
                     "primero se importa el registro de accionistas / the register must be imported first",
                 ))?;
@@ -737,7 +755,19 @@ impl State {
             EventBody::IdentityVerified { .. }
             | EventBody::RemoteCredentialIssued { .. }
             | EventBody::CheckedInRemote { .. }
-            | EventBody::CheckedOutRemote { .. } => self.remote_step(body, signer, seq)?,
+            | EventBody::CheckedOutRemote { .. }
+            | EventBody::PresenceLapsed { .. } => {
+                self.remote_step(body, signer, seq)?;
+                if !matches!(
+                    body,
+                    EventBody::IdentityVerified { .. } | EventBody::RemoteCredentialIssued { .. }
+                ) {
+                    self.mark(seq, time_ms, asamblea_rules::QuorumEvent::Presence);
+                }
+            }
+            EventBody::RemoteSubmission { .. } | EventBody::SubmissionHandled { .. } => {
+                self.floor_step(body, signer, seq)?
+            }
             EventBody::ResultPublished { item, result } => {
                 let meeting = self.meeting.as_ref().ok_or(Rejection::OutOfPlace(
                     "primero se importa el registro de accionistas / the register must be imported first",

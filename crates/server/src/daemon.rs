@@ -62,6 +62,7 @@ impl Daemon {
         shutdown: impl Future<Output = ()> + Send + 'static,
     ) -> anyhow::Result<()> {
         let ticker = crate::spawn_feed_ticker(self.state.clone());
+        let watch = crate::remote::presence::spawn_presence_watch(self.state.clone());
         crate::directory::Directory::warm(&self.state);
         let closing = self.state.clone();
         let (stop, stopped) = tokio::sync::watch::channel(false);
@@ -105,7 +106,9 @@ impl Daemon {
             None => Ok(()),
         };
         ticker.abort();
+        watch.abort();
         let _ = ticker.await;
+        let _ = watch.await;
         served.and(outside)
     }
 }

@@ -210,6 +210,21 @@ impl ApiError {
                 format!("Ningún poder radicado y aceptado da a {person} el accionista {holder}."),
                 format!("No accepted lodged power gives {person} holder {holder}."),
             ),
+            Rejection::UnknownSubmission(seq) => ApiError::new(
+                ErrorCode::UnknownSubmission,
+                format!("El registro n.º {seq} no es una pregunta ni una constancia enviada a distancia."),
+                format!("Record {seq} is no question or statement sent from afar."),
+            ),
+            Rejection::SubmissionHandled(seq) => ApiError::new(
+                ErrorCode::SubmissionHandled,
+                format!("La intervención n.º {seq} ya se tramitó; lo hecho consta en el registro."),
+                format!("Submission {seq} was handled already; what was done is on the record."),
+            ),
+            Rejection::ReasonRequired(seq) => ApiError::new(
+                ErrorCode::ReasonRequired,
+                format!("Escriba por qué no se lee la intervención n.º {seq} (por ejemplo: repetida)."),
+                format!("Write why submission {seq} is not read (for instance: repeated)."),
+            ),
             Rejection::RemoteNotAllowed => ApiError::new(
                 ErrorCode::RemoteNotAllowed,
                 "Esta reunión no admite asistencia remota: acuda en persona.",

@@ -192,6 +192,8 @@ pub(crate) struct Inner {
     /// The remote attendees' registrations waiting for the desk
     /// (`remote::pending`): in memory, bounded, never in the ledger.
     pub(crate) registrations: remote::pending::Registrations,
+    /// When each remote attendee was last heard (`remote::presence`).
+    pub(crate) heartbeats: remote::presence::Heartbeats,
 }
 
 /// A token bucket, in thousandths of a request (integers only).
@@ -243,6 +245,7 @@ impl AppState {
             turnout: Mutex::new(turnout),
             counted: Mutex::new(HashMap::new()),
             registrations: remote::pending::Registrations::default(),
+            heartbeats: remote::presence::Heartbeats::default(),
             closing: tokio::sync::watch::channel(false).0,
         })))
     }

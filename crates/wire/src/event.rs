@@ -23,7 +23,7 @@ pub use agenda::{AgendaEntry, AgendaItem, Candidate};
 pub use ballot::{Ballot, Choice, HolderVote, SplitPart};
 pub use modality::{ConvenedModality, RemoteConvening};
 pub use power::{LodgedPower, Reception, Revocation, Substitute};
-pub use remote::VerificationMethod;
+pub use remote::{SubmissionKind, SubmissionOutcome, VerificationMethod};
 
 use crate::codec::{Reader, Writer};
 use crate::error::{Problem, WireError};
@@ -289,6 +289,39 @@ pub enum EventBody {
         /// The remote credential that signs.
         credential: CredentialId,
     },
+    /// The daemon ends a remote attendee's stay whose heartbeats stopped
+    /// (§3.30, HY-5): as their own departure would, with everyone they
+    /// carry. Signed by the daemon.
+    PresenceLapsed {
+        /// The remote credential whose person attended remotely.
+        credential: CredentialId,
+        /// How long no heartbeat had come, in milliseconds: at least the
+        /// meeting's presence timeout.
+        silent_ms: u64,
+    },
+    /// A remote attendee's question or written statement, as it arrives
+    /// (§3.31). Signed by the credential's key.
+    RemoteSubmission {
+        /// The remote credential that signs; its person attends remotely.
+        credential: CredentialId,
+        /// A question or a written statement.
+        kind: SubmissionKind,
+        /// The convened item it is about, or none (the meeting as a whole).
+        item: Option<Id>,
+        /// Its words.
+        text: crate::Prose,
+    },
+    /// What the chair did with a remote submission (§3.32). Signed by the
+    /// chair; once per submission.
+    SubmissionHandled {
+        /// The `remote-submission` record's number.
+        submission: u64,
+        /// Read, answered, or not read.
+        outcome: SubmissionOutcome,
+        /// The chair's words: why it was not read (required then), or a
+        /// note; may be empty otherwise.
+        note: Text,
+    },
     /// The chair announces that a poll will close once a countdown has
     /// run (ledger-format §3.21): the room sees it on every screen.
     CloseAnnounced {
@@ -444,6 +477,9 @@ impl EventBody {
             EventBody::RemoteCredentialIssued { .. } => MessageKind::RemoteCredentialIssued,
             EventBody::CheckedInRemote { .. } => MessageKind::CheckedInRemote,
             EventBody::CheckedOutRemote { .. } => MessageKind::CheckedOutRemote,
+            EventBody::PresenceLapsed { .. } => MessageKind::PresenceLapsed,
+            EventBody::RemoteSubmission { .. } => MessageKind::RemoteSubmission,
+            EventBody::SubmissionHandled { .. } => MessageKind::SubmissionHandled,
             EventBody::CloseAnnounced { .. } => MessageKind::CloseAnnounced,
             EventBody::PollsTimed { .. } => MessageKind::PollsTimed,
         }

@@ -110,16 +110,27 @@ message_kinds! {
     CheckedInRemote = 0x1F, "checked-in-remote", ATTENDEE;
     CheckedOutRemote = 0x20, "checked-out-remote", ATTENDEE;
     RemoteRegistration = 0x21, "remote-registration", ATTENDEE;
+    RemoteHeartbeat = 0x22, "remote-heartbeat", ATTENDEE;
+    PresenceLapsed = 0x23, "presence-lapsed", DAEMON;
+    RemoteSubmission = 0x24, "remote-submission", ATTENDEE;
+    SubmissionHandled = 0x25, "submission-handled", CHAIR;
     Receipt = 0x40, "receipt", DAEMON;
     Checkpoint = 0x41, "checkpoint", DAEMON;
 }
 
 impl MessageKind {
     /// True for the kinds that are ledger events (everything but receipts
-    /// and checkpoints, which the daemon signs about the ledger, and a
-    /// browser's registration, which waits outside it for the desk).
+    /// and checkpoints, which the daemon signs about the ledger, a
+    /// browser's registration, which waits outside it for the desk, and a
+    /// remote attendee's heartbeat, which only keeps their presence).
     pub const fn is_event(self) -> bool {
-        !matches!(self, MessageKind::Receipt | MessageKind::Checkpoint | MessageKind::RemoteRegistration)
+        !matches!(
+            self,
+            MessageKind::Receipt
+                | MessageKind::Checkpoint
+                | MessageKind::RemoteRegistration
+                | MessageKind::RemoteHeartbeat
+        )
     }
 }
 

@@ -77,13 +77,13 @@ pub use derived::{lot_index, register_digest, withdrawal_digest};
 pub use error::{Problem, WireError};
 pub use event::{
     AgendaEntry, AgendaItem, AgentArrival, Ballot, Candidate, Choice, ConvenedModality, Event, EventBody,
-    HolderVote, LodgedPower, ProxyRefusal, Reception, RemoteConvening, Revocation, SplitPart, Substitute,
-    VerificationMethod,
+    HolderVote, LodgedPower, ProxyRefusal, Reception, RemoteConvening, Revocation, SplitPart, SubmissionKind,
+    SubmissionOutcome, Substitute, VerificationMethod,
 };
 pub use keys::{signing_input, Keypair, PublicKey, Signature};
 pub use kinds::{MessageKind, SignerRole, StaffRole, FORMAT_VERSION};
 pub use record::{genesis_head, Chain, EventRecord};
-pub use registration::{key_fingerprint, RemoteRegistration};
+pub use registration::{key_fingerprint, RemoteHeartbeat, RemoteRegistration};
 pub use result::{DecisionFigures, ElectionFigures, PublishedResult, Withdrawal};
 pub use statement::{Checkpoint, Receipt};
 pub use values::{CredentialId, Digest, FileText, Id, MeetingId, Nonce, Prose, Text};

@@ -1447,6 +1447,76 @@ fn the_remote_attendee_has_its_bytes_in_the_document() {
     found_in_the_document("§10.13", remote_vectors());
 }
 
+// ----- §10.14: presence and the floor from afar -----------------------------
+
+/// §10.14: the heartbeat of §10.13's browser key and its signature, the
+/// daemon's `presence-lapsed` of credential 7, that attendee's question
+/// on `item-2` with its signature, and the chair's answer to it; each
+/// encoded by the crate and, independently, from §3.29–3.32.
+fn floor_vectors() -> Vec<(&'static str, Vec<u8>)> {
+    use asamblea_wire::{SubmissionKind, SubmissionOutcome};
+    let browser = Keypair::from_seed(&REMOTE_SEED);
+    let key = browser.public_key().to_bytes();
+    let mut out = Vec::new();
+    let heartbeat = asamblea_wire::RemoteHeartbeat { key: browser.public_key(), counter: 1_764_856_800_000 };
+    let encoded = heartbeat.encode();
+    let hand = [&[0x22, 0x02][..], &key, &1_764_856_800_000u64.to_be_bytes()].concat();
+    assert_eq!(hex(&encoded), hex(&hand), "remote-heartbeat: the crate and the layout of §3.29 agree");
+    let signature = browser.sign(&meeting_id(), &encoded).expect("a known kind");
+    heartbeat.verify(&meeting_id(), &signature).expect("its own key");
+    out.push(("remote-heartbeat", encoded));
+    out.push(("signature of the heartbeat", signature.0.to_vec()));
+    let question = "¿Cuándo se pagan los dividendos?";
+    let events = [
+        (
+            "presence-lapsed",
+            EventBody::PresenceLapsed { credential: CredentialId(7), silent_ms: 300_250 },
+            [&7u32.to_be_bytes()[..], &300_250u64.to_be_bytes()].concat(),
+        ),
+        (
+            "remote-submission",
+            EventBody::RemoteSubmission {
+                credential: CredentialId(7),
+                kind: SubmissionKind::Question,
+                item: Some(id("item-2")),
+                text: asamblea_wire::Prose::new(question).expect("a question"),
+            },
+            [&7u32.to_be_bytes()[..], &[1], &1u32.to_be_bytes(), &string("item-2"), &string(question)]
+                .concat(),
+        ),
+        (
+            "submission-handled",
+            EventBody::SubmissionHandled {
+                submission: 41,
+                outcome: SubmissionOutcome::Answered,
+                note: Text::new("Respondida por el presidente").expect("a note"),
+            },
+            [&41u64.to_be_bytes()[..], &[2], &string("Respondida por el presidente")].concat(),
+        ),
+    ];
+    for (i, (name, body, hand_body)) in events.into_iter().enumerate() {
+        let nonce = [0xD1 + u8::try_from(i).expect("three events"); 16];
+        let event = Event { nonce: Nonce(nonce), body };
+        let hand = [&[event.kind().tag(), 0x02][..], &nonce, &hand_body].concat();
+        let encoded = event.encode().expect("encodes");
+        assert_eq!(hex(&encoded), hex(&hand), "{name}: the crate and the layouts of §3.30–3.32 agree");
+        assert_eq!(Event::decode(&encoded).expect("decodes"), event, "{name}");
+        if name == "remote-submission" {
+            let signature = browser.sign(&meeting_id(), &encoded).expect("a known kind");
+            out.push((name, encoded));
+            out.push(("signature of the submission", signature.0.to_vec()));
+        } else {
+            out.push((name, encoded));
+        }
+    }
+    out
+}
+
+#[test]
+fn presence_and_the_floor_from_afar_have_their_bytes_in_the_document() {
+    found_in_the_document("§10.14", floor_vectors());
+}
+
 /// Each of `vectors` (what it is, its bytes) is in `docs/ledger-format.md`
 /// as hex, in its `section`; `ASAMBLEA_PRINT_VECTORS=1` prints them as the
 /// document writes them.

@@ -358,7 +358,7 @@ fn verify_names_each_remote_verification_and_its_credential() {
     let bytes = event.encode().unwrap();
     let signature = browser.sign(&service.meeting_id(), &bytes).unwrap();
     service
-        .remote_presence(asamblea_ledger::Signed { event, bytes, signer: browser.public_key(), signature })
+        .remote_event(asamblea_ledger::Signed { event, bytes, signer: browser.public_key(), signature })
         .expect("arrived remotely");
     drop(service.close());
     let out = crate::support::asamblea(&["verify", &path(&dir), "--json"]);

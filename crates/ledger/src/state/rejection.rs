@@ -232,6 +232,29 @@ pub enum Rejection {
         /// The holder.
         holder: String,
     },
+    /// A lapse of a remote presence recorded before the meeting's timeout
+    /// had run (HY-5).
+    #[error(
+        "la presencia a distancia se da por perdida tras {silent_ms} ms sin señal, antes del plazo de {timeout_ms} ms / \
+         the remote presence is declared lapsed after {silent_ms} ms of silence, before the {timeout_ms} ms timeout"
+    )]
+    NotLapsed {
+        /// The silence the event states.
+        silent_ms: u64,
+        /// The meeting's presence timeout.
+        timeout_ms: u64,
+    },
+    /// The chair handles a record that is no remote submission.
+    #[error("el registro n.º {0} no es una pregunta ni una constancia a distancia / record {0} is no remote submission")]
+    UnknownSubmission(u64),
+    /// The chair handles a remote submission a second time.
+    #[error("la intervención del registro n.º {0} ya se tramitó / the submission of record {0} was handled already")]
+    SubmissionHandled(u64),
+    /// A remote submission not read without a reason.
+    #[error(
+        "diga por qué no se lee la intervención del registro n.º {0} / say why the submission of record {0} is not read"
+    )]
+    ReasonRequired(u64),
     /// Remote attendance in a meeting whose modality admits none.
     #[error("esta reunión no admite asistencia remota / this meeting admits no remote attendance")]
     RemoteNotAllowed,

@@ -11,6 +11,18 @@ use asamblea_wire::{
 
 use super::{Rejection, State};
 
+/// A remote stay the daemon ended because its heartbeats stopped
+/// (`presence-lapsed`, HY-5).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Lapse {
+    /// The number of its record.
+    pub seq: u64,
+    /// Whose stay ended.
+    pub person: Id,
+    /// How long no heartbeat had come, in milliseconds.
+    pub silent_ms: u64,
+}
+
 /// An identity the desk verified for a remote attendee (`identity-verified`).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Verification {
@@ -37,6 +49,37 @@ impl State {
     /// The verification of `key`, if the desk made one.
     pub fn verification(&self, key: &PublicKey) -> Option<&Verification> {
         self.verified_keys.get(&key.to_bytes()).map(|&at| &self.verifications[at])
+    }
+
+    /// Every remote stay ended for want of heartbeats, in order.
+    pub fn lapses(&self) -> &[Lapse] {
+        &self.lapses
+    }
+
+    /// The live remote credential of every person attending remotely now:
+    /// whose heartbeats hold a presence (HY-5).
+    pub fn remote_present(&self) -> Vec<CredentialId> {
+        let mut present: Vec<CredentialId> = self
+            .live_badges
+            .iter()
+            .filter(|(person, credential)| {
+                self.badges.get(credential).is_some_and(|b| b.remote)
+                    && self.attendance.open_medium(person) == Some(Medium::Remote)
+            })
+            .map(|(_, &credential)| credential)
+            .collect();
+        present.sort_by_key(|c| c.0);
+        present
+    }
+
+    /// Whether `person`'s last remote stay was ended by a lapse and they
+    /// have not arrived again since (the page brings them back).
+    pub fn lapsed(&self, person: &str) -> bool {
+        let Some(lapse) = self.lapses.iter().rev().find(|l| l.person.as_str() == person) else {
+            return false;
+        };
+        let visits = self.attendance.visits();
+        !visits.iter().rev().take_while(|v| v.arrived.seq > lapse.seq).any(|v| &*v.person == person)
     }
 
     /// Whether `credential` is a remote attendee's credential (not a
@@ -113,7 +156,7 @@ impl State {
         }
     }
 
-    /// Admits one of the four remote kinds.
+    /// Admits one of the five remote kinds.
     pub(super) fn remote_step(
         &mut self,
         body: &EventBody,
@@ -152,7 +195,7 @@ impl State {
                 self.issue_badge(*credential, key, person, true)?;
             }
             EventBody::CheckedInRemote { credential, principals } => {
-                let person = self.remote_signer(*credential, signer)?;
+                let person = self.remote_signer(*credential, signer, "checked-in-remote")?;
                 self.sessions.check_arrival().map_err(Rejection::Session)?;
                 if self.attendance.open_medium(person.as_str()) == Some(Medium::Room) {
                     return Err(Rejection::OtherChannel {
@@ -201,22 +244,51 @@ impl State {
                 self.powers.arrived(self.meeting.as_ref().expect("admitted above"), &arrival, seq);
             }
             EventBody::CheckedOutRemote { credential } => {
-                let person = self.remote_signer(*credential, signer)?;
-                if self.attendance.open_medium(person.as_str()) != Some(Medium::Remote) {
-                    return Err(Rejection::Rules(Refusal::NotPresent));
+                let person = self.remote_signer(*credential, signer, "checked-out-remote")?;
+                self.leave_remotely(&person, seq)?;
+            }
+            EventBody::PresenceLapsed { credential, silent_ms } => {
+                // Signed by the daemon (the kind's signer): the credential
+                // need not be live, its person must attend remotely.
+                let badge = self.badges.get(credential).ok_or(Rejection::UnknownBadge(*credential))?;
+                if !badge.remote {
+                    return Err(Rejection::CredentialChannel { credential: *credential, remote: false });
                 }
-                let (meeting, attendance) = self.meeting_and_attendance()?;
-                meeting.leave(person.as_str()).map_err(Rejection::Rules)?;
-                attendance.left(meeting, person.as_str(), seq);
+                let person = badge.person.clone();
+                let timeout_ms = self
+                    .modality
+                    .as_ref()
+                    .map_or(0, |m| u64::from(m.presence.timeout_seconds).saturating_mul(1000));
+                if *silent_ms < timeout_ms {
+                    return Err(Rejection::NotLapsed { silent_ms: *silent_ms, timeout_ms });
+                }
+                self.leave_remotely(&person, seq)?;
+                self.lapses.push(Lapse { seq, person, silent_ms: *silent_ms });
             }
             _ => unreachable!("remote_step takes the remote kinds only"),
         }
         Ok(())
     }
 
+    /// `person`'s remote stay ends, with everyone they carry.
+    fn leave_remotely(&mut self, person: &Id, seq: u64) -> Result<(), Rejection> {
+        if self.attendance.open_medium(person.as_str()) != Some(Medium::Remote) {
+            return Err(Rejection::Rules(Refusal::NotPresent));
+        }
+        let (meeting, attendance) = self.meeting_and_attendance()?;
+        meeting.leave(person.as_str()).map_err(Rejection::Rules)?;
+        attendance.left(meeting, person.as_str(), seq);
+        Ok(())
+    }
+
     /// The person of the live remote credential `credential` whose key is
-    /// `signer`.
-    fn remote_signer(&self, credential: CredentialId, signer: &PublicKey) -> Result<Id, Rejection> {
+    /// `signer`, for an event of `kind`.
+    pub(super) fn remote_signer(
+        &self,
+        credential: CredentialId,
+        signer: &PublicKey,
+        kind: &'static str,
+    ) -> Result<Id, Rejection> {
         let badge = self.badges.get(&credential).ok_or(Rejection::UnknownBadge(credential))?;
         if badge.revoked {
             return Err(Rejection::RevokedBadge(credential));
@@ -225,10 +297,7 @@ impl State {
             return Err(Rejection::CredentialChannel { credential, remote: false });
         }
         if badge.key != signer.to_bytes() {
-            return Err(Rejection::SignerNotAllowed {
-                kind: "checked-in-remote",
-                role: SignerRole::Attendee,
-            });
+            return Err(Rejection::SignerNotAllowed { kind, role: SignerRole::Attendee });
         }
         Ok(badge.person.clone())
     }

@@ -7,10 +7,11 @@
 use asamblea_ledger::{Rejection, SubmitError};
 use asamblea_rules::{Medium, OptionIndex, Refusal};
 use asamblea_wire::{
-    Ballot, Choice, CredentialId, Digest, EventBody, HolderVote, Keypair, VerificationMethod,
+    Ballot, Choice, CredentialId, Digest, EventBody, HolderVote, Keypair, Prose, SubmissionKind,
+    SubmissionOutcome, Text, VerificationMethod,
 };
 
-use crate::fixture::{chair, staff, MEETING};
+use crate::fixture::{chair, daemon, staff, MEETING};
 use crate::sessions::{note, Meeting};
 use crate::support::{id, sign, T0};
 
@@ -354,4 +355,144 @@ fn the_channel_changes_no_quorum_and_no_result_only_the_channel() {
             .collect();
         assert_eq!(media, expected);
     }
+}
+
+/// HY-5: only the daemon declares a remote presence lapsed, and only after
+/// the meeting's timeout (300 s here) without a heartbeat; the stay ends at
+/// once with everyone carried, the quorum with it, and a return is a new
+/// arrival.
+#[test]
+fn a_lapse_is_the_daemon_s_after_the_timeout_and_ends_the_stay_and_the_quorum_at_once() {
+    let mut m = Meeting::convened_mixed("remote-lapse", &["H02", "H03"]);
+    let key = phone(3);
+    m.submit(&staff(), verified("H01", &key));
+    m.submit(&staff(), credential(1, "H01", &key));
+    m.submit(&key, remote_arrival(1, &["H01"]));
+    m.at(T0 + 100_000, &chair(), EventBody::MeetingInstalled { note: note() }).expect("installed with H01");
+    let shares = |m: &Meeting| m.journal.state().meeting().unwrap().presence().voting_shares().get();
+    assert_eq!(shares(&m), 550_000);
+    let lapse = |silent_ms| EventBody::PresenceLapsed { credential: CredentialId(1), silent_ms };
+    assert!(
+        matches!(try_submit(&mut m, &staff(), lapse(300_000)), Err(Rejection::SignerNotAllowed { .. })),
+        "the desk does not declare it"
+    );
+    assert!(
+        matches!(try_submit(&mut m, &key, lapse(300_000)), Err(Rejection::SignerNotAllowed { .. })),
+        "nor the attendee"
+    );
+    assert_eq!(
+        try_submit(&mut m, &daemon(), lapse(299_999)),
+        Err(Rejection::NotLapsed { silent_ms: 299_999, timeout_ms: 300_000 }),
+        "a millisecond short of the timeout"
+    );
+    assert_eq!(shares(&m), 550_000, "a refusal changes nothing");
+    assert!(m.journal.state().continuity().gaps.is_empty());
+    m.submit(&daemon(), lapse(300_000));
+    let state = m.journal.state();
+    assert_eq!(state.medium_of("H01"), None);
+    assert_eq!(shares(&m), 250_000, "the quorum drops at once");
+    assert_eq!(state.lapses().len(), 1);
+    assert_eq!((state.lapses()[0].person.as_str(), state.lapses()[0].silent_ms), ("H01", 300_000));
+    assert!(state.lapsed("H01") && !state.lapsed("H02"));
+    assert_eq!(state.continuity().gaps.len(), 1, "an interval without quorum begins at the lapse");
+    assert_eq!(
+        try_submit(&mut m, &daemon(), lapse(400_000)),
+        Err(Rejection::Rules(Refusal::NotPresent)),
+        "a stay ends once"
+    );
+    assert_eq!(
+        try_submit(
+            &mut m,
+            &daemon(),
+            EventBody::PresenceLapsed { credential: CredentialId(9), silent_ms: 300_000 }
+        ),
+        Err(Rejection::UnknownBadge(CredentialId(9)))
+    );
+    // The return: the same key, a new arrival, a second visit.
+    m.submit(&key, remote_arrival(1, &["H01"]));
+    assert_eq!(m.journal.state().medium_of("H01"), Some(Medium::Remote));
+    assert_eq!(shares(&m), 550_000);
+    let visits = m.journal.state().attendance().visits().iter().filter(|v| &*v.person == "H01").count();
+    assert_eq!(visits, 2, "two stays: the lapse ended the first");
+    assert!(!m.journal.state().lapsed("H01"), "back");
+}
+
+/// HY-7, C.Co Art. 189: a remote attendee's question or written statement
+/// is recorded as it arrives, signed with their key, while they attend;
+/// the chair records once what was done with it, and a refusal to read
+/// says why.
+#[test]
+fn the_floor_from_afar_is_recorded_as_it_arrives_and_handled_once() {
+    let mut m = Meeting::convened_mixed("remote-floor", &[]);
+    let key = phone(4);
+    m.submit(&staff(), verified("H01", &key));
+    m.submit(&staff(), credential(1, "H01", &key));
+    let ask = |item: Option<&str>, kind| EventBody::RemoteSubmission {
+        credential: CredentialId(1),
+        kind,
+        item: item.map(id),
+        text: Prose::new("¿Cuándo se pagan los dividendos?").unwrap(),
+    };
+    assert_eq!(
+        try_submit(&mut m, &key, ask(Some("item-1"), SubmissionKind::Question)),
+        Err(Rejection::Rules(Refusal::NotPresent)),
+        "only while attending"
+    );
+    m.submit(&key, remote_arrival(1, &["H01"]));
+    assert!(
+        matches!(
+            try_submit(&mut m, &staff(), ask(None, SubmissionKind::Question)),
+            Err(Rejection::SignerNotAllowed { .. })
+        ),
+        "the attendee's own key only"
+    );
+    assert_eq!(
+        try_submit(&mut m, &key, ask(Some("item-9"), SubmissionKind::Question)),
+        Err(Rejection::NotOnAgenda("item-9".into()))
+    );
+    m.submit(&key, ask(Some("item-1"), SubmissionKind::Question));
+    let question = m.journal.state().admitted();
+    m.submit(&key, ask(Some("varios"), SubmissionKind::Statement));
+    let statement = m.journal.state().admitted();
+    m.submit(&key, ask(None, SubmissionKind::Question));
+    let handle = |submission, outcome, note: &str| EventBody::SubmissionHandled {
+        submission,
+        outcome,
+        note: Text::new(note).unwrap(),
+    };
+    assert!(
+        matches!(
+            try_submit(&mut m, &staff(), handle(question, SubmissionOutcome::Answered, "")),
+            Err(Rejection::SignerNotAllowed { .. })
+        ),
+        "the chair handles them"
+    );
+    assert_eq!(
+        try_submit(&mut m, &chair(), handle(question - 1, SubmissionOutcome::Read, "")),
+        Err(Rejection::UnknownSubmission(question - 1)),
+        "the arrival's record is no submission"
+    );
+    assert_eq!(
+        try_submit(&mut m, &chair(), handle(statement, SubmissionOutcome::NotRead, " ")),
+        Err(Rejection::ReasonRequired(statement))
+    );
+    m.submit(&chair(), handle(question, SubmissionOutcome::Answered, ""));
+    m.submit(&chair(), handle(statement, SubmissionOutcome::NotRead, "Repetida: igual a la anterior"));
+    assert_eq!(
+        try_submit(&mut m, &chair(), handle(question, SubmissionOutcome::Read, "")),
+        Err(Rejection::SubmissionHandled(question))
+    );
+    let submissions = m.journal.state().submissions();
+    assert_eq!(submissions.len(), 3, "every one stays, handled or not");
+    assert_eq!(submissions[0].handled.as_ref().map(|h| h.1), Some(SubmissionOutcome::Answered));
+    assert_eq!(submissions[1].kind, SubmissionKind::Statement);
+    assert_eq!(submissions[1].handled.as_ref().map(|h| h.2.as_str()), Some("Repetida: igual a la anterior"));
+    assert_eq!(submissions[2].handled, None);
+    assert_eq!(submissions[2].item, None);
+    // After leaving, nothing more from afar.
+    m.submit(&key, EventBody::CheckedOutRemote { credential: CredentialId(1) });
+    assert_eq!(
+        try_submit(&mut m, &key, ask(None, SubmissionKind::Statement)),
+        Err(Rejection::Rules(Refusal::NotPresent))
+    );
 }

@@ -52,14 +52,7 @@ pub(crate) async fn remote_pending(
                 .filter(|p| ledger.badge_with_key(&p.key).is_none())
                 .map(|p| {
                     let person = p.person.as_str();
-                    let known_as = match meeting.register().lookup(person) {
-                        Some(at) => Some(directory.name(at).to_string()),
-                        None => ledger
-                            .powers()
-                            .carried_by(person)
-                            .find(|r| r.accepted())
-                            .map(|r| r.power.agent_name.as_str().to_string()),
-                    };
+                    let known_as = known_as(directory, ledger, meeting, person);
                     PendingRegistration {
                         key: p.key.to_string(),
                         fingerprint: key_fingerprint(&p.key),
@@ -74,6 +67,24 @@ pub(crate) async fn remote_pending(
     })
     .await?;
     Ok(Json(PendingRegistrations { pending: list }))
+}
+
+/// Who `person` is: the register's name for a holder, or the name a
+/// lodged power gives them as agent; none when neither knows them.
+pub(super) fn known_as(
+    directory: &Directory,
+    ledger: &asamblea_ledger::State,
+    meeting: &asamblea_rules::Meeting,
+    person: &str,
+) -> Option<String> {
+    match meeting.register().lookup(person) {
+        Some(at) => Some(directory.name(at).to_string()),
+        None => ledger
+            .powers()
+            .carried_by(person)
+            .find(|r| r.accepted())
+            .map(|r| r.power.agent_name.as_str().to_string()),
+    }
 }
 
 /// The desk verified the person of a waiting registration by `method`,

@@ -23,12 +23,16 @@ use utoipa_axum::routes;
 
 use asamblea_api::kiosk::{BallotRequest, BallotSheet};
 use asamblea_api::public::SignedReceipt;
-use asamblea_api::remote::{PresenceRecorded, RegistrationRequest, RemoteStatus};
+use asamblea_api::remote::{
+    HeartbeatAnswer, HeartbeatRequest, PresenceRecorded, RegistrationRequest, RemoteStatus,
+    SubmissionRecorded,
+};
 use asamblea_api::{ErrorAnswer, ErrorCode};
 use asamblea_ledger::{Rejection, Signed};
 use asamblea_rules::Medium;
 use asamblea_wire::{
-    key_fingerprint, CredentialId, Event, EventBody, PublicKey, RemoteRegistration, Signature,
+    key_fingerprint, CredentialId, Event, EventBody, PublicKey, RemoteHeartbeat, RemoteRegistration,
+    Signature,
 };
 
 use crate::access::Body;
@@ -38,17 +42,19 @@ use crate::meeting::{action_error, blocking, healthy, unhex, unlocked};
 use crate::{ApiError, AppState};
 
 mod desk;
+mod floor;
 mod page;
 pub(crate) mod pending;
+pub(crate) mod presence;
 
 /// A remote credential's requests: this many a second on average, this
 /// many at once (a person arrives, votes on a few items, checks).
 pub(crate) const REMOTE_RATE: (u32, u32) = (2, 20);
 
 /// The remote attendee's routes (anyone; the signature authenticates),
-/// and the desk's verification.
+/// the desk's verification and the chair's floor.
 pub(crate) fn routes() -> Vec<Routes> {
-    vec![
+    let mut routes = vec![
         Routes::api(
             Callers::Public,
             OpenApiRouter::new()
@@ -56,6 +62,8 @@ pub(crate) fn routes() -> Vec<Routes> {
                 .routes(routes!(remote_status))
                 .routes(routes!(remote_sheet))
                 .routes(routes!(remote_presence))
+                .routes(routes!(remote_heartbeat))
+                .routes(routes!(remote_submit))
                 .routes(routes!(remote_cast)),
         )
         .on_internet(),
@@ -68,7 +76,9 @@ pub(crate) fn routes() -> Vec<Routes> {
             ],
         )
         .on_internet(),
-    ]
+    ];
+    routes.extend(floor::routes());
+    routes
 }
 
 /// A browser registers a person with the key it made; the desk sees it
@@ -203,15 +213,122 @@ pub(crate) async fn remote_presence(
     state.0.rate_limit_remote(credential)?;
     let state2 = state.clone();
     let recorded = blocking(&state, move |service| {
-        let appended = service.remote_presence(signed).map_err(|e| action_error(&state2, e))?;
+        let appended = service.remote_event(signed).map_err(|e| action_error(&state2, e))?;
         let person = service.state().badge(credential).map(|(_, person, _)| person.to_string()).unwrap_or_default();
         let present = service.state().medium_of(&person) == Some(Medium::Remote);
+        if present {
+            state2.0.heartbeats.arrived(credential, Instant::now());
+        } else {
+            state2.0.heartbeats.left(credential);
+        }
         tracing::info!(event.seq = appended.seq, badge.number = credential.0, person.id = %person, present, "asistencia a distancia / remote attendance");
         Ok(PresenceRecorded { seq: appended.seq, present })
     })
     .await?;
     state.publish_status();
     Ok(Json(recorded))
+}
+
+/// A remote attendee's sign of life, signed by their credential's key
+/// (HY-5, ledger-format §3.29): it holds their presence for the meeting's
+/// timeout; the answer says how they attend now, and whether their last
+/// stay lapsed (the page then records a new arrival).
+#[utoipa::path(post, path = "/api/v1/remote/heartbeat", tag = "remote",
+    request_body = HeartbeatRequest,
+    responses(
+        (status = 200, description = "Taken", body = HeartbeatAnswer),
+        (status = 404, description = "`unknown-registration`", body = ErrorAnswer),
+        (status = 409, description = "`stale-heartbeat`: not newer than the last", body = ErrorAnswer),
+        (status = 422, description = "`bad-signature`, `revoked-badge`, `wrong-channel`", body = ErrorAnswer),
+        (status = 429, description = "`rate-limited`", body = ErrorAnswer),
+    ))]
+pub(crate) async fn remote_heartbeat(
+    State(state): State<AppState>,
+    Body(request): Body<HeartbeatRequest>,
+) -> Result<Json<HeartbeatAnswer>, ApiError> {
+    healthy(&state)?;
+    let bytes = unhex(&request.heartbeat, "heartbeat")?;
+    let heartbeat = RemoteHeartbeat::decode(&bytes).map_err(|e| {
+        ApiError::bad_request(
+            format!("`heartbeat` no es una señal de vida canónica ({})", e.spanish()),
+            format!("`heartbeat`: {}", e.english()),
+        )
+    })?;
+    let proof = signature(&request.proof, "proof")?;
+    heartbeat
+        .verify(&state.0.meeting_id, &proof)
+        .map_err(|_| ApiError::rejected(&Rejection::BadSignature))?;
+    let credential = state.with_service(|service| remote_credential(service.state(), &heartbeat.key))?;
+    state.0.rate_limit_remote(credential)?;
+    state.0.heartbeats.beat(credential, heartbeat.counter, Instant::now()).map_err(|_| {
+        ApiError::new(
+            ErrorCode::StaleHeartbeat,
+            "Esa señal de vida no es más reciente que la anterior; recargue la página.",
+            "That heartbeat is not newer than the last one; reload the page.",
+        )
+    })?;
+    let answer = state.with_service(|service| {
+        let ledger = service.state();
+        let person = ledger.badge(credential).map(|(_, person, _)| person.to_string()).unwrap_or_default();
+        HeartbeatAnswer {
+            attending: ledger.medium_of(&person).map(medium_code),
+            lapsed: ledger.lapsed(&person),
+            heartbeat_seconds: heartbeat_seconds(ledger),
+        }
+    });
+    Ok(Json(answer))
+}
+
+/// A remote attendee's question or written statement, signed in their
+/// browser (`remote-submission`, ledger-format §3.31): recorded as it
+/// arrives, for the chair's queue and the acta.
+#[utoipa::path(post, path = "/api/v1/remote/submissions", tag = "remote",
+    request_body = BallotRequest,
+    responses(
+        (status = 200, description = "Durable: its record's number", body = SubmissionRecorded),
+        (status = 422, description = "`bad-signature`, `unknown-badge`, `revoked-badge`, `not-on-agenda`, or a rules refusal (`not-present`)", body = ErrorAnswer),
+        (status = 429, description = "`rate-limited`", body = ErrorAnswer),
+    ))]
+pub(crate) async fn remote_submit(
+    State(state): State<AppState>,
+    Body(request): Body<BallotRequest>,
+) -> Result<Json<SubmissionRecorded>, ApiError> {
+    let signed = signed_event(&state, &request.event, &request.signer, &request.signature)?;
+    let EventBody::RemoteSubmission { credential, kind, .. } = &signed.event.body else {
+        return Err(ApiError::bad_request(
+            "`event` debe ser remote-submission",
+            "`event` must be remote-submission",
+        ));
+    };
+    let (credential, kind) = (*credential, *kind);
+    state.0.rate_limit_remote(credential)?;
+    let state2 = state.clone();
+    let seq = blocking(&state, move |service| {
+        let appended = service.remote_event(signed).map_err(|e| action_error(&state2, e))?;
+        tracing::info!(
+            event.seq = appended.seq,
+            badge.number = credential.0,
+            submission.kind = kind.code(),
+            "intervención a distancia / remote submission"
+        );
+        Ok(appended.seq)
+    })
+    .await?;
+    Ok(Json(SubmissionRecorded { seq }))
+}
+
+/// How a person attends, as the API says it.
+fn medium_code(medium: Medium) -> String {
+    match medium {
+        Medium::Remote => "remote".to_string(),
+        Medium::Room => "room".to_string(),
+    }
+}
+
+/// The meeting's heartbeat, in seconds (the profile's when no modality
+/// was recorded).
+fn heartbeat_seconds(ledger: &asamblea_ledger::State) -> u32 {
+    ledger.convened_modality().map_or(60, |m| m.presence.heartbeat_seconds)
 }
 
 /// A ballot signed in the remote attendee's browser: the kiosk's ballot,
@@ -258,10 +375,7 @@ fn status_of(state: &AppState, key: &PublicKey) -> Result<RemoteStatus, ApiError
             .registrations
             .bound_name(key)
             .map_or_else(|| person.to_string(), |n| n.as_str().to_string());
-        let attending = ledger.medium_of(person).map(|m| match m {
-            Medium::Remote => "remote".to_string(),
-            Medium::Room => "room".to_string(),
-        });
+        let attending = ledger.medium_of(person).map(medium_code);
         let principals = ledger.remote_principals(person).iter().map(|p| p.as_str().to_string()).collect();
         Some(RemoteStatus {
             key: key.to_string(),
@@ -272,6 +386,8 @@ fn status_of(state: &AppState, key: &PublicKey) -> Result<RemoteStatus, ApiError
             credential: Some(credential.0),
             attending,
             principals,
+            heartbeat_seconds: heartbeat_seconds(ledger),
+            lapsed: ledger.lapsed(person),
         })
     });
     if let Some(status) = bound {
@@ -287,6 +403,8 @@ fn status_of(state: &AppState, key: &PublicKey) -> Result<RemoteStatus, ApiError
         credential: None,
         attending: None,
         principals: Vec::new(),
+        heartbeat_seconds: state.with_service(|service| heartbeat_seconds(service.state())),
+        lapsed: false,
     })
 }
 

@@ -84,8 +84,10 @@ async fn only_the_publics_routes_are_on_the_internet_listener_whatever_the_crede
             "GET /remoto",
             "POST /api/v1/receipts/check",
             "POST /api/v1/remote/ballots",
+            "POST /api/v1/remote/heartbeat",
             "POST /api/v1/remote/presence",
             "POST /api/v1/remote/registrations",
+            "POST /api/v1/remote/submissions",
             "POST /recibo",
         ]
     );

@@ -55,18 +55,33 @@ impl Service {
         Ok(BadgeIssue::Issued { credential, appended })
     }
 
-    /// A remote attendee's own `checked-in-remote` or `checked-out-remote`,
-    /// signed in their browser: admitted by the ledger's checks (the
-    /// signature among them) and durable before it returns.
-    pub fn remote_presence(&mut self, signed: Signed) -> Result<Appended, ActionError> {
+    /// A remote attendee's own `checked-in-remote`, `checked-out-remote`
+    /// or `remote-submission`, signed in their browser: admitted by the
+    /// ledger's checks (the signature among them) and durable before it
+    /// returns.
+    pub fn remote_event(&mut self, signed: Signed) -> Result<Appended, ActionError> {
         if !matches!(
             signed.event.body,
-            EventBody::CheckedInRemote { .. } | EventBody::CheckedOutRemote { .. }
+            EventBody::CheckedInRemote { .. }
+                | EventBody::CheckedOutRemote { .. }
+                | EventBody::RemoteSubmission { .. }
         ) {
             return Err(ActionError::Other(VenueError::refused(
-                "solo una llegada o una salida a distancia / only a remote arrival or departure",
+                "solo una llegada, una salida o una intervención a distancia / \
+                 only a remote arrival, departure or submission",
             )));
         }
+        self.submit(signed).map_err(ActionError::from)
+    }
+
+    /// The daemon ends `credential`'s remote stay: no heartbeat came for
+    /// `silent_ms` (HY-5, `presence-lapsed`).
+    pub fn lapse_presence(
+        &mut self,
+        credential: CredentialId,
+        silent_ms: u64,
+    ) -> Result<Appended, ActionError> {
+        let signed = self.signed(&self.daemon, EventBody::PresenceLapsed { credential, silent_ms })?;
         self.submit(signed).map_err(ActionError::from)
     }
 }

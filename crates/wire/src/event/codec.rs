@@ -138,6 +138,24 @@ impl EventBody {
                 remote::write_remote_arrival(w, *credential, principals)?
             }
             EventBody::CheckedOutRemote { credential } => w.u32(credential.0),
+            EventBody::PresenceLapsed { credential, silent_ms } => {
+                w.u32(credential.0);
+                w.u64(*silent_ms);
+            }
+            EventBody::RemoteSubmission { credential, kind, item, text } => {
+                w.u32(credential.0);
+                w.code(*kind);
+                w.count("remote-submission.item", usize::from(item.is_some()), 0, 1)?;
+                if let Some(item) = item {
+                    w.str(item.as_str());
+                }
+                w.str(text.as_str());
+            }
+            EventBody::SubmissionHandled { submission, outcome, note } => {
+                w.u64(*submission);
+                w.code(*outcome);
+                w.str(note.as_str());
+            }
             EventBody::CloseAnnounced { item, countdown_ms } => {
                 w.str(item.as_str());
                 w.u64(*countdown_ms);
@@ -298,6 +316,24 @@ impl EventBody {
             MessageKind::CheckedOutRemote => EventBody::CheckedOutRemote {
                 credential: CredentialId(r.u32("checked-out-remote.credential")?),
             },
+            MessageKind::PresenceLapsed => EventBody::PresenceLapsed {
+                credential: CredentialId(r.u32("presence-lapsed.credential")?),
+                silent_ms: r.u64("presence-lapsed.silent_ms")?,
+            },
+            MessageKind::RemoteSubmission => EventBody::RemoteSubmission {
+                credential: CredentialId(r.u32("remote-submission.credential")?),
+                kind: r.code("remote-submission.kind")?,
+                item: match r.count("remote-submission.item", 0, 1)? {
+                    0 => None,
+                    _ => Some(r.id("remote-submission.item")?),
+                },
+                text: r.prose("remote-submission.text")?,
+            },
+            MessageKind::SubmissionHandled => EventBody::SubmissionHandled {
+                submission: r.u64("submission-handled.submission")?,
+                outcome: r.code("submission-handled.outcome")?,
+                note: r.text("submission-handled.note")?,
+            },
             MessageKind::CloseAnnounced => EventBody::CloseAnnounced {
                 item: r.id("close-announced.item")?,
                 countdown_ms: r.u64("close-announced.countdown_ms")?,
@@ -307,7 +343,10 @@ impl EventBody {
                 min_countdown_ms: r.u64("polls-timed.min_countdown_ms")?,
             },
             // `Reader::header` let event kinds only through.
-            MessageKind::Receipt | MessageKind::Checkpoint | MessageKind::RemoteRegistration => {
+            MessageKind::Receipt
+            | MessageKind::Checkpoint
+            | MessageKind::RemoteRegistration
+            | MessageKind::RemoteHeartbeat => {
                 return Err(r.malformed("tag", 0, Problem::UnexpectedKind(kind)))
             }
         })

@@ -55,6 +55,88 @@ impl VerificationMethod {
     }
 }
 
+/// What a remote attendee submits from afar (`remote-submission`, §3.31):
+/// a question asking for the floor, or a written statement for the acta
+/// (C.Co Art. 189).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum SubmissionKind {
+    /// A question or a request to speak.
+    Question,
+    /// A written statement (constancia) to be carried in the acta.
+    Statement,
+}
+
+wire_codes!(SubmissionKind { Question = 1, Statement = 2 });
+
+impl SubmissionKind {
+    /// Both kinds, in code order.
+    pub const ALL: [SubmissionKind; 2] = [SubmissionKind::Question, SubmissionKind::Statement];
+
+    /// The code used in the API.
+    pub const fn code(self) -> &'static str {
+        match self {
+            SubmissionKind::Question => "question",
+            SubmissionKind::Statement => "statement",
+        }
+    }
+
+    /// The kind of a code, if it is one.
+    pub fn from_code(code: &str) -> Option<SubmissionKind> {
+        SubmissionKind::ALL.into_iter().find(|k| k.code() == code)
+    }
+
+    /// The kind in Spanish, for the chair and the acta.
+    pub const fn spanish(self) -> &'static str {
+        match self {
+            SubmissionKind::Question => "pregunta",
+            SubmissionKind::Statement => "constancia escrita",
+        }
+    }
+}
+
+/// What the chair did with a remote submission (`submission-handled`,
+/// §3.32).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum SubmissionOutcome {
+    /// Read aloud to the meeting.
+    Read,
+    /// Answered in the meeting.
+    Answered,
+    /// Not read, for the reason the chair gives (repeated, out of order).
+    NotRead,
+}
+
+wire_codes!(SubmissionOutcome { Read = 1, Answered = 2, NotRead = 3 });
+
+impl SubmissionOutcome {
+    /// Every outcome, in code order.
+    pub const ALL: [SubmissionOutcome; 3] =
+        [SubmissionOutcome::Read, SubmissionOutcome::Answered, SubmissionOutcome::NotRead];
+
+    /// The code used in the API.
+    pub const fn code(self) -> &'static str {
+        match self {
+            SubmissionOutcome::Read => "read",
+            SubmissionOutcome::Answered => "answered",
+            SubmissionOutcome::NotRead => "not-read",
+        }
+    }
+
+    /// The outcome of a code, if it is one.
+    pub fn from_code(code: &str) -> Option<SubmissionOutcome> {
+        SubmissionOutcome::ALL.into_iter().find(|o| o.code() == code)
+    }
+
+    /// The outcome in Spanish, for the chair and the acta.
+    pub const fn spanish(self) -> &'static str {
+        match self {
+            SubmissionOutcome::Read => "leída",
+            SubmissionOutcome::Answered => "respondida",
+            SubmissionOutcome::NotRead => "no leída",
+        }
+    }
+}
+
 /// The holders a remote arrival brings in (`checked-in-remote`): 1 to
 /// [`MAX_PRINCIPALS`], strictly ascending.
 pub(super) fn write_remote_arrival(

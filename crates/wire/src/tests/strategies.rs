@@ -371,6 +371,23 @@ fn arb_body() -> impl Strategy<Value = EventBody> {
             principals
         }),
         any::<u32>().prop_map(|c| EventBody::CheckedOutRemote { credential: CredentialId(c) }),
+        (any::<u32>(), any::<u64>())
+            .prop_map(|(c, silent_ms)| EventBody::PresenceLapsed { credential: CredentialId(c), silent_ms }),
+        (
+            any::<u32>(),
+            prop::sample::select(crate::SubmissionKind::ALL.to_vec()),
+            prop::option::of(arb_id()),
+            arb_prose()
+        )
+            .prop_map(|(c, kind, item, text)| EventBody::RemoteSubmission {
+                credential: CredentialId(c),
+                kind,
+                item,
+                text
+            }),
+        (any::<u64>(), prop::sample::select(crate::SubmissionOutcome::ALL.to_vec()), arb_text()).prop_map(
+            |(submission, outcome, note)| EventBody::SubmissionHandled { submission, outcome, note }
+        ),
         (arb_id(), any::<u64>())
             .prop_map(|(item, countdown_ms)| EventBody::CloseAnnounced { item, countdown_ms }),
         (any::<u64>(), any::<u64>()).prop_map(|(min_open_ms, min_countdown_ms)| EventBody::PollsTimed {

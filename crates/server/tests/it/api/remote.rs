@@ -7,10 +7,11 @@
 //! with `asamblea_wire`, as the phone page makes it with WebCrypto.
 
 use asamblea_api::kiosk::BallotRequest;
-use asamblea_api::remote::{RegistrationRequest, RemoteStatus};
+use asamblea_api::remote::{HeartbeatAnswer, HeartbeatRequest, RegistrationRequest, RemoteStatus};
 use asamblea_rules::OptionIndex;
 use asamblea_wire::{
-    Choice, CredentialId, Event, EventBody, HolderVote, Id, Keypair, Nonce, RemoteRegistration, Text,
+    Choice, CredentialId, Event, EventBody, HolderVote, Id, Keypair, Nonce, Prose, RemoteHeartbeat,
+    RemoteRegistration, SubmissionKind, Text,
 };
 use axum::http::{Method, StatusCode};
 use serde_json::{json, Value};
@@ -67,6 +68,24 @@ impl Phone {
 
     fn departure(&self, api: &Api) -> Value {
         self.signed(api, EventBody::CheckedOutRemote { credential: self.credential.unwrap() }).1
+    }
+
+    /// A heartbeat with `counter`, signed by the phone's key.
+    fn heartbeat(&self, api: &Api, counter: u64) -> Value {
+        let bytes = RemoteHeartbeat { key: self.key.public_key(), counter }.encode();
+        let proof = self.key.sign(&api.meeting, &bytes).unwrap();
+        serde_json::to_value(HeartbeatRequest { heartbeat: hex(&bytes), proof: hex(&proof.0) }).unwrap()
+    }
+
+    /// A question or written statement from the phone.
+    fn submission(&self, api: &Api, kind: SubmissionKind, item: Option<&str>, text: &str) -> Value {
+        let body = EventBody::RemoteSubmission {
+            credential: self.credential.unwrap(),
+            kind,
+            item: item.map(|i| Id::new(i).unwrap()),
+            text: Prose::new(text).unwrap(),
+        };
+        self.signed(api, body).1
     }
 
     fn ballot(&self, api: &Api, item: &str, option: usize) -> Value {
@@ -235,4 +254,129 @@ async fn a_revoked_credential_signs_nothing_and_a_printed_badge_does_not_vote_fr
     let new_phone = verified_phone(&api).await;
     assert_ne!(new_phone.credential, phone.credential);
     api.ok(Method::POST, "/api/v1/remote/ballots", "public", Some(new_phone.ballot(&api, "item-1", 1))).await;
+}
+
+/// HY-5 through the daemon: a heartbeat holds the presence; silence past
+/// the meeting's timeout (the demo's 300 s, reached by telling the watch
+/// a later moment: no test waits for the clock) records `presence-lapsed`,
+/// the quorum drops, the next heartbeat answers `lapsed` and a new arrival
+/// brings the person back.
+#[tokio::test]
+async fn heartbeats_hold_a_remote_presence_and_silence_past_the_timeout_ends_it() {
+    use std::time::{Duration, Instant};
+    let api = Api::demo("remote-heartbeat");
+    let mut phone = verified_phone(&api).await;
+    let start = Instant::now();
+    api.ok(Method::POST, "/api/v1/remote/presence", "public", Some(phone.arrival(&api, &[HOLDER]))).await;
+    let shares = || async {
+        api.ok(Method::GET, "/api/v1/status", "public", None).await["quorum"]["present_shares"]
+            .as_u64()
+            .unwrap()
+    };
+    let present = shares().await;
+    assert_eq!(status(&api, &phone).await.heartbeat_seconds, 60, "the demo's heartbeat");
+    let beat: HeartbeatAnswer = serde_json::from_value(
+        api.ok(Method::POST, "/api/v1/remote/heartbeat", "public", Some(phone.heartbeat(&api, 10))).await,
+    )
+    .unwrap();
+    assert_eq!((beat.attending.as_deref(), beat.lapsed, beat.heartbeat_seconds), (Some("remote"), false, 60));
+    // The same heartbeat again, an older one, another key's: refused.
+    let again =
+        api.call(Method::POST, "/api/v1/remote/heartbeat", "public", Some(phone.heartbeat(&api, 10))).await;
+    assert_eq!(code(&again), (StatusCode::CONFLICT, "stale-heartbeat"));
+    let mut forged = phone.heartbeat(&api, 11);
+    let bytes = RemoteHeartbeat { key: phone.key.public_key(), counter: 11 }.encode();
+    forged["proof"] = json!(hex(&Keypair::from_seed(&[9; 32]).sign(&api.meeting, &bytes).unwrap().0));
+    let forged = api.call(Method::POST, "/api/v1/remote/heartbeat", "public", Some(forged)).await;
+    assert_eq!(code(&forged), (StatusCode::UNPROCESSABLE_ENTITY, "bad-signature"));
+    // 299 s after the arrival: nothing lapses (the heartbeat came later).
+    assert_eq!(api.state.lapse_silent(start + Duration::from_secs(299)), 0);
+    assert_eq!(shares().await, present);
+    // Silence for the whole timeout after the last heartbeat: lapsed.
+    let lapsed = api.state.lapse_silent(Instant::now() + Duration::from_secs(300));
+    assert_eq!(lapsed, 1);
+    assert_eq!(shares().await, present - 352_753, "the quorum drops at once");
+    let now = status(&api, &phone).await;
+    assert_eq!((now.attending, now.lapsed), (None, true));
+    assert_eq!(api.state.lapse_silent(Instant::now() + Duration::from_secs(900)), 0, "once");
+    let beat: HeartbeatAnswer = serde_json::from_value(
+        api.ok(Method::POST, "/api/v1/remote/heartbeat", "public", Some(phone.heartbeat(&api, 11))).await,
+    )
+    .unwrap();
+    assert_eq!((beat.attending, beat.lapsed), (None, true), "the page is told to come back");
+    // Back: a new arrival, a second stay.
+    api.ok(Method::POST, "/api/v1/remote/presence", "public", Some(phone.arrival(&api, &[HOLDER]))).await;
+    assert_eq!(shares().await, present);
+    assert!(!status(&api, &phone).await.lapsed);
+    let lapses = api.state.with_service(|s| s.state().lapses().to_vec());
+    assert_eq!(lapses.len(), 1);
+    assert!(lapses[0].silent_ms >= 300_000, "{}", lapses[0].silent_ms);
+    phone.credential = None;
+}
+
+/// The floor from afar (HY-7): questions and written statements signed
+/// on the phone are recorded as they arrive; the chair sees the queue
+/// and records once what was done with each; the public sees none of it.
+#[tokio::test]
+async fn questions_and_statements_from_afar_reach_the_chair_s_queue_and_are_handled_once() {
+    let api = Api::demo("remote-floor");
+    let phone = verified_phone(&api).await;
+    let question = phone.submission(&api, SubmissionKind::Question, Some("item-1"), "¿Cuál es el dividendo?");
+    let absent = api.call(Method::POST, "/api/v1/remote/submissions", "public", Some(question.clone())).await;
+    assert_eq!(code(&absent).0, StatusCode::UNPROCESSABLE_ENTITY, "only while attending: {}", absent.1);
+    api.ok(Method::POST, "/api/v1/remote/presence", "public", Some(phone.arrival(&api, &[HOLDER]))).await;
+    let asked = api.ok(Method::POST, "/api/v1/remote/submissions", "public", Some(question)).await;
+    let seq = asked["seq"].as_u64().unwrap();
+    let statement = phone.submission(
+        &api,
+        SubmissionKind::Statement,
+        None,
+        "Dejo constancia de mi voto en contra.\nMaría.",
+    );
+    api.ok(Method::POST, "/api/v1/remote/submissions", "public", Some(statement)).await;
+    let elsewhere = phone.submission(&api, SubmissionKind::Question, Some("item-99"), "¿Y esto?");
+    let elsewhere = api.call(Method::POST, "/api/v1/remote/submissions", "public", Some(elsewhere)).await;
+    assert_eq!(code(&elsewhere), (StatusCode::UNPROCESSABLE_ENTITY, "not-on-agenda"));
+    let queue = api.ok(Method::GET, "/api/v1/floor", "chair", None).await;
+    let list = queue["submissions"].as_array().unwrap();
+    assert_eq!(list.len(), 2);
+    assert_eq!(
+        (
+            list[0]["seq"].as_u64(),
+            list[0]["kind"].as_str(),
+            list[0]["item"].as_str(),
+            list[0]["name"].as_str()
+        ),
+        (Some(seq), Some("question"), Some("item-1"), Some("María Gómez Díaz"))
+    );
+    assert_eq!(list[1]["text"], "Dejo constancia de mi voto en contra.\nMaría.");
+    assert!(list[0]["time_ms"].as_u64().unwrap() > 0);
+    assert_eq!(api.call(Method::GET, "/api/v1/floor", "public", None).await.0, StatusCode::UNAUTHORIZED);
+    assert_eq!(api.call(Method::GET, "/api/v1/floor", "secretary", None).await.0, StatusCode::OK);
+    let path = format!("/api/v1/floor/{seq}");
+    let blank =
+        api.call(Method::POST, &path, "chair", Some(json!({ "outcome": "not-read", "note": " " }))).await;
+    assert_eq!(code(&blank), (StatusCode::UNPROCESSABLE_ENTITY, "reason-required"));
+    let wrong = api.call(Method::POST, &path, "chair", Some(json!({ "outcome": "ignored" }))).await;
+    assert_eq!(code(&wrong), (StatusCode::BAD_REQUEST, "bad-request"));
+    let operator = api.call(Method::POST, &path, "operator", Some(json!({ "outcome": "read" }))).await;
+    assert_eq!(operator.0, StatusCode::FORBIDDEN);
+    api.ok(
+        Method::POST,
+        &path,
+        "chair",
+        Some(json!({ "outcome": "answered", "note": "Se respondió en sala" })),
+    )
+    .await;
+    let twice = api.call(Method::POST, &path, "chair", Some(json!({ "outcome": "read" }))).await;
+    assert_eq!(code(&twice), (StatusCode::CONFLICT, "submission-handled"));
+    let not_one =
+        api.call(Method::POST, "/api/v1/floor/1", "chair", Some(json!({ "outcome": "read" }))).await;
+    assert_eq!(code(&not_one), (StatusCode::NOT_FOUND, "unknown-submission"));
+    let queue = api.ok(Method::GET, "/api/v1/floor", "chair", None).await;
+    assert_eq!(
+        (queue["submissions"][0]["outcome"].as_str(), queue["submissions"][0]["note"].as_str()),
+        (Some("answered"), Some("Se respondió en sala"))
+    );
+    assert_eq!(queue["submissions"][1]["outcome"], Value::Null, "still waiting, still listed");
 }
