@@ -107,6 +107,10 @@ pub(crate) struct Measured {
     pub(crate) remote_total: Vec<Duration>,
     pub(crate) remote_request: Vec<Duration>,
     pub(crate) remote_failures: Vec<String>,
+    /// Acknowledged heartbeats' latencies (from the connection's start);
+    /// those refused, unanswered or saying the presence lapsed.
+    pub(crate) heartbeats: Vec<Duration>,
+    pub(crate) heartbeat_failures: usize,
     /// The last remote answer, from the window's start.
     pub(crate) remote_elapsed: Duration,
     pub(crate) kiosks_alone: Run,
@@ -186,7 +190,9 @@ pub fn bench_remote(options: &RemoteOptions, out: &mut dyn Write) -> Result<()> 
     report::projection(&measured, options, out)?;
     let failed: usize = measured
         .iter()
-        .map(|m| m.remote_failures.len() + m.kiosks_alone.failures + m.kiosks_with.failures)
+        .map(|m| {
+            m.remote_failures.len() + m.heartbeat_failures + m.kiosks_alone.failures + m.kiosks_with.failures
+        })
         .sum();
     let short: Vec<String> = measured
         .iter()
@@ -195,7 +201,7 @@ pub fn bench_remote(options: &RemoteOptions, out: &mut dyn Write) -> Result<()> 
         .collect();
     if failed > 0 || !short.is_empty() {
         bail!(
-            "{failed} papeletas sin confirmar; feeds incompletos en / ballots not acknowledged; feeds short at: {} (las cifras de arriba lo detallan / the figures above say where)",
+            "{failed} papeletas o latidos sin confirmar; feeds incompletos en / ballots or heartbeats not acknowledged; feeds short at: {} (las cifras de arriba lo detallan / the figures above say where)",
             if short.is_empty() { "-".to_string() } else { short.join(", ") }
         );
     }
@@ -295,6 +301,8 @@ fn measure(
         remote_total: Vec::new(),
         remote_request: Vec::new(),
         remote_failures: Vec::new(),
+        heartbeats: Vec::new(),
+        heartbeat_failures: 0,
         remote_elapsed: Duration::ZERO,
         kiosks_alone: Run::pooled(&[]),
         kiosks_with: Run::pooled(&[]),
@@ -342,21 +350,22 @@ fn measure(
         let before = crate::bench::watch::resident_kb_of(&pid);
         let mark = format!("\"type\":\"result\",\"item\":\"{mixed}\"");
         let ca = company.join("tls/ca.crt");
-        let feeds = runtime.block_on(feeds::connect(
-            exe,
-            public,
-            &ca,
-            &phone_tls,
-            (attendees, open_files),
-            &mark,
-        ))?;
+        let feeds =
+            runtime.block_on(feeds::connect(exe, public, &ca, &phone_tls, (attendees, open_files), &mark))?;
         let with = crate::bench::watch::resident_kb_of(&pid);
         writeln!(
             out,
-            "    {} de {} conectados al feed en / of them connected to the feed in {}; memoria del daemon / daemon memory {} → {} MB{}",
+            "    {} de {} conectados al feed en / of them connected to the feed in {}{}; memoria del daemon / daemon memory {} → {} MB{}",
             thousands(feeds.held as u64),
             thousands(attendees as u64),
             seconds(feeds.took),
+            match feeds.elsewhere {
+                (0, _) => String::new(),
+                (moved, helpers) => format!(
+                    " ({} de ellos en {helpers} proceso(s) auxiliar(es), por el límite de archivos de este / of them in helper process(es), for this one's open-file limit)",
+                    thousands(moved as u64)
+                ),
+            },
             thousands(before / 1024),
             thousands(with / 1024),
             report::refusals(&feeds.refused),
@@ -370,6 +379,16 @@ fn measure(
         if with.saturating_sub(before) >= m.rss_with_kb.saturating_sub(m.rss_before_kb) {
             (m.rss_before_kb, m.rss_with_kb) = (before, with);
         }
+        // Their heartbeats, from now until the round ends.
+        let (stop_beats, stopped) = tokio::sync::watch::channel(false);
+        let beats = runtime.spawn(phones::heartbeats(
+            public,
+            phone_tls.clone(),
+            prepared.meeting,
+            prepared.remote.clone(),
+            prepared.heartbeat,
+            stopped,
+        ));
 
         // Everyone votes: the kiosks at the same pace, the phones each at
         // its moment.
@@ -429,6 +448,35 @@ fn measure(
             thousands(closed.held as u64)
         )?;
         out.flush()?;
+        stop_beats.send_replace(true);
+        let beats = runtime.block_on(beats).context("los latidos fallaron / the heartbeats failed")?;
+        writeln!(
+            out,
+            "    latidos / heartbeats: {} cada {} por asistente / each per attendee, p50 {} · p99 {}{}{}",
+            thousands(beats.latencies.len() as u64),
+            seconds(prepared.heartbeat),
+            millis(quantile(&beats.latencies, 500)),
+            millis(quantile(&beats.latencies, 990)),
+            if beats.lapsed == 0 {
+                String::new()
+            } else {
+                format!(
+                    "; ¡{} decían que la presencia caducó / said the presence lapsed!",
+                    thousands(beats.lapsed as u64)
+                )
+            },
+            if beats.failures.is_empty() {
+                String::new()
+            } else {
+                format!(
+                    "; ¡{} sin confirmar / not acknowledged! primero / first: {}",
+                    thousands(beats.failures.len() as u64),
+                    beats.failures[0]
+                )
+            },
+        )?;
+        m.heartbeats.extend(beats.latencies);
+        m.heartbeat_failures += beats.failures.len() + beats.lapsed;
         m.close_last.push(closed.last);
         medians.push(closed.median);
         m.reached = m.reached.min(closed.reached);
@@ -440,6 +488,7 @@ fn measure(
     m.kiosks_with = Run::pooled(&with_runs);
     m.remote_total.sort_unstable();
     m.remote_request.sort_unstable();
+    m.heartbeats.sort_unstable();
     medians.sort_unstable();
     m.close_median = quantile(&medians, 500);
     m.load = load_average();

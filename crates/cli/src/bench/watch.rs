@@ -101,7 +101,11 @@ pub(crate) async fn subscriber(
         let keep = buffer.len().min(mark.len());
         buffer.drain(..buffer.len() - keep);
         let read = stream.read_buf(&mut buffer);
-        let read = if first { tokio::time::timeout(ANSWER_TIMEOUT, read).await.unwrap_or(Ok(0)) } else { read.await };
+        let read = if first {
+            tokio::time::timeout(ANSWER_TIMEOUT, read).await.unwrap_or(Ok(0))
+        } else {
+            read.await
+        };
         match read {
             Ok(0) | Err(_) => {
                 if first {

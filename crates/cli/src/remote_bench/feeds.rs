@@ -28,6 +28,8 @@ pub(super) struct Feeds {
     pub(super) held: usize,
     pub(super) refused: Vec<(u16, usize)>,
     pub(super) took: Duration,
+    /// Feeds held by helper processes, and how many helpers.
+    pub(super) elsewhere: (usize, usize),
     /// When each feed saw the mark.
     pub(super) seen: tokio::sync::mpsc::UnboundedReceiver<Instant>,
     tasks: tokio::task::JoinSet<()>,
@@ -83,32 +85,28 @@ pub(super) async fn connect(
 ) -> Result<Feeds> {
     let started = Instant::now();
     let (here, elsewhere) = split(attendees, open_files);
+    let moved = (attendees - here, elsewhere.len());
     let (seen_tx, seen) = tokio::sync::mpsc::unbounded_channel();
     let mut helpers = Vec::new();
     let (mut held, mut refused) = (0, Vec::new());
     for range in elsewhere {
-        let helper = Helper::start(exe, public, ca, range, mark, seen_tx.clone())?;
-        let (helper_held, helper_refused) = tokio::task::spawn_blocking({
-            let connected = helper.connected.clone();
-            move || connected.lock().map(|c| c.recv()).ok()
-        })
-        .await
-        .ok()
-        .flatten()
-        .and_then(Result::ok)
-        .context("un proceso auxiliar de feeds no dijo cuántos tuvo / a feed helper did not say how many it held")?;
+        let (helper, connected) = Helper::start(exe, public, ca, range, mark, seen_tx.clone())?;
+        let (helper_held, helper_refused) = connected.await.context(
+            "un proceso auxiliar de feeds terminó sin decir cuántos tuvo / a feed helper ended without saying how many it held",
+        )?;
         held += helper_held;
         for (status, count) in helper_refused {
             count_refusal(&mut refused, status, count);
         }
         helpers.push(helper);
     }
-    let (tasks, here_held, here_refused) = hold(public, tls, 0..here, Arc::from(mark.as_bytes()), seen_tx).await;
+    let (tasks, here_held, here_refused) =
+        hold(public, tls, 0..here, Arc::from(mark.as_bytes()), seen_tx).await;
     held += here_held;
     for (status, count) in here_refused {
         count_refusal(&mut refused, status, count);
     }
-    Ok(Feeds { held, refused, took: started.elapsed(), seen, tasks, helpers })
+    Ok(Feeds { held, refused, took: started.elapsed(), elsewhere: moved, seen, tasks, helpers })
 }
 
 /// Connects the feeds of attendees `range`, a few hundred handshakes at a
@@ -148,9 +146,11 @@ async fn hold(
 /// A helper process holding feeds.
 struct Helper {
     child: Child,
-    /// Its first line: how many it held, and the refusals.
-    connected: Arc<std::sync::Mutex<std::sync::mpsc::Receiver<(usize, Vec<(u16, usize)>)>>>,
 }
+
+/// A helper's first line: how many feeds it held, and the refusals by
+/// status.
+type Connected = (usize, Vec<(u16, usize)>);
 
 impl Drop for Helper {
     fn drop(&mut self) {
@@ -167,7 +167,7 @@ impl Helper {
         range: Range<usize>,
         mark: &str,
         seen: tokio::sync::mpsc::UnboundedSender<Instant>,
-    ) -> Result<Helper> {
+    ) -> Result<(Helper, tokio::sync::oneshot::Receiver<Connected>)> {
         let mut child = Command::new(exe)
             .args(["bench-remote-feeds", "--public", &public.to_string(), "--ca"])
             .arg(ca)
@@ -178,15 +178,18 @@ impl Helper {
             .spawn()
             .context("no se pudo iniciar un proceso auxiliar de feeds / could not start a feed helper")?;
         let stdout = child.stdout.take().context("sin salida del auxiliar / no helper output")?;
-        let (connected_tx, connected) = std::sync::mpsc::channel();
+        let (connected_tx, connected) = tokio::sync::oneshot::channel();
+        let mut connected_tx = Some(connected_tx);
         std::thread::spawn(move || {
             for line in std::io::BufReader::new(stdout).lines() {
                 let Ok(line) = line else { return };
                 if let Some(said) = line.strip_prefix("connected ") {
-                    if let Some(parsed) = parse_connected(said) {
-                        let _ = connected_tx.send(parsed);
+                    if let (Some(parsed), Some(tx)) = (parse_connected(said), connected_tx.take()) {
+                        let _ = tx.send(parsed);
                     }
-                } else if let Some(micros) = line.strip_prefix("seen ").and_then(|m| m.trim().parse::<u64>().ok()) {
+                } else if let Some(micros) =
+                    line.strip_prefix("seen ").and_then(|m| m.trim().parse::<u64>().ok())
+                {
                     // Back to an instant of this process: as long ago as
                     // the wall clock says.
                     let ago = since_epoch().saturating_sub(Duration::from_micros(micros));
@@ -194,7 +197,7 @@ impl Helper {
                 }
             }
         });
-        Ok(Helper { child, connected: Arc::new(std::sync::Mutex::new(connected)) })
+        Ok((Helper { child }, connected))
     }
 }
 
@@ -203,7 +206,7 @@ fn since_epoch() -> Duration {
 }
 
 /// `HELD STATUS:COUNT,…` (the helper's first line after `connected `).
-pub(super) fn parse_connected(said: &str) -> Option<(usize, Vec<(u16, usize)>)> {
+pub(super) fn parse_connected(said: &str) -> Option<Connected> {
     let mut parts = said.split_whitespace();
     let held = parts.next()?.parse().ok()?;
     let mut refused = Vec::new();

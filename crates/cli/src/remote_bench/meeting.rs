@@ -45,7 +45,9 @@ pub(super) struct Prepared {
     pub(super) room_ids: Vec<String>,
     pub(super) room: Vec<Credential>,
     pub(super) remote_ids: Vec<String>,
-    pub(super) remote: Vec<Credential>,
+    pub(super) remote: Arc<Vec<Credential>>,
+    /// How often each attendee's phone signs a heartbeat (the meeting's).
+    pub(super) heartbeat: std::time::Duration,
     /// Each enrolled kiosk's client configuration.
     pub(super) kiosks: Vec<Arc<rustls::ClientConfig>>,
 }
@@ -147,6 +149,9 @@ pub(super) fn prepare(
     let items: Vec<String> = (0..rounds).flat_map(|round| [alone_item(round), mixed_item(round)]).collect();
     let chair_token = install_and_open(&mut service, &items)?;
     let daemon_key = service.daemon_key();
+    let heartbeat = std::time::Duration::from_secs(u64::from(
+        service.state().convened_modality().map_or(60, |m| m.presence.heartbeat_seconds),
+    ));
     let kiosks = enroll_kiosks(&dir, "sala", kiosks)?;
     // The daemon (a child process) takes the meeting's lock next.
     drop(service.close());
@@ -159,7 +164,8 @@ pub(super) fn prepare(
         room_ids,
         room,
         remote_ids,
-        remote,
+        remote: Arc::new(remote),
+        heartbeat,
         kiosks,
     })
 }

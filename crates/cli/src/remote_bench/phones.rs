@@ -111,3 +111,98 @@ pub(super) async fn vote(
     voted.request.sort_unstable();
     voted
 }
+
+/// What the phones' heartbeats brought back while they ran.
+#[derive(Default)]
+pub(super) struct Beats {
+    /// Acknowledged heartbeats' latencies, from the connection's start.
+    pub(super) latencies: Vec<Duration>,
+    pub(super) failures: Vec<String>,
+    /// Answers that said the person's stay had lapsed.
+    pub(super) lapsed: usize,
+}
+
+impl Beats {
+    fn count(&mut self, k: usize, sent: anyhow::Result<Sent>) {
+        match sent {
+            Ok(sent) if sent.status == 200 => {
+                self.latencies.push(sent.total);
+                let answer: Option<asamblea_api::remote::HeartbeatAnswer> =
+                    serde_json::from_slice(&sent.answer).ok();
+                if answer.is_none_or(|a| a.lapsed) {
+                    self.lapsed += 1;
+                }
+            }
+            Ok(sent) => self.failures.push(format!(
+                "latido / heartbeat {k}: {} {}",
+                sent.status,
+                String::from_utf8_lossy(&sent.answer)
+            )),
+            Err(e) => self.failures.push(format!("latido / heartbeat {k}: {e:#}")),
+        }
+    }
+}
+
+/// Attendee `k`'s heartbeat now (`remote-heartbeat`, the wall clock's
+/// milliseconds as its counter, signed with the attendee's key), rendered.
+fn heartbeat_request(
+    addr: SocketAddr,
+    meeting: &asamblea_wire::MeetingId,
+    credential: &asamblea_wire::Credential,
+) -> anyhow::Result<Vec<u8>> {
+    let counter = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| u64::try_from(d.as_millis()).unwrap_or(u64::MAX));
+    let heartbeat = asamblea_wire::RemoteHeartbeat { key: credential.public_key(), counter };
+    let bytes = heartbeat.encode();
+    let proof = credential.keypair().sign(meeting, &bytes)?;
+    let body = serde_json::to_string(&asamblea_api::remote::HeartbeatRequest {
+        heartbeat: asamblea_wire::hex::encode(&bytes),
+        proof: asamblea_wire::hex::encode(&proof.0),
+    })?;
+    Ok(crate::bench::load::render_post(addr, "/api/v1/remote/heartbeat", &body))
+}
+
+/// Every attendee's heartbeat each `period` (attendee `k` of `n` at its
+/// [`moment`] of each period), each on a fresh connection from its
+/// address, until `stop` says so; then the ones in flight are awaited.
+pub(super) async fn heartbeats(
+    addr: SocketAddr,
+    tls: Arc<rustls::ClientConfig>,
+    meeting: asamblea_wire::MeetingId,
+    credentials: Arc<Vec<asamblea_wire::Credential>>,
+    period: Duration,
+    mut stop: tokio::sync::watch::Receiver<bool>,
+) -> Beats {
+    let n = credentials.len();
+    let start = tokio::time::Instant::now();
+    let mut beats = Beats::default();
+    let mut tasks = tokio::task::JoinSet::new();
+    for beat in 0.. {
+        let (k, turn) = (beat % n.max(1), u32::try_from(beat / n.max(1)).unwrap_or(u32::MAX));
+        tokio::select! {
+            () = tokio::time::sleep_until(start + period * turn + moment(k, n, period)) => {}
+            _ = stop.wait_for(|stop| *stop) => break,
+        }
+        let (tls, credentials) = (tls.clone(), credentials.clone());
+        tasks.spawn(async move {
+            let sent = match heartbeat_request(addr, &meeting, &credentials[k]) {
+                Ok(request) => send(addr, source_of(k), tls, &request).await,
+                Err(e) => Err(e),
+            };
+            (k, sent)
+        });
+        while let Some(done) = tasks.try_join_next() {
+            if let Ok((k, sent)) = done {
+                beats.count(k, sent);
+            }
+        }
+    }
+    while let Some(done) = tasks.join_next().await {
+        if let Ok((k, sent)) = done {
+            beats.count(k, sent);
+        }
+    }
+    beats.latencies.sort_unstable();
+    beats
+}

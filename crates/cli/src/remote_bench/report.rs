@@ -26,7 +26,7 @@ pub(super) fn open_files(most: usize, out: &mut dyn Write) -> Result<u64> {
     if got < most as u64 + 4_096 {
         writeln!(
             out,
-            "  ¡ATENCIÓN / WARNING! No se pudo subir a {} ({}): las conexiones que no quepan se rechazarán y se contarán abajo; corra como root o suba `ulimit -Hn` / could not raise it to that: connections that do not fit will be refused and counted below; run as root or raise `ulimit -Hn`",
+            "  ¡ATENCIÓN / WARNING! No se pudo subir a {} ({}): el daemon no tendrá descriptores para más conexiones que eso, y las que no quepan se contarán abajo como rechazadas (los feeds de este lado se reparten en procesos auxiliares); suba `ulimit -Hn` (root con CAP_SYS_RESOURCE) / could not raise it to that: the daemon will have no descriptors for more connections than that, and those that do not fit are counted below as refused (this side's feeds are spread over helper processes); raise `ulimit -Hn` (root with CAP_SYS_RESOURCE)",
             thousands(wanted),
             why.as_deref().unwrap_or("el sistema no lo permite / the system does not allow it")
         )?;

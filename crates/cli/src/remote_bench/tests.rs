@@ -98,3 +98,23 @@ fn the_attendees_flag_takes_a_comma_separated_list() {
     }
     assert!(crate::cli::Cli::try_parse_from(["asamblea", "bench-remote", "--attendees", "5000,x"]).is_err());
 }
+
+#[test]
+fn feeds_past_this_process_s_descriptors_go_to_helpers_each_as_many_as_fit() {
+    use super::feeds::{parse_connected, split, RESERVED_FILES};
+    // 20.000 descriptors: 15.904 here, the rest in one helper.
+    let (here, helpers) = split(20_000, 20_000);
+    assert_eq!(here, 20_000 - RESERVED_FILES as usize);
+    assert_eq!(helpers, [15_904..20_000]);
+    // Plenty of descriptors: none.
+    assert_eq!(split(5_000, 20_000), (5_000, vec![]));
+    // Few: as many helpers as it takes, none holding more than fits.
+    let (here, helpers) = split(1_000, RESERVED_FILES + 300);
+    assert_eq!(here, 300);
+    assert_eq!(helpers, [300..600, 600..900, 900..1_000]);
+
+    assert_eq!(parse_connected("9950 0:40,429:10"), Some((9_950, vec![(0, 40), (429, 10)])));
+    assert_eq!(parse_connected("10000 "), Some((10_000, vec![])));
+    assert_eq!(parse_connected("x"), None);
+    assert_eq!(parse_connected("10 429"), None, "a refusal without its count");
+}
