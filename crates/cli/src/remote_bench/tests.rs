@@ -105,7 +105,8 @@ fn feeds_past_this_process_s_descriptors_go_to_helpers_each_as_many_as_fit() {
     // 20.000 descriptors: 15.904 here, the rest in one helper.
     let (here, helpers) = split(20_000, 20_000);
     assert_eq!(here, 20_000 - RESERVED_FILES as usize);
-    assert_eq!(helpers, [15_904..20_000]);
+    assert_eq!(helpers.len(), 1);
+    assert_eq!(helpers[0], 15_904..20_000);
     // Plenty of descriptors: none.
     assert_eq!(split(5_000, 20_000), (5_000, vec![]));
     // Few: as many helpers as it takes, none holding more than fits.
