@@ -13,6 +13,9 @@ use anyhow::Result;
 use crate::bench::figures::Run;
 use crate::bench::load::{collect, LoadKiosk, Outcome};
 
+/// How long a kiosk may take to connect.
+const CONNECT_TIMEOUT: Duration = Duration::from_secs(30);
+
 /// When ballot `j` of `n` is due, from the run's start: `n` ballots
 /// evenly over `window`.
 pub(super) fn due(j: usize, n: usize, window: Duration) -> Duration {
@@ -31,7 +34,16 @@ pub(super) async fn paced(
     let n = requests.len();
     let mut clients = Vec::with_capacity(kiosks.len());
     for tls in kiosks {
-        clients.push(LoadKiosk::connect(addr, tls.clone()).await?);
+        // A daemon out of descriptors leaves the connection unanswered.
+        let kiosk = tokio::time::timeout(CONNECT_TIMEOUT, LoadKiosk::connect(addr, tls.clone()))
+            .await
+            .map_err(|_| {
+                anyhow::anyhow!(
+                    "un quiosco no pudo conectarse en {} s: ¿el daemon se quedó sin descriptores? / a kiosk could not connect within that: is the daemon out of descriptors?",
+                    CONNECT_TIMEOUT.as_secs()
+                )
+            })??;
+        clients.push(kiosk);
     }
     let mut shares: Vec<Vec<(usize, Vec<u8>)>> = (0..kiosks.len()).map(|_| Vec::new()).collect();
     for (j, request) in requests.into_iter().enumerate() {

@@ -31,6 +31,9 @@ pub(super) fn moment(k: usize, n: usize, window: Duration) -> Duration {
     window * u32::try_from(2 * k + 1).unwrap_or(u32::MAX) / slices
 }
 
+/// How long a phone waits for its answer, connection included.
+const SEND_TIMEOUT: Duration = Duration::from_secs(60);
+
 /// What one phone's request brought back.
 pub(super) struct Sent {
     /// From the connection's start to the whole answer: what the person
@@ -50,10 +53,15 @@ pub(super) async fn send(
     request: &[u8],
 ) -> anyhow::Result<Sent> {
     let started = Instant::now();
-    let mut phone = LoadKiosk::connect_from(addr, source, tls).await?;
-    let connected = Instant::now();
-    let (status, answer) = phone.exchange(request).await?;
-    Ok(Sent { total: started.elapsed(), request: connected.elapsed(), status, answer })
+    let exchange = async {
+        let mut phone = LoadKiosk::connect_from(addr, source, tls).await?;
+        let connected = Instant::now();
+        let (status, answer) = phone.exchange(request).await?;
+        Ok(Sent { total: started.elapsed(), request: connected.elapsed(), status, answer })
+    };
+    tokio::time::timeout(SEND_TIMEOUT, exchange)
+        .await
+        .unwrap_or_else(|_| anyhow::bail!("sin respuesta en / no answer within {} s", SEND_TIMEOUT.as_secs()))
 }
 
 /// Every phone's ballot, each at its [`moment`] of `window`: the

@@ -119,3 +119,15 @@ fn feeds_past_this_process_s_descriptors_go_to_helpers_each_as_many_as_fit() {
     assert_eq!(parse_connected("x"), None);
     assert_eq!(parse_connected("10 429"), None, "a refusal without its count");
 }
+
+#[test]
+fn the_daemons_caps_leave_descriptors_for_the_kiosks() {
+    use super::report::{caps, DAEMON_SPARE_FILES};
+    // Room enough: every attendee's feed, half as many requests, the staff.
+    assert_eq!(caps(10_000, 48_192), (16_024, 10_064));
+    // 20.000 descriptors cannot hold 20.000 feeds and the kiosks.
+    let (connections, feeds) = caps(20_000, 20_000);
+    assert_eq!(feeds, 20_000 - DAEMON_SPARE_FILES as usize);
+    assert_eq!(connections, 20_000 - DAEMON_SPARE_FILES as usize / 2);
+    assert!(feeds < connections && (connections as u64) < 20_000);
+}
