@@ -105,7 +105,7 @@ pub(super) fn daemon_caps(attendees: usize, open_files: u64, out: &mut dyn Write
     if max_feeds < attendees {
         writeln!(
             out,
-            "  ¡ATENCIÓN / WARNING! Con {} descriptores el daemon no puede tener más de {} feeds y dejar {} para los quioscos, el personal y las solicitudes: {} asistentes serán rechazados (429) / with that many descriptors the daemon cannot hold more feeds and leave room for the kiosks, the staff and the requests: that many attendees will be refused (429)",
+            "  ¡ATENCIÓN / WARNING! Con {} descriptores el daemon no puede tener más de {} feeds y dejar {} para los quioscos, el personal y las solicitudes: {} asistentes serán rechazados (503, too-many-subscribers) / with that many descriptors the daemon cannot hold more feeds and leave room for the kiosks, the staff and the requests: that many attendees will be refused (503, too-many-subscribers)",
             thousands(open_files),
             thousands(max_feeds as u64),
             thousands(DAEMON_SPARE_FILES),
@@ -218,14 +218,17 @@ pub(super) fn table(measured: &[Measured], options: &RemoteOptions, out: &mut dy
 
 /// The projection to [`PROJECTED`] attendees, with its reasoning.
 pub(super) fn projection(measured: &[Measured], options: &RemoteOptions, out: &mut dyn Write) -> Result<()> {
+    // Memory and the close's reach are the held feeds'; the CPU, every
+    // attendee's (each voted and beat, with a feed or not).
     let x = |m: &Measured| m.attendees as u64;
+    let held = |m: &Measured| m.held as u64;
     // What the attendees add, above the daemon's memory before they came.
     let memory: Vec<(u64, u64)> =
-        measured.iter().map(|m| (x(m), m.rss_with_kb.saturating_sub(m.rss_before_kb))).collect();
+        measured.iter().map(|m| (held(m), m.rss_with_kb.saturating_sub(m.rss_before_kb))).collect();
     let base_kb = measured.iter().map(|m| m.rss_before_kb).max().unwrap_or(0);
     let close: Vec<(u64, u64)> = measured
         .iter()
-        .map(|m| (x(m), micros(m.close_last.iter().copied().max().unwrap_or_default())))
+        .map(|m| (held(m), micros(m.close_last.iter().copied().max().unwrap_or_default())))
         .collect();
     // The daemon's CPU the attendees add to one window (their ballots,
     // their feeds' updates; not their connecting), in ms.
