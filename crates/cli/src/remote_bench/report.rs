@@ -236,6 +236,18 @@ pub(super) fn projection(measured: &[Measured], options: &RemoteOptions, out: &m
     let cpu: Vec<(u64, u64)> =
         measured.iter().map(|m| (x(m), millis_of(m.cpu_with.saturating_sub(m.cpu_alone) / rounds))).collect();
     let kiosks_cpu = measured.iter().map(|m| millis_of(m.cpu_alone / rounds)).max().unwrap_or(0);
+    let mut sizes: Vec<usize> = measured.iter().map(|m| m.attendees).collect();
+    sizes.dedup();
+    if sizes.len() < 2 {
+        // One point gives no slope: what the attendees cost apart from
+        // what their number does not change (the feed's paced updates).
+        writeln!(
+            out,
+            "\nProyección a / projection to {}: hacen falta dos cifras de --attendees o más / needs two --attendees figures or more",
+            thousands(PROJECTED)
+        )?;
+        return Ok(());
+    }
     let (Some(memory_at), Some(close_at), Some(cpu_at)) =
         (project(&memory, PROJECTED), project(&close, PROJECTED), project(&cpu, PROJECTED))
     else {
