@@ -28,11 +28,11 @@ use logging::start_logging;
 )]
 pub struct Cli {
     #[command(subcommand)]
-    pub(crate) command: Command,
+    command: Command,
 }
 
 #[derive(Debug, Subcommand)]
-pub(crate) enum Command {
+enum Command {
     /// Reproduce escenarios de conformidad (shared/scenarios/FORMAT.md) /
     /// replay conformance scenarios.
     #[command(
@@ -647,5 +647,32 @@ fn finish(result: anyhow::Result<()>, err: &mut dyn Write) -> u8 {
             let _ = writeln!(err, "error: {e:#}");
             2
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_attendees_flag_takes_a_comma_separated_list() {
+        use clap::Parser;
+        let parsed = Cli::try_parse_from([
+            "asamblea",
+            "bench-remote",
+            "--attendees",
+            "5000,10000,20000",
+            "--window",
+            "30",
+        ])
+        .expect("parsed");
+        match parsed.command {
+            Command::BenchRemote { attendees, window, .. } => {
+                assert_eq!(attendees, [5_000, 10_000, 20_000]);
+                assert_eq!(window, 30);
+            }
+            _ => panic!("not bench-remote"),
+        }
+        assert!(Cli::try_parse_from(["asamblea", "bench-remote", "--attendees", "5000,x"]).is_err());
     }
 }

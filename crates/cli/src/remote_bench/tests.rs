@@ -78,28 +78,6 @@ fn the_daemons_memory_and_cpu_are_read_from_proc_texts() {
 }
 
 #[test]
-fn the_attendees_flag_takes_a_comma_separated_list() {
-    use clap::Parser;
-    let parsed = crate::cli::Cli::try_parse_from([
-        "asamblea",
-        "bench-remote",
-        "--attendees",
-        "5000,10000,20000",
-        "--window",
-        "30",
-    ])
-    .expect("parsed");
-    match parsed.command {
-        crate::cli::Command::BenchRemote { attendees, window, .. } => {
-            assert_eq!(attendees, [5_000, 10_000, 20_000]);
-            assert_eq!(window, 30);
-        }
-        _ => panic!("not bench-remote"),
-    }
-    assert!(crate::cli::Cli::try_parse_from(["asamblea", "bench-remote", "--attendees", "5000,x"]).is_err());
-}
-
-#[test]
 fn feeds_past_this_process_s_descriptors_go_to_helpers_each_as_many_as_fit() {
     use super::feeds::{parse_connected, split, RESERVED_FILES};
     // 20.000 descriptors: 15.904 here, the rest in one helper.
