@@ -150,6 +150,55 @@ fn bench_refuses_bad_options_before_doing_anything() {
     }
 }
 
+/// The mixed meeting's bench, small: two sizes, every remote ballot and
+/// every kiosk's acknowledged with a receipt for that very ballot (the
+/// bench checks each and fails otherwise), every feed held saw the close,
+/// and the curve and its projection printed.
+#[test]
+fn bench_remote_measures_each_size_and_projects_the_curve() {
+    let out = asamblea(&[
+        "bench-remote",
+        "--attendees",
+        "20,40",
+        "--window",
+        "2",
+        "--kiosks",
+        "2",
+        "--kiosk-rate",
+        "6",
+    ]);
+    let stdout = text(&out.stdout);
+    assert_eq!(out.status.code(), Some(0), "{stdout}{}", text(&out.stderr));
+    for (attendees, line) in [(20, "  20 | 20 | "), (40, "  40 | 40 | ")] {
+        assert!(stdout.contains(line), "{attendees}: {stdout}");
+        assert!(
+            stdout.contains(&format!("{attendees} de {attendees} lo vieron / saw it")),
+            "{attendees}: every feed saw the close: {stdout}"
+        );
+        assert!(
+            stdout.contains(&format!("{attendees} papeletas a distancia / remote ballots")),
+            "{attendees}: {stdout}"
+        );
+    }
+    assert!(stdout.contains("Proyección a / projection to 100.000 asistentes"), "{stdout}");
+    assert!(!stdout.contains("RECHAZADOS") && !stdout.contains("sin confirmar"), "{stdout}");
+}
+
+#[test]
+fn bench_remote_refuses_bad_options_before_doing_anything() {
+    for (args, says) in [
+        (&["bench-remote", "--attendees", "0"][..], "--attendees: cada cifra entre 1 y 200.000"),
+        (&["bench-remote", "--kiosks", "8", "--kiosk-rate", "4"][..], "--kiosk-rate at least --kiosks"),
+        // clap refuses these first, in its own words.
+        (&["bench-remote", "--attendees", "10,x"][..], "--attendees"),
+        (&["bench-remote", "--window", "0"][..], "--window"),
+    ] {
+        let out = asamblea(args);
+        assert_eq!(out.status.code(), Some(2), "{args:?}: {}", text(&out.stdout));
+        assert!(text(&out.stderr).contains(says), "{args:?}: {}", text(&out.stderr));
+    }
+}
+
 /// A running daemon logs to standard error, from its worker threads too,
 /// while the main thread prints the addresses: the log reaches the
 /// terminal (a log line from a worker waits on no lock the main thread
