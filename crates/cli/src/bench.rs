@@ -89,7 +89,6 @@
 
 use std::io::Write;
 use std::path::{Path, PathBuf};
-use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use anyhow::{bail, Context, Result};
@@ -143,17 +142,20 @@ struct RawBallot {
     signature: [u8; 64],
 }
 
-mod figures;
-mod load;
-mod setup;
+pub(crate) mod figures;
+pub(crate) mod load;
+pub(crate) mod setup;
 #[cfg(test)]
 mod tests;
-mod watch;
+pub(crate) mod watch;
 
 pub(crate) use figures::{decimal, millis, seconds};
 use figures::{quantile, report, Run};
 use load::{check_receipts, https_run, pipeline_run, render_requests};
-use setup::{https_item, meeting_toml, one_address_limits, pipeline_item, queue_all, register_csv, sign_all};
+use setup::{
+    enroll_kiosks, https_item, install_and_open, meeting_toml, one_address_limits, pipeline_item, queue_all,
+    register_csv, sign_all,
+};
 use watch::{watch, WatchSetup};
 
 /// `asamblea bench`.
@@ -245,25 +247,10 @@ fn run(options: &BenchOptions, dir: &Path, out: &mut dyn Write) -> Result<()> {
         Ok(EventBody::BadgeIssued { credential: c.id(), key: c.public_key(), person: Id::new(id)? })
     });
     queue_all(&mut service, &operator, badges.collect::<Result<Vec<_>>>()?)?;
-    service.session_step(asamblea_rules::SessionStep::Installed, "")?;
-    for round in 0..agenda_rounds {
-        service.open_item(&pipeline_item(round))?;
-        service.open_item(&https_item(round))?;
-    }
-    let chair_token = service
-        .take_tokens()
-        .into_iter()
-        .find(|(_, role, _)| *role == Role::Chair)
-        .map(|(_, _, token)| token)
-        .context(
-            "la reunión de prueba no tiene clave de presidente / the bench meeting has no chair's token",
-        )?;
-    let kiosks: Vec<Arc<rustls::ClientConfig>> = (0..options.kiosks)
-        .map(|k| {
-            let kiosk = asamblea_pki::enroll_kiosk(dir, &format!("bench-{k:04}"))?;
-            Ok(Arc::new(asamblea_pki::client_config(&kiosk.ca_pem, Some((&kiosk.cert_pem, &kiosk.key_pem)))?))
-        })
-        .collect::<Result<_>>()?;
+    let items: Vec<String> =
+        (0..agenda_rounds).flat_map(|round| [pipeline_item(round), https_item(round)]).collect();
+    let chair_token = install_and_open(&mut service, &items)?;
+    let kiosks = enroll_kiosks(dir, "bench", options.kiosks)?;
     writeln!(
         out,
         "  Preparación / setup: {} accionistas presentes con credencial, {} quioscos inscritos ({})",

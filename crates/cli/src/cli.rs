@@ -390,6 +390,50 @@ enum Command {
         #[arg(long, default_value_t = 2027)]
         seed: u64,
     },
+    /// Mide la reunión mixta a escala: asistentes a distancia con el
+    /// tablero en vivo abierto, votando todos en una ventana junto a los
+    /// quioscos / measure the mixed meeting at scale: remote attendees
+    /// holding the live feed, all voting within a window beside the kiosks.
+    #[command(
+        name = "bench-remote",
+        after_help = "Cada cifra de --attendees es una medida con su propio daemon (`asamblea serve`, con la escucha de internet); al final, la curva y su proyección a 100.000 / each figure of --attendees is one measure with a daemon of its own; at the end, the curve and its projection to 100.000.\n\nEjemplo / example:\n  cargo run --release -p asamblea -- bench-remote --attendees 5000,10000,20000\n\nCódigos de salida / exit codes: 0 medido / measured · 2 no pudo medir, o hubo papeletas sin confirmar o asistentes sin feed (las cifras lo dicen) / could not measure, or ballots were not acknowledged or attendees got no feed (the figures say which)."
+    )]
+    BenchRemote {
+        /// Asistentes a distancia, una medida por cifra / remote attendees,
+        /// one measure per figure (5000,10000,20000).
+        #[arg(long, value_delimiter = ',', default_value = "5000,10000,20000", value_name = "N,N,…")]
+        attendees: Vec<usize>,
+        /// Segundos de la ventana en que todos votan (y de cada corrida de
+        /// los quioscos) / seconds of the window in which everyone votes
+        /// (and of each kiosk run).
+        #[arg(long, default_value_t = 120, value_name = "SEGUNDOS", value_parser = clap::value_parser!(u64).range(1..=3600))]
+        window: u64,
+        /// Quioscos de la sala / the room's kiosks.
+        #[arg(long, default_value_t = 16, value_parser = clap::value_parser!(u16).range(1..=1000))]
+        kiosks: u16,
+        /// Papeletas por segundo de todos los quioscos juntos / kiosk
+        /// ballots a second, all kiosks together.
+        #[arg(long, default_value_t = 40, value_parser = clap::value_parser!(u32).range(1..=10_000))]
+        kiosk_rate: u32,
+        /// Rondas por cifra / rounds at each figure.
+        #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u16).range(1..=128))]
+        rounds: u16,
+    },
+    /// Sostiene feeds de `bench-remote` en un proceso aparte (uso interno)
+    /// / holds `bench-remote`'s feeds in a process of its own (internal).
+    #[command(name = "bench-remote-feeds", hide = true)]
+    BenchRemoteFeeds {
+        #[arg(long)]
+        public: std::net::SocketAddr,
+        #[arg(long)]
+        ca: PathBuf,
+        #[arg(long)]
+        first: usize,
+        #[arg(long)]
+        count: usize,
+        #[arg(long)]
+        mark: String,
+    },
     /// Verifica un paquete de auditoría o el libro de una reunión, sin
     /// confiar en nada / verify a bundle or a meeting's ledger, trusting nothing.
     #[command(
@@ -596,6 +640,22 @@ pub fn run(cli: Cli, out: &mut dyn Write, err: &mut dyn Write) -> u8 {
             ),
             err,
         ),
+        Command::BenchRemote { attendees, window, kiosks, kiosk_rate, rounds } => finish(
+            crate::remote_bench::bench_remote(
+                &crate::remote_bench::RemoteOptions {
+                    attendees,
+                    window: std::time::Duration::from_secs(window),
+                    kiosks: usize::from(kiosks),
+                    kiosk_rate: kiosk_rate as usize,
+                    rounds: usize::from(rounds),
+                },
+                out,
+            ),
+            err,
+        ),
+        Command::BenchRemoteFeeds { public, ca, first, count, mark } => {
+            finish(crate::remote_bench::feeds::hold_feeds(public, &ca, first, count, &mark, out), err)
+        }
         Command::Export { dir, out: file } => finish(crate::commands::export(&dir, &file, out), err),
         Command::Acta { bundle, format, paper, out: file, check } => {
             let asked = crate::commands::ActaAsked { format: format.as_deref(), paper: paper.as_deref() };
@@ -628,5 +688,32 @@ fn finish(result: anyhow::Result<()>, err: &mut dyn Write) -> u8 {
             let _ = writeln!(err, "error: {e:#}");
             2
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_attendees_flag_takes_a_comma_separated_list() {
+        use clap::Parser;
+        let parsed = Cli::try_parse_from([
+            "asamblea",
+            "bench-remote",
+            "--attendees",
+            "5000,10000,20000",
+            "--window",
+            "30",
+        ])
+        .expect("parsed");
+        match parsed.command {
+            Command::BenchRemote { attendees, window, .. } => {
+                assert_eq!(attendees, [5_000, 10_000, 20_000]);
+                assert_eq!(window, 30);
+            }
+            _ => panic!("not bench-remote"),
+        }
+        assert!(Cli::try_parse_from(["asamblea", "bench-remote", "--attendees", "5000,x"]).is_err());
     }
 }

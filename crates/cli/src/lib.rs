@@ -22,6 +22,10 @@
 //!   daemon, and the pipeline ceiling without HTTP.
 //! - `scale`: `asamblea bench-scale`, a million-ballot meeting built once
 //!   and cached, then a restart after kill -9, `export` and `verify`.
+//! - `remote_bench`: `asamblea bench-remote`, the mixed meeting's scale:
+//!   thousands of remote attendees on the internet listener's live feed,
+//!   all voting within a window beside the kiosks, against `asamblea
+//!   serve` as a child; the curve and its projection to 100.000.
 //! - `scenario`: parse, replay, check and report FORMAT.md scenarios (the
 //!   conformance runner).
 
@@ -32,6 +36,7 @@ pub mod desk;
 pub mod failover;
 pub mod powers;
 pub mod powers_gen;
+pub mod remote_bench;
 pub mod scale;
 pub mod scenario;
 pub mod verify;

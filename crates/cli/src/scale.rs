@@ -103,8 +103,7 @@ pub fn report_peak_memory() {
 
 /// `VmHWM` of a `/proc/PID/status` text, in kB.
 fn peak_kb(status: &str) -> Option<u64> {
-    let line = status.lines().find(|l| l.starts_with("VmHWM:"))?;
-    line.trim_start_matches("VmHWM:").trim().trim_end_matches("kB").trim().parse().ok()
+    crate::bench::figures::status_kb(status, "VmHWM:")
 }
 
 /// Runs the bench.
@@ -457,9 +456,9 @@ fn measured(exe: &Path, keys: &Path, args: &[&std::ffi::OsStr]) -> Result<(Durat
 }
 
 /// A daemon started as a child.
-pub(super) struct Daemon {
+pub(crate) struct Daemon {
     child: Child,
-    pub(super) addr: SocketAddr,
+    pub(crate) addr: SocketAddr,
     started: Instant,
     /// The last of what the daemon wrote on standard error, read as it is
     /// written: a pipe nobody reads fills at 64 KB, and then the daemon's
@@ -481,19 +480,35 @@ impl Drop for Daemon {
     }
 }
 
+/// A free port on 127.0.0.1: bound, read and released (nothing else binds
+/// here).
+pub(crate) fn free_local_address() -> Result<SocketAddr> {
+    Ok(std::net::TcpListener::bind("127.0.0.1:0")?.local_addr()?)
+}
+
 impl Daemon {
     pub(super) fn start(exe: &Path, dir: &Path, keys: &Path) -> Result<Daemon> {
-        // A free port: bound, read and released (nothing else binds here).
-        let addr = std::net::TcpListener::bind("127.0.0.1:0")?.local_addr()?;
+        Daemon::serving(exe, dir, Some(keys), &[])
+    }
+
+    /// `asamblea serve DIR --listen ADDR EXTRA…` on a free loopback port,
+    /// with the meeting's keys in `keys` (`None`: where this process finds
+    /// them).
+    pub(crate) fn serving(exe: &Path, dir: &Path, keys: Option<&Path>, extra: &[String]) -> Result<Daemon> {
+        let addr = free_local_address()?;
         let started = Instant::now();
-        let child = Command::new(exe)
+        let mut command = Command::new(exe);
+        command
             .args(["serve".as_ref(), dir.as_os_str(), "--listen".as_ref(), addr.to_string().as_ref()])
-            .env("ASAMBLEA_KEYS", keys)
+            .args(extra)
             .env("ASAMBLEA_LOG", "warn")
             .stdin(Stdio::null())
             .stdout(Stdio::null())
-            .stderr(Stdio::piped())
-            .spawn()?;
+            .stderr(Stdio::piped());
+        if let Some(keys) = keys {
+            command.env("ASAMBLEA_KEYS", keys);
+        }
+        let child = command.spawn()?;
         let mut child = child;
         let stderr = Arc::new(Mutex::new(Vec::new()));
         if let Some(mut pipe) = child.stderr.take() {
@@ -511,9 +526,14 @@ impl Daemon {
         Ok(Daemon { child, addr, started, stderr })
     }
 
+    /// The child's process id.
+    pub(crate) fn pid(&self) -> u32 {
+        self.child.id()
+    }
+
     /// Whether the daemon still runs, and the last it wrote on standard
     /// error: what a failed request is reported with.
-    pub(super) fn state(&mut self) -> String {
+    pub(crate) fn state(&mut self) -> String {
         let running = match self.child.try_wait() {
             Ok(None) => "el daemon sigue en marcha / the daemon is still running".to_string(),
             Ok(Some(status)) => format!("el daemon terminó / the daemon ended: {status}"),
@@ -528,7 +548,7 @@ impl Daemon {
 
     /// Waits until `GET /api/v1/status` answers `200`; the time since the
     /// launch.
-    pub(super) fn wait_answering(
+    pub(crate) fn wait_answering(
         &mut self,
         tls: &Arc<rustls::ClientConfig>,
         limit: Duration,
@@ -553,7 +573,7 @@ impl Daemon {
     }
 
     /// SIGKILL, as a crash: nothing is flushed or signed at the stop.
-    pub(super) fn kill(&mut self) -> Result<()> {
+    pub(crate) fn kill(&mut self) -> Result<()> {
         self.child.kill()?;
         self.child.wait()?;
         Ok(())

@@ -8,24 +8,24 @@ use anyhow::Result;
 use asamblea_documents::numfmt::{percent, thousands};
 
 /// What one timed run measured.
-pub(super) struct Run {
-    pub(super) ballots: usize,
-    pub(super) elapsed: Duration,
-    pub(super) latencies: Vec<Duration>,
-    pub(super) failures: usize,
-    pub(super) first_failure: Option<String>,
+pub(crate) struct Run {
+    pub(crate) ballots: usize,
+    pub(crate) elapsed: Duration,
+    pub(crate) latencies: Vec<Duration>,
+    pub(crate) failures: usize,
+    pub(crate) first_failure: Option<String>,
     /// CPU use of the run by thread (Linux only).
-    pub(super) cpu: Vec<Spent>,
+    pub(crate) cpu: Vec<Spent>,
 }
 
 impl Run {
-    pub(super) fn rate(&self) -> u64 {
+    pub(crate) fn rate(&self) -> u64 {
         per_second(self.ballots as u64, self.elapsed)
     }
 
     /// Several runs as one: their ballots, times, latencies (sorted) and
     /// CPU added up.
-    pub(super) fn pooled(runs: &[Run]) -> Run {
+    pub(crate) fn pooled(runs: &[Run]) -> Run {
         let mut latencies: Vec<Duration> = runs.iter().flat_map(|r| r.latencies.iter().copied()).collect();
         latencies.sort_unstable();
         let mut cpu: Vec<Spent> = Vec::new();
@@ -59,7 +59,7 @@ impl Run {
 }
 
 /// The nearest-rank quantile of sorted `latencies`, in thousandths.
-pub(super) fn quantile(latencies: &[Duration], per_mille: usize) -> Duration {
+pub(crate) fn quantile(latencies: &[Duration], per_mille: usize) -> Duration {
     if latencies.is_empty() {
         return Duration::ZERO;
     }
@@ -67,7 +67,7 @@ pub(super) fn quantile(latencies: &[Duration], per_mille: usize) -> Duration {
     latencies[rank - 1]
 }
 
-pub(super) fn report(out: &mut dyn Write, title: &str, run: &Run) -> Result<()> {
+pub(crate) fn report(out: &mut dyn Write, title: &str, run: &Run) -> Result<()> {
     writeln!(out, "{title}")?;
     writeln!(
         out,
@@ -144,7 +144,7 @@ pub(super) fn cpu_times() -> Vec<ThreadTimes> {
 }
 
 /// What one kind of thread spent during a run.
-pub(super) struct Spent {
+pub(crate) struct Spent {
     pub(super) name: &'static str,
     pub(super) cpu: Duration,
     pub(super) switches: u64,
@@ -169,9 +169,42 @@ pub(super) fn cpu_spent(before: &[ThreadTimes], after: &[ThreadTimes]) -> Vec<Sp
     spent
 }
 
-pub(super) fn per_second(count: u64, elapsed: Duration) -> u64 {
+pub(crate) fn per_second(count: u64, elapsed: Duration) -> u64 {
     let micros = u64::try_from(elapsed.as_micros()).unwrap_or(u64::MAX).max(1);
     count.saturating_mul(1_000_000) / micros
+}
+
+/// The figure in kB of the line `field` (`VmRSS:`, `VmHWM:`) of a
+/// `/proc/PID/status` text.
+pub(crate) fn status_kb(status: &str, field: &str) -> Option<u64> {
+    let line = status.lines().find(|l| l.starts_with(field))?;
+    line[field.len()..].trim().trim_end_matches("kB").trim().parse().ok()
+}
+
+/// The CPU time process `pid` (`self`: this one) has spent so far, all
+/// its threads, those ended included (`None` without `/proc`).
+pub(crate) fn process_cpu(pid: &str) -> Option<Duration> {
+    stat_cpu(&std::fs::read_to_string(format!("/proc/{pid}/stat")).ok()?)
+}
+
+/// User and system time of a `/proc/PID/stat` text (fields 14 and 15, in
+/// the kernel's fixed 100 ticks a second, counted after the command's
+/// closing parenthesis: a command may hold spaces).
+pub(crate) fn stat_cpu(stat: &str) -> Option<Duration> {
+    let after = &stat[stat.rfind(')')? + 1..];
+    let mut fields = after.split_whitespace().skip(11);
+    let user: u64 = fields.next()?.parse().ok()?;
+    let system: u64 = fields.next()?.parse().ok()?;
+    Some(Duration::from_millis((user + system) * 10))
+}
+
+/// The machine's load averages over 1, 5 and 15 minutes, as `/proc/loadavg`
+/// gives them (`?` without it).
+pub(crate) fn load_average() -> String {
+    std::fs::read_to_string("/proc/loadavg")
+        .ok()
+        .map(|l| l.split_whitespace().take(3).map(|n| n.replace('.', ",")).collect::<Vec<_>>().join(" · "))
+        .unwrap_or_else(|| "?".to_string())
 }
 
 /// Tenths as `1,2`.

@@ -43,17 +43,18 @@ pub(super) async fn pipeline_run(state: &AppState, ballots: Vec<RawBallot>, task
 
 /// Every ballot's request, rendered before the clock starts: the load
 /// generator only writes prepared bytes.
-pub(super) fn render_requests(addr: SocketAddr, bodies: &[String]) -> Vec<Vec<u8>> {
-    bodies
-        .iter()
-        .map(|body| {
-            format!(
-                "POST /api/v1/ballots HTTP/1.1\r\nhost: {addr}\r\ncontent-type: application/json\r\ncontent-length: {}\r\n\r\n{body}",
-                body.len()
-            )
-            .into_bytes()
-        })
-        .collect()
+pub(crate) fn render_requests(addr: SocketAddr, bodies: &[String]) -> Vec<Vec<u8>> {
+    bodies.iter().map(|body| render_post(addr, "/api/v1/ballots", body)).collect()
+}
+
+/// A `POST` of the JSON `body` to `path`, rendered as the load generator
+/// writes it.
+pub(crate) fn render_post(addr: SocketAddr, path: &str, body: &str) -> Vec<u8> {
+    format!(
+        "POST {path} HTTP/1.1\r\nhost: {addr}\r\ncontent-type: application/json\r\ncontent-length: {}\r\n\r\n{body}",
+        body.len()
+    )
+    .into_bytes()
 }
 
 /// A simulated kiosk of the load generator: its own keep-alive TLS
@@ -62,20 +63,52 @@ pub(super) fn render_requests(addr: SocketAddr, bodies: &[String]) -> Vec<Vec<u8
 /// No HTTP client machinery (a connection task, channels, a JSON tree)
 /// runs on the cores the daemon needs; the answers are kept and checked
 /// after the clock stops ([`check_receipts`]).
-pub(super) struct LoadKiosk {
+pub(crate) struct LoadKiosk {
     pub(super) stream: tokio_rustls::client::TlsStream<tokio::net::TcpStream>,
     pub(super) buffer: Vec<u8>,
 }
 
 impl LoadKiosk {
-    pub(super) async fn connect(addr: SocketAddr, tls: Arc<rustls::ClientConfig>) -> Result<LoadKiosk> {
+    pub(crate) async fn connect(addr: SocketAddr, tls: Arc<rustls::ClientConfig>) -> Result<LoadKiosk> {
         let name = rustls::pki_types::ServerName::from(addr.ip());
         let stream = asamblea_kiosk::tls_connect(addr, name, tls).await?;
         Ok(LoadKiosk { stream, buffer: Vec::with_capacity(4096) })
     }
 
+    /// [`LoadKiosk::connect`] from the loopback address `source` (a phone
+    /// has its own address; the daemon caps connections by address).
+    pub(crate) async fn connect_from(
+        addr: SocketAddr,
+        source: std::net::IpAddr,
+        tls: Arc<rustls::ClientConfig>,
+    ) -> Result<LoadKiosk> {
+        let socket = tokio::net::TcpSocket::new_v4()?;
+        socket.bind(SocketAddr::new(source, 0))?;
+        let tcp = socket.connect(addr).await?;
+        tcp.set_nodelay(true)?;
+        let name = rustls::pki_types::ServerName::from(addr.ip());
+        let stream = tokio_rustls::TlsConnector::from(tls).connect(name, tcp).await?;
+        Ok(LoadKiosk { stream, buffer: Vec::with_capacity(4096) })
+    }
+
+    /// Sends request `number` and counts its answer in `done`: a `200`'s
+    /// latency and body, anything else as a failure.
+    pub(crate) async fn send_counted(&mut self, number: usize, request: &[u8], done: &mut Outcome) {
+        let sent = Instant::now();
+        match self.exchange(request).await {
+            Ok((200, answer)) => {
+                done.latencies.push(sent.elapsed());
+                done.answers.push((number, answer));
+            }
+            Ok((status, answer)) => {
+                done.failures.push(format!("{status}: {}", String::from_utf8_lossy(&answer)));
+            }
+            Err(e) => done.failures.push(format!("{e:#}")),
+        }
+    }
+
     /// Sends one request and reads its answer: the status and the body.
-    pub(super) async fn exchange(&mut self, request: &[u8]) -> Result<(u16, Vec<u8>)> {
+    pub(crate) async fn exchange(&mut self, request: &[u8]) -> Result<(u16, Vec<u8>)> {
         use tokio::io::{AsyncReadExt, AsyncWriteExt};
         self.stream.write_all(request).await?;
         self.stream.flush().await?;
@@ -135,17 +168,7 @@ pub(super) async fn https_run(
             let mut done = Outcome::with_capacity(share.len());
             done.answers.reserve(share.len());
             for (number, request) in share {
-                let sent = Instant::now();
-                match client.exchange(&request).await {
-                    Ok((200, answer)) => {
-                        done.latencies.push(sent.elapsed());
-                        done.answers.push((number, answer));
-                    }
-                    Ok((status, answer)) => {
-                        done.failures.push(format!("{status}: {}", String::from_utf8_lossy(&answer)));
-                    }
-                    Err(e) => done.failures.push(format!("{e:#}")),
-                }
+                client.send_counted(number, &request, &mut done).await;
             }
             done
         });
@@ -162,7 +185,7 @@ pub(super) async fn https_run(
 
 /// After the clock: every acknowledged answer is a receipt for its own
 /// ballot, signed by the daemon.
-pub(super) fn check_receipts(
+pub(crate) fn check_receipts(
     answers: &[(usize, Vec<u8>)],
     digests: &[Digest],
     meeting: &asamblea_wire::MeetingId,
@@ -184,19 +207,19 @@ pub(super) fn check_receipts(
 }
 
 /// What one task of a run brings back.
-pub(super) struct Outcome {
-    pub(super) latencies: Vec<Duration>,
-    pub(super) failures: Vec<String>,
-    pub(super) answers: Vec<(usize, Vec<u8>)>,
+pub(crate) struct Outcome {
+    pub(crate) latencies: Vec<Duration>,
+    pub(crate) failures: Vec<String>,
+    pub(crate) answers: Vec<(usize, Vec<u8>)>,
 }
 
 impl Outcome {
-    pub(super) fn with_capacity(n: usize) -> Outcome {
+    pub(crate) fn with_capacity(n: usize) -> Outcome {
         Outcome { latencies: Vec::with_capacity(n), answers: Vec::new(), failures: Vec::new() }
     }
 }
 
-pub(super) async fn collect(
+pub(crate) async fn collect(
     count: usize,
     start: Instant,
     mut set: tokio::task::JoinSet<Outcome>,

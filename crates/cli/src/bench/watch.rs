@@ -43,25 +43,36 @@ pub(super) struct Watched {
 
 /// This process's resident memory, in kB (0 without `/proc`).
 pub(super) fn resident_kb() -> u64 {
-    std::fs::read_to_string("/proc/self/status")
+    resident_kb_of("self")
+}
+
+/// The resident memory of process `pid` (`self`: this one), in kB (0
+/// without `/proc`).
+pub(crate) fn resident_kb_of(pid: &str) -> u64 {
+    std::fs::read_to_string(format!("/proc/{pid}/status"))
         .ok()
-        .and_then(|status| {
-            let line = status.lines().find(|l| l.starts_with("VmRSS:"))?.to_string();
-            line.trim_start_matches("VmRSS:").trim().trim_end_matches("kB").trim().parse().ok()
-        })
+        .and_then(|status| super::figures::status_kb(&status, "VmRSS:"))
         .unwrap_or(0)
 }
 
+/// What the bench's subscribers look for: a closed item's reading
+/// (`"why_es"`: no item of the bench meeting is closed before).
+const CLOSED_MARK: &[u8] = b"\"why_es\"";
+
+/// How long a subscriber waits for its connection and its answer's first
+/// bytes.
+const ANSWER_TIMEOUT: Duration = Duration::from_secs(30);
+
 /// One live-feed subscriber: connects from its own loopback address (a
-/// phone in the room has its own), asks for `/api/v1/feed`, says when the
-/// first status arrived, then reads everything and says when it first
-/// sees a closed item's reading (`"why_es"`: no item of the bench meeting
-/// is closed before).
-pub(super) async fn subscriber(
+/// phone in the room has its own), asks for `/api/v1/feed`, says the
+/// answer's status once the first status arrived (0: no answer), then
+/// reads everything and says when it first sees `mark`.
+pub(crate) async fn subscriber(
     addr: SocketAddr,
     source: std::net::IpAddr,
     tls: Arc<rustls::ClientConfig>,
-    connected: tokio::sync::mpsc::UnboundedSender<bool>,
+    mark: Arc<[u8]>,
+    connected: tokio::sync::mpsc::UnboundedSender<u16>,
     seen: tokio::sync::mpsc::UnboundedSender<Instant>,
 ) {
     use tokio::io::{AsyncReadExt, AsyncWriteExt};
@@ -78,20 +89,27 @@ pub(super) async fn subscriber(
         .await?;
         Ok::<_, std::io::Error>(tls)
     };
-    let Ok(mut stream) = stream.await else {
-        let _ = connected.send(false);
+    // A daemon out of descriptors leaves a connection in its queue,
+    // unanswered: after this long it counts as refused.
+    let Ok(Ok(mut stream)) = tokio::time::timeout(ANSWER_TIMEOUT, stream).await else {
+        let _ = connected.send(0);
         return;
     };
-    const MARK: &[u8] = b"\"why_es\"";
     let mut buffer = Vec::with_capacity(16 * 1024);
     let mut first = true;
     loop {
-        let keep = buffer.len().min(MARK.len());
+        let keep = buffer.len().min(mark.len());
         buffer.drain(..buffer.len() - keep);
-        match stream.read_buf(&mut buffer).await {
+        let read = stream.read_buf(&mut buffer);
+        let read = if first {
+            tokio::time::timeout(ANSWER_TIMEOUT, read).await.unwrap_or(Ok(0))
+        } else {
+            read.await
+        };
+        match read {
             Ok(0) | Err(_) => {
                 if first {
-                    let _ = connected.send(false);
+                    let _ = connected.send(0);
                 }
                 return;
             }
@@ -99,14 +117,14 @@ pub(super) async fn subscriber(
         }
         if first {
             // The answer's head, then the first status: held.
-            let ok = buffer.starts_with(b"HTTP/1.1 200");
-            let _ = connected.send(ok);
+            let status = http_status(&buffer);
+            let _ = connected.send(status);
             first = false;
-            if !ok {
+            if status != 200 {
                 return;
             }
         }
-        if buffer.windows(MARK.len()).any(|w| w == MARK) {
+        if buffer.windows(mark.len()).any(|w| w == &*mark) {
             let _ = seen.send(Instant::now());
             // Keep reading (and discarding), as a phone would, until the
             // bench ends.
@@ -115,6 +133,15 @@ pub(super) async fn subscriber(
             return;
         }
     }
+}
+
+/// The status of an answer's head (`HTTP/1.1 200 OK` → 200; 0 if it is
+/// not one).
+pub(crate) fn http_status(head: &[u8]) -> u16 {
+    head.strip_prefix(b"HTTP/1.1 ")
+        .and_then(|rest| rest.get(..3))
+        .and_then(|code| std::str::from_utf8(code).ok()?.parse().ok())
+        .unwrap_or(0)
 }
 
 /// The watchers' phase: `setup.subscribers` subscribers connected (a few
@@ -146,10 +173,17 @@ pub(super) async fn watch(
                 (k / 50 / 250) as u8,
                 (k / 50 % 250 + 1) as u8,
             ));
-            tasks.spawn(subscriber(setup.addr, source, tls.clone(), connected_tx.clone(), seen_tx.clone()));
+            tasks.spawn(subscriber(
+                setup.addr,
+                source,
+                tls.clone(),
+                Arc::from(CLOSED_MARK),
+                connected_tx.clone(),
+                seen_tx.clone(),
+            ));
         }
         for _ in batch {
-            if connected_rx.recv().await == Some(true) {
+            if connected_rx.recv().await == Some(200) {
                 held += 1;
             }
         }

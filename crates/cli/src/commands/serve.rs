@@ -179,6 +179,10 @@ impl LimitOverrides {
     }
 }
 
+/// Descriptors kept for what is not a connection of the caps: the
+/// kiosks' own room, the ledger, the logs.
+const DESCRIPTOR_RESERVE: u64 = 1_024;
+
 /// Raises this process's open-file limit to the most the system allows,
 /// and returns it: every connection is a descriptor, and a board watched
 /// on thousands of phones needs thousands.
@@ -233,6 +237,20 @@ fn serve_locked(
     // that a flood from outside can never take the venue's.
     let shared = if internet.public_listen.is_some() { open_files / 2 } else { open_files };
     let (limits, service_limits) = overrides.limits(shared);
+    // Caps set by hand above what the descriptors allow let one listener's
+    // flood take the descriptors every other connection needs (a kiosk's
+    // among them): said before anything is served.
+    let listeners = if internet.public_listen.is_some() { 2 } else { 1 };
+    let asked = (limits.max_public as u64).saturating_mul(listeners);
+    if asked.saturating_add(DESCRIPTOR_RESERVE) > open_files {
+        writeln!(
+            out,
+            "AVISO / WARNING: --max-connections {} por escucha ({listeners} escucha(s)) más {} de reserva supera el límite de archivos abiertos ({}): una avalancha en una escucha puede dejar sin conexión a los quioscos. Suba LimitNOFILE (o ulimit -n) o baje --max-connections / the caps exceed the open-file limit: a flood on one listener may leave the kiosks without a connection.",
+            thousands(limits.max_public as u64),
+            thousands(DESCRIPTOR_RESERVE),
+            thousands(open_files)
+        )?;
+    }
     let public_tls = match (&internet.public_cert, &internet.public_key) {
         (Some(cert), Some(key)) => Some(asamblea_pki::public_server_config(cert, key).with_context(|| {
             format!(

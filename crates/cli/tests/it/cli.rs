@@ -150,6 +150,55 @@ fn bench_refuses_bad_options_before_doing_anything() {
     }
 }
 
+/// The mixed meeting's bench, small: two sizes, every remote ballot and
+/// every kiosk's acknowledged with a receipt for that very ballot (the
+/// bench checks each and fails otherwise), every feed held saw the close,
+/// and the curve and its projection printed.
+#[test]
+fn bench_remote_measures_each_size_and_projects_the_curve() {
+    let out = asamblea(&[
+        "bench-remote",
+        "--attendees",
+        "20,40",
+        "--window",
+        "2",
+        "--kiosks",
+        "2",
+        "--kiosk-rate",
+        "6",
+    ]);
+    let stdout = text(&out.stdout);
+    assert_eq!(out.status.code(), Some(0), "{stdout}{}", text(&out.stderr));
+    for (attendees, line) in [(20, "  20 | 20 | "), (40, "  40 | 40 | ")] {
+        assert!(stdout.contains(line), "{attendees}: {stdout}");
+        assert!(
+            stdout.contains(&format!("{attendees} de {attendees} lo vieron / saw it")),
+            "{attendees}: every feed saw the close: {stdout}"
+        );
+        assert!(
+            stdout.contains(&format!("{attendees} papeletas a distancia / remote ballots")),
+            "{attendees}: {stdout}"
+        );
+    }
+    assert!(stdout.contains("Proyección a / projection to 100.000 asistentes"), "{stdout}");
+    assert!(!stdout.contains("RECHAZADOS") && !stdout.contains("sin confirmar"), "{stdout}");
+}
+
+#[test]
+fn bench_remote_refuses_bad_options_before_doing_anything() {
+    for (args, says) in [
+        (&["bench-remote", "--attendees", "0"][..], "--attendees: cada cifra entre 1 y 200.000"),
+        (&["bench-remote", "--kiosks", "8", "--kiosk-rate", "4"][..], "--kiosk-rate at least --kiosks"),
+        // clap refuses these first, in its own words.
+        (&["bench-remote", "--attendees", "10,x"][..], "--attendees"),
+        (&["bench-remote", "--window", "0"][..], "--window"),
+    ] {
+        let out = asamblea(args);
+        assert_eq!(out.status.code(), Some(2), "{args:?}: {}", text(&out.stdout));
+        assert!(text(&out.stderr).contains(says), "{args:?}: {}", text(&out.stderr));
+    }
+}
+
 /// A running daemon logs to standard error, from its worker threads too,
 /// while the main thread prints the addresses: the log reaches the
 /// terminal (a log line from a worker waits on no lock the main thread
@@ -228,4 +277,48 @@ fn a_log_level_that_is_not_one_is_refused_before_anything_starts() {
         text(&out.stderr)
     );
     assert!(!dir.exists(), "nothing is created");
+}
+
+/// Caps set by hand above the open-file limit are said before anything is
+/// served: one listener's flood could take the descriptors a kiosk needs.
+#[test]
+fn serve_warns_when_the_caps_exceed_the_open_file_limit() {
+    use std::io::{BufRead, BufReader};
+    let dir = std::env::temp_dir().join(format!("asamblea-caps-{}", std::process::id()));
+    crate::support::remove_meeting(&dir);
+    let init = asamblea(&["init", dir.to_str().unwrap()]);
+    assert!(init.status.success(), "{}", text(&init.stderr));
+    let port = std::net::TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port();
+    let serve = |caps: &str| {
+        let mut daemon = std::process::Command::new(env!("CARGO_BIN_EXE_asamblea"))
+            .args([
+                "serve",
+                dir.to_str().unwrap(),
+                "--listen",
+                &format!("127.0.0.1:{port}"),
+                "--max-connections",
+                caps,
+            ])
+            .stdout(std::process::Stdio::piped())
+            .stderr(std::process::Stdio::null())
+            .spawn()
+            .unwrap();
+        let mut said = String::new();
+        for line in BufReader::new(daemon.stdout.take().unwrap()).lines() {
+            let line = line.unwrap();
+            said.push_str(&line);
+            said.push('\n');
+            if line.starts_with("Ctrl-C") {
+                break;
+            }
+        }
+        let _ = daemon.kill();
+        let _ = daemon.wait();
+        said
+    };
+    let said = serve("100000000");
+    assert!(said.contains("AVISO / WARNING: --max-connections 100.000.000 por escucha"), "{said}");
+    let said = serve("100");
+    assert!(!said.contains("AVISO"), "{said}");
+    crate::support::remove_meeting(&dir);
 }
