@@ -2,7 +2,10 @@
 //! remote attendees, so that their p99 can be compared. Each kiosk keeps
 //! its keep-alive connection and client certificate, as a real one does,
 //! and sends its ballots at their appointed moments (a ballot every
-//! `kiosks ÷ rate` seconds each), whatever the answers' speed.
+//! `kiosks ÷ rate` seconds each), whatever the answers' speed. They run
+//! on a thread and a runtime of their own ([`apart`]), so that their
+//! times are not those of the phones' tasks queued beside them: the
+//! operating system schedules the two apart, as it would two processes.
 
 use std::net::SocketAddr;
 use std::sync::Arc;
@@ -30,7 +33,7 @@ pub(super) async fn paced(
     kiosks: &[Arc<rustls::ClientConfig>],
     requests: Vec<Vec<u8>>,
     window: Duration,
-) -> Result<(Run, Vec<(usize, Vec<u8>)>)> {
+) -> Result<Paced> {
     let n = requests.len();
     let mut clients = Vec::with_capacity(kiosks.len());
     for tls in kiosks {
@@ -63,4 +66,21 @@ pub(super) async fn paced(
     }
     tokio::time::sleep_until(start).await;
     Ok(collect(n, Instant::now(), set).await)
+}
+
+/// What [`paced`] gives: the run, and every acknowledged answer by
+/// request number.
+pub(super) type Paced = (Run, Vec<(usize, Vec<u8>)>);
+
+/// [`paced`] on a thread of its own, with a runtime of its own.
+pub(super) fn apart(
+    addr: SocketAddr,
+    kiosks: Vec<Arc<rustls::ClientConfig>>,
+    requests: Vec<Vec<u8>>,
+    window: Duration,
+) -> std::thread::JoinHandle<Result<Paced>> {
+    std::thread::spawn(move || {
+        let runtime = tokio::runtime::Builder::new_current_thread().enable_all().build()?;
+        runtime.block_on(paced(addr, &kiosks, requests, window))
+    })
 }

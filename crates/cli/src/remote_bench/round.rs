@@ -79,7 +79,9 @@ pub(super) fn run(
 
     // The kiosks alone.
     let cpu = process_cpu(pid);
-    let (run, answers) = runtime.block_on(kiosks::paced(venue, &prepared.kiosks, alone_requests, window))?;
+    let (run, answers) = kiosks::apart(venue, prepared.kiosks.clone(), alone_requests, window)
+        .join()
+        .map_err(|_| anyhow::anyhow!("el hilo de los quioscos falló / the kiosks' thread panicked"))??;
     m.cpu_alone += since(cpu, pid);
     check_receipts(&answers, &alone_digests, &prepared.meeting, &prepared.daemon_key)?;
     writeln!(
@@ -141,13 +143,10 @@ pub(super) fn run(
     // Everyone votes: the kiosks at the same pace, the phones each at
     // its moment.
     let cpu = process_cpu(pid);
-    let kiosks = &prepared.kiosks;
-    let ((run, kiosk_answers), voted) = runtime.block_on(async {
-        let phones = tokio::spawn(phones::vote(public, phone_tls.clone(), remote_requests, window));
-        let kiosks = kiosks::paced(venue, kiosks, mixed_requests, window).await;
-        let voted = phones.await.context("la tarea de los teléfonos falló / the phones' task failed")?;
-        Ok::<_, anyhow::Error>((kiosks?, voted))
-    })?;
+    let kiosks = kiosks::apart(venue, prepared.kiosks.clone(), mixed_requests, window);
+    let voted = runtime.block_on(phones::vote(public, phone_tls.clone(), remote_requests, window));
+    let (run, kiosk_answers) =
+        kiosks.join().map_err(|_| anyhow::anyhow!("el hilo de los quioscos falló / the kiosks' thread panicked"))??;
     m.cpu_with += since(cpu, pid);
     check_receipts(&kiosk_answers, &mixed_digests, &prepared.meeting, &prepared.daemon_key)?;
     check_receipts(&voted.answers, &remote_digests, &prepared.meeting, &prepared.daemon_key)?;
