@@ -199,6 +199,12 @@ enum Command {
         /// a name or address kiosks use, besides localhost (repeatable).
         #[arg(long = "host", value_name = "NOMBRE")]
         hosts: Vec<String>,
+        /// Los nodos de una reunión replicada (separados por comas): el
+        /// primero firma con la clave de la convocatoria, cada otro con una
+        /// suya, inscrita en el libro (docs/replication.md) / a replicated
+        /// meeting's nodes: each enrolled with a key of its own.
+        #[arg(long, value_name = "NODOS", value_delimiter = ',')]
+        nodes: Vec<String>,
     },
     /// Registra la llegada de un accionista o de un apoderado con sus
     /// representados / check in a holder in person, or an agent.
@@ -578,9 +584,10 @@ pub fn run(cli: Cli, out: &mut dyn Write, err: &mut dyn Write) -> u8 {
                 }
             }
         }
-        Command::Init { dir, meeting, register, hosts } => {
-            finish(crate::commands::init(&dir, meeting.as_deref(), register.as_deref(), &hosts, out), err)
-        }
+        Command::Init { dir, meeting, register, hosts, nodes } => finish(
+            crate::commands::init(&dir, meeting.as_deref(), register.as_deref(), &hosts, &nodes, out),
+            err,
+        ),
         Command::Checkin { dir, person, represents, legal_representative, power_document } => finish(
             crate::desk::checkin(&dir, &person, &represents, legal_representative, &power_document, out),
             err,

@@ -86,9 +86,10 @@ pub fn init(
     meeting: Option<&Path>,
     register: Option<&Path>,
     hosts: &[String],
+    nodes: &[String],
     out: &mut dyn Write,
 ) -> Result<()> {
-    create_meeting(dir, meeting, register, hosts, out).map(drop)
+    create_meeting(dir, meeting, register, hosts, nodes, out).map(drop)
 }
 
 /// Makes the meeting directory `dir` whole or not at all: every input is
@@ -101,6 +102,7 @@ fn create_meeting(
     meeting: Option<&Path>,
     register: Option<&Path>,
     hosts: &[String],
+    nodes: &[String],
     out: &mut dyn Write,
 ) -> Result<MeetingLock> {
     // The register's shares must add up to the capital of its meeting
@@ -149,7 +151,8 @@ fn create_meeting(
     let bar = progress_bar(rows, "Importando el registro de accionistas");
     let new = NewMeeting::check(&meeting_name, &meeting_text, &register_name, &register_bytes, |n| {
         bar.set_position(n)
-    })?;
+    })?
+    .with_nodes(nodes)?;
     bar.finish_and_clear();
 
     let mut notices: Vec<String> = new.notes().to_vec();

@@ -573,11 +573,21 @@ fn write_kiosk_folder(
 ) -> Result<()> {
     use asamblea_kiosk::folder::{Settings, CA, CERT, SETTINGS};
     let files = asamblea_venue::service::MeetingFiles::read(dir)?;
+    // The convening key, and a replicated meeting's nodes' (their
+    // `node-enrolled` records): a receipt signed by any is the meeting's.
+    let mut keys = vec![files.daemon.public_key()];
+    for (record, _) in asamblea_ledger::read_records(&dir.join("ledger.db"), &files.meeting_id)? {
+        if let asamblea_wire::EventBody::NodeEnrolled { key, .. } = record.event.body {
+            if !keys.contains(&key) {
+                keys.push(key);
+            }
+        }
+    }
     let settings = Settings {
         kiosk: id.to_string(),
         daemon: daemon.to_string(),
         meeting: files.meeting_id.to_string(),
-        daemon_key: files.daemon.public_key().to_string(),
+        daemon_key: keys.iter().map(ToString::to_string).collect::<Vec<_>>().join(","),
         board: board.to_string(),
     };
     let toml = settings.to_toml();

@@ -47,6 +47,8 @@ pub struct FailoverRun {
     pub receipts: usize,
     /// Records in the surviving chain.
     pub records: u64,
+    /// `leader-took-over` records in it: each node signs with its own key.
+    pub takeovers: u64,
 }
 
 const NODES: [&str; 3] = ["nodo-1", "nodo-2", "nodo-3"];
@@ -140,10 +142,14 @@ fn prepare(
     work: &Path,
     nodes: &[Node],
     kiosks: u32,
-) -> Result<(Vec<Ballots>, MeetingId, asamblea_wire::PublicKey)> {
+) -> Result<(Vec<Ballots>, MeetingId, Vec<asamblea_wire::PublicKey>)> {
     let first = &nodes[0];
-    let init =
-        Command::new(&first.exe).arg("init").arg(&first.dir).env("ASAMBLEA_KEYS", &first.keys).output()?;
+    let init = Command::new(&first.exe)
+        .arg("init")
+        .arg(&first.dir)
+        .args(["--nodes", &NODES.join(",")])
+        .env("ASAMBLEA_KEYS", &first.keys)
+        .output()?;
     if !init.status.success() {
         bail!("init: {}", String::from_utf8_lossy(&init.stderr));
     }
@@ -151,7 +157,9 @@ fn prepare(
     std::env::set_var("ASAMBLEA_KEYS", &first.keys);
     let mut service = asamblea_venue::service::Service::open(&first.dir)?;
     let meeting = service.meeting_id();
-    let daemon_key = service.daemon_key();
+    // Each node signs with its own key (`init --nodes`): a receipt may be
+    // any of theirs.
+    let daemon_keys = service.state().daemon_keys();
     let voters: Vec<String> = service
         .meeting()
         .register()
@@ -197,7 +205,7 @@ fn prepare(
         }
     }
     let _ = work;
-    Ok((ballots, meeting, daemon_key))
+    Ok((ballots, meeting, daemon_keys))
 }
 
 /// A kiosk: sends each ballot, the same bytes again on the next node
@@ -208,7 +216,7 @@ fn kiosk(
     addresses: Vec<SocketAddr>,
     tls: Arc<rustls::ClientConfig>,
     meeting: MeetingId,
-    daemon_key: asamblea_wire::PublicKey,
+    daemon_keys: Vec<asamblea_wire::PublicKey>,
     gap: Duration,
     seen: Arc<Mutex<Seen>>,
     stop: Arc<AtomicBool>,
@@ -246,8 +254,13 @@ fn kiosk(
                 .await
                 {
                     Ok(Ok((status, answer))) if status.is_success() => {
-                        let (receipt, _) =
-                            asamblea_kiosk::read_receipt(&answer, &meeting, Some(&daemon_key))?;
+                        let (receipt, _) = daemon_keys
+                            .iter()
+                            .map(|key| asamblea_kiosk::read_receipt(&answer, &meeting, Some(key)))
+                            .find(Result::is_ok)
+                            .unwrap_or_else(|| {
+                                asamblea_kiosk::read_receipt(&answer, &meeting, daemon_keys.first())
+                            })?;
                         if receipt.event != digest {
                             bail!("a receipt of another ballot: {answer}");
                         }
@@ -308,7 +321,7 @@ pub fn run(options: &FailoverOptions, work: &Path, out: &mut dyn Write) -> Resul
             })
         })
         .collect::<Result<_>>()?;
-    let (ballots, meeting, daemon_key) = prepare(work, &nodes, options.kiosks)?;
+    let (ballots, meeting, daemon_keys) = prepare(work, &nodes, options.kiosks)?;
     let total: usize = ballots.iter().map(Vec::len).sum();
     writeln!(
         out,
@@ -342,7 +355,8 @@ pub fn run(options: &FailoverOptions, work: &Path, out: &mut dyn Write) -> Resul
         .into_iter()
         .map(|ballots| {
             let (addresses, tls, seen, stop) = (addresses.clone(), tls.clone(), seen.clone(), stop.clone());
-            std::thread::spawn(move || kiosk(ballots, addresses, tls, meeting, daemon_key, gap, seen, stop))
+            let keys = daemon_keys.clone();
+            std::thread::spawn(move || kiosk(ballots, addresses, tls, meeting, keys, gap, seen, stop))
         })
         .collect();
     let acknowledged = || seen.lock().unwrap_or_else(std::sync::PoisonError::into_inner).acknowledged.len();
@@ -400,10 +414,14 @@ pub fn run(options: &FailoverOptions, work: &Path, out: &mut dyn Write) -> Resul
         bail!("{} ballots refused, the first: {}", seen.refused.len(), seen.refused[0]);
     }
     let chain = copy.records_after(0).map_err(anyhow::Error::msg)?;
+    let mut takeovers = 0u64;
     let mut ballots_in_chain: HashMap<Digest, u64> = HashMap::new();
     let mut at_seq: HashMap<u64, Digest> = HashMap::new();
     for (seq, bytes) in &chain {
         let record = EventRecord::decode(bytes)?;
+        if matches!(record.event.body, asamblea_wire::EventBody::LeaderTookOver { .. }) {
+            takeovers += 1;
+        }
         if matches!(record.event.body, asamblea_wire::EventBody::Ballot(_)) {
             let digest = Digest::sha256(EventRecord::event_bytes(bytes).unwrap_or_default());
             if ballots_in_chain.insert(digest, *seq).is_some() {
@@ -444,7 +462,7 @@ pub fn run(options: &FailoverOptions, work: &Path, out: &mut dyn Write) -> Resul
             bail!("{}: verify: {}", node.name, String::from_utf8_lossy(&verified.stdout));
         }
     }
-    Ok(FailoverRun { waits, receipts: seen.receipts.len(), records: chain.len() as u64 })
+    Ok(FailoverRun { waits, receipts: seen.receipts.len(), records: chain.len() as u64, takeovers })
 }
 
 /// The bench: runs, then prints its figures.
@@ -469,8 +487,8 @@ pub fn bench_failover(options: &FailoverOptions, out: &mut dyn Write) -> Result<
     )?;
     writeln!(
         out,
-        "  {} recibos entregados, todos en la cadena superviviente; {} registros; ninguna papeleta dos veces; los 3 registros iguales a la copia y verificados / receipts given, all in the surviving chain; no ballot twice; the 3 ledgers equal the copy and verified",
-        run.receipts, run.records
+        "  {} recibos entregados, todos en la cadena superviviente; {} registros, {} tomas del liderazgo firmadas cada una por el nodo que tomó; ninguna papeleta dos veces; los 3 registros iguales a la copia y verificados / receipts given, all in the surviving chain; records, takeovers each signed by the node taking over; no ballot twice; the 3 ledgers equal the copy and verified",
+        run.receipts, run.records, run.takeovers
     )?;
     let _ = std::fs::remove_dir_all(&work);
     Ok(())

@@ -409,6 +409,7 @@ pub fn verify(path: &Path, inputs: &VerifyInputs, out: &mut dyn Write) -> Result
                 "powers": powers_json(&state),
                 "remote": remote_json(&state),
                 "floor": floor_json(&state),
+                "nodes": nodes_json(&state),
                 "modality": crate::verify_json::modality_json(&state),
                 "continuity": crate::verify_json::continuity_json(&state),
             });
@@ -580,6 +581,19 @@ fn powers_json(state: &asamblea_ledger::State) -> Vec<serde_json::Value> {
             })
         })
         .collect()
+}
+
+/// A replicated meeting's nodes (§3.33) with their keys, and every
+/// takeover (§3.34) in order: empty for a meeting served from one machine.
+fn nodes_json(state: &asamblea_ledger::State) -> serde_json::Value {
+    serde_json::json!({
+        "enrolled": state.nodes().iter().map(|(node, key)| serde_json::json!({
+            "node": node.as_str(), "key": key.to_string(),
+        })).collect::<Vec<_>>(),
+        "takeovers": state.takeovers().iter().map(|(seq, node)| serde_json::json!({
+            "seq": seq, "node": node.as_str(),
+        })).collect::<Vec<_>>(),
+    })
 }
 
 /// Every remote stay the daemon ended for want of heartbeats (§3.30), and

@@ -212,7 +212,7 @@ mod held;
 mod powers;
 mod timing;
 use attendees::attendance_blocks;
-pub use held::{FloorLine, HeldAs, LapseLine, RemoteLines};
+pub use held::{FloorLine, HeldAs, LapseLine, NodeLine, RemoteLines};
 pub use timing::PollClock;
 
 fn heading(level: u8, text: &str) -> Block {
@@ -611,6 +611,7 @@ pub fn blocks(source: &ActaSource<'_>) -> Vec<Block> {
     )));
     out.push(text(format!("SHA-256 del paquete de auditoría: {}.", source.bundle_sha256)));
     out.push(text(format!("Clave pública del servicio: {}.", source.daemon_key)));
+    out.extend(held::nodes_blocks(source.held_as));
     out.push(text(format!(
         "Cualquier accionista con el paquete lo verifica sin confiar en este documento: asamblea verify paquete.bundle --daemon-key {} --checkpoint {}:{}",
         source.daemon_key, source.last.0, source.last.1

@@ -51,7 +51,9 @@ pub struct Settings {
     pub daemon: String,
     /// The meeting's id (hex).
     pub meeting: String,
-    /// The daemon's public key (hex): every receipt is checked against it.
+    /// The daemon's public key (hex): every receipt is checked against it;
+    /// a replicated meeting's nodes' keys, separated by commas (a receipt
+    /// signed by any of them is the meeting's).
     pub daemon_key: String,
     /// The public board's address, for the receipt's QR
     /// (`https://HOST:PORT`).
@@ -105,13 +107,19 @@ impl Settings {
             ))
     }
 
-    /// The daemon's key.
-    pub fn daemon_public_key(&self) -> Result<PublicKey> {
-        PublicKey::from_hex(&self.daemon_key)
-            .with_context(|| format!(
-                "{SETTINGS}: daemon_key = \"{}\" no es una clave; pida a la mesa un kiosk.toml nuevo / is not a key",
-                self.daemon_key
-            ))
+    /// The daemon's keys: one, or a replicated meeting's nodes'.
+    pub fn daemon_public_keys(&self) -> Result<Vec<PublicKey>> {
+        self.daemon_key
+            .split(',')
+            .map(str::trim)
+            .map(|key| {
+                PublicKey::from_hex(key).with_context(|| {
+                    format!(
+                        "{SETTINGS}: daemon_key = \"{key}\" no es una clave; pida a la mesa un kiosk.toml nuevo / is not a key"
+                    )
+                })
+            })
+            .collect()
     }
 }
 
@@ -123,8 +131,8 @@ pub struct Folder {
     pub settings: Settings,
     /// The meeting.
     pub meeting: MeetingId,
-    /// The daemon's key.
-    pub daemon_key: PublicKey,
+    /// The daemon's keys (a replicated meeting's nodes').
+    pub daemon_keys: Vec<PublicKey>,
     /// Mutual TLS to the daemon: the venue CA, the kiosk's certificate and
     /// key.
     pub tls: Arc<ClientConfig>,
@@ -149,11 +157,11 @@ impl Folder {
             )
         })?;
         let meeting = settings.meeting_id()?;
-        let daemon_key = settings.daemon_public_key()?;
+        let daemon_keys = settings.daemon_public_keys()?;
         let (ca, cert, key) = (read(CA)?, read(CERT)?, read(KEY)?);
         let tls = asamblea_pki::client_config(&ca, Some((&cert, &key)))
             .with_context(|| format!("{}: el certificado, la clave o la CA del quiosco no cargan; inscríbalo de nuevo / the kiosk's certificate, key or CA do not load", dir.display()))?;
-        Ok(Folder { dir: dir.to_path_buf(), settings, meeting, daemon_key, tls: Arc::new(tls) })
+        Ok(Folder { dir: dir.to_path_buf(), settings, meeting, daemon_keys, tls: Arc::new(tls) })
     }
 }
 

@@ -10,6 +10,7 @@ use std::collections::HashMap;
 use asamblea_rules::{Call, Channel, Meeting, MeetingKind, Profile, Refusal, Register, Sessions};
 mod floor;
 mod held;
+mod nodes;
 mod powers;
 mod readings;
 mod rejection;
@@ -163,6 +164,14 @@ pub struct State {
     lapses: Vec<Lapse>,
     /// The questions and written statements from afar, in order.
     submissions: Vec<Submission>,
+    /// A replicated meeting's nodes, enrolled at convening, in order.
+    nodes: Vec<(Id, PublicKey)>,
+    /// The node that leads now, once one took the lead
+    /// (`leader-took-over`): the daemon's events are its key's. Before any,
+    /// the convening key's.
+    leader: Option<(Id, PublicKey, u64)>,
+    /// Every takeover, in order: its record and the node.
+    takeovers: Vec<(u64, Id)>,
 }
 
 /// Whether `person` attends now: a holder present in person, or an agent
@@ -241,6 +250,9 @@ impl State {
             closed_at: HashMap::new(),
             lapses: Vec::new(),
             submissions: Vec::new(),
+            nodes: Vec::new(),
+            leader: None,
+            takeovers: Vec::new(),
         }
     }
 
@@ -355,7 +367,11 @@ impl State {
         let allowed = match kind.signer() {
             SignerRole::Daemon => match body {
                 EventBody::MeetingConvened { daemon_key, .. } => daemon_key == signer,
-                _ => self.daemon_key.as_ref() == Some(signer),
+                // The node taking the lead signs its own takeover.
+                EventBody::LeaderTookOver { node } => {
+                    self.nodes.iter().any(|(name, key)| name == node && key == signer)
+                }
+                _ => self.leading_key().as_ref() == Some(signer),
             },
             SignerRole::Staff(role) => self.staff.get(signer).is_some_and(|(enrolled, _)| *enrolled == role),
             // Checked against the badge in `apply`.
@@ -458,7 +474,7 @@ impl State {
                 // and a role's would let whoever holds the daemon's key
                 // act as a member without that member's key ever being
                 // drawn, and a ledger could not say who acted.
-                if self.daemon_key == Some(*key) {
+                if self.daemon_key == Some(*key) || self.nodes.iter().any(|(_, node)| node == key) {
                     return Err(Rejection::DaemonKeyEnrolled);
                 }
                 self.staff.insert(*key, (*role, name.clone()));
@@ -768,6 +784,7 @@ impl State {
             EventBody::RemoteSubmission { .. } | EventBody::SubmissionHandled { .. } => {
                 self.floor_step(body, signer, seq)?
             }
+            EventBody::NodeEnrolled { .. } | EventBody::LeaderTookOver { .. } => self.node_step(body, seq)?,
             EventBody::ResultPublished { item, result } => {
                 let meeting = self.meeting.as_ref().ok_or(Rejection::OutOfPlace(
                     "primero se importa el registro de accionistas / the register must be imported first",

@@ -19,6 +19,8 @@ mod fixture;
 mod flips;
 #[path = "it/modality.rs"]
 mod modality;
+#[path = "it/nodes.rs"]
+mod nodes;
 #[path = "it/observers.rs"]
 mod observers;
 #[path = "it/powers.rs"]

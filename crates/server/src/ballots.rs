@@ -119,8 +119,14 @@ pub(crate) async fn receipt_borne_out(
     receipt: Receipt,
     signature: Signature,
 ) -> Result<Result<(), asamblea_ledger::ReceiptProblem>, ApiError> {
-    let daemon_key = state.0.daemon.public_key();
-    if receipt.verify(&state.0.meeting_id, &daemon_key, &signature).is_err() {
+    // This node's key, or any enrolled node's (a replicated meeting's
+    // receipts are signed by the node that served each).
+    let daemon_keys = state.with_service(|service| {
+        let mut keys = service.state().daemon_keys();
+        keys.push(state.0.daemon.public_key());
+        keys
+    });
+    if !daemon_keys.iter().any(|key| receipt.verify(&state.0.meeting_id, key, &signature).is_ok()) {
         return Ok(Err(asamblea_ledger::ReceiptProblem::NotSigned));
     }
     let inner = state.0.clone();
@@ -145,5 +151,5 @@ pub(crate) async fn receipt_borne_out(
             "The ledger could not be read just now; try again.",
         )
     })?;
-    Ok(asamblea_ledger::check_receipt(&receipt, &signature, &state.0.meeting_id, &daemon_key, |_| stored))
+    Ok(asamblea_ledger::check_receipt(&receipt, &signature, &state.0.meeting_id, &daemon_keys, |_| stored))
 }

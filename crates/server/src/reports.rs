@@ -498,7 +498,16 @@ fn held_as(
             note: s.handled.as_ref().map(|h| h.2.as_str().to_string()).unwrap_or_default(),
         })
         .collect();
-    HeldAs { modality: state.modality(), remote, verified, lapses, floor }
+    let nodes = state
+        .nodes()
+        .iter()
+        .map(|(node, key)| asamblea_documents::acta::NodeLine {
+            node: node.as_str().to_string(),
+            key: key.to_string(),
+        })
+        .collect();
+    let takeovers = state.takeovers().iter().map(|(seq, node)| (*seq, node.as_str().to_string())).collect();
+    HeldAs { modality: state.modality(), remote, verified, lapses, floor, nodes, takeovers }
 }
 
 /// `YYYY-MM-DD`.

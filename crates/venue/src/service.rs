@@ -145,6 +145,9 @@ pub struct Service {
     /// This process's hold on the meeting's keys: no copy of the meeting
     /// elsewhere is written and signed at the same time.
     _keys_lock: crate::lock::KeysLock,
+    /// The daemon key's file: `daemon` (the convening key), or
+    /// `daemon-NODE` for a replicated meeting's node (`Service::as_node`).
+    daemon_seed: String,
 }
 
 /// The files of a meeting directory that never change after `init`, read
@@ -260,9 +263,29 @@ pub struct NewMeeting {
     /// The register file's bytes, kept as given (`register.csv`).
     register_bytes: Vec<u8>,
     notes: Vec<String>,
+    /// A replicated meeting's nodes (`init --nodes`): the first signs
+    /// with the convening key, each other with a key of its own.
+    nodes: Vec<Id>,
 }
 
 impl NewMeeting {
+    /// The same meeting served by these nodes (`docs/replication.md`):
+    /// each name as an id (it names a key file too); two alike are refused.
+    pub fn with_nodes(mut self, nodes: &[String]) -> Result<NewMeeting> {
+        let mut ids = Vec::new();
+        for node in nodes {
+            let node = id("el nodo / node (--nodes)", node)?;
+            if ids.contains(&node) {
+                return Err(VenueError::refused(format!(
+                    "--nodes nombra dos veces «{node}» / names «{node}» twice"
+                )));
+            }
+            ids.push(node);
+        }
+        self.nodes = ids;
+        Ok(self)
+    }
+
     /// What was read other than as the formats say (a register's encoding
     /// or separator), for the operator to see.
     pub fn notes(&self) -> &[String] {
@@ -315,6 +338,7 @@ impl NewMeeting {
             register_bytes: register_bytes.to_vec(),
             register: imported.register,
             notes: imported.notes,
+            nodes: Vec::new(),
         })
     }
 }
@@ -373,7 +397,8 @@ impl Service {
         new: NewMeeting,
         clock: asamblea_ledger::Clock,
     ) -> Result<Service> {
-        let NewMeeting { config, register, meeting_text, register_bytes: register_file, notes: _ } = new;
+        let NewMeeting { config, register, meeting_text, register_bytes: register_file, notes: _, nodes } =
+            new;
         if dir.join("ledger.db").exists() {
             return Err(VenueError::refused(format!(
                 "{}: aquí ya hay una reunión; elija una carpeta vacía / a meeting already exists here; choose an empty directory",
@@ -424,6 +449,18 @@ impl Service {
         })?;
         if let Some(modality) = convening::convened_modality(&service.config)? {
             service.daemon_event(modality)?;
+        }
+        // A replicated meeting's nodes: the first with the convening key,
+        // each other with a key of its own (KEYS/daemon-NODE.seed).
+        for (at, node) in nodes.iter().enumerate() {
+            let key = if at == 0 {
+                daemon_key
+            } else {
+                let seed = random();
+                write_secret(&keys.join(format!("daemon-{node}.seed")), &seed)?;
+                Keypair::from_seed(&seed).public_key()
+            };
+            service.daemon_event(EventBody::NodeEnrolled { node: node.clone(), key })?;
         }
         let accounts = crate::staff::Accounts::load(dir)?;
         for account in accounts.iter() {
@@ -566,7 +603,33 @@ impl Service {
             tokens: Vec::new(),
             lock,
             _keys_lock: keys_lock,
+            daemon_seed: "daemon".to_string(),
         })
+    }
+
+    /// The same service signing as node `node` of a replicated meeting
+    /// (`docs/replication.md`): with `KEYS/daemon-NODE.seed` when `init
+    /// --nodes` made one (every node but the first), else with the
+    /// convening key.
+    pub fn as_node(mut self, node: &str) -> Result<Service> {
+        let keys = key_folder(&self.meeting_id)?;
+        let name = format!("daemon-{node}");
+        if keys.join(format!("{name}.seed")).exists() {
+            self.daemon = Keypair::from_seed(&crate::secrets::read_key(&keys, &name)?);
+            self.daemon_seed = name;
+        }
+        Ok(self)
+    }
+
+    /// The node this service signs as, when the meeting enrolled one with
+    /// its key, and whether that node leads the ledger now (the convening
+    /// key leads before any takeover).
+    pub fn node_leads(&self, node: &str) -> Option<bool> {
+        let state = self.journal.state();
+        let key = self.daemon.public_key();
+        state.nodes().iter().find(|(name, k)| name.as_str() == node && *k == key)?;
+        let leading = state.leader().map(|(_, k, _)| *k).or(state.daemon_key());
+        Some(leading == Some(key))
     }
 
     /// The staff tokens drawn by `init`, to show once; empty otherwise.
@@ -685,7 +748,7 @@ impl Service {
 
     /// The daemon's signing key, for receipts signed outside the lock.
     pub fn daemon_keypair(&self) -> Result<Keypair> {
-        Ok(Keypair::from_seed(&crate::secrets::read_key(&key_folder(&self.meeting_id)?, "daemon")?))
+        Ok(Keypair::from_seed(&crate::secrets::read_key(&key_folder(&self.meeting_id)?, &self.daemon_seed)?))
     }
 
     /// A daemon statement (results, enrolment).

@@ -322,6 +322,22 @@ pub enum EventBody {
         /// note; may be empty otherwise.
         note: Text,
     },
+    /// A node of a replicated meeting and its daemon key, enrolled at
+    /// convening (§3.33). Signed by the convening daemon key.
+    NodeEnrolled {
+        /// The node's name (`--node`).
+        node: Id,
+        /// Its daemon key: signs the daemon's events while it leads, and
+        /// receipts and heads.
+        key: PublicKey,
+    },
+    /// An enrolled node takes the lead of a replicated meeting (§3.34):
+    /// from this record on, the daemon's events are signed by its key.
+    /// Signed by that node's key.
+    LeaderTookOver {
+        /// The node that now leads.
+        node: Id,
+    },
     /// The chair announces that a poll will close once a countdown has
     /// run (ledger-format §3.21): the room sees it on every screen.
     CloseAnnounced {
@@ -480,6 +496,8 @@ impl EventBody {
             EventBody::PresenceLapsed { .. } => MessageKind::PresenceLapsed,
             EventBody::RemoteSubmission { .. } => MessageKind::RemoteSubmission,
             EventBody::SubmissionHandled { .. } => MessageKind::SubmissionHandled,
+            EventBody::NodeEnrolled { .. } => MessageKind::NodeEnrolled,
+            EventBody::LeaderTookOver { .. } => MessageKind::LeaderTookOver,
             EventBody::CloseAnnounced { .. } => MessageKind::CloseAnnounced,
             EventBody::PollsTimed { .. } => MessageKind::PollsTimed,
         }

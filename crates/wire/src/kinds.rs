@@ -114,6 +114,8 @@ message_kinds! {
     PresenceLapsed = 0x23, "presence-lapsed", DAEMON;
     RemoteSubmission = 0x24, "remote-submission", ATTENDEE;
     SubmissionHandled = 0x25, "submission-handled", CHAIR;
+    NodeEnrolled = 0x26, "node-enrolled", DAEMON;
+    LeaderTookOver = 0x27, "leader-took-over", DAEMON;
     Receipt = 0x40, "receipt", DAEMON;
     Checkpoint = 0x41, "checkpoint", DAEMON;
 }

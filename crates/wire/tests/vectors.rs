@@ -1517,6 +1517,46 @@ fn presence_and_the_floor_from_afar_have_their_bytes_in_the_document() {
     found_in_the_document("§10.14", floor_vectors());
 }
 
+// ----- §10.15: the nodes of a replicated meeting ----------------------------
+
+/// §10.15: `sede-2`'s key (seed 32 × `0x77`) enrolled (nonce `e1…e1`),
+/// and `sede-2` taking the lead (nonce `e2…e2`), with its signature.
+fn nodes_vectors() -> Vec<(&'static str, Vec<u8>)> {
+    let node = Keypair::from_seed(&[0x77; 32]);
+    let key = node.public_key().to_bytes();
+    let mut out = Vec::new();
+    let events = [
+        (
+            "node-enrolled",
+            EventBody::NodeEnrolled { node: id("sede-2"), key: node.public_key() },
+            [&string("sede-2")[..], &key].concat(),
+        ),
+        ("leader-took-over", EventBody::LeaderTookOver { node: id("sede-2") }, string("sede-2")),
+    ];
+    for (i, (name, body, hand_body)) in events.into_iter().enumerate() {
+        let nonce = [0xE1 + u8::try_from(i).expect("two events"); 16];
+        let event = Event { nonce: Nonce(nonce), body };
+        let hand = [&[event.kind().tag(), 0x02][..], &nonce, &hand_body].concat();
+        let encoded = event.encode().expect("encodes");
+        assert_eq!(hex(&encoded), hex(&hand), "{name}: the crate and the layouts of §3.33–3.34 agree");
+        assert_eq!(Event::decode(&encoded).expect("decodes"), event, "{name}");
+        if name == "leader-took-over" {
+            let signature = node.sign(&meeting_id(), &encoded).expect("a known kind");
+            out.push((name, encoded));
+            out.push(("signature of the takeover by sede-2", signature.0.to_vec()));
+        } else {
+            out.push((name, encoded));
+        }
+    }
+    out.push(("sede-2's public key", key.to_vec()));
+    out
+}
+
+#[test]
+fn the_nodes_of_a_replicated_meeting_have_their_bytes_in_the_document() {
+    found_in_the_document("§10.15", nodes_vectors());
+}
+
 /// Each of `vectors` (what it is, its bytes) is in `docs/ledger-format.md`
 /// as hex, in its `section`; `ASAMBLEA_PRINT_VECTORS=1` prints them as the
 /// document writes them.

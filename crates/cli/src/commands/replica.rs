@@ -30,7 +30,7 @@ fn failed(e: impl std::fmt::Display) -> anyhow::Error {
 pub(crate) fn reconcile(
     dir: &std::path::Path,
     service: Service,
-    members: &[SocketAddr],
+    (members, node): (&[SocketAddr], Option<&str>),
     out: &mut dyn Write,
 ) -> Result<(Service, Reconciled)> {
     let mut service = service;
@@ -61,6 +61,9 @@ pub(crate) fn reconcile(
         aside.display()
     )?;
     let mut service = Service::open_locked(dir, lock)?;
+    if let Some(node) = node {
+        service = service.as_node(node)?;
+    }
     let again = service
         .with_journal(|journal, path| asamblea_replica::reconcile(journal, path, &meeting, &mut copy))
         .map_err(failed)?;
@@ -71,10 +74,29 @@ pub(crate) fn reconcile(
 }
 
 /// The copy installed on the service's writer: from now on every batch
-/// waits for it.
-pub(crate) fn install(service: &mut Service, members: &[SocketAddr]) -> Result<()> {
+/// waits for it. A node enrolled with a key of its own that does not lead
+/// the ledger yet then records its takeover, signed with its key (§3.34):
+/// the daemon's events after it are its own.
+pub(crate) fn install(
+    service: &mut Service,
+    members: &[SocketAddr],
+    node: Option<&str>,
+    out: &mut dyn Write,
+) -> Result<()> {
     let copy = Etcd::new(members.to_vec(), &service.meeting_id());
-    service.with_journal(|journal, _| journal.replicate_to(Box::new(copy))).map_err(failed)
+    service.with_journal(|journal, _| journal.replicate_to(Box::new(copy))).map_err(failed)?;
+    if let Some(node) = node {
+        if service.node_leads(node) == Some(false) {
+            let name = asamblea_wire::Id::new(node).map_err(failed)?;
+            let taken = service.daemon_event(asamblea_wire::EventBody::LeaderTookOver { node: name })?;
+            writeln!(
+                out,
+                "Nodo {node}: su toma de la reunión queda en el libro (registro n.º {}) / its takeover is on the record",
+                taken.seq
+            )?;
+        }
+    }
+    Ok(())
 }
 
 /// This node's lead: what the thread keeping its lease alive says if it
@@ -134,14 +156,14 @@ pub(crate) fn lead(
             out.flush()?;
             waited = Some(Instant::now());
         }
-        service = reconcile(dir, service, members, out)?.0;
+        service = reconcile(dir, service, (members, Some(node)), out)?.0;
         if !copy.keep_alive(lease).map_err(failed)? {
             lease = copy.grant(LEASE_SECONDS).map_err(failed)?;
         }
         std::thread::sleep(FOLLOW_EVERY);
     }
     // What the last leader wrote before its lease ran out.
-    let (taken, reconciled) = reconcile(dir, service, members, out)?;
+    let (taken, reconciled) = reconcile(dir, service, (members, Some(node)), out)?;
     service = taken;
     match waited {
         Some(since) => writeln!(

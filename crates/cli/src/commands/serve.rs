@@ -264,9 +264,12 @@ fn serve_locked(
     // A replicated meeting: in step with the copy, and with `--node`, only
     // once this node leads (a standby waits here, following the copy).
     let mut service = Service::open_locked(dir, lock)?;
+    if let Some(node) = node {
+        service = service.as_node(node)?;
+    }
     let mut lost_lead = None;
     if !replica.is_empty() {
-        let (reconciled_service, reconciled) = super::replica::reconcile(dir, service, replica, out)?;
+        let (reconciled_service, reconciled) = super::replica::reconcile(dir, service, (replica, node), out)?;
         service = reconciled_service;
         writeln!(out, "Réplica en etcd / etcd replica: {reconciled}")?;
         if let Some(node) = node {
@@ -274,7 +277,7 @@ fn serve_locked(
             service = leading;
             lost_lead = Some(lead);
         }
-        super::replica::install(&mut service, replica)?;
+        super::replica::install(&mut service, replica, node, out)?;
     }
     let runtime = tokio::runtime::Builder::new_multi_thread().enable_all().build()?;
     runtime.block_on(async {
@@ -452,7 +455,7 @@ pub fn demo(
     out: &mut dyn Write,
 ) -> Result<()> {
     let lock = if !dir.join("ledger.db").exists() {
-        let lock = create_meeting(dir, None, None, hosts, out)?;
+        let lock = create_meeting(dir, None, None, hosts, &[], out)?;
         let mut service = Service::open_locked(dir, lock)?;
         let ids: Vec<String> = service.meeting().register().iter().map(|(_, h)| h.id().to_string()).collect();
         lodge_demo_powers(&mut service, &ids, out)?;

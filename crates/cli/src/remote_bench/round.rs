@@ -145,8 +145,9 @@ pub(super) fn run(
     let cpu = process_cpu(pid);
     let kiosks = kiosks::apart(venue, prepared.kiosks.clone(), mixed_requests, window);
     let voted = runtime.block_on(phones::vote(public, phone_tls.clone(), remote_requests, window));
-    let (run, kiosk_answers) =
-        kiosks.join().map_err(|_| anyhow::anyhow!("el hilo de los quioscos falló / the kiosks' thread panicked"))??;
+    let (run, kiosk_answers) = kiosks
+        .join()
+        .map_err(|_| anyhow::anyhow!("el hilo de los quioscos falló / the kiosks' thread panicked"))??;
     m.cpu_with += since(cpu, pid);
     check_receipts(&kiosk_answers, &mixed_digests, &prepared.meeting, &prepared.daemon_key)?;
     check_receipts(&voted.answers, &remote_digests, &prepared.meeting, &prepared.daemon_key)?;

@@ -113,14 +113,20 @@ fn two_nodes(
     let (first, second) = (parent.join("nodo-1"), parent.join("nodo-2"));
     std::fs::write(parent.join("meeting.toml"), SESSIONS_MEETING).unwrap();
     std::fs::write(parent.join("register.csv"), SESSIONS_REGISTER).unwrap();
-    let init = asamblea_ok(&[
-        "init",
-        first.to_str().unwrap(),
-        "--meeting",
-        parent.join("meeting.toml").to_str().unwrap(),
-        "--register",
-        parent.join("register.csv").to_str().unwrap(),
-    ]);
+    // A meeting named `keyed-…` is made with each node's key of its own
+    // (`init --nodes`).
+    let mut args = vec![
+        "init".to_string(),
+        first.to_str().unwrap().to_string(),
+        "--meeting".to_string(),
+        parent.join("meeting.toml").to_str().unwrap().to_string(),
+        "--register".to_string(),
+        parent.join("register.csv").to_str().unwrap().to_string(),
+    ];
+    if name.starts_with("keyed-") {
+        args.extend(["--nodes".to_string(), "nodo-1,nodo-2".to_string()]);
+    }
+    let init = asamblea_ok(&args.iter().map(String::as_str).collect::<Vec<_>>());
     let tokens = String::from_utf8_lossy(&init.stdout)
         .lines()
         .filter_map(|l| {
@@ -220,7 +226,7 @@ fn a_standby_takes_the_meeting_by_itself_when_its_leader_dies() {
     let cluster = Cluster::start("replicated-standby");
     // A kiosk, enrolled before the folder is copied: both nodes know it.
     let (parent, first, second, tokens) =
-        two_nodes("standby", |first| drop(asamblea_pki::enroll_kiosk(first, "quiosco-1").unwrap()));
+        two_nodes("keyed-standby", |first| drop(asamblea_pki::enroll_kiosk(first, "quiosco-1").unwrap()));
     let (operator, chair) = (tokens["operator"].clone(), tokens["chair"].clone());
     // Each machine holds the meeting's keys (docs/replication.md).
     let keys = asamblea_venue::secrets::key_folder_of(&first).unwrap();
@@ -282,14 +288,52 @@ fn a_standby_takes_the_meeting_by_itself_when_its_leader_dies() {
     // The kiosk sends the same ballot again, to the next address: the new
     // leader answers with the same receipt (the ballot is not counted
     // twice).
+    // Each node signs with its own key (`init --nodes`): the same receipt,
+    // signed now by nodo-2.
     let (status, again) = from_kiosk(&second, &standby_address, &ballot);
-    assert_eq!((status, &again), (200, &receipt), "the same receipt from the new leader");
+    assert_eq!(
+        (status, &again["receipt"]),
+        (200, &receipt["receipt"]),
+        "the same receipt from the new leader"
+    );
+    assert_ne!(again["signature"], receipt["signature"], "signed by nodo-2's own key");
     let (status, answer) =
         post(&second, &standby_address, &operator, "/api/v1/checkins", json!({ "holder": "C-3" }));
     assert!((200..300).contains(&status), "{status} {answer}");
+    assert!(said.contains("Nodo nodo-2: su toma de la reunión queda en el libro"), "{said}");
     standby.kill().unwrap();
     standby.wait().unwrap();
-    asamblea_ok(&["verify", second.to_str().unwrap()]);
+    // On the record: the takeover, signed by nodo-2; the receipts of both
+    // nodes check against the bundle; the acta names the nodes.
+    let verified: Value =
+        serde_json::from_slice(&asamblea_ok(&["verify", second.to_str().unwrap(), "--json"]).stdout).unwrap();
+    let nodes = &verified["nodes"];
+    assert_eq!(nodes["enrolled"].as_array().map(Vec::len), Some(2), "{nodes}");
+    assert_eq!(nodes["takeovers"][0]["node"], "nodo-2", "{nodes}");
+    let bundle = parent.join("reunion.bundle");
+    let exported = Command::new(env!("CARGO_BIN_EXE_asamblea"))
+        .args(["export", second.to_str().unwrap(), bundle.to_str().unwrap()])
+        .env("ASAMBLEA_KEYS", parent.join("keys-nodo-2"))
+        .output()
+        .unwrap();
+    assert!(exported.status.success(), "{}", String::from_utf8_lossy(&exported.stderr));
+    let receipts = parent.join("recibos.txt");
+    let line = |r: &Value| {
+        format!(
+            "{}:{}:{}:{}\n",
+            r["receipt"]["seq"],
+            r["receipt"]["head"].as_str().unwrap(),
+            r["receipt"]["event"].as_str().unwrap(),
+            r["signature"].as_str().unwrap()
+        )
+    };
+    std::fs::write(&receipts, format!("{}{}", line(&receipt), line(&again))).unwrap();
+    asamblea_ok(&["verify", bundle.to_str().unwrap(), "--receipts", receipts.to_str().unwrap()]);
+    let acta = parent.join("acta.docx");
+    asamblea_ok(&["acta", bundle.to_str().unwrap(), "-o", acta.to_str().unwrap()]);
+    let text = crate::exports::docx_text(&acta);
+    assert!(text.contains("La reunión se sirvió replicada en 2 nodos"), "{text}");
+    assert!(text.contains("nodo-2 desde el registro n.º"), "{text}");
     crate::support::remove_meeting(&first);
     let _ = std::fs::remove_dir_all(&parent);
 }

@@ -29,6 +29,20 @@ pub struct HeldAs {
     /// Every question and written statement sent from afar, in order of
     /// arrival (HY-7, C.Co Art. 189).
     pub floor: Vec<FloorLine>,
+    /// A replicated meeting's nodes with their keys (hex), in order; none
+    /// for a meeting served from one machine.
+    pub nodes: Vec<NodeLine>,
+    /// Every takeover: its record and the node that took the lead.
+    pub takeovers: Vec<(u64, String)>,
+}
+
+/// A node of a replicated meeting (`node-enrolled`).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct NodeLine {
+    /// Its name.
+    pub node: String,
+    /// Its daemon key, hex.
+    pub key: String,
 }
 
 /// A remote stay ended because its heartbeats stopped (`presence-lapsed`).
@@ -350,6 +364,36 @@ pub(super) fn floor_blocks(held: &HeldAs) -> Vec<Block> {
         .collect();
     out.push(table(&["Registro", "Hora", "Asistente", "Sobre", "Pregunta", "Trámite"], rows));
     out
+}
+
+/// The annex's nodes of a replicated meeting and its takeovers: who could
+/// sign the daemon's events and receipts, and who led from which record.
+pub(super) fn nodes_blocks(held: &HeldAs) -> Vec<Block> {
+    if held.nodes.is_empty() {
+        return Vec::new();
+    }
+    let rows = held.nodes.iter().map(|n| vec![n.node.clone(), n.key.clone()]).collect();
+    let takeovers = if held.takeovers.is_empty() {
+        "El primer nodo lideró toda la reunión: no hubo tomas del liderazgo.".to_string()
+    } else {
+        let each: Vec<String> = held
+            .takeovers
+            .iter()
+            .map(|(seq, node)| format!("{node} desde el registro n.º {}", thousands(*seq)))
+            .collect();
+        format!(
+            "Tomas del liderazgo, cada una firmada por el nodo que tomó la reunión: {}. Los eventos del servicio de cada tramo los firmó el nodo que lo lideró; los recibos, el nodo que atendió cada papeleta.",
+            each.join("; ")
+        )
+    };
+    vec![
+        text(format!(
+            "La reunión se sirvió replicada en {} nodos, cada uno con su clave inscrita al convocarla (docs/replication.md):",
+            thousands(held.nodes.len() as u64)
+        )),
+        table(&["Nodo", "Clave pública"], rows),
+        text(takeovers),
+    ]
 }
 
 /// A record's hour, `10:42`, or nothing when its time is not known.

@@ -66,7 +66,17 @@ pub(super) async fn send_all(app: App) {
                 Ok((status, answer)) if status.is_success() => {
                     let folder = &app.0.folder;
                     let digest = app.with(|k| k.outbox[at].digest);
-                    let sent = match crate::read_receipt(&answer, &folder.meeting, Some(&folder.daemon_key)) {
+                    // Signed by the meeting's daemon, or by any of its
+                    // nodes when it is replicated.
+                    let read = folder
+                        .daemon_keys
+                        .iter()
+                        .map(|key| crate::read_receipt(&answer, &folder.meeting, Some(key)))
+                        .find(Result::is_ok)
+                        .unwrap_or_else(|| {
+                            crate::read_receipt(&answer, &folder.meeting, folder.daemon_keys.first())
+                        });
+                    let sent = match read {
                         Ok((receipt, signature)) if receipt.event == digest => {
                             let board = folder.settings.board.trim_end_matches('/');
                             let url = format!("{board}/recibo?resumen={digest}");

@@ -56,17 +56,21 @@ impl ReceiptProblem {
 }
 
 /// Checks a voter's receipt (ledger-format §6) against a ledger: signed by
-/// `daemon_key` for `meeting`, and the ledger's event digest and head at
-/// its number (`at`, `None` past the end) are the ones it names. The one
-/// check of `verify --receipts` and of the daemon's public receipt check.
+/// one of `daemon_keys` (the convening key and, in a replicated meeting,
+/// every enrolled node's, §3.33) for `meeting`, and the ledger's event
+/// digest and head at its number (`at`, `None` past the end) are the ones
+/// it names. The one check of `verify --receipts` and of the daemon's
+/// public receipt check.
 pub fn check_receipt(
     receipt: &Receipt,
     signature: &Signature,
     meeting: &MeetingId,
-    daemon_key: &PublicKey,
+    daemon_keys: &[PublicKey],
     at: impl FnOnce(u64) -> Option<(Digest, Digest)>,
 ) -> Result<(), ReceiptProblem> {
-    receipt.verify(meeting, daemon_key, signature).map_err(|_| ReceiptProblem::NotSigned)?;
+    if !daemon_keys.iter().any(|key| receipt.verify(meeting, key, signature).is_ok()) {
+        return Err(ReceiptProblem::NotSigned);
+    }
     let (event, head) = at(receipt.seq).ok_or(ReceiptProblem::CutShort)?;
     if event != receipt.event {
         return Err(ReceiptProblem::OtherEvent);

@@ -345,10 +345,13 @@ pub fn verify_bundle_state<R: std::io::Read + std::io::Seek>(
         }
         Ok(kept.get(&seq).expect("every head asked about was kept").0)
     };
+    // Heads and receipts may be signed by any node that served: the
+    // convening key and, in a replicated meeting, every enrolled node's.
+    let daemon_keys = state.daemon_keys();
     for (checkpoint, signature) in &checkpoints {
-        head.daemon_key
-            .verify(&meeting, &checkpoint.encode(), signature)
-            .map_err(|_| VerifyError::CheckpointSignature { seq: checkpoint.seq })?;
+        if !daemon_keys.iter().any(|key| key.verify(&meeting, &checkpoint.encode(), signature).is_ok()) {
+            return Err(VerifyError::CheckpointSignature { seq: checkpoint.seq });
+        }
         if head_at(checkpoint.seq)? != checkpoint.head {
             return Err(VerifyError::CheckpointMismatch { seq: checkpoint.seq });
         }
@@ -367,16 +370,16 @@ pub fn verify_bundle_state<R: std::io::Read + std::io::Seek>(
         }
     }
     for (witness, signature) in &options.witnesses {
-        witness
-            .verify(&meeting, &head.daemon_key, signature)
-            .map_err(|_| VerifyError::WitnessSignature { seq: witness.seq })?;
+        if !daemon_keys.iter().any(|key| witness.verify(&meeting, key, signature).is_ok()) {
+            return Err(VerifyError::WitnessSignature { seq: witness.seq });
+        }
         if head_at(witness.seq)? != witness.head {
             return Err(VerifyError::CheckpointMismatch { seq: witness.seq });
         }
     }
     for (index, (receipt, signature)) in options.receipts.iter().enumerate() {
         let at = |seq: u64| kept.get(&seq).map(|&(head, event)| (event, head));
-        check_receipt(receipt, signature, &meeting, &head.daemon_key, at)
+        check_receipt(receipt, signature, &meeting, &daemon_keys, at)
             .map_err(|problem| VerifyError::Receipt { index: index + 1, seq: receipt.seq, problem })?;
     }
     let verified = Verified {

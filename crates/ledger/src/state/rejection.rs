@@ -255,6 +255,15 @@ pub enum Rejection {
         "diga por qué no se lee la intervención del registro n.º {0} / say why the submission of record {0} is not read"
     )]
     ReasonRequired(u64),
+    /// A node enrolled twice, or with a key already enrolled.
+    #[error("el nodo `{0}` o su clave ya están inscritos / node `{0}` or its key is already enrolled")]
+    NodeInUse(String),
+    /// A takeover by a node not enrolled.
+    #[error("`{0}` no es un nodo inscrito de la reunión / `{0}` is not an enrolled node of the meeting")]
+    UnknownNode(String),
+    /// A takeover by the node that already leads.
+    #[error("`{0}` ya lidera la reunión / `{0}` already leads the meeting")]
+    AlreadyLeads(String),
     /// Remote attendance in a meeting whose modality admits none.
     #[error("esta reunión no admite asistencia remota / this meeting admits no remote attendance")]
     RemoteNotAllowed,

@@ -156,6 +156,11 @@ impl EventBody {
                 w.code(*outcome);
                 w.str(note.as_str());
             }
+            EventBody::NodeEnrolled { node, key } => {
+                w.str(node.as_str());
+                w.bytes(&key.to_bytes());
+            }
+            EventBody::LeaderTookOver { node } => w.str(node.as_str()),
             EventBody::CloseAnnounced { item, countdown_ms } => {
                 w.str(item.as_str());
                 w.u64(*countdown_ms);
@@ -334,6 +339,11 @@ impl EventBody {
                 outcome: r.code("submission-handled.outcome")?,
                 note: r.text("submission-handled.note")?,
             },
+            MessageKind::NodeEnrolled => EventBody::NodeEnrolled {
+                node: r.id("node-enrolled.node")?,
+                key: r.public_key("node-enrolled.key")?,
+            },
+            MessageKind::LeaderTookOver => EventBody::LeaderTookOver { node: r.id("leader-took-over.node")? },
             MessageKind::CloseAnnounced => EventBody::CloseAnnounced {
                 item: r.id("close-announced.item")?,
                 countdown_ms: r.u64("close-announced.countdown_ms")?,
