@@ -3,24 +3,19 @@
 //! stretch signed by the key of the node that led it, and a takeover
 //! signed by the node taking the lead.
 
-use asamblea_ledger::{Rejection, SubmitError};
+use asamblea_ledger::Rejection;
 use asamblea_wire::{EventBody, Keypair};
 
-use crate::fixture::{chair, daemon, MEETING};
+use crate::fixture::{chair, daemon};
 use crate::sessions::{note, Meeting};
-use crate::support::{id, sign, T0};
+use crate::support::{id, T0};
 
 fn node(n: u8) -> Keypair {
     Keypair::from_seed(&[0x90 + n; 32])
 }
 
 fn try_submit(m: &mut Meeting, key: &Keypair, body: EventBody) -> Result<(), Rejection> {
-    let event = m.event(body);
-    match m.journal.submit(sign(&MEETING, key, event)) {
-        Ok(_) => Ok(()),
-        Err(SubmitError::Rejected(rejection)) => Err(rejection),
-        Err(other) => panic!("not a rejection: {other}"),
-    }
+    m.try_submit(key, body)
 }
 
 #[test]

@@ -4,16 +4,16 @@
 //! being a departure and an arrival; a ballot signed through its own
 //! channel only; a revoked credential that signs nothing.
 
-use asamblea_ledger::{Rejection, SubmitError};
+use asamblea_ledger::Rejection;
 use asamblea_rules::{Medium, OptionIndex, Refusal};
 use asamblea_wire::{
     Ballot, Choice, CredentialId, Digest, EventBody, HolderVote, Keypair, Prose, SubmissionKind,
     SubmissionOutcome, Text, VerificationMethod,
 };
 
-use crate::fixture::{chair, daemon, staff, MEETING};
+use crate::fixture::{chair, daemon, staff};
 use crate::sessions::{note, Meeting};
-use crate::support::{id, sign, T0};
+use crate::support::{id, T0};
 
 /// The key a remote attendee's browser made.
 fn phone(n: u8) -> Keypair {
@@ -56,12 +56,7 @@ fn ballot(n: u32, item: &str, holders: &[&str]) -> EventBody {
 }
 
 fn try_submit(m: &mut Meeting, key: &Keypair, body: EventBody) -> Result<(), Rejection> {
-    let event = m.event(body);
-    match m.journal.submit(sign(&MEETING, key, event)) {
-        Ok(_) => Ok(()),
-        Err(SubmitError::Rejected(rejection)) => Err(rejection),
-        Err(other) => panic!("not a rejection: {other}"),
-    }
+    m.try_submit(key, body)
 }
 
 #[test]

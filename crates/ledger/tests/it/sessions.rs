@@ -160,6 +160,20 @@ impl Meeting {
         Event { nonce: nonce("sessions", self.nonces), body }
     }
 
+    /// Submits an event; its refusal, if refused (anything else fails).
+    pub(crate) fn try_submit(
+        &mut self,
+        key: &Keypair,
+        body: EventBody,
+    ) -> Result<(), asamblea_ledger::Rejection> {
+        let event = self.event(body);
+        match self.journal.submit(sign(&MEETING, key, event)) {
+            Ok(_) => Ok(()),
+            Err(asamblea_ledger::SubmitError::Rejected(rejection)) => Err(rejection),
+            Err(other) => panic!("not a rejection: {other}"),
+        }
+    }
+
     pub(crate) fn submit(&mut self, key: &Keypair, body: EventBody) -> Appended {
         let kind = body.kind();
         let event = self.event(body);
