@@ -395,6 +395,12 @@ enum Command {
         /// Semilla de los momentos / seed of the moments.
         #[arg(long, default_value_t = 2027)]
         seed: u64,
+        /// En cambio: papeletas por segundo y p99 de un daemon solo y de un
+        /// líder replicado, por estos segundos, y la puesta al día de un
+        /// seguidor / instead: ballots a second and p99, one daemon alone
+        /// and a replicated leader, for this long; and a follower's catch-up.
+        #[arg(long, value_name = "SEGUNDOS", value_parser = clap::value_parser!(u64).range(1..=600))]
+        throughput: Option<u64>,
     },
     /// Mide la reunión mixta a escala: asistentes a distancia con el
     /// tablero en vivo abierto, votando todos en una ventana junto a los
@@ -626,7 +632,10 @@ pub fn run(cli: Cli, out: &mut dyn Write, err: &mut dyn Write) -> u8 {
             ),
             err,
         ),
-        Command::BenchFailover { rounds, kiosks, rate, seed } => finish(
+        Command::BenchFailover { throughput: Some(seconds), kiosks, .. } => {
+            finish(crate::failover::throughput(seconds, kiosks, out), err)
+        }
+        Command::BenchFailover { rounds, kiosks, rate, seed, throughput: None } => finish(
             crate::failover::bench_failover(
                 &crate::failover::FailoverOptions { rounds, kiosks, rate, seed },
                 out,

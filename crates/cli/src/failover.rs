@@ -21,6 +21,8 @@ use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use anyhow::{bail, Context, Result};
+
+use crate::bench::figures::{millis, seconds as seconds_of};
 use asamblea_replica::cluster::Cluster;
 use asamblea_replica::Etcd;
 use asamblea_wire::{Digest, EventRecord, MeetingId};
@@ -96,6 +98,25 @@ impl Node {
         Ok(())
     }
 
+    /// `serve` of its folder alone: one process, no replica.
+    fn start_alone(&mut self, logs: &Path) -> Result<()> {
+        let log = std::fs::OpenOptions::new()
+            .create(true)
+            .append(true)
+            .open(logs.join(format!("{}.log", self.name)))?;
+        let child = Command::new(&self.exe)
+            .arg("serve")
+            .arg(&self.dir)
+            .args(["--listen", &self.address.to_string()])
+            .env("ASAMBLEA_KEYS", &self.keys)
+            .stdout(Stdio::null())
+            .stderr(log)
+            .spawn()
+            .with_context(|| format!("{}: no arranca / does not start", self.name))?;
+        self.child = Some(child);
+        Ok(())
+    }
+
     fn kill(&mut self) {
         if let Some(mut child) = self.child.take() {
             let _ = child.kill();
@@ -119,6 +140,8 @@ type Ballots = Vec<(String, Digest)>;
 struct Seen {
     receipts: Vec<(u64, Digest)>,
     acknowledged: Vec<Instant>,
+    /// Each acknowledged ballot's time from its first try.
+    latencies: Vec<Duration>,
     refused: Vec<String>,
 }
 
@@ -226,6 +249,7 @@ fn kiosk(
         let mut next = 0usize;
         let mut client: Option<asamblea_kiosk::HttpsClient> = None;
         for (body, digest) in ballots {
+            let first_try = Instant::now();
             loop {
                 if stop.load(Ordering::Relaxed) {
                     return Ok(());
@@ -267,6 +291,7 @@ fn kiosk(
                         let mut seen = seen.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
                         seen.receipts.push((receipt.seq, digest));
                         seen.acknowledged.push(Instant::now());
+                        seen.latencies.push(first_try.elapsed());
                         break;
                     }
                     Ok(Ok((status, answer))) if status.is_server_error() || status.as_u16() == 429 => {
@@ -490,6 +515,204 @@ pub fn bench_failover(options: &FailoverOptions, out: &mut dyn Write) -> Result<
         "  {} recibos entregados, todos en la cadena superviviente; {} registros, {} tomas del liderazgo firmadas cada una por el nodo que tomó; ninguna papeleta dos veces; los 3 registros iguales a la copia y verificados / receipts given, all in the surviving chain; records, takeovers each signed by the node taking over; no ballot twice; the 3 ledgers equal the copy and verified",
         run.receipts, run.records, run.takeovers
     )?;
+    let _ = std::fs::remove_dir_all(&work);
+    Ok(())
+}
+
+/// Waits until `address` accepts a connection.
+fn listening(address: SocketAddr, what: &str) -> Result<()> {
+    let started = Instant::now();
+    while std::net::TcpStream::connect(address).is_err() {
+        if started.elapsed() > Duration::from_secs(120) {
+            bail!("{what} no escucha tras 120 s / does not listen after 120 s");
+        }
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    Ok(())
+}
+
+/// Every kiosk sends its ballots as fast as the answers come, for
+/// `seconds`: how many were acknowledged, in how long, and their times.
+fn flat_out(
+    ballots: &[Ballots],
+    addresses: Vec<SocketAddr>,
+    tls: Arc<rustls::ClientConfig>,
+    meeting: MeetingId,
+    daemon_keys: &[asamblea_wire::PublicKey],
+    seconds: u64,
+) -> Result<(usize, Duration, Vec<Duration>)> {
+    let seen = Arc::new(Mutex::new(Seen::default()));
+    let stop = Arc::new(AtomicBool::new(false));
+    let started = Instant::now();
+    let kiosks: Vec<_> = ballots
+        .iter()
+        .cloned()
+        .map(|ballots| {
+            let (addresses, tls, seen, stop) = (addresses.clone(), tls.clone(), seen.clone(), stop.clone());
+            let keys = daemon_keys.to_vec();
+            std::thread::spawn(move || {
+                kiosk(ballots, addresses, tls, meeting, keys, Duration::ZERO, seen, stop)
+            })
+        })
+        .collect();
+    while started.elapsed() < Duration::from_secs(seconds)
+        && !kiosks.iter().all(std::thread::JoinHandle::is_finished)
+    {
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    stop.store(true, Ordering::Relaxed);
+    for kiosk in kiosks {
+        kiosk.join().map_err(|_| anyhow::anyhow!("a kiosk thread panicked"))??;
+    }
+    let seen = std::mem::take(&mut *seen.lock().unwrap_or_else(std::sync::PoisonError::into_inner));
+    if !seen.refused.is_empty() {
+        bail!("{} ballots refused, the first: {}", seen.refused.len(), seen.refused[0]);
+    }
+    let last = seen.acknowledged.iter().max().map_or(Duration::ZERO, |t| t.duration_since(started));
+    Ok((seen.acknowledged.len(), last, seen.latencies))
+}
+
+/// `a ÷ b` with two decimals, `1,87` (integers only).
+fn hundredths(a: u128, b: u128) -> String {
+    let h = a * 100 / b.max(1);
+    format!("{},{:02}", h / 100, h % 100)
+}
+
+fn rate_and_tail(count: usize, elapsed: Duration, latencies: &mut [Duration]) -> (u64, Duration, Duration) {
+    latencies.sort_unstable();
+    let at =
+        |q: usize| latencies.get(latencies.len().saturating_sub(1) * q / 1000).copied().unwrap_or_default();
+    let per_second = (count as u128 * 1_000_000 / elapsed.as_micros().max(1)) as u64;
+    (per_second, at(500), at(990))
+}
+
+/// `asamblea bench-failover --throughput SECONDS`: the same kiosks and
+/// ballots as fast as they are answered, for that long, through one
+/// daemon alone (no replica) and through a replicated leader (three nodes,
+/// three etcd members; each batch waits for a majority): ballots a second
+/// and p50/p99 of each, and their ratio; then a follower that was down
+/// while they voted comes back, and the time it takes to take in what it
+/// missed.
+pub fn throughput(seconds: u64, kiosks: u32, out: &mut dyn Write) -> Result<()> {
+    if let Some(why) = asamblea_replica::cluster::missing() {
+        bail!("{why}: la réplica se mide con un clúster etcd real / replication is measured with a real etcd cluster");
+    }
+    let work = std::env::temp_dir().join(format!("asamblea-bench-throughput-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&work);
+    std::fs::create_dir_all(&work)?;
+    let cluster = Cluster::start(&format!("throughput-{}", std::process::id()));
+    let members: Vec<String> = cluster.endpoints().iter().map(ToString::to_string).collect();
+    let members = members.join(",");
+    let exe = std::env::current_exe()?;
+    let mut nodes: Vec<Node> = NODES
+        .iter()
+        .map(|name| {
+            Ok(Node {
+                exe: exe.clone(),
+                name,
+                dir: work.join(name),
+                keys: work.join(format!("claves-{name}")),
+                address: free_address()?,
+                child: None,
+            })
+        })
+        .collect::<Result<_>>()?;
+    let (ballots, meeting, daemon_keys) = prepare(&work, &nodes, kiosks)?;
+    let mut solo = Node {
+        exe: exe.clone(),
+        name: "solo",
+        dir: work.join("solo"),
+        keys: work.join("claves-solo"),
+        address: free_address()?,
+        child: None,
+    };
+    copy_dir(&nodes[0].dir, &solo.dir)?;
+    copy_dir(&nodes[0].keys, &solo.keys)?;
+    writeln!(
+        out,
+        "asamblea bench-failover --throughput: {kiosks} quioscos tan rápido como se les responde, {seconds} s, un daemon solo y luego un líder replicado (3 nodos, 3 miembros de etcd) / kiosks as fast as answered, one daemon alone then a replicated leader"
+    )?;
+    // One daemon alone.
+    solo.start_alone(&work)?;
+    listening(solo.address, "solo")?;
+    let tls = asamblea_kiosk::kiosk_tls(&solo.dir, KIOSK)?;
+    let (count, took, mut latencies) =
+        flat_out(&ballots, vec![solo.address], tls, meeting, &daemon_keys, seconds)?;
+    solo.kill();
+    let (one, one_p50, one_p99) = rate_and_tail(count, took, &mut latencies);
+    writeln!(
+        out,
+        "  un daemon solo / one daemon alone: {} papeletas en / ballots in {}: {} por segundo / a second, p50 {} · p99 {}",
+        count,
+        seconds_of(took),
+        one,
+        millis(one_p50),
+        millis(one_p99)
+    )?;
+    // A replicated leader; nodo-3 down while they vote.
+    nodes[0].start(&members, &work)?;
+    let copy = Etcd::new(cluster.endpoints(), &meeting).with_timeout(Duration::from_secs(1));
+    let started = Instant::now();
+    while copy.leader().ok().flatten().as_deref() != Some(NODES[0])
+        || std::net::TcpStream::connect(nodes[0].address).is_err()
+    {
+        if started.elapsed() > Duration::from_secs(120) {
+            bail!("nodo-1 no lidera tras 120 s / nodo-1 does not lead after 120 s");
+        }
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    nodes[1].start(&members, &work)?;
+    let tls = asamblea_kiosk::kiosk_tls(&nodes[0].dir, KIOSK)?;
+    let (count, took, mut latencies) =
+        flat_out(&ballots, vec![nodes[0].address], tls, meeting, &daemon_keys, seconds)?;
+    let (three, three_p50, three_p99) = rate_and_tail(count, took, &mut latencies);
+    writeln!(
+        out,
+        "  líder replicado / replicated leader: {} papeletas en / ballots in {}: {} por segundo / a second, p50 {} · p99 {}",
+        count,
+        seconds_of(took),
+        three,
+        millis(three_p50),
+        millis(three_p99)
+    )?;
+    writeln!(
+        out,
+        "  costo de la réplica / the cost of replication: una papeleta por segundo con réplica por cada {} sin ella; p99 × {} / one ballot a second replicated for every that many alone; p99 times that",
+        hundredths(u128::from(one), u128::from(three)),
+        hundredths(three_p99.as_micros(), one_p99.as_micros())
+    )?;
+    // The follower that was down catches up.
+    let behind = copy.head().map_err(anyhow::Error::msg)?.map_or(0, |h| h.seq)
+        - asamblea_ledger::record_count(&nodes[2].dir.join("ledger.db"), &meeting)?;
+    let caught = Instant::now();
+    let mut follower = Command::new(&exe)
+        .arg("serve")
+        .arg(&nodes[2].dir)
+        .args(["--listen", &nodes[2].address.to_string(), "--replica", &members, "--node", NODES[2]])
+        .env("ASAMBLEA_KEYS", &nodes[2].keys)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()?;
+    let mut lines =
+        std::io::BufRead::lines(std::io::BufReader::new(follower.stdout.take().context("stdout")?));
+    let waited = loop {
+        match lines.next() {
+            Some(Ok(line)) if line.contains("en espera") => break caught.elapsed(),
+            Some(Ok(_)) => {}
+            _ => bail!("nodo-3 ended before it caught up"),
+        }
+    };
+    let _ = follower.kill();
+    let _ = follower.wait();
+    writeln!(
+        out,
+        "  seguidor al día / follower caught up: {} registros en / records in {} (desde que arrancó hasta quedar en espera / from its start to standby)",
+        behind,
+        seconds_of(waited)
+    )?;
+    for node in &mut nodes {
+        node.kill();
+    }
     let _ = std::fs::remove_dir_all(&work);
     Ok(())
 }

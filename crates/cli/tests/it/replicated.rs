@@ -650,3 +650,32 @@ fn the_meeting_goes_on_when_the_leaders_etcd_member_stops_and_after_every_node_i
     crate::support::remove_meeting(&first);
     let _ = std::fs::remove_dir_all(&parent);
 }
+
+/// `bench-failover --throughput`: the same kiosks through one daemon alone
+/// and through a replicated leader print their rates and tails, and a
+/// follower that was down takes in what it missed.
+#[test]
+fn the_throughput_of_one_daemon_and_of_a_replicated_leader_are_printed_side_by_side() {
+    if let Some(why) = missing() {
+        return asamblea_replica::cluster::not_run(
+            "replicated::the_throughput_of_one_daemon",
+            why,
+            Path::new(env!("CARGO_TARGET_TMPDIR")),
+        );
+    }
+    let out = Command::new(env!("CARGO_BIN_EXE_asamblea"))
+        .args(["bench-failover", "--throughput", "1", "--kiosks", "2"])
+        .output()
+        .unwrap();
+    let said = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success(), "{said}{}", String::from_utf8_lossy(&out.stderr));
+    println!("{said}");
+    for line in [
+        "un daemon solo / one daemon alone:",
+        "líder replicado / replicated leader:",
+        "costo de la réplica",
+        "seguidor al día",
+    ] {
+        assert!(said.contains(line), "«{line}»: {said}");
+    }
+}
