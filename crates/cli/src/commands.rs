@@ -18,7 +18,7 @@ use asamblea_venue::staging::Staging;
 
 mod documents;
 mod letters;
-mod replica;
+pub(crate) mod replica;
 mod serve;
 mod simulate;
 

@@ -51,6 +51,8 @@ pub struct FailoverRun {
     pub records: u64,
     /// `leader-took-over` records in it: each node signs with its own key.
     pub takeovers: u64,
+    /// Nodes that stopped by themselves (fenced) and were started again.
+    pub restarted: u32,
 }
 
 const NODES: [&str; 3] = ["nodo-1", "nodo-2", "nodo-3"];
@@ -115,6 +117,14 @@ impl Node {
             .with_context(|| format!("{}: no arranca / does not start", self.name))?;
         self.child = Some(child);
         Ok(())
+    }
+
+    /// Whether its process ended by itself: a leader whose commit failed
+    /// (fenced, or unconfirmed within the time-out on a loaded machine)
+    /// steps down and ends; a service manager starts it again, and it
+    /// comes back as a standby brought in step with the copy.
+    fn exited(&mut self) -> bool {
+        self.child.as_mut().is_some_and(|child| child.try_wait().ok().flatten().is_some())
     }
 
     fn kill(&mut self) {
@@ -322,18 +332,16 @@ fn kiosk(
     })
 }
 
-/// Runs the bench in `work` (made empty), saying what it does on `out`.
-pub fn run(options: &FailoverOptions, work: &Path, out: &mut dyn Write) -> Result<FailoverRun> {
-    if let Some(why) = asamblea_replica::cluster::missing() {
-        bail!("{why}: la conmutación se mide con un clúster etcd real / failover is measured with a real etcd cluster");
-    }
+/// `work` made empty, an etcd cluster of three members (and their
+/// addresses as `--replica` takes them), this program, and the three
+/// nodes, not started.
+fn stage(work: &Path, name: &str) -> Result<(Cluster, String, PathBuf, Vec<Node>)> {
     let _ = std::fs::remove_dir_all(work);
     std::fs::create_dir_all(work)?;
-    let cluster = Cluster::start(&format!("failover-{}", std::process::id()));
+    let cluster = Cluster::start(&format!("{name}-{}", std::process::id()));
     let members: Vec<String> = cluster.endpoints().iter().map(ToString::to_string).collect();
-    let members = members.join(",");
     let exe = std::env::current_exe()?;
-    let mut nodes: Vec<Node> = NODES
+    let nodes = NODES
         .iter()
         .map(|name| {
             Ok(Node {
@@ -346,6 +354,15 @@ pub fn run(options: &FailoverOptions, work: &Path, out: &mut dyn Write) -> Resul
             })
         })
         .collect::<Result<_>>()?;
+    Ok((cluster, members.join(","), exe, nodes))
+}
+
+/// Runs the bench in `work` (made empty), saying what it does on `out`.
+pub fn run(options: &FailoverOptions, work: &Path, out: &mut dyn Write) -> Result<FailoverRun> {
+    if let Some(why) = asamblea_replica::cluster::missing() {
+        bail!("{why}: la conmutación se mide con un clúster etcd real / failover is measured with a real etcd cluster");
+    }
+    let (cluster, members, _, mut nodes) = stage(work, "failover")?;
     let (ballots, meeting, daemon_keys) = prepare(work, &nodes, options.kiosks)?;
     let total: usize = ballots.iter().map(Vec::len).sum();
     writeln!(
@@ -387,8 +404,24 @@ pub fn run(options: &FailoverOptions, work: &Path, out: &mut dyn Write) -> Resul
     let acknowledged = || seen.lock().unwrap_or_else(std::sync::PoisonError::into_inner).acknowledged.len();
     let mut moments = Moments(options.seed | 1);
     let mut waits = Vec::new();
+    let mut restarted = 0u32;
     for round in 1..=options.rounds {
         std::thread::sleep(Duration::from_millis(moments.next_ms(200, 1_500)));
+        for node in &mut nodes {
+            if node.exited() {
+                let log =
+                    std::fs::read_to_string(work.join(format!("{}.log", node.name))).unwrap_or_default();
+                let last = log.lines().rev().find(|l| !l.trim().is_empty()).unwrap_or_default();
+                writeln!(
+                    out,
+                    "  {} se detuvo solo y se arranca de nuevo / stopped by itself, started again: «{}»",
+                    node.name,
+                    last.trim()
+                )?;
+                restarted += 1;
+                node.start(&members, work)?;
+            }
+        }
         let Some(leader) = copy.leader().ok().flatten() else { continue };
         let Some(at) = nodes.iter().position(|n| n.name == leader) else {
             bail!("an unknown leader {leader}")
@@ -463,17 +496,17 @@ pub fn run(options: &FailoverOptions, work: &Path, out: &mut dyn Write) -> Resul
     // Every node in step with the copy, and each folder verifies.
     for node in &nodes {
         std::env::set_var("ASAMBLEA_KEYS", &node.keys);
-        let mut service = asamblea_venue::service::Service::open(&node.dir)?;
-        let mut node_copy = Etcd::new(cluster.endpoints(), &meeting);
-        let reconciled = service
-            .with_journal(|journal, path| {
-                asamblea_replica::reconcile(journal, path, &meeting, &mut node_copy)
-            })
-            .map_err(anyhow::Error::msg)?;
+        // As `serve` does at its start: a node killed between its local
+        // commit and the copy's transaction holds records no kiosk was
+        // acknowledged; they are set aside and the ledger rebuilt.
+        let service = asamblea_venue::service::Service::open(&node.dir)?.as_node(node.name)?;
+        let (service, _) = crate::commands::replica::reconcile(
+            &node.dir,
+            service,
+            (&cluster.endpoints(), Some(node.name)),
+            out,
+        )?;
         drop(service.close());
-        if let asamblea_replica::Reconciled::Diverged { .. } = reconciled {
-            bail!("{}: {reconciled}", node.name);
-        }
         let stored: Vec<Vec<u8>> = asamblea_ledger::raw_records(&node.dir.join("ledger.db"), &meeting)?
             .into_iter()
             .map(|(bytes, _)| bytes)
@@ -487,7 +520,13 @@ pub fn run(options: &FailoverOptions, work: &Path, out: &mut dyn Write) -> Resul
             bail!("{}: verify: {}", node.name, String::from_utf8_lossy(&verified.stdout));
         }
     }
-    Ok(FailoverRun { waits, receipts: seen.receipts.len(), records: chain.len() as u64, takeovers })
+    Ok(FailoverRun {
+        waits,
+        receipts: seen.receipts.len(),
+        records: chain.len() as u64,
+        takeovers,
+        restarted,
+    })
 }
 
 /// The bench: runs, then prints its figures.
@@ -515,6 +554,13 @@ pub fn bench_failover(options: &FailoverOptions, out: &mut dyn Write) -> Result<
         "  {} recibos entregados, todos en la cadena superviviente; {} registros, {} tomas del liderazgo firmadas cada una por el nodo que tomó; ninguna papeleta dos veces; los 3 registros iguales a la copia y verificados / receipts given, all in the surviving chain; records, takeovers each signed by the node taking over; no ballot twice; the 3 ledgers equal the copy and verified",
         run.receipts, run.records, run.takeovers
     )?;
+    if run.restarted > 0 {
+        writeln!(
+            out,
+            "  {} veces un nodo se detuvo solo (su registro dice por qué) y se arrancó de nuevo, como lo haría el gestor de servicios / times a node stopped by itself (its log says why) and was started again, as a service manager would",
+            run.restarted
+        )?;
+    }
     let _ = std::fs::remove_dir_all(&work);
     Ok(())
 }
@@ -598,25 +644,7 @@ pub fn throughput(seconds: u64, kiosks: u32, out: &mut dyn Write) -> Result<()> 
         bail!("{why}: la réplica se mide con un clúster etcd real / replication is measured with a real etcd cluster");
     }
     let work = std::env::temp_dir().join(format!("asamblea-bench-throughput-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&work);
-    std::fs::create_dir_all(&work)?;
-    let cluster = Cluster::start(&format!("throughput-{}", std::process::id()));
-    let members: Vec<String> = cluster.endpoints().iter().map(ToString::to_string).collect();
-    let members = members.join(",");
-    let exe = std::env::current_exe()?;
-    let mut nodes: Vec<Node> = NODES
-        .iter()
-        .map(|name| {
-            Ok(Node {
-                exe: exe.clone(),
-                name,
-                dir: work.join(name),
-                keys: work.join(format!("claves-{name}")),
-                address: free_address()?,
-                child: None,
-            })
-        })
-        .collect::<Result<_>>()?;
+    let (cluster, members, exe, mut nodes) = stage(&work, "throughput")?;
     let (ballots, meeting, daemon_keys) = prepare(&work, &nodes, kiosks)?;
     let mut solo = Node {
         exe: exe.clone(),

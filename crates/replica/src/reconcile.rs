@@ -154,7 +154,10 @@ pub fn reconcile(
             }
         }
         Some(Head { seq: at, head: there }) if at > seq => {
-            let records = copy.records_after(seq)?;
+            // Up to the head read above: a leader may be writing, and the
+            // records past it are checked when next taken in.
+            let mut records = copy.records_after(seq)?;
+            records.retain(|(number, _)| *number <= at);
             // The copy's records must continue this node's chain to the
             // copy's own head: else the two went apart earlier.
             if chained(head, &records) != there {

@@ -338,6 +338,83 @@ fn a_standby_takes_the_meeting_by_itself_when_its_leader_dies() {
     let _ = std::fs::remove_dir_all(&parent);
 }
 
+/// A standby reads the copy while the leader writes: the copy's head may
+/// move between its two reads, and that must not look like a chain of its
+/// own (a standby writes nothing, so it can never have diverged). Found by
+/// `bench-failover` beside other work: a standby set its ledger aside for
+/// nothing and, the race met twice, ended.
+#[test]
+fn a_standby_following_a_busy_leader_never_sets_its_ledger_aside() {
+    if let Some(why) = missing() {
+        return asamblea_replica::cluster::not_run(
+            "replicated::a_standby_following_a_busy_leader",
+            why,
+            Path::new(env!("CARGO_TARGET_TMPDIR")),
+        );
+    }
+    let cluster = Cluster::start("replicated-busy");
+    let (parent, first, second, tokens) = two_nodes("keyed-busy", |_| {});
+    keys_for_each(&parent, &first);
+    let operator = tokens["operator"].clone();
+    let (leader, leader_address) = start(&first, &cluster, Some("nodo-1"));
+    let (mut leader, said) = serving(leader);
+    assert!(said.contains("Nodo nodo-1: lidera la reunión"), "{said}");
+    // The leader logs each record: read, or its pipe fills and it waits.
+    let mut log = leader.stderr.take().unwrap();
+    std::thread::spawn(move || std::io::copy(&mut log, &mut std::io::sink()));
+    let (mut standby, _) = start(&second, &cluster, Some("nodo-2"));
+    let mut standby_out = BufReader::new(standby.stdout.take().unwrap());
+    let mut standby_log = standby.stderr.take().unwrap();
+    let standby_log = std::thread::spawn(move || {
+        let mut text = String::new();
+        let _ = std::io::Read::read_to_string(&mut standby_log, &mut text);
+        text
+    });
+    let mut said = String::new();
+    while !said.contains("en espera") {
+        assert!(standby_out.read_line(&mut said).unwrap() > 0, "the standby ended: {said}");
+    }
+    // Arrivals and departures without pause for 4 s (the standby reads
+    // the copy 20 times meanwhile), over one connection.
+    let addr: std::net::SocketAddr = leader_address.parse().unwrap();
+    let runtime = tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap();
+    let written = runtime.block_on(async {
+        let mut client =
+            asamblea_kiosk::HttpsClient::connect(addr, asamblea_kiosk::staff_tls(&first).unwrap())
+                .await
+                .unwrap();
+        let started = std::time::Instant::now();
+        let mut written = 0u32;
+        while started.elapsed() < std::time::Duration::from_secs(4) {
+            for (path, body) in [
+                ("/api/v1/checkins", json!({ "holder": "A-1" })),
+                ("/api/v1/checkouts", json!({ "person": "A-1" })),
+            ] {
+                let (status, answer) = client.post_json(path, &body, Some(&operator)).await.unwrap();
+                assert!(status.is_success(), "{path}: {status} {answer}");
+                written += 1;
+            }
+        }
+        written
+    });
+    println!("replicated: {written} records written while the standby followed");
+    let ended = standby.try_wait().unwrap();
+    standby.kill().unwrap();
+    standby.wait().unwrap();
+    std::io::Read::read_to_string(&mut standby_out, &mut said).unwrap();
+    let log = standby_log.join().unwrap();
+    assert!(ended.is_none(), "the standby ended while following ({ended:?}): {said}{log}");
+    assert!(!said.contains("quedó aparte"), "the standby set its ledger aside: {said}");
+    // It followed: the records written up to its last read are in its
+    // ledger (it reads every 200 ms).
+    let followed = asamblea_ledger::record_count(&second.join("ledger.db"), &read_id(&second)).unwrap();
+    assert!(followed > u64::from(written) / 2, "the standby holds {followed} records of {written}");
+    leader.kill().unwrap();
+    leader.wait().unwrap();
+    crate::support::remove_meeting(&first);
+    let _ = std::fs::remove_dir_all(&parent);
+}
+
 #[test]
 fn a_node_that_wrote_what_no_one_confirmed_is_set_aside_and_rebuilt_from_the_copy() {
     if let Some(why) = missing() {
