@@ -642,3 +642,27 @@ pub struct ResultMessage {
     /// Its result.
     pub result: ItemResult,
 }
+
+/// `GET /api/v1/nodes`: a replicated meeting's nodes (`serve --replica
+/// --node`) and where each serves, as each published it; empty for a
+/// meeting on one machine. The consoles and the board read it so that,
+/// when the node they were opened at stops answering, they find the one
+/// that serves the meeting now. On the venue's address alone.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+pub struct Nodes {
+    /// The node that answered (it leads), when the meeting is replicated.
+    pub this: Option<String>,
+    /// Every node that published its address, by name.
+    pub nodes: Vec<NodeAddress>,
+}
+
+/// One node and where it serves.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+pub struct NodeAddress {
+    /// Its name (`--node`).
+    pub name: String,
+    /// `host:port` of its HTTPS listener (`--advertise`, or `--listen`).
+    pub address: String,
+}

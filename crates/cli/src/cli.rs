@@ -97,17 +97,8 @@ enum Command {
         internet: crate::commands::InternetListener,
         #[command(flatten)]
         limits: crate::commands::LimitOverrides,
-        /// Réplica: los miembros del clúster etcd (DIRECCIÓN:PUERTO,
-        /// separados por comas); cada lote se confirma allí antes de dar
-        /// recibo (docs/replication.md) / replica: the etcd cluster's
-        /// members; each batch is confirmed there before any receipt.
-        #[arg(long, value_name = "DIRECCIONES", value_delimiter = ',')]
-        replica: Vec<String>,
-        /// Con --replica: el nombre de este nodo; sirve solo mientras lidera,
-        /// y en espera sigue la copia / with --replica: this node's name; it
-        /// serves only while it leads, and follows the copy on standby.
-        #[arg(long, value_name = "NOMBRE", requires = "replica")]
-        node: Option<String>,
+        #[command(flatten)]
+        replication: crate::commands::Replication,
     },
     /// Firma una papeleta con una credencial leída, como un quiosco; imprime
     /// el cuerpo de POST /api/v1/ballots / sign a ballot as a kiosk does.
@@ -555,10 +546,9 @@ pub fn run(cli: Cli, out: &mut dyn Write, err: &mut dyn Write) -> u8 {
             start_logging().and_then(|()| crate::commands::demo(&dir, &listen, &hosts, &limits, out)),
             err,
         ),
-        Command::Serve { dir, listen, internet, limits, replica, node } => finish(
-            start_logging().and_then(|()| {
-                crate::commands::serve(&dir, &listen, &internet, &limits, &replica, node.as_deref(), out)
-            }),
+        Command::Serve { dir, listen, internet, limits, replication } => finish(
+            start_logging()
+                .and_then(|()| crate::commands::serve(&dir, &listen, &internet, &limits, &replication, out)),
             err,
         ),
         Command::Ballot { dir, badge, item, votes } => {

@@ -25,7 +25,7 @@ mod simulate;
 pub use documents::{acta, export_results, ActaAsked};
 pub use letters::letters;
 pub(crate) use serve::raise_open_files;
-pub use serve::{demo, serve, InternetListener, LimitOverrides};
+pub use serve::{demo, serve, InternetListener, LimitOverrides, Replication};
 pub use simulate::simulate;
 
 /// The demo meeting's settings and register, embedded.

@@ -191,3 +191,28 @@ pub fn client_config(ca_pem: &str, client: Option<(&str, &str)>) -> Result<Clien
     config.alpn_protocols = vec![ALPN_HTTP_1_1.to_vec()];
     Ok(config)
 }
+
+/// Whether the daemon's certificate (`DIR/tls/server.crt`, signed by the
+/// venue CA) is valid for `host` (a DNS name or an IP address): a browser
+/// that trusts the venue CA reaches the daemon there. The addresses the
+/// pages may follow to in a replicated meeting are those alone, so that
+/// an address written by another (in etcd) cannot lead a console to a
+/// page the venue did not certify.
+pub fn certifies_host(dir: &Path, host: &str) -> bool {
+    let tls = tls_dir(dir);
+    let (Ok(ca), Ok(server)) = (fs::read(tls.join("ca.crt")), fs::read(tls.join("server.crt"))) else {
+        return false;
+    };
+    let (Ok(roots), Ok(chain)) = (roots(&ca, "ca.crt"), parse_certs(&server, "server.crt")) else {
+        return false;
+    };
+    let Ok(name) = rustls::pki_types::ServerName::try_from(host.to_string()) else { return false };
+    let Ok(verifier) = rustls::client::WebPkiServerVerifier::builder_with_provider(roots, provider()).build()
+    else {
+        return false;
+    };
+    use rustls::client::danger::ServerCertVerifier;
+    verifier
+        .verify_server_cert(&chain[0], &chain[1..], &name, &[], rustls::pki_types::UnixTime::now())
+        .is_ok()
+}

@@ -86,7 +86,9 @@ mod error;
 #[cfg(test)]
 mod tests;
 
-pub use config::{client_config, public_server_config, server_config, KioskRegistry, Reloaded};
+pub use config::{
+    certifies_host, client_config, public_server_config, server_config, KioskRegistry, Reloaded,
+};
 pub use der::common_name;
 pub use error::PkiError;
 use error::{Result, CREATE, CREATE_DIR, READ, WRITE};

@@ -163,3 +163,17 @@ async fn the_venue_ca_cannot_vouch_for_other_sites() {
     }
     fs::remove_dir_all(&dir).unwrap();
 }
+
+#[test]
+fn the_daemon_certificate_certifies_its_hosts_and_no_other() {
+    let dir = temp("certifies");
+    create_venue_pki(&dir, &["10.20.0.12".to_string(), "sede-2.local".to_string()]).unwrap();
+    for host in ["10.20.0.12", "sede-2.local", "127.0.0.1", "localhost"] {
+        assert!(certifies_host(&dir, host), "{host}");
+    }
+    for host in ["10.20.0.13", "evil.example", "sede-3.local", "", "[::1"] {
+        assert!(!certifies_host(&dir, host), "{host}");
+    }
+    assert!(!certifies_host(&dir.join("none"), "127.0.0.1"), "no folder, no host");
+    let _ = fs::remove_dir_all(&dir);
+}

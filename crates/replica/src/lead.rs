@@ -71,4 +71,33 @@ impl Etcd {
             }
         }
     }
+    /// Says where `node` serves (`host:port`, as a browser on the venue's
+    /// network reaches it), kept after the node stops: the pages of the
+    /// node that leads list every node, so that a console or the board
+    /// open at a node that died find the one that serves now.
+    pub fn publish_address(&self, node: &str, address: &str) -> Result<(), String> {
+        let key = b64(self.key(&format!("nodes/{node}")).as_bytes());
+        self.post("/v3/kv/put", &json!({ "key": key, "value": b64(address.as_bytes()) })).map(|_| ())
+    }
+
+    /// Every node's address as published, by name.
+    pub fn addresses(&self) -> Result<Vec<(String, String)>, String> {
+        let from = self.key("nodes/");
+        let mut end = from.clone().into_bytes();
+        // The range's end: the prefix with its last byte one higher.
+        if let Some(last) = end.last_mut() {
+            *last += 1;
+        }
+        let answer =
+            self.post("/v3/kv/range", &json!({ "key": b64(from.as_bytes()), "range_end": b64(&end) }))?;
+        let mut out = Vec::new();
+        for kv in answer["kvs"].as_array().map(Vec::as_slice).unwrap_or_default() {
+            let key = String::from_utf8(crate::unb64(kv["key"].as_str().unwrap_or_default())?)
+                .map_err(|e| e.to_string())?;
+            let value = crate::unb64(kv["value"].as_str().unwrap_or_default())?;
+            let name = key.strip_prefix(&from).unwrap_or(&key).to_string();
+            out.push((name, String::from_utf8_lossy(&value).into_owned()));
+        }
+        Ok(out)
+    }
 }

@@ -79,6 +79,7 @@ mod layout;
 pub mod letters;
 mod limits;
 mod meeting;
+mod nodes;
 mod powers;
 mod public;
 mod receipt_page;
@@ -194,6 +195,8 @@ pub(crate) struct Inner {
     pub(crate) registrations: remote::pending::Registrations,
     /// When each remote attendee was last heard (`remote::presence`).
     pub(crate) heartbeats: remote::presence::Heartbeats,
+    /// A replicated meeting's nodes and the pages' policy naming them.
+    pub(crate) nodes: nodes::Known,
 }
 
 /// A token bucket, in thousandths of a request (integers only).
@@ -246,6 +249,7 @@ impl AppState {
             counted: Mutex::new(HashMap::new()),
             registrations: remote::pending::Registrations::default(),
             heartbeats: remote::presence::Heartbeats::default(),
+            nodes: nodes::Known::default(),
             closing: tokio::sync::watch::channel(false).0,
         })))
     }

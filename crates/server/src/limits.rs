@@ -156,19 +156,16 @@ impl Drop for FeedSlot {
 /// `/api/v1/holders`) and the tokens would otherwise stay on a shared
 /// desk's disk after sign-out; the few static files are small, and the
 /// daemon is on the venue's own network.
-fn secure(response: &mut Response) {
+fn secure(response: &mut Response, policy: HeaderValue) {
     let headers = response.headers_mut();
     headers.insert(header::CACHE_CONTROL, HeaderValue::from_static("no-store"));
     let set = |headers: &mut axum::http::HeaderMap, name, value: &'static str| {
         headers.insert(name, HeaderValue::from_static(value));
     };
     set(headers, header::STRICT_TRANSPORT_SECURITY, "max-age=31536000");
-    set(
-        headers,
-        header::CONTENT_SECURITY_POLICY,
-        "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; \
-         form-action 'self'; frame-ancestors 'none'; base-uri 'none'",
-    );
+    // Only what the daemon serves; in a replicated meeting the pages may
+    // also ask the other nodes whether they serve (`nodes`).
+    headers.insert(header::CONTENT_SECURITY_POLICY, policy);
     set(headers, header::X_FRAME_OPTIONS, "DENY");
     set(headers, header::X_CONTENT_TYPE_OPTIONS, "nosniff");
     set(headers, header::REFERRER_POLICY, "no-referrer");
@@ -196,14 +193,14 @@ pub(crate) async fn bound_and_secure(
         )
         .into_response();
         response.headers_mut().insert(header::CONNECTION, HeaderValue::from_static("close"));
-        secure(&mut response);
+        secure(&mut response, state.0.nodes.policy());
         return response;
     }
     let mut response = match within_body_limits(bounds, request).await {
         Ok(request) => next.run(request).await,
         Err(refused) => refused,
     };
-    secure(&mut response);
+    secure(&mut response, state.0.nodes.policy());
     response
 }
 

@@ -29,6 +29,7 @@ use crate::AppState;
 fn groups() -> Vec<Routes> {
     [
         crate::public::routes(),
+        crate::nodes::routes(),
         crate::console::routes(),
         crate::desk::routes(),
         crate::powers::routes(),

@@ -196,3 +196,63 @@ pub(crate) fn lead(
     })?;
     Ok((service, Lead { lost: told, copy, lease }))
 }
+
+/// Publishes where this node serves (`--advertise`, or `--listen`), so
+/// that the pages of whichever node leads can name it; says so when it
+/// cannot be told.
+pub(crate) fn publish(
+    service: &Service,
+    members: &[SocketAddr],
+    this: super::serve::Node<'_>,
+    out: &mut dyn Write,
+) -> Result<()> {
+    let copy = Etcd::new(members.to_vec(), &service.meeting_id()).with_timeout(Duration::from_secs(1));
+    match this.advertise {
+        Some(address) => copy.publish_address(this.name, address).map_err(failed)?,
+        None => writeln!(
+            out,
+            "AVISO / WARNING: escucha en todas las direcciones y no se dijo --advertise: las consolas y el tablero abiertos en otro nodo no podrán seguir a este cuando lidere / listening on every address without --advertise: pages open at another node cannot follow to this one"
+        )?,
+    }
+    Ok(())
+}
+
+/// Gives the pages every node's published address, now and every 10 s
+/// after (a replacement node publishes its own when it starts): those
+/// whose host the daemon's certificate names only, so that an address
+/// written in etcd by another leads no browser to a page the venue did
+/// not certify (docs/threat-model.md R14).
+pub(crate) fn list_nodes(
+    state: &asamblea_server::AppState,
+    (members, meeting, dir): (&[SocketAddr], &asamblea_wire::MeetingId, &std::path::Path),
+    node: &str,
+) -> Result<()> {
+    let copy = Etcd::new(members.to_vec(), meeting).with_timeout(Duration::from_secs(1));
+    let dir = dir.to_path_buf();
+    let mut warned = std::collections::HashSet::new();
+    let mut certified = move |nodes: Vec<(String, String)>| -> Vec<(String, String)> {
+        nodes
+            .into_iter()
+            .filter(|(name, address)| {
+                let host = address.rsplit_once(':').map_or("", |(host, _)| host);
+                let host = host.strip_prefix('[').and_then(|h| h.strip_suffix(']')).unwrap_or(host);
+                let named = asamblea_pki::certifies_host(&dir, host);
+                if !named && warned.insert(address.clone()) {
+                    tracing::warn!(node = %name, %address, "el certificado del servicio no nombra la dirección de este nodo: las páginas no lo seguirán (init --host) / the daemon's certificate does not name this node's address: pages will not follow to it");
+                }
+                named
+            })
+            .collect()
+    };
+    if let Ok(nodes) = copy.addresses() {
+        state.set_nodes(node, certified(nodes));
+    }
+    let (state, node) = (state.clone(), node.to_string());
+    std::thread::Builder::new().name("asamblea-nodes".into()).spawn(move || loop {
+        std::thread::sleep(Duration::from_secs(10));
+        if let Ok(nodes) = copy.addresses() {
+            state.set_nodes(&node, certified(nodes));
+        }
+    })?;
+    Ok(())
+}

@@ -77,11 +77,11 @@ pub fn serve(
     listen: &str,
     internet: &InternetListener,
     limits: &LimitOverrides,
-    replica: &[String],
-    node: Option<&str>,
+    replication: &Replication,
     out: &mut dyn Write,
 ) -> Result<()> {
-    let replica = replica
+    let replica = replication
+        .replica
         .iter()
         .map(|member| {
             member.parse::<std::net::SocketAddr>().map_err(|_| {
@@ -91,7 +91,48 @@ pub fn serve(
             })
         })
         .collect::<Result<Vec<_>>>()?;
+    let advertise = match (&replication.advertise, listen.parse::<std::net::SocketAddr>()) {
+        (Some(address), _) => Some(address.clone()),
+        (None, Ok(address)) if !address.ip().is_unspecified() && address.port() != 0 => {
+            Some(listen.to_string())
+        }
+        _ => None,
+    };
+    let node = replication.node.as_deref().map(|name| Node { name, advertise: advertise.as_deref() });
     serve_locked(dir, MeetingLock::acquire_or_explain(dir)?, listen, internet, limits, (&replica, node), out)
+}
+
+/// A replicated meeting (`docs/replication.md`): the etcd members, this
+/// node's name, and where the venue's browsers reach it.
+#[derive(Clone, Debug, Default, clap::Args)]
+pub struct Replication {
+    /// Réplica: los miembros del clúster etcd (DIRECCIÓN:PUERTO,
+    /// separados por comas); cada lote se confirma allí antes de dar
+    /// recibo (docs/replication.md) / replica: the etcd cluster's
+    /// members; each batch is confirmed there before any receipt.
+    #[arg(long, value_name = "DIRECCIONES", value_delimiter = ',')]
+    pub replica: Vec<String>,
+    /// Con --replica: el nombre de este nodo; sirve solo mientras lidera,
+    /// y en espera sigue la copia / with --replica: this node's name; it
+    /// serves only while it leads, and follows the copy on standby.
+    #[arg(long, value_name = "NOMBRE", requires = "replica")]
+    pub node: Option<String>,
+    /// Con --node: dónde lo alcanzan los navegadores de la sede
+    /// (ANFITRIÓN:PUERTO; por omisión --listen, si no es 0.0.0.0): las
+    /// consolas y el tablero abiertos en un nodo que cae siguen en el que
+    /// lidera / with --node: where the venue's browsers reach this node
+    /// (default --listen unless a wildcard): consoles and the board open
+    /// at a node that dies go on at the one that leads.
+    #[arg(long, value_name = "ANFITRIÓN:PUERTO", requires = "node")]
+    pub advertise: Option<String>,
+}
+
+/// This node of a replicated meeting: its name, and its address for the
+/// pages (none when it cannot be told).
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Node<'a> {
+    pub(crate) name: &'a str,
+    pub(crate) advertise: Option<&'a str>,
 }
 
 /// The internet listener (`--public-listen` with the company's certificate
@@ -222,7 +263,7 @@ fn serve_locked(
     listen: &str,
     internet: &InternetListener,
     overrides: &LimitOverrides,
-    (replica, node): (&[std::net::SocketAddr], Option<&str>),
+    (replica, this): (&[std::net::SocketAddr], Option<Node<'_>>),
     out: &mut dyn Write,
 ) -> Result<()> {
     // What killed `init`s left beside the meeting (the register's names,
@@ -263,6 +304,7 @@ fn serve_locked(
     };
     // A replicated meeting: in step with the copy, and with `--node`, only
     // once this node leads (a standby waits here, following the copy).
+    let node = this.map(|n| n.name);
     let mut service = Service::open_locked(dir, lock)?;
     if let Some(node) = node {
         service = service.as_node(node)?;
@@ -272,6 +314,9 @@ fn serve_locked(
         let (reconciled_service, reconciled) = super::replica::reconcile(dir, service, (replica, node), out)?;
         service = reconciled_service;
         writeln!(out, "Réplica en etcd / etcd replica: {reconciled}")?;
+        if let Some(this) = this {
+            super::replica::publish(&service, replica, this, out)?;
+        }
         if let Some(node) = node {
             let (leading, lead) = super::replica::lead(dir, service, replica, node, out)?;
             service = leading;
@@ -290,8 +335,12 @@ fn serve_locked(
         let mut accounts = asamblea_venue::staff::Accounts::load(dir)?;
         let desk_token = accounts.add_desk_token()?;
         let daemon_key = service.daemon_key();
+        let meeting_id = service.meeting_id();
         let daemon = asamblea_server::Daemon::assemble(service, accounts, service_limits)?;
         let (state, kiosks) = (daemon.state.clone(), daemon.kiosks.clone());
+        if let Some(node) = node {
+            super::replica::list_nodes(&state, (replica, &meeting_id, dir), node)?;
+        }
         let listener = asamblea_server::tls::listen(listen)
             .await
             .with_context(|| format!("no se puede escuchar en {listen}: ¿hay otro servicio allí? Deténgalo o elija otra dirección con --listen / cannot listen on {listen}: is another daemon running there?"))?;

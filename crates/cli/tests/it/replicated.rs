@@ -28,6 +28,11 @@ fn serve(dir: &Path, cluster: &Cluster) -> (Child, String, String) {
 /// beside the meeting), as on machines of their own.
 fn start(dir: &Path, cluster: &Cluster, node: Option<&str>) -> (Child, String) {
     let port = std::net::TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port();
+    start_on(dir, cluster, node, port)
+}
+
+/// [`start`] on `port`.
+fn start_on(dir: &Path, cluster: &Cluster, node: Option<&str>, port: u16) -> (Child, String) {
     let members: Vec<String> = cluster.endpoints().iter().map(ToString::to_string).collect();
     let mut command = Command::new(env!("CARGO_BIN_EXE_asamblea"));
     command
@@ -755,4 +760,126 @@ fn the_throughput_of_one_daemon_and_of_a_replicated_leader_are_printed_side_by_s
     ] {
         assert!(said.contains(line), "«{line}»: {said}");
     }
+}
+
+/// The pages follow the leader (`nodes.js`): the public board open at the
+/// leader, after its kill -9, goes on by itself at the node that took over
+/// (the same page, its figures); a console open there, after that node's
+/// kill -9, goes to the sign-in of the next leader (a session belongs to
+/// the node that opened it). In a real browser, over the venue's TLS.
+#[test]
+fn the_board_and_a_console_open_at_a_dead_leader_go_on_at_the_node_that_took_over() {
+    if let Some(why) = missing() {
+        return asamblea_replica::cluster::not_run(
+            "replicated::the_board_and_a_console_open_at_a_dead_leader",
+            why,
+            Path::new(env!("CARGO_TARGET_TMPDIR")),
+        );
+    }
+    if let Some(why) = crate::webdriver::missing() {
+        return crate::webdriver::not_run("replicated::the_board_and_a_console_open_at_a_dead_leader", why);
+    }
+    let cluster = Cluster::start("replicated-pages");
+    let (parent, first, second, _) = two_nodes("keyed-pages", |_| {});
+    keys_for_each(&parent, &first);
+    let quiet = |mut daemon: Child| {
+        let mut log = daemon.stderr.take().unwrap();
+        std::thread::spawn(move || std::io::copy(&mut log, &mut std::io::sink()));
+        daemon
+    };
+    // An address written in etcd by another, which the daemon's
+    // certificate does not name: no page is led there.
+    asamblea_replica::Etcd::new(cluster.endpoints(), &read_id(&first))
+        .publish_address("intruso", "evil.example:443")
+        .unwrap();
+    let (one, one_address) = start(&first, &cluster, Some("nodo-1"));
+    let (one, _) = serving(quiet(one));
+    let mut one = one;
+    let (two, two_address) = start(&second, &cluster, Some("nodo-2"));
+    let mut two = quiet(two);
+    let browser = crate::webdriver::Browser::start();
+    browser.size(1280, 720);
+    browser.goto(&format!("https://{one_address}/"));
+    browser.wait_for_text("acciones", std::time::Duration::from_secs(20));
+    // The page learns both nodes from the leader (nodo-2 published its
+    // address while waiting; the leader reads the list every 10 s, the
+    // page asks every 2 s).
+    let knows = |address: &str| {
+        let started = std::time::Instant::now();
+        loop {
+            let stored = browser.eval("return sessionStorage.getItem('asamblea-nodos') || '';");
+            let stored = stored.as_str().unwrap_or_default().to_string();
+            if stored.contains(&format!("\"{address}\"")) {
+                return stored;
+            }
+            assert!(started.elapsed() < std::time::Duration::from_secs(30), "the page knows {stored}");
+            std::thread::sleep(std::time::Duration::from_millis(200));
+        }
+    };
+    let stored = knows(&two_address);
+    assert!(stored.contains("\"this\":\"nodo-1\"") && !stored.contains("intruso"), "{stored}");
+    let csp = browser.eval_async(
+        "const done = arguments[arguments.length - 1]; fetch('/').then((r) => done(r.headers.get('content-security-policy')), () => done(null));",
+    );
+    let csp = csp.as_str().unwrap_or_default();
+    assert!(
+        csp.contains(&format!("connect-src 'self' https://{one_address} https://{two_address};")),
+        "{csp}"
+    );
+    assert!(!csp.contains("evil"), "{csp}");
+    browser.wait_for_text("acciones", std::time::Duration::from_secs(20));
+    one.kill().unwrap();
+    one.wait().unwrap();
+    let killed = std::time::Instant::now();
+    let mut shot = false;
+    while !browser.url().starts_with(&format!("https://{two_address}/")) {
+        // The notice, as the room sees it for a moment.
+        if !shot && browser.page_text().contains("sigue en el nodo") {
+            browser.screenshot(
+                &Path::new(env!("CARGO_TARGET_TMPDIR")).join("screens/tablero-sigue-en-otro-nodo.png"),
+            );
+            shot = true;
+        }
+        assert!(
+            killed.elapsed() < std::time::Duration::from_secs(60),
+            "the board stayed at {}: {}",
+            browser.url(),
+            browser.page_text()
+        );
+        std::thread::sleep(std::time::Duration::from_millis(100));
+    }
+    browser.wait_for_text("acciones", std::time::Duration::from_secs(20));
+    println!("replicated: the board went on at nodo-2 {:?} after nodo-1's kill -9", killed.elapsed());
+    browser.assert_accessible("tablero en el nodo que tomó la reunión");
+    assert!(!browser.page_text().contains("SIN CONEXIÓN"), "{}", browser.page_text());
+    // nodo-1 back, as a standby; a console's sign-in open at nodo-2.
+    let port = one_address.rsplit_once(':').unwrap().1.parse().unwrap();
+    let (back, _) = start_on(&first, &cluster, Some("nodo-1"), port);
+    let mut back = quiet(back);
+    let mut out = BufReader::new(back.stdout.take().unwrap());
+    until(&mut out, "en espera");
+    std::thread::spawn(move || for _ in out.lines() {});
+    browser.goto(&format!("https://{two_address}/personal"));
+    browser.wait_for_text("clave", std::time::Duration::from_secs(20));
+    knows(&one_address);
+    two.kill().unwrap();
+    two.wait().unwrap();
+    let killed = std::time::Instant::now();
+    while !browser.url().starts_with(&format!("https://{one_address}/personal")) {
+        assert!(
+            killed.elapsed() < std::time::Duration::from_secs(60),
+            "the console stayed at {}",
+            browser.url()
+        );
+        std::thread::sleep(std::time::Duration::from_millis(100));
+    }
+    println!(
+        "replicated: the console went on at nodo-1's sign-in {:?} after nodo-2's kill -9",
+        killed.elapsed()
+    );
+    browser.wait_for_text("clave", std::time::Duration::from_secs(20));
+    back.kill().unwrap();
+    back.wait().unwrap();
+    crate::support::remove_meeting(&first);
+    let _ = std::fs::remove_dir_all(&parent);
 }

@@ -84,6 +84,7 @@ fn staff_page(
         script src="/assets/console-agenda.js" defer {}
         script src="/assets/console-remote.js" defer {}
         script src="/assets/console.js" defer {}
+        script src="/assets/nodes.js" defer {}
     };
     let header = html! {
         @if let Some(who) = who {

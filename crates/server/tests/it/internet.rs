@@ -56,7 +56,8 @@ async fn only_the_publics_routes_are_on_the_internet_listener_whatever_the_crede
     // assets, the projector's view, the counted ballots, the receipt's
     // check, the live status and results, the API's document, and the
     // remote attendee's page and routes (authenticated by their key's
-    // signature). Nothing of the consoles, the desk, the chair, the
+    // signature). Not the nodes' addresses (the venue's own network; the
+    // board's script that asks for them is, and finds none). Nothing of the consoles, the desk, the chair, the
     // secretary or the kiosks.
     let mut outside: Vec<String> =
         internet_table().iter().map(|r| format!("{} {}", r.method, r.path)).collect();
@@ -75,6 +76,7 @@ async fn only_the_publics_routes_are_on_the_internet_listener_whatever_the_crede
             "GET /api/v1/status",
             "GET /assets/board.css",
             "GET /assets/board.js",
+            "GET /assets/nodes.js",
             "GET /assets/reading.js",
             "GET /assets/remote.js",
             "GET /assets/words.js",
