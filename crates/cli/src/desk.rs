@@ -32,7 +32,27 @@ fn writer(dir: &Path) -> Result<Writer> {
     match MeetingLock::acquire(dir)? {
         Ok(lock) => Ok(Writer::Files(lock)),
         Err(Holder::Daemon(run)) => Ok(Writer::Daemon(Box::new(Daemon::connect(dir, run)?))),
+        Err(Holder::Standby(run)) => {
+            let holder = Holder::Standby(run.clone());
+            bail!("{}{}", busy_message(dir, &holder), who_leads(dir, &run))
+        }
         Err(holder) => bail!("{}", busy_message(dir, &holder)),
+    }
+}
+
+/// Which node leads a replicated meeting and where its consoles are, as
+/// the copy says (empty when the copy cannot be asked).
+fn who_leads(dir: &Path, run: &asamblea_venue::lock::StandbyRun) -> String {
+    let members: Vec<std::net::SocketAddr> = run.members.iter().filter_map(|m| m.parse().ok()).collect();
+    let Ok(meeting) = asamblea_venue::secrets::read_meeting_id(dir) else { return String::new() };
+    let copy = asamblea_replica::Etcd::new(members, &meeting).with_timeout(std::time::Duration::from_secs(1));
+    let Ok(Some(leader)) = copy.leader() else { return String::new() };
+    let address = copy.addresses().ok().and_then(|all| all.into_iter().find(|(name, _)| *name == leader));
+    match address {
+        Some((_, address)) => format!(
+            "\nLidera {leader}: su consola de registro está en https://{address}/personal / {leader} leads: its desk console is at https://{address}/personal"
+        ),
+        None => format!("\nLidera {leader} / {leader} leads"),
     }
 }
 

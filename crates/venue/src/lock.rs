@@ -46,6 +46,9 @@ pub fn run_path(dir: &Path) -> PathBuf {
 pub enum Holder {
     /// A daemon serving the meeting: act through its API.
     Daemon(DaemonRun),
+    /// A node of a replicated meeting on standby: it serves nothing
+    /// until it leads; the meeting is served by the node that leads.
+    Standby(StandbyRun),
     /// Another command (an `init`, a `simulate`, a check-in): wait for it.
     Command {
         /// Its process id, if it wrote one.
@@ -112,6 +115,7 @@ impl MeetingLock {
         // A run file left by a daemon that was killed names nobody now; a
         // later process given the same id must not look like it.
         DaemonRun::remove(dir);
+        StandbyRun::remove(dir);
         Ok(Ok(lock))
     }
 
@@ -151,6 +155,12 @@ pub fn busy_message(dir: &Path, holder: &Holder) -> String {
             run.pid,
             run.address
         ),
+        Holder::Standby(run) => format!(
+            "{}: este nodo ({}, proceso {}) está en espera: la reunión la sirve el nodo que lidera. Use allí la consola de registro (https://…/personal) o estos comandos en su máquina / this node is on standby: the node that leads serves the meeting; use its desk console, or these commands on its machine",
+            dir.display(),
+            run.node,
+            run.pid
+        ),
         Holder::Command { pid } => {
             let who = pid.map_or_else(|| "otro proceso / another process".to_string(), |p| format!("el proceso / process {p}"));
             format!(
@@ -164,8 +174,9 @@ pub fn busy_message(dir: &Path, holder: &Holder) -> String {
 /// The holder of a busy lock, from `DIR/daemon.run` and `DIR/lock`.
 fn holder(dir: &Path) -> Holder {
     let pid = fs::read_to_string(lock_path(dir)).ok().and_then(|t| t.trim().parse::<u32>().ok());
-    match DaemonRun::read(dir) {
-        Some(run) if Some(run.pid) == pid => Holder::Daemon(run),
+    match (DaemonRun::read(dir), StandbyRun::read(dir)) {
+        (Some(run), _) if Some(run.pid) == pid => Holder::Daemon(run),
+        (_, Some(run)) if Some(run.pid) == pid => Holder::Standby(run),
         _ => Holder::Command { pid },
     }
 }
@@ -299,6 +310,54 @@ impl DaemonRun {
     }
 }
 
+/// What a node on standby tells the commands beside it
+/// (`DIR/standby.run`): that it serves nothing yet, and where the copy is
+/// (so that a command can say which node leads, and where).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct StandbyRun {
+    /// Its process id.
+    pub pid: u32,
+    /// The node's name (`--node`).
+    pub node: String,
+    /// The etcd members (`--replica`), as given.
+    pub members: Vec<String>,
+}
+
+impl StandbyRun {
+    fn path(dir: &Path) -> PathBuf {
+        dir.join("standby.run")
+    }
+
+    /// Writes `DIR/standby.run` (owner-only, replaced whole), while the
+    /// node holds the meeting's lock and waits.
+    pub fn write(&self, dir: &Path) -> Result<()> {
+        let members: Vec<String> = self.members.iter().map(|m| format!("{m:?}")).collect();
+        let text =
+            format!("pid = {}\nnode = {:?}\nmembers = [{}]\n", self.pid, self.node, members.join(", "));
+        crate::secrets::write_private_replacing(&StandbyRun::path(dir), text.as_bytes())
+    }
+
+    /// Reads `DIR/standby.run`; `None` if missing or not one.
+    pub fn read(dir: &Path) -> Option<StandbyRun> {
+        let table: toml::Table = fs::read_to_string(StandbyRun::path(dir)).ok()?.parse().ok()?;
+        Some(StandbyRun {
+            pid: u32::try_from(table.get("pid")?.as_integer()?).ok()?,
+            node: table.get("node")?.as_str()?.to_string(),
+            members: table
+                .get("members")?
+                .as_array()?
+                .iter()
+                .filter_map(|m| m.as_str().map(str::to_string))
+                .collect(),
+        })
+    }
+
+    /// Removes it: the node leads (or stopped).
+    pub fn remove(dir: &Path) {
+        let _ = fs::remove_file(StandbyRun::path(dir));
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -308,6 +367,29 @@ mod tests {
         let _ = fs::remove_dir_all(&dir);
         fs::create_dir_all(&dir).unwrap();
         dir
+    }
+
+    #[test]
+    fn a_node_on_standby_says_so_and_its_file_goes_with_it() {
+        let dir = temp("standby");
+        fs::write(dir.join("meeting.toml"), "").unwrap();
+        let held = MeetingLock::acquire(&dir).unwrap().expect("free");
+        let run = StandbyRun {
+            pid: std::process::id(),
+            node: "sede-2".into(),
+            members: vec!["10.20.0.11:2379".into(), "10.20.0.12:2379".into()],
+        };
+        run.write(&dir).unwrap();
+        assert_eq!(StandbyRun::read(&dir).as_ref(), Some(&run));
+        let holder = MeetingLock::acquire(&dir).unwrap().expect_err("held");
+        assert_eq!(holder, Holder::Standby(run));
+        let message = busy_message(&dir, &holder);
+        assert!(message.contains("este nodo (sede-2, proceso") && message.contains("en espera"), "{message}");
+        drop(held);
+        // A file left by a node that was killed names nobody now.
+        let _again = MeetingLock::acquire(&dir).unwrap().expect("free");
+        assert_eq!(StandbyRun::read(&dir), None);
+        let _ = fs::remove_dir_all(&dir);
     }
 
     #[test]

@@ -318,7 +318,13 @@ fn serve_locked(
             super::replica::publish(&service, replica, this, out)?;
         }
         if let Some(node) = node {
-            let (leading, lead) = super::replica::lead(dir, service, replica, node, out)?;
+            // While it waits, the desk's commands beside it say so.
+            let members = replica.iter().map(ToString::to_string).collect();
+            asamblea_venue::lock::StandbyRun { pid: std::process::id(), node: node.to_string(), members }
+                .write(dir)?;
+            let led = super::replica::lead(dir, service, replica, node, out);
+            asamblea_venue::lock::StandbyRun::remove(dir);
+            let (leading, lead) = led?;
             service = leading;
             lost_lead = Some(lead);
         }

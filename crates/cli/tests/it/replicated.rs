@@ -252,6 +252,22 @@ fn a_standby_takes_the_meeting_by_itself_when_its_leader_dies() {
         line.clear();
         assert!(standby_out.read_line(&mut line).unwrap() > 0, "the standby ended");
     }
+    // The desk's command on the standby's machine says it waits, and
+    // which node leads, where.
+    let refused = Command::new(env!("CARGO_BIN_EXE_asamblea"))
+        .args(["checkin", second.to_str().unwrap(), "C-3"])
+        .env("ASAMBLEA_KEYS", parent.join("keys-nodo-2"))
+        .output()
+        .unwrap();
+    let said = String::from_utf8_lossy(&refused.stderr);
+    assert_eq!(refused.status.code(), Some(2), "{said}");
+    assert!(said.contains("este nodo (nodo-2, proceso") && said.contains("en espera"), "{said}");
+    assert!(
+        said.contains(&format!(
+            "Lidera nodo-1: su consola de registro está en https://{leader_address}/personal"
+        )),
+        "{said}"
+    );
     for holder in ["A-1", "B-2"] {
         let (status, answer) =
             post(&first, &leader_address, &operator, "/api/v1/checkins", json!({ "holder": holder }));
