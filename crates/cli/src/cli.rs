@@ -378,7 +378,7 @@ enum Command {
         #[arg(long, default_value_t = 50, value_parser = clap::value_parser!(u32).range(1..=1000))]
         rounds: u32,
         /// Quioscos votando a la vez / kiosks voting at once.
-        #[arg(long, default_value_t = 4, value_parser = clap::value_parser!(u32).range(1..=64))]
+        #[arg(long, default_value_t = 4, value_parser = clap::value_parser!(u32).range(1..=256))]
         kiosks: u32,
         /// Papeletas por segundo entre todos / ballots a second, all kiosks.
         #[arg(long, default_value_t = 40, value_parser = clap::value_parser!(u32).range(1..=10_000))]

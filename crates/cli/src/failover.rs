@@ -23,6 +23,7 @@ use std::time::{Duration, Instant};
 use anyhow::{bail, Context, Result};
 
 use crate::bench::figures::{millis, seconds as seconds_of};
+use asamblea_documents::numfmt::thousands;
 use asamblea_replica::cluster::Cluster;
 use asamblea_replica::Etcd;
 use asamblea_wire::{Digest, EventRecord, MeetingId};
@@ -56,7 +57,14 @@ pub struct FailoverRun {
 }
 
 const NODES: [&str; 3] = ["nodo-1", "nodo-2", "nodo-3"];
-const KIOSK: &str = "banco-1";
+/// Kiosk `n`'s id (from 0): each kiosk has a certificate of its own, as
+/// in a venue (the daemon paces each kiosk apart).
+fn kiosk_id(n: usize) -> String {
+    format!("banco-{}", n + 1)
+}
+
+/// The items of a generated meeting (`--throughput`).
+const GENERATED_ITEMS: u64 = 4;
 
 /// A small deterministic sequence (xorshift64*) for the kill moments.
 struct Moments(u64);
@@ -167,22 +175,34 @@ fn copy_dir(from: &Path, to: &Path) -> Result<()> {
     Ok(())
 }
 
-/// The meeting made once, on nodo-1's disk: the demo, every ordinary
-/// holder with no role present with a badge, installed, every item open,
-/// a kiosk enrolled; then each node's copy of the folder and of its keys.
+/// The meeting made once, on nodo-1's disk: the demo (or, with
+/// `holders`, a generated meeting of that many holders and
+/// [`GENERATED_ITEMS`] ordinary items), every ordinary holder with no
+/// role present with a badge, installed, every item open, each kiosk
+/// enrolled; then each node's copy of the folder and of its keys.
 /// Returns each kiosk's ballots and the meeting's id and daemon key.
 fn prepare(
     work: &Path,
     nodes: &[Node],
-    kiosks: u32,
+    (kiosks, holders): (u32, Option<u64>),
 ) -> Result<(Vec<Ballots>, MeetingId, Vec<asamblea_wire::PublicKey>)> {
     let first = &nodes[0];
-    let init = Command::new(&first.exe)
-        .arg("init")
-        .arg(&first.dir)
-        .args(["--nodes", &NODES.join(",")])
-        .env("ASAMBLEA_KEYS", &first.keys)
-        .output()?;
+    let mut init = Command::new(&first.exe);
+    init.arg("init").arg(&first.dir).args(["--nodes", &NODES.join(",")]).env("ASAMBLEA_KEYS", &first.keys);
+    if let Some(holders) = holders {
+        let items: Vec<(String, String)> =
+            (1..=GENERATED_ITEMS).map(|n| (format!("item-{n}"), format!("Proposición {n}"))).collect();
+        let ids: Vec<String> = (1..=holders).map(|i| format!("CC-{i:08}")).collect();
+        let meeting = work.join("meeting.toml");
+        let register = work.join("register.csv");
+        std::fs::write(
+            &meeting,
+            crate::bench::setup::bench_meeting_file("asamblea bench-failover", holders, "", &items, ""),
+        )?;
+        std::fs::write(&register, crate::bench::setup::register_csv(&ids))?;
+        init.arg("--meeting").arg(&meeting).arg("--register").arg(&register);
+    }
+    let init = init.output()?;
     if !init.status.success() {
         bail!("init: {}", String::from_utf8_lossy(&init.stderr));
     }
@@ -218,7 +238,9 @@ fn prepare(
         service.open_item(item)?;
     }
     drop(service.close());
-    asamblea_pki::enroll_kiosk(&first.dir, KIOSK)?;
+    for n in 0..kiosks as usize {
+        asamblea_pki::enroll_kiosk(&first.dir, &kiosk_id(n))?;
+    }
     let keys = asamblea_venue::secrets::key_folder(&meeting)?;
     for node in &nodes[1..] {
         copy_dir(&first.dir, &node.dir)?;
@@ -237,7 +259,6 @@ fn prepare(
             at += 1;
         }
     }
-    let _ = work;
     Ok((ballots, meeting, daemon_keys))
 }
 
@@ -363,7 +384,7 @@ pub fn run(options: &FailoverOptions, work: &Path, out: &mut dyn Write) -> Resul
         bail!("{why}: la conmutación se mide con un clúster etcd real / failover is measured with a real etcd cluster");
     }
     let (cluster, members, _, mut nodes) = stage(work, "failover")?;
-    let (ballots, meeting, daemon_keys) = prepare(work, &nodes, options.kiosks)?;
+    let (ballots, meeting, daemon_keys) = prepare(work, &nodes, (options.kiosks, None))?;
     let total: usize = ballots.iter().map(Vec::len).sum();
     writeln!(
         out,
@@ -388,19 +409,20 @@ pub fn run(options: &FailoverOptions, work: &Path, out: &mut dyn Write) -> Resul
     for node in &mut nodes[1..] {
         node.start(&members, work)?;
     }
-    let tls = asamblea_kiosk::kiosk_tls(&nodes[0].dir, KIOSK)?;
     let addresses: Vec<SocketAddr> = nodes.iter().map(|n| n.address).collect();
     let seen = Arc::new(Mutex::new(Seen::default()));
     let stop = Arc::new(AtomicBool::new(false));
     let gap = Duration::from_micros(1_000_000 * u64::from(options.kiosks) / u64::from(options.rate.max(1)));
     let kiosks: Vec<_> = ballots
         .into_iter()
-        .map(|ballots| {
-            let (addresses, tls, seen, stop) = (addresses.clone(), tls.clone(), seen.clone(), stop.clone());
+        .enumerate()
+        .map(|(n, ballots)| {
+            let tls = asamblea_kiosk::kiosk_tls(&nodes[0].dir, &kiosk_id(n))?;
+            let (addresses, seen, stop) = (addresses.clone(), seen.clone(), stop.clone());
             let keys = daemon_keys.clone();
-            std::thread::spawn(move || kiosk(ballots, addresses, tls, meeting, keys, gap, seen, stop))
+            Ok(std::thread::spawn(move || kiosk(ballots, addresses, tls, meeting, keys, gap, seen, stop)))
         })
-        .collect();
+        .collect::<Result<_>>()?;
     let acknowledged = || seen.lock().unwrap_or_else(std::sync::PoisonError::into_inner).acknowledged.len();
     let mut moments = Moments(options.seed | 1);
     let mut waits = Vec::new();
@@ -581,8 +603,7 @@ fn listening(address: SocketAddr, what: &str) -> Result<()> {
 /// `seconds`: how many were acknowledged, in how long, and their times.
 fn flat_out(
     ballots: &[Ballots],
-    addresses: Vec<SocketAddr>,
-    tls: Arc<rustls::ClientConfig>,
+    (addresses, dir): (Vec<SocketAddr>, &Path),
     meeting: MeetingId,
     daemon_keys: &[asamblea_wire::PublicKey],
     seconds: u64,
@@ -593,14 +614,16 @@ fn flat_out(
     let kiosks: Vec<_> = ballots
         .iter()
         .cloned()
-        .map(|ballots| {
-            let (addresses, tls, seen, stop) = (addresses.clone(), tls.clone(), seen.clone(), stop.clone());
+        .enumerate()
+        .map(|(n, ballots)| {
+            let tls = asamblea_kiosk::kiosk_tls(dir, &kiosk_id(n))?;
+            let (addresses, seen, stop) = (addresses.clone(), seen.clone(), stop.clone());
             let keys = daemon_keys.to_vec();
-            std::thread::spawn(move || {
+            Ok(std::thread::spawn(move || {
                 kiosk(ballots, addresses, tls, meeting, keys, Duration::ZERO, seen, stop)
-            })
+            }))
         })
-        .collect();
+        .collect::<Result<_>>()?;
     while started.elapsed() < Duration::from_secs(seconds)
         && !kiosks.iter().all(std::thread::JoinHandle::is_finished)
     {
@@ -645,7 +668,13 @@ pub fn throughput(seconds: u64, kiosks: u32, out: &mut dyn Write) -> Result<()> 
     }
     let work = std::env::temp_dir().join(format!("asamblea-bench-throughput-{}", std::process::id()));
     let (cluster, members, exe, mut nodes) = stage(&work, "throughput")?;
-    let (ballots, meeting, daemon_keys) = prepare(&work, &nodes, kiosks)?;
+    // Ballots enough that no kiosk runs out at the most the daemon lets
+    // it send (its pace and burst), each kiosk with a certificate of its
+    // own: what is measured is the daemon's capacity, not one kiosk's pace.
+    let (rate, burst) = asamblea_server::KIOSK_RATE;
+    let needed = u64::from(kiosks) * (u64::from(rate) * seconds + u64::from(burst));
+    let holders = needed.div_ceil(GENERATED_ITEMS).max(10);
+    let (ballots, meeting, daemon_keys) = prepare(&work, &nodes, (kiosks, Some(holders)))?;
     let mut solo = Node {
         exe: exe.clone(),
         name: "solo",
@@ -656,16 +685,25 @@ pub fn throughput(seconds: u64, kiosks: u32, out: &mut dyn Write) -> Result<()> 
     };
     copy_dir(&nodes[0].dir, &solo.dir)?;
     copy_dir(&nodes[0].keys, &solo.keys)?;
+    // The most the kiosks may send a second on average over the run: each
+    // its pace, plus its burst spread over the run.
+    let bound = needed / seconds.max(1);
     writeln!(
         out,
         "asamblea bench-failover --throughput: {kiosks} quioscos tan rápido como se les responde, {seconds} s, un daemon solo y luego un líder replicado (3 nodos, 3 miembros de etcd) / kiosks as fast as answered, one daemon alone then a replicated leader"
     )?;
+    writeln!(
+        out,
+        "  reunión generada / generated meeting: {} accionistas, {GENERATED_ITEMS} puntos, {} papeletas firmadas; cada quiosco con su certificado, a lo sumo {rate}/s y una ráfaga: {} por segundo entre todos / holders, items, signed ballots; each kiosk at most {rate}/s and a burst: that many a second in all",
+        thousands(holders),
+        thousands(ballots.iter().map(|b| b.len() as u64).sum()),
+        thousands(bound)
+    )?;
     // One daemon alone.
     solo.start_alone(&work)?;
     listening(solo.address, "solo")?;
-    let tls = asamblea_kiosk::kiosk_tls(&solo.dir, KIOSK)?;
     let (count, took, mut latencies) =
-        flat_out(&ballots, vec![solo.address], tls, meeting, &daemon_keys, seconds)?;
+        flat_out(&ballots, (vec![solo.address], &solo.dir), meeting, &daemon_keys, seconds)?;
     solo.kill();
     let (one, one_p50, one_p99) = rate_and_tail(count, took, &mut latencies);
     writeln!(
@@ -690,9 +728,8 @@ pub fn throughput(seconds: u64, kiosks: u32, out: &mut dyn Write) -> Result<()> 
         std::thread::sleep(Duration::from_millis(50));
     }
     nodes[1].start(&members, &work)?;
-    let tls = asamblea_kiosk::kiosk_tls(&nodes[0].dir, KIOSK)?;
     let (count, took, mut latencies) =
-        flat_out(&ballots, vec![nodes[0].address], tls, meeting, &daemon_keys, seconds)?;
+        flat_out(&ballots, (vec![nodes[0].address], &nodes[0].dir), meeting, &daemon_keys, seconds)?;
     let (three, three_p50, three_p99) = rate_and_tail(count, took, &mut latencies);
     writeln!(
         out,
@@ -708,6 +745,22 @@ pub fn throughput(seconds: u64, kiosks: u32, out: &mut dyn Write) -> Result<()> 
         "  costo de la réplica / the cost of replication: una papeleta por segundo con réplica por cada {} sin ella; p99 × {} / one ballot a second replicated for every that many alone; p99 times that",
         hundredths(u128::from(one), u128::from(three)),
         hundredths(three_p99.as_micros(), one_p99.as_micros())
+    )?;
+    // Whether the machine or the kiosks' pace set the rate (within 5 %).
+    let paced = |got: u64| got * 100 >= bound * 95;
+    writeln!(
+        out,
+        "  {} / {}",
+        match (paced(one), paced(three)) {
+            (true, true) => "ambos al ritmo de los quioscos: súmense quioscos para medir la capacidad",
+            (true, false) => "el daemon solo va al ritmo de los quioscos; el líder replicado, a su capacidad en esta máquina",
+            _ => "ambos a su capacidad en esta máquina (no al ritmo de los quioscos)",
+        },
+        match (paced(one), paced(three)) {
+            (true, true) => "both at the kiosks' pace: add kiosks to measure capacity",
+            (true, false) => "one daemon at the kiosks' pace; the replicated leader at its capacity on this machine",
+            _ => "both at their capacity on this machine (not at the kiosks' pace)",
+        }
     )?;
     // The follower that was down catches up.
     let behind = copy.head().map_err(anyhow::Error::msg)?.map_or(0, |h| h.seq)
