@@ -33,23 +33,58 @@ fn writer(dir: &Path) -> Result<Writer> {
         Ok(lock) => Ok(Writer::Files(lock)),
         Err(Holder::Daemon(run)) => Ok(Writer::Daemon(Box::new(Daemon::connect(dir, run)?))),
         Err(Holder::Standby(run)) => {
+            // With the operator's own token, through the node that leads.
+            if let Some(token) = std::env::var(OPERATOR_TOKEN).ok().filter(|t| !t.trim().is_empty()) {
+                let leader = leader_run(dir, &run, token.trim())?;
+                let mut daemon = Daemon::connect(dir, leader)?;
+                daemon.standby = Some(run);
+                return Ok(Writer::Daemon(Box::new(daemon)));
+            }
             let holder = Holder::Standby(run.clone());
-            bail!("{}{}", busy_message(dir, &holder), who_leads(dir, &run))
+            bail!(
+                "{}{}\nO dé la clave del operador en {OPERATOR_TOKEN} y el comando irá por el nodo que lidera / or give the operator's token in {OPERATOR_TOKEN} and the command goes through the node that leads",
+                busy_message(dir, &holder),
+                who_leads(dir, &run)
+            )
         }
         Err(holder) => bail!("{}", busy_message(dir, &holder)),
+    }
+}
+
+/// The variable that carries the operator's token (printed by `init`) for
+/// a desk command on a standby's machine of a replicated meeting.
+const OPERATOR_TOKEN: &str = "ASAMBLEA_OPERATOR_TOKEN";
+
+/// The node that leads and its published address, as the copy says.
+fn leader_of(dir: &Path, run: &asamblea_venue::lock::StandbyRun) -> Option<(String, Option<String>)> {
+    let members: Vec<std::net::SocketAddr> = run.members.iter().filter_map(|m| m.parse().ok()).collect();
+    let meeting = asamblea_venue::secrets::read_meeting_id(dir).ok()?;
+    let copy = asamblea_replica::Etcd::new(members, &meeting).with_timeout(std::time::Duration::from_secs(1));
+    let leader = copy.leader().ok()??;
+    let address = copy.addresses().ok().and_then(|all| all.into_iter().find(|(name, _)| *name == leader));
+    Some((leader, address.map(|(_, a)| a)))
+}
+
+/// How to reach the node that leads, as the desk with `token`; a refusal
+/// that says why when the copy names no leader or no address for it.
+fn leader_run(dir: &Path, run: &asamblea_venue::lock::StandbyRun, token: &str) -> Result<DaemonRun> {
+    match leader_of(dir, run) {
+        Some((_, Some(address))) => Ok(DaemonRun { pid: 0, address, token: token.to_string() }),
+        Some((leader, None)) => bail!(
+            "lidera {leader}, pero no publicó su dirección (serve --advertise): use su consola de registro / {leader} leads but published no address: use its desk console"
+        ),
+        None => bail!(
+            "la copia en etcd no dice quién lidera ahora: espere unos segundos y repita el comando / the etcd copy names no leader now: wait a few seconds and run the command again"
+        ),
     }
 }
 
 /// Which node leads a replicated meeting and where its consoles are, as
 /// the copy says (empty when the copy cannot be asked).
 fn who_leads(dir: &Path, run: &asamblea_venue::lock::StandbyRun) -> String {
-    let members: Vec<std::net::SocketAddr> = run.members.iter().filter_map(|m| m.parse().ok()).collect();
-    let Ok(meeting) = asamblea_venue::secrets::read_meeting_id(dir) else { return String::new() };
-    let copy = asamblea_replica::Etcd::new(members, &meeting).with_timeout(std::time::Duration::from_secs(1));
-    let Ok(Some(leader)) = copy.leader() else { return String::new() };
-    let address = copy.addresses().ok().and_then(|all| all.into_iter().find(|(name, _)| *name == leader));
+    let Some((leader, address)) = leader_of(dir, run) else { return String::new() };
     match address {
-        Some((_, address)) => format!(
+        Some(address) => format!(
             "\nLidera {leader}: su consola de registro está en https://{address}/personal / {leader} leads: its desk console is at https://{address}/personal"
         ),
         None => format!("\nLidera {leader} / {leader} leads"),
@@ -63,6 +98,9 @@ struct Daemon {
     run: DaemonRun,
     /// The meeting directory (to connect again).
     dir: std::path::PathBuf,
+    /// On a standby's machine: the node it reaches is the leader the copy
+    /// names, asked again when a connection is lost.
+    standby: Option<asamblea_venue::lock::StandbyRun>,
 }
 
 impl Daemon {
@@ -77,18 +115,23 @@ impl Daemon {
             );
         }
         let runtime = tokio::runtime::Builder::new_current_thread().enable_all().build()?;
-        let addr = run
-            .address
-            .parse()
-            .with_context(|| format!("daemon.run: `{}` no es una dirección; ¿se cortó el archivo? Reinicie el servicio / is not an address", run.address))?;
+        // `daemon.run` holds an IP address; the copy may name a host.
+        let addr = std::net::ToSocketAddrs::to_socket_addrs(run.address.as_str())
+            .ok()
+            .and_then(|mut all| all.next())
+            .with_context(|| format!("`{}` no es una dirección alcanzable (daemon.run, o la que publicó el nodo que lidera); reinicie el servicio / is not a reachable address", run.address))?;
         let tls = asamblea_kiosk::staff_tls(dir)?;
         let client = runtime.block_on(HttpsClient::connect(addr, tls)).with_context(|| {
-            format!(
-                "el servicio de la reunión (proceso {}) no responde en https://{}/ / the meeting's daemon does not answer there",
-                run.pid, run.address
-            )
+            if run.pid == 0 {
+                format!("el nodo que lidera no responde en https://{}/ / the leading node does not answer there", run.address)
+            } else {
+                format!(
+                    "el servicio de la reunión (proceso {}) no responde en https://{}/ / the meeting's daemon does not answer there",
+                    run.pid, run.address
+                )
+            }
         })?;
-        Ok(Daemon { runtime, client, run, dir: dir.to_path_buf() })
+        Ok(Daemon { runtime, client, run, dir: dir.to_path_buf(), standby: None })
     }
 
     /// [`Daemon::call`] of a request that may be sent twice (the daemon
@@ -99,7 +142,17 @@ impl Daemon {
         match self.call(path, Some(body.clone())) {
             Ok(answer) => Ok(answer),
             Err(first) => {
-                let Ok(again) = Daemon::connect(&self.dir, self.run.clone()) else { return Err(first) };
+                // On a standby's machine the leader may have changed: the
+                // same request goes to the one the copy names now.
+                let run = match &self.standby {
+                    Some(standby) => match leader_run(&self.dir, standby, &self.run.token) {
+                        Ok(run) => run,
+                        Err(_) => return Err(first),
+                    },
+                    None => self.run.clone(),
+                };
+                let Ok(mut again) = Daemon::connect(&self.dir, run) else { return Err(first) };
+                again.standby = self.standby.take();
                 *self = again;
                 self.call(path, Some(body))
             }
