@@ -437,6 +437,21 @@ enum Command {
         #[arg(long)]
         mark: String,
     },
+    /// Hace los certificados del clúster etcd de una reunión replicada: su
+    /// autoridad, el de los miembros y el de los nodos / make the etcd
+    /// cluster's certificates for a replicated meeting.
+    #[command(
+        after_help = "Ejemplo / example:\n  asamblea etcd-tls etcd-tls --host 10.20.0.11 --host 10.20.0.12 --host 10.20.0.13\n\nCada miembro de etcd usa ca.crt, member.crt y member.key (docs/replication.md); cada nodo, serve --replica-tls con ca.crt, client.crt y client.key / each etcd member uses ca.crt, member.crt, member.key; each node serve --replica-tls with ca.crt, client.crt, client.key.\n\nCódigos de salida / exit codes: 0 hechos / made · 2 no se pudieron hacer (el mensaje dice por qué) / could not be made."
+    )]
+    EtcdTls {
+        /// La carpeta que se crea / the folder to create.
+        #[arg(value_name = "CARPETA")]
+        out: PathBuf,
+        /// Dirección o nombre de cada miembro de etcd / each etcd member's
+        /// address or name.
+        #[arg(long = "host", value_name = "ANFITRIÓN", required = true)]
+        hosts: Vec<String>,
+    },
     /// Verifica un paquete de auditoría o el libro de una reunión, sin
     /// confiar en nada / verify a bundle or a meeting's ledger, trusting nothing.
     #[command(
@@ -678,6 +693,17 @@ pub fn run(cli: Cli, out: &mut dyn Write, err: &mut dyn Write) -> u8 {
                 Err(e) => finish(Err(e), err),
             }
         }
+        Command::EtcdTls { out: folder, hosts } => finish(
+            asamblea_pki::create_etcd_pki(&folder, &hosts).map_err(anyhow::Error::from).and_then(|()| {
+                writeln!(
+                    out,
+                    "Certificados de etcd en / etcd certificates in {}: ca.crt, member.crt y member.key para cada miembro; ca.crt, client.crt y client.key para cada nodo (serve --replica-tls) / for each member; for each node",
+                    folder.display()
+                )
+                .map_err(anyhow::Error::from)
+            }),
+            err,
+        ),
         Command::Verify { path, inputs } => match crate::verify::verify(&path, &inputs, out) {
             Ok(true) => 0,
             Ok(false) => 1,

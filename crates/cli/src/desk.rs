@@ -59,7 +59,13 @@ const OPERATOR_TOKEN: &str = "ASAMBLEA_OPERATOR_TOKEN";
 fn leader_of(dir: &Path, run: &asamblea_venue::lock::StandbyRun) -> Option<(String, Option<String>)> {
     let members: Vec<std::net::SocketAddr> = run.members.iter().filter_map(|m| m.parse().ok()).collect();
     let meeting = asamblea_venue::secrets::read_meeting_id(dir).ok()?;
-    let copy = asamblea_replica::Etcd::new(members, &meeting).with_timeout(std::time::Duration::from_secs(1));
+    let tls = match &run.tls {
+        Some(folder) => Some(asamblea_pki::etcd_client_config(folder).ok()?),
+        None => None,
+    };
+    let copy = asamblea_replica::Etcd::new(members, &meeting)
+        .with_timeout(std::time::Duration::from_secs(1))
+        .with_tls(tls);
     let leader = copy.leader().ok()??;
     let address = copy.addresses().ok().and_then(|all| all.into_iter().find(|(name, _)| *name == leader));
     Some((leader, address.map(|(_, a)| a)))

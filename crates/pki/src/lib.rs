@@ -83,6 +83,7 @@ const ALPN_HTTP_1_1: &[u8] = b"http/1.1";
 mod config;
 mod der;
 mod error;
+mod etcd;
 #[cfg(test)]
 mod tests;
 
@@ -92,6 +93,7 @@ pub use config::{
 pub use der::common_name;
 pub use error::PkiError;
 use error::{Result, CREATE, CREATE_DIR, READ, WRITE};
+pub use etcd::{create_etcd_pki, etcd_client_config, ETCD_FILES};
 
 /// What a kiosk needs to connect: its client certificate and key, and the
 /// venue CA to verify the daemon with. `Debug` leaves the key out.

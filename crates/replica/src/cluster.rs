@@ -46,6 +46,9 @@ struct Member {
 pub struct Cluster {
     dir: PathBuf,
     members: Vec<Member>,
+    /// With TLS: the PKI folder (`asamblea_pki::create_etcd_pki`) and a
+    /// client's configuration, to ask the members whether they are well.
+    tls: Option<(PathBuf, std::sync::Arc<rustls::ClientConfig>)>,
 }
 
 fn free_port() -> SocketAddr {
@@ -55,13 +58,29 @@ fn free_port() -> SocketAddr {
 impl Cluster {
     /// Three members started in a folder of `name`'s, once all answer.
     pub fn start(name: &str) -> Cluster {
+        Cluster::start_with(name, None)
+    }
+
+    /// Three members that speak TLS alone, to clients and peers, and let
+    /// in only a client certificate of the cluster's CA: `pki` holds
+    /// `ca.crt`, `member.crt` and `member.key`; `client` is how a node
+    /// connects (to ask the members whether they are well).
+    pub fn start_tls(
+        name: &str,
+        pki: &std::path::Path,
+        client: std::sync::Arc<rustls::ClientConfig>,
+    ) -> Cluster {
+        Cluster::start_with(name, Some((pki.to_path_buf(), client)))
+    }
+
+    fn start_with(name: &str, tls: Option<(PathBuf, std::sync::Arc<rustls::ClientConfig>)>) -> Cluster {
         let dir = std::env::temp_dir().join(format!("asamblea-etcd-{name}-{}", std::process::id()));
         let _ = std::fs::remove_dir_all(&dir);
         std::fs::create_dir_all(&dir).unwrap();
         let members: Vec<Member> = (0..3)
             .map(|i| Member { name: format!("m{i}"), client: free_port(), peer: free_port(), child: None })
             .collect();
-        let mut cluster = Cluster { dir, members };
+        let mut cluster = Cluster { dir, members, tls };
         for i in 0..3 {
             cluster.start_member(i);
         }
@@ -77,24 +96,42 @@ impl Cluster {
     }
 
     fn start_member(&mut self, i: usize) {
+        let scheme = if self.tls.is_some() { "https" } else { "http" };
         let initial: Vec<String> =
-            self.members.iter().map(|m| format!("{}=http://{}", m.name, m.peer)).collect();
+            self.members.iter().map(|m| format!("{}={scheme}://{}", m.name, m.peer)).collect();
         let member = &self.members[i];
         let log = std::fs::File::create(self.dir.join(format!("{}.log", member.name))).unwrap();
-        let child = Command::new("etcd")
+        let mut command = Command::new("etcd");
+        command
             .args(["--name", &member.name])
             .arg("--data-dir")
             .arg(self.dir.join(&member.name))
-            .args(["--listen-client-urls", &format!("http://{}", member.client)])
-            .args(["--advertise-client-urls", &format!("http://{}", member.client)])
-            .args(["--listen-peer-urls", &format!("http://{}", member.peer)])
-            .args(["--initial-advertise-peer-urls", &format!("http://{}", member.peer)])
+            .args(["--listen-client-urls", &format!("{scheme}://{}", member.client)])
+            .args(["--advertise-client-urls", &format!("{scheme}://{}", member.client)])
+            .args(["--listen-peer-urls", &format!("{scheme}://{}", member.peer)])
+            .args(["--initial-advertise-peer-urls", &format!("{scheme}://{}", member.peer)])
             .args(["--initial-cluster", &initial.join(",")])
-            .args(["--initial-cluster-state", "new", "--initial-cluster-token", "asamblea-test"])
-            .stdout(Stdio::null())
-            .stderr(log)
-            .spawn()
-            .expect("etcd starts");
+            .args(["--initial-cluster-state", "new", "--initial-cluster-token", "asamblea-test"]);
+        if let Some((pki, _)) = &self.tls {
+            // As docs/replication.md sets a venue's members up.
+            let file = |name: &str| pki.join(name).into_os_string();
+            command
+                .arg("--cert-file")
+                .arg(file("member.crt"))
+                .arg("--key-file")
+                .arg(file("member.key"))
+                .arg("--trusted-ca-file")
+                .arg(file("ca.crt"))
+                .arg("--client-cert-auth")
+                .arg("--peer-cert-file")
+                .arg(file("member.crt"))
+                .arg("--peer-key-file")
+                .arg(file("member.key"))
+                .arg("--peer-trusted-ca-file")
+                .arg(file("ca.crt"))
+                .arg("--peer-client-cert-auth");
+        }
+        let child = command.stdout(Stdio::null()).stderr(log).spawn().expect("etcd starts");
         self.members[i].child = Some(child);
     }
 
@@ -102,7 +139,19 @@ impl Cluster {
     fn wait_healthy(&self, i: usize) {
         let started = Instant::now();
         loop {
-            if health(self.members[i].client) {
+            let well = match &self.tls {
+                None => health(self.members[i].client),
+                // A read through the member answers once the cluster has
+                // a leader.
+                Some((_, client)) => {
+                    crate::Etcd::new(vec![self.members[i].client], &asamblea_wire::MeetingId([0; 32]))
+                        .with_timeout(Duration::from_secs(2))
+                        .with_tls(Some(client.clone()))
+                        .leader()
+                        .is_ok()
+                }
+            };
+            if well {
                 return;
             }
             assert!(

@@ -1,10 +1,17 @@
 //! The least HTTP/1.1 that etcd's JSON gateway needs: one POST with a JSON
 //! body per connection (`Connection: close`), its status and body, read to
-//! the length the answer announces; a time-out on every step.
+//! the length the answer announces; a time-out on every step. Over TLS
+//! (rustls, blocking, on the same socket) when the cluster asks for
+//! client certificates (`serve --replica-tls`).
 
 use std::io::{Read, Write};
 use std::net::{SocketAddr, TcpStream};
+use std::sync::Arc;
 use std::time::Duration;
+
+/// A connection, plain or TLS.
+trait Stream: Read + Write {}
+impl<T: Read + Write> Stream for T {}
 
 /// The largest answer taken (a range over a few thousand records).
 const MAX_ANSWER: usize = 64 << 20;
@@ -14,12 +21,21 @@ pub(crate) fn post(
     to: SocketAddr,
     path: &str,
     body: &str,
-    timeout: Duration,
+    (timeout, tls): (Duration, Option<&Arc<rustls::ClientConfig>>),
 ) -> Result<(u16, Vec<u8>), String> {
-    let mut socket = TcpStream::connect_timeout(&to, timeout).map_err(|e| format!("connect: {e}"))?;
-    socket.set_read_timeout(Some(timeout)).map_err(|e| e.to_string())?;
-    socket.set_write_timeout(Some(timeout)).map_err(|e| e.to_string())?;
-    socket.set_nodelay(true).map_err(|e| e.to_string())?;
+    let plain = TcpStream::connect_timeout(&to, timeout).map_err(|e| format!("connect: {e}"))?;
+    plain.set_read_timeout(Some(timeout)).map_err(|e| e.to_string())?;
+    plain.set_write_timeout(Some(timeout)).map_err(|e| e.to_string())?;
+    plain.set_nodelay(true).map_err(|e| e.to_string())?;
+    let mut socket: Box<dyn Stream> = match tls {
+        None => Box::new(plain),
+        Some(config) => {
+            let name = rustls::pki_types::ServerName::IpAddress(to.ip().into());
+            let connection =
+                rustls::ClientConnection::new(config.clone(), name).map_err(|e| format!("TLS: {e}"))?;
+            Box::new(rustls::StreamOwned::new(connection, plain))
+        }
+    };
     let request = format!(
         "POST {path} HTTP/1.1\r\nHost: {to}\r\nContent-Type: application/json\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{body}",
         body.len()
@@ -64,7 +80,14 @@ pub(crate) fn post(
         // chunked when the head says so (etcd's gateway streams a large
         // answer that way).
         None => {
-            socket.take(MAX_ANSWER as u64).read_to_end(&mut answer).map_err(|e| format!("read: {e}"))?;
+            let read = (&mut socket).take(MAX_ANSWER as u64).read_to_end(&mut answer);
+            // A TLS peer that closes without close_notify after a
+            // `Connection: close` answer: what was read is the body.
+            if let Err(e) = read {
+                if e.kind() != std::io::ErrorKind::UnexpectedEof {
+                    return Err(format!("read: {e}"));
+                }
+            }
             let body = &answer[body_at..];
             if head.lines().any(|l| l.starts_with("transfer-encoding:") && l.contains("chunked")) {
                 Ok((status, unchunk(body)?))

@@ -45,6 +45,8 @@ pub struct Etcd {
     endpoints: Vec<SocketAddr>,
     prefix: String,
     timeout: Duration,
+    /// TLS with a client certificate, when the cluster asks for one.
+    tls: Option<std::sync::Arc<rustls::ClientConfig>>,
 }
 
 /// The last record a copy holds: its number and the chain's head after it.
@@ -80,7 +82,14 @@ impl Etcd {
     /// `endpoints` (any of them: each forwards to the cluster's leader).
     pub fn new(endpoints: Vec<SocketAddr>, meeting: &MeetingId) -> Etcd {
         let prefix = format!("/asamblea/{}/", asamblea_wire::hex::encode(&meeting.0));
-        Etcd { endpoints, prefix, timeout: REQUEST_TIMEOUT }
+        Etcd { endpoints, prefix, timeout: REQUEST_TIMEOUT, tls: None }
+    }
+
+    /// The same over TLS (`asamblea_pki::etcd_client_config`): the
+    /// cluster's CA alone is trusted, and the nodes' certificate shown.
+    pub fn with_tls(mut self, tls: Option<std::sync::Arc<rustls::ClientConfig>>) -> Etcd {
+        self.tls = tls;
+        self
     }
 
     /// The same with another time-out per request.
@@ -102,7 +111,7 @@ impl Etcd {
         let body = body.to_string();
         let mut failures = Vec::new();
         for endpoint in &self.endpoints {
-            match http::post(*endpoint, path, &body, self.timeout) {
+            match http::post(*endpoint, path, &body, (self.timeout, self.tls.as_ref())) {
                 Ok((200, answer)) => {
                     return serde_json::from_slice(&answer).map_err(|e| format!("{endpoint}: JSON: {e}"));
                 }

@@ -321,6 +321,8 @@ pub struct StandbyRun {
     pub node: String,
     /// The etcd members (`--replica`), as given.
     pub members: Vec<String>,
+    /// The folder of the nodes' etcd certificate (`--replica-tls`).
+    pub tls: Option<PathBuf>,
 }
 
 impl StandbyRun {
@@ -332,8 +334,11 @@ impl StandbyRun {
     /// node holds the meeting's lock and waits.
     pub fn write(&self, dir: &Path) -> Result<()> {
         let members: Vec<String> = self.members.iter().map(|m| format!("{m:?}")).collect();
-        let text =
+        let mut text =
             format!("pid = {}\nnode = {:?}\nmembers = [{}]\n", self.pid, self.node, members.join(", "));
+        if let Some(tls) = self.tls.as_ref().and_then(|t| t.to_str()) {
+            text.push_str(&format!("tls = {tls:?}\n"));
+        }
         crate::secrets::write_private_replacing(&StandbyRun::path(dir), text.as_bytes())
     }
 
@@ -349,6 +354,7 @@ impl StandbyRun {
                 .iter()
                 .filter_map(|m| m.as_str().map(str::to_string))
                 .collect(),
+            tls: table.get("tls").and_then(|t| t.as_str()).map(PathBuf::from),
         })
     }
 
@@ -378,6 +384,7 @@ mod tests {
             pid: std::process::id(),
             node: "sede-2".into(),
             members: vec!["10.20.0.11:2379".into(), "10.20.0.12:2379".into()],
+            tls: Some(PathBuf::from("/etc/asamblea/etcd \"tls\"")),
         };
         run.write(&dir).unwrap();
         assert_eq!(StandbyRun::read(&dir).as_ref(), Some(&run));

@@ -22,6 +22,36 @@ fn failed(e: impl std::fmt::Display) -> anyhow::Error {
     anyhow::anyhow!("réplica / replica: {e}")
 }
 
+/// The cluster's TLS for this process (`serve --replica-tls`): set once,
+/// at the start, before any request to the cluster.
+static TLS: std::sync::OnceLock<(std::sync::Arc<rustls::ClientConfig>, std::path::PathBuf)> =
+    std::sync::OnceLock::new();
+
+/// The folder of the cluster's TLS this process uses, if it does.
+pub(crate) fn tls_folder() -> Option<std::path::PathBuf> {
+    TLS.get().map(|(_, folder)| folder.clone())
+}
+
+/// Speaks TLS to the cluster from now on, with the nodes' certificate in
+/// `folder` (`asamblea etcd-tls`).
+pub(crate) fn use_tls(folder: &std::path::Path) -> Result<()> {
+    let config = asamblea_pki::etcd_client_config(folder).map_err(|e| {
+        anyhow::anyhow!(
+            "--replica-tls {}: {e}. Copie allí ca.crt, client.crt y client.key de `asamblea etcd-tls` / copy there ca.crt, client.crt and client.key made by `asamblea etcd-tls`",
+            folder.display()
+        )
+    })?;
+    let folder = folder.canonicalize().unwrap_or_else(|_| folder.to_path_buf());
+    let _ = TLS.set((config, folder));
+    Ok(())
+}
+
+/// The meeting's copy on the cluster at `members`, over TLS when this
+/// process was told to.
+pub(crate) fn copy_of(members: &[SocketAddr], meeting: &asamblea_wire::MeetingId) -> Etcd {
+    Etcd::new(members.to_vec(), meeting).with_tls(TLS.get().map(|(config, _)| config.clone()))
+}
+
 /// Brings `service` in step with the copy; what it did. A node whose
 /// chain parted from the copy's (records it wrote that no one confirmed,
 /// while another node went on) has its ledger set aside beside it and
@@ -35,7 +65,7 @@ pub(crate) fn reconcile(
 ) -> Result<(Service, Reconciled)> {
     let mut service = service;
     let meeting = service.meeting_id();
-    let mut copy = Etcd::new(members.to_vec(), &meeting);
+    let mut copy = copy_of(members, &meeting);
     let reconciled = service
         .with_journal(|journal, path| asamblea_replica::reconcile(journal, path, &meeting, &mut copy))
         .map_err(failed)?;
@@ -83,7 +113,7 @@ pub(crate) fn install(
     node: Option<&str>,
     out: &mut dyn Write,
 ) -> Result<()> {
-    let copy = Etcd::new(members.to_vec(), &service.meeting_id());
+    let copy = copy_of(members, &service.meeting_id());
     service.with_journal(|journal, _| journal.replicate_to(Box::new(copy))).map_err(failed)?;
     if let Some(node) = node {
         if service.node_leads(node) == Some(false) {
@@ -140,7 +170,7 @@ pub(crate) fn lead(
     node: &str,
     out: &mut dyn Write,
 ) -> Result<(Service, Lead)> {
-    let copy = Etcd::new(members.to_vec(), &service.meeting_id()).with_timeout(Duration::from_secs(1));
+    let copy = copy_of(members, &service.meeting_id()).with_timeout(Duration::from_secs(1));
     let mut lease = copy.grant(LEASE_SECONDS).map_err(failed)?;
     let mut waited: Option<Instant> = None;
     loop {
@@ -174,7 +204,7 @@ pub(crate) fn lead(
         None => writeln!(out, "Nodo {node}: lidera la reunión / leads the meeting")?,
     }
     let (lost, told) = std::sync::mpsc::channel();
-    let keeper = Etcd::new(members.to_vec(), &service.meeting_id()).with_timeout(Duration::from_secs(1));
+    let keeper = copy_of(members, &service.meeting_id()).with_timeout(Duration::from_secs(1));
     std::thread::Builder::new().name("asamblea-lease".into()).spawn(move || {
         let every = Duration::from_millis(LEASE_SECONDS * 1000 / 3);
         let mut last_kept = Instant::now();
@@ -206,7 +236,7 @@ pub(crate) fn publish(
     this: super::serve::Node<'_>,
     out: &mut dyn Write,
 ) -> Result<()> {
-    let copy = Etcd::new(members.to_vec(), &service.meeting_id()).with_timeout(Duration::from_secs(1));
+    let copy = copy_of(members, &service.meeting_id()).with_timeout(Duration::from_secs(1));
     match this.advertise {
         Some(address) => copy.publish_address(this.name, address).map_err(failed)?,
         None => writeln!(
@@ -227,7 +257,7 @@ pub(crate) fn list_nodes(
     (members, meeting, dir): (&[SocketAddr], &asamblea_wire::MeetingId, &std::path::Path),
     node: &str,
 ) -> Result<()> {
-    let copy = Etcd::new(members.to_vec(), meeting).with_timeout(Duration::from_secs(1));
+    let copy = copy_of(members, meeting).with_timeout(Duration::from_secs(1));
     let dir = dir.to_path_buf();
     let mut warned = std::collections::HashSet::new();
     let mut certified = move |nodes: Vec<(String, String)>| -> Vec<(String, String)> {

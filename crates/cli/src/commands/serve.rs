@@ -98,6 +98,14 @@ pub fn serve(
         }
         _ => None,
     };
+    if let Some(folder) = &replication.replica_tls {
+        super::replica::use_tls(folder)?;
+    } else if !replica.is_empty() {
+        writeln!(
+            out,
+            "AVISO / WARNING: sin --replica-tls, el tráfico con etcd va sin cifrar por la red de la sede (docs/replication.md) / without --replica-tls, etcd traffic is unencrypted on the venue's network"
+        )?;
+    }
     let node = replication.node.as_deref().map(|name| Node { name, advertise: advertise.as_deref() });
     serve_locked(dir, MeetingLock::acquire_or_explain(dir)?, listen, internet, limits, (&replica, node), out)
 }
@@ -125,6 +133,11 @@ pub struct Replication {
     /// at a node that dies go on at the one that leads.
     #[arg(long, value_name = "ANFITRIÓN:PUERTO", requires = "node")]
     pub advertise: Option<String>,
+    /// Con --replica: la carpeta con ca.crt, client.crt y client.key de
+    /// `asamblea etcd-tls`; habla TLS con etcd / with --replica: the folder
+    /// with the nodes' etcd certificate; speaks TLS to etcd.
+    #[arg(long, value_name = "CARPETA", requires = "replica")]
+    pub replica_tls: Option<std::path::PathBuf>,
 }
 
 /// This node of a replicated meeting: its name, and its address for the
@@ -320,8 +333,14 @@ fn serve_locked(
         if let Some(node) = node {
             // While it waits, the desk's commands beside it say so.
             let members = replica.iter().map(ToString::to_string).collect();
-            asamblea_venue::lock::StandbyRun { pid: std::process::id(), node: node.to_string(), members }
-                .write(dir)?;
+            let tls = super::replica::tls_folder();
+            asamblea_venue::lock::StandbyRun {
+                pid: std::process::id(),
+                node: node.to_string(),
+                members,
+                tls,
+            }
+            .write(dir)?;
             let led = super::replica::lead(dir, service, replica, node, out);
             asamblea_venue::lock::StandbyRun::remove(dir);
             let (leading, lead) = led?;

@@ -28,16 +28,22 @@ fn serve(dir: &Path, cluster: &Cluster) -> (Child, String, String) {
 /// beside the meeting), as on machines of their own.
 fn start(dir: &Path, cluster: &Cluster, node: Option<&str>) -> (Child, String) {
     let port = std::net::TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port();
-    start_on(dir, cluster, node, port)
+    start_on(dir, cluster, (node, port), &[])
 }
 
-/// [`start`] on `port`.
-fn start_on(dir: &Path, cluster: &Cluster, node: Option<&str>, port: u16) -> (Child, String) {
+/// [`start`] on `port`, with `extra` arguments.
+fn start_on(
+    dir: &Path,
+    cluster: &Cluster,
+    (node, port): (Option<&str>, u16),
+    extra: &[&str],
+) -> (Child, String) {
     let members: Vec<String> = cluster.endpoints().iter().map(ToString::to_string).collect();
     let mut command = Command::new(env!("CARGO_BIN_EXE_asamblea"));
     command
         .args(["serve", dir.to_str().unwrap(), "--listen", &format!("127.0.0.1:{port}")])
-        .args(["--replica", &members.join(",")]);
+        .args(["--replica", &members.join(",")])
+        .args(extra);
     if let Some(node) = node {
         command.args(["--node", node]);
         command.env("ASAMBLEA_KEYS", dir.with_file_name(format!("keys-{node}")));
@@ -254,21 +260,7 @@ fn a_standby_takes_the_meeting_by_itself_when_its_leader_dies() {
     }
     // The desk's command on the standby's machine says it waits, and
     // which node leads, where.
-    let refused = Command::new(env!("CARGO_BIN_EXE_asamblea"))
-        .args(["checkin", second.to_str().unwrap(), "C-3"])
-        .env("ASAMBLEA_KEYS", parent.join("keys-nodo-2"))
-        .output()
-        .unwrap();
-    let said = String::from_utf8_lossy(&refused.stderr);
-    assert_eq!(refused.status.code(), Some(2), "{said}");
-    assert!(said.contains("este nodo (nodo-2, proceso") && said.contains("en espera"), "{said}");
-    assert!(
-        said.contains(&format!(
-            "Lidera nodo-1: su consola de registro está en https://{leader_address}/personal"
-        )),
-        "{said}"
-    );
-    assert!(said.contains("ASAMBLEA_OPERATOR_TOKEN"), "{said}");
+    desk_on_standby_names_the_leader(&parent, &second, &leader_address);
     // With the operator's token, the same command goes through the leader.
     let through = Command::new(env!("CARGO_BIN_EXE_asamblea"))
         .args(["checkin", second.to_str().unwrap(), "B-2"])
@@ -880,7 +872,7 @@ fn the_board_and_a_console_open_at_a_dead_leader_go_on_at_the_node_that_took_ove
     assert!(!browser.page_text().contains("SIN CONEXIÓN"), "{}", browser.page_text());
     // nodo-1 back, as a standby; a console's sign-in open at nodo-2.
     let port = one_address.rsplit_once(':').unwrap().1.parse().unwrap();
-    let (back, _) = start_on(&first, &cluster, Some("nodo-1"), port);
+    let (back, _) = start_on(&first, &cluster, (Some("nodo-1"), port), &[]);
     let mut back = quiet(back);
     let mut out = BufReader::new(back.stdout.take().unwrap());
     until(&mut out, "en espera");
@@ -908,4 +900,86 @@ fn the_board_and_a_console_open_at_a_dead_leader_go_on_at_the_node_that_took_ove
     back.wait().unwrap();
     crate::support::remove_meeting(&first);
     let _ = std::fs::remove_dir_all(&parent);
+}
+
+/// etcd with TLS alone (`asamblea etcd-tls`, `serve --replica-tls`): the
+/// nodes replicate, follow and take over through it; a client without
+/// the nodes' certificate, or with a kiosk's (the venue's CA), gets
+/// nothing from the cluster; a desk command on the standby's machine
+/// still finds the leader.
+#[test]
+fn a_replicated_meeting_over_tls_lets_in_only_the_nodes_certificate() {
+    if let Some(why) = missing() {
+        return asamblea_replica::cluster::not_run(
+            "replicated::a_replicated_meeting_over_tls",
+            why,
+            Path::new(env!("CARGO_TARGET_TMPDIR")),
+        );
+    }
+    let (parent, first, second, tokens) =
+        two_nodes("keyed-tls", |first| drop(asamblea_pki::enroll_kiosk(first, "quiosco-1").unwrap()));
+    keys_for_each(&parent, &first);
+    let pki = parent.join("etcd-tls");
+    let made = asamblea_ok(&["etcd-tls", pki.to_str().unwrap(), "--host", "127.0.0.1"]);
+    assert!(String::from_utf8_lossy(&made.stdout).contains("client.crt"));
+    let client = asamblea_pki::etcd_client_config(&pki).unwrap();
+    let cluster = Cluster::start_tls("replicated-tls", &pki, client.clone());
+    let tls = ["--replica-tls", pki.to_str().unwrap()];
+    let port = || std::net::TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port();
+    let (leader, leader_address) = start_on(&first, &cluster, (Some("nodo-1"), port()), &tls);
+    let (mut leader, said) = serving(leader);
+    assert!(said.contains("Nodo nodo-1: lidera la reunión") && !said.contains("sin --replica-tls"), "{said}");
+    let (mut standby, standby_address) = start_on(&second, &cluster, (Some("nodo-2"), port()), &tls);
+    let mut standby_out = BufReader::new(standby.stdout.take().unwrap());
+    until(&mut standby_out, "en espera");
+    let (status, answer) =
+        post(&first, &leader_address, &tokens["operator"], "/api/v1/checkins", json!({ "holder": "A-1" }));
+    assert!((200..300).contains(&status), "{status} {answer}");
+    // In the copy, read over TLS with the nodes' certificate.
+    let meeting = read_id(&first);
+    let copy = asamblea_replica::Etcd::new(cluster.endpoints(), &meeting).with_tls(Some(client));
+    let head = copy.head().unwrap().expect("a head");
+    assert_eq!(head.seq, asamblea_ledger::record_count(&first.join("ledger.db"), &meeting).unwrap());
+    // Plain HTTP, and a kiosk's certificate of the venue's CA: nothing.
+    let plain = asamblea_replica::Etcd::new(cluster.endpoints(), &meeting)
+        .with_timeout(std::time::Duration::from_secs(2));
+    assert!(plain.head().is_err(), "plain HTTP answered");
+    let kiosk = std::fs::read_to_string(first.join("tls/kiosks/quiosco-1.crt")).unwrap();
+    let kiosk_key = std::fs::read_to_string(first.join("tls/kiosks/quiosco-1.key")).unwrap();
+    let etcd_ca = std::fs::read_to_string(pki.join("ca.crt")).unwrap();
+    let stranger = asamblea_pki::client_config(&etcd_ca, Some((&kiosk, &kiosk_key))).unwrap();
+    let stranger = asamblea_replica::Etcd::new(cluster.endpoints(), &meeting)
+        .with_timeout(std::time::Duration::from_secs(2))
+        .with_tls(Some(std::sync::Arc::new(stranger)));
+    assert!(stranger.head().is_err(), "a kiosk's certificate was let in");
+    // The desk's command on the standby's machine asks the copy over TLS.
+    desk_on_standby_names_the_leader(&parent, &second, &leader_address);
+    // The leader dies: the standby takes over through the TLS cluster.
+    leader.kill().unwrap();
+    leader.wait().unwrap();
+    let said = until(&mut standby_out, "Ctrl-C");
+    assert!(said.contains("Nodo nodo-2: toma la reunión"), "{said}");
+    std::thread::spawn(move || for _ in standby_out.lines() {});
+    assert_eq!(present(&second, &standby_address), 600, "the arrival the leader acknowledged");
+    standby.kill().unwrap();
+    standby.wait().unwrap();
+    crate::support::remove_meeting(&first);
+    let _ = std::fs::remove_dir_all(&parent);
+}
+
+/// `checkin` on nodo-2's machine while it waits: refused (nothing
+/// recorded), saying it waits, that nodo-1 leads and where its console
+/// is, and the way through with the operator's token.
+fn desk_on_standby_names_the_leader(parent: &Path, second: &Path, leader_address: &str) {
+    let refused = Command::new(env!("CARGO_BIN_EXE_asamblea"))
+        .args(["checkin", second.to_str().unwrap(), "C-3"])
+        .env("ASAMBLEA_KEYS", parent.join("keys-nodo-2"))
+        .output()
+        .unwrap();
+    let said = String::from_utf8_lossy(&refused.stderr);
+    assert_eq!(refused.status.code(), Some(2), "{said}");
+    assert!(said.contains("este nodo (nodo-2, proceso") && said.contains("en espera"), "{said}");
+    let console = format!("Lidera nodo-1: su consola de registro está en https://{leader_address}/personal");
+    assert!(said.contains(&console), "{said}");
+    assert!(said.contains("ASAMBLEA_OPERATOR_TOKEN"), "{said}");
 }
