@@ -657,6 +657,20 @@ pub struct Nodes {
     pub nodes: Vec<NodeAddress>,
 }
 
+/// A pass that continues a staff member's console session at another
+/// node of a replicated meeting (`POST /api/v1/session/pass`; the page
+/// posts it to the next node's `/personal/continuar` when its own stops
+/// answering).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+pub struct SessionPassAnswer {
+    /// The pass and the node's signature, `BYTES:SIGNATURE` in hexadecimal
+    /// (`docs/ledger-format.md` §6).
+    pub pass: String,
+    /// How long any node of the meeting takes it, in milliseconds.
+    pub expires_in_ms: u64,
+}
+
 /// One node and where it serves.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]

@@ -390,7 +390,12 @@ enum Command {
         /// líder replicado, por estos segundos, y la puesta al día de un
         /// seguidor / instead: ballots a second and p99, one daemon alone
         /// and a replicated leader, for this long; and a follower's catch-up.
-        #[arg(long, value_name = "SEGUNDOS", value_parser = clap::value_parser!(u64).range(1..=600))]
+        #[arg(
+            long,
+            value_name = "SEGUNDOS",
+            value_parser = clap::value_parser!(u64).range(1..=600),
+            conflicts_with_all = ["rounds", "rate", "seed"]
+        )]
         throughput: Option<u64>,
     },
     /// Mide la reunión mixta a escala: asistentes a distancia con el

@@ -30,25 +30,47 @@ enum Writer {
 
 fn writer(dir: &Path) -> Result<Writer> {
     match MeetingLock::acquire(dir)? {
-        Ok(lock) => Ok(Writer::Files(lock)),
+        Ok(lock) => match asamblea_venue::lock::ReplicaMark::read(dir)? {
+            None => Ok(Writer::Files(lock)),
+            // A replicated meeting's node whose daemon is not running: its
+            // ledger is the copy's, and a record written here alone could
+            // be set aside at the next takeover (acknowledged, then lost).
+            Some(mark) => {
+                drop(lock);
+                let why = format!(
+                    "{}: esta carpeta es el nodo «{}» de una reunión replicada y su daemon no está corriendo: lo que el comando \
+                     escribiera aquí solo no quedaría en la copia, así que no escribe nada / this folder is a node of a replicated \
+                     meeting and its daemon is not running: what the command wrote here alone would not be in the copy, so it writes nothing.",
+                    dir.display(),
+                    mark.node
+                );
+                through_the_leader(dir, mark, &why)
+            }
+        },
         Err(Holder::Daemon(run)) => Ok(Writer::Daemon(Box::new(Daemon::connect(dir, run)?))),
         Err(Holder::Standby(run)) => {
-            // With the operator's own token, through the node that leads.
-            if let Some(token) = std::env::var(OPERATOR_TOKEN).ok().filter(|t| !t.trim().is_empty()) {
-                let leader = leader_run(dir, &run, token.trim())?;
-                let mut daemon = Daemon::connect(dir, leader)?;
-                daemon.standby = Some(run);
-                return Ok(Writer::Daemon(Box::new(daemon)));
-            }
-            let holder = Holder::Standby(run.clone());
-            bail!(
-                "{}{}\nO dé la clave del operador en {OPERATOR_TOKEN} y el comando irá por el nodo que lidera / or give the operator's token in {OPERATOR_TOKEN} and the command goes through the node that leads",
-                busy_message(dir, &holder),
-                who_leads(dir, &run)
-            )
+            let why = busy_message(dir, &Holder::Standby(run.clone()));
+            through_the_leader(dir, run.node, &why)
         }
         Err(holder) => bail!("{}", busy_message(dir, &holder)),
     }
+}
+
+/// A desk command on a replicated meeting's node that does not serve
+/// (`run`: as a standby's file or the folder's `ReplicaMark` names it): with the
+/// operator's own token, through the node that leads; else refused with
+/// `why`, naming the node that leads and where.
+fn through_the_leader(dir: &Path, run: asamblea_venue::lock::ReplicaMark, why: &str) -> Result<Writer> {
+    if let Some(token) = std::env::var(OPERATOR_TOKEN).ok().filter(|t| !t.trim().is_empty()) {
+        let leader = leader_run(dir, &run, token.trim())?;
+        let mut daemon = Daemon::connect(dir, leader)?;
+        daemon.standby = Some(run);
+        return Ok(Writer::Daemon(Box::new(daemon)));
+    }
+    bail!(
+        "{why}{}\nO dé la clave del operador en {OPERATOR_TOKEN} y el comando irá por el nodo que lidera / or give the operator's token in {OPERATOR_TOKEN} and the command goes through the node that leads",
+        who_leads(dir, &run)
+    )
 }
 
 /// The variable that carries the operator's token (printed by `init`) for
@@ -56,7 +78,7 @@ fn writer(dir: &Path) -> Result<Writer> {
 const OPERATOR_TOKEN: &str = "ASAMBLEA_OPERATOR_TOKEN";
 
 /// The node that leads and its published address, as the copy says.
-fn leader_of(dir: &Path, run: &asamblea_venue::lock::StandbyRun) -> Option<(String, Option<String>)> {
+fn leader_of(dir: &Path, run: &asamblea_venue::lock::ReplicaMark) -> Option<(String, Option<String>)> {
     let members: Vec<std::net::SocketAddr> = run.members.iter().filter_map(|m| m.parse().ok()).collect();
     let meeting = asamblea_venue::secrets::read_meeting_id(dir).ok()?;
     let tls = match &run.tls {
@@ -73,7 +95,7 @@ fn leader_of(dir: &Path, run: &asamblea_venue::lock::StandbyRun) -> Option<(Stri
 
 /// How to reach the node that leads, as the desk with `token`; a refusal
 /// that says why when the copy names no leader or no address for it.
-fn leader_run(dir: &Path, run: &asamblea_venue::lock::StandbyRun, token: &str) -> Result<DaemonRun> {
+fn leader_run(dir: &Path, run: &asamblea_venue::lock::ReplicaMark, token: &str) -> Result<DaemonRun> {
     match leader_of(dir, run) {
         Some((_, Some(address))) => Ok(DaemonRun { pid: 0, address, token: token.to_string() }),
         Some((leader, None)) => bail!(
@@ -87,7 +109,7 @@ fn leader_run(dir: &Path, run: &asamblea_venue::lock::StandbyRun, token: &str) -
 
 /// Which node leads a replicated meeting and where its consoles are, as
 /// the copy says (empty when the copy cannot be asked).
-fn who_leads(dir: &Path, run: &asamblea_venue::lock::StandbyRun) -> String {
+fn who_leads(dir: &Path, run: &asamblea_venue::lock::ReplicaMark) -> String {
     let Some((leader, address)) = leader_of(dir, run) else { return String::new() };
     match address {
         Some(address) => format!(
@@ -106,7 +128,7 @@ struct Daemon {
     dir: std::path::PathBuf,
     /// On a standby's machine: the node it reaches is the leader the copy
     /// names, asked again when a connection is lost.
-    standby: Option<asamblea_venue::lock::StandbyRun>,
+    standby: Option<asamblea_venue::lock::ReplicaMark>,
 }
 
 impl Daemon {

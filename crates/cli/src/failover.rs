@@ -90,26 +90,20 @@ struct Node {
 }
 
 impl Node {
+    /// `serve` of its folder as a node of the replicated meeting.
     fn start(&mut self, members: &str, logs: &Path) -> Result<()> {
-        let log = std::fs::OpenOptions::new()
-            .create(true)
-            .append(true)
-            .open(logs.join(format!("{}.log", self.name)))?;
-        let child = Command::new(&self.exe)
-            .arg("serve")
-            .arg(&self.dir)
-            .args(["--listen", &self.address.to_string(), "--replica", members, "--node", self.name])
-            .env("ASAMBLEA_KEYS", &self.keys)
-            .stdout(Stdio::null())
-            .stderr(log)
-            .spawn()
-            .with_context(|| format!("{}: no arranca / does not start", self.name))?;
-        self.child = Some(child);
-        Ok(())
+        let name = self.name;
+        self.spawn(&["--replica", members, "--node", name], logs)
     }
 
     /// `serve` of its folder alone: one process, no replica.
     fn start_alone(&mut self, logs: &Path) -> Result<()> {
+        self.spawn(&[], logs)
+    }
+
+    /// `serve` of its folder on its address with `more` arguments, its log
+    /// appended to `LOGS/<name>.log`.
+    fn spawn(&mut self, more: &[&str], logs: &Path) -> Result<()> {
         let log = std::fs::OpenOptions::new()
             .create(true)
             .append(true)
@@ -118,6 +112,7 @@ impl Node {
             .arg("serve")
             .arg(&self.dir)
             .args(["--listen", &self.address.to_string()])
+            .args(more)
             .env("ASAMBLEA_KEYS", &self.keys)
             .stdout(Stdio::null())
             .stderr(log)

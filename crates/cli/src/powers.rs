@@ -97,6 +97,16 @@ pub fn import(dir: &Path, file: &Path, choice: WithBadRows, out: &mut dyn Write)
         .with_context(|| format!("{name}: no se puede leer el archivo / cannot read the file"))?;
     // The lock first: a daemon serving the meeting is said before a long read.
     let lock = MeetingLock::acquire_or_explain(dir)?;
+    if let Some(mark) = asamblea_venue::lock::ReplicaMark::read(dir)? {
+        bail!(
+            "{}: esta carpeta es el nodo «{}» de una reunión replicada: lo que este comando escribiera aquí solo no quedaría \
+             en la copia. Registre los poderes en la consola del registro del nodo que lidera (/registro, «Poderes») / this \
+             folder is a node of a replicated meeting: what this command wrote here alone would not be in the copy. Lodge the \
+             powers on the desk console of the node that leads",
+            dir.display(),
+            mark.node
+        );
+    }
     let rows = bytes.iter().filter(|&&b| b == b'\n').count() as u64;
     let bar = progress_bar(rows, "Leyendo los poderes / reading the powers");
     let read = powers_file::read(&name, bytes.as_slice(), |n| bar.set_position(n));

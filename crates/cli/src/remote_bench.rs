@@ -20,8 +20,8 @@
 //! 2. **The daemon is `asamblea serve`**, a child process (so that its
 //!    resident memory and CPU are its own), with the internet listener
 //!    (`--public-listen`, a company certificate the bench makes) and its
-//!    caps set for N (`--max-connections`, `--max-feeds`), never above
-//!    its descriptors less 1.024 (the listeners share them: above them
+//!    caps set for N (`--max-feeds` never above its descriptors less
+//!    1.024, `--max-connections` less 512: the listeners share them; above them
 //!    the feeds took every one and the kiosks could not connect); the
 //!    bench says what the caps sized from the open-file limit alone would
 //!    have refused. The open-file limit is raised (this process's, which

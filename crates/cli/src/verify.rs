@@ -253,14 +253,13 @@ pub fn verify(path: &Path, inputs: &VerifyInputs, out: &mut dyn Write) -> Result
         // observer's witnessed heads are), so that `verify DIR` refuses
         // whatever the start refuses — and it checks every line, not only
         // the latest.
-        let heads =
-            match asamblea_venue::checkpoints::read(path, &files.meeting_id, &files.daemon.public_key()) {
-                Ok(heads) => heads,
-                Err(e @ asamblea_venue::VenueError::Equivocation { .. }) => {
-                    return said_failed(out, inputs.json, &e.to_string(), &skipped);
-                }
-                Err(e) => return Err(e.into()),
-            };
+        let heads = match asamblea_venue::checkpoints::read(path, &files.meeting_id, &files.head_keys()?) {
+            Ok(heads) => heads,
+            Err(e @ asamblea_venue::VenueError::Equivocation { .. }) => {
+                return said_failed(out, inputs.json, &e.to_string(), &skipped);
+            }
+            Err(e) => return Err(e.into()),
+        };
         let signed = heads.signed();
         kept = Some(KeptHeads {
             seqs: signed.iter().map(|(c, _)| c.seq).filter(|seq| !given.contains(seq)).collect(),

@@ -212,7 +212,7 @@ mod held;
 mod powers;
 mod timing;
 use attendees::attendance_blocks;
-pub use held::{FloorLine, HeldAs, LapseLine, NodeLine, RemoteLines};
+pub use held::{FloorLine, FloorOutcome, HeldAs, LapseLine, NodeLine, RemoteLines};
 pub use timing::PollClock;
 
 fn heading(level: u8, text: &str) -> Block {

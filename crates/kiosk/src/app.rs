@@ -302,14 +302,21 @@ impl App {
                 // one that answered last, each in turn (a standby does not
                 // listen; the node that leads does).
                 let folder = &self.0.folder;
-                let addrs = folder.settings.daemon_addrs()?;
+                let entries = folder.settings.daemon_entries();
                 let start = self.0.next_daemon.load(std::sync::atomic::Ordering::Relaxed);
-                let wait = if addrs.len() > 1 { Duration::from_secs(3) } else { Duration::from_secs(5) };
+                let wait = if entries.len() > 1 { Duration::from_secs(3) } else { Duration::from_secs(5) };
                 let mut failures = Vec::new();
                 let mut connected = None;
-                for k in 0..addrs.len() {
-                    let at = (start + k) % addrs.len();
-                    let (addr, host) = &addrs[at];
+                for k in 0..entries.len() {
+                    let at = (start + k) % entries.len();
+                    let (addr, host) = match crate::folder::Settings::resolve(entries[at]) {
+                        Ok(resolved) => resolved,
+                        Err(e) => {
+                            failures.push(format!("{e:#}"));
+                            continue;
+                        }
+                    };
+                    let (addr, host) = (&addr, &host);
                     let name = rustls::pki_types::ServerName::try_from(host.clone()).context(
                         "kiosk.toml: el nombre del daemon no es válido / the daemon's name is not valid",
                     )?;

@@ -75,27 +75,28 @@ impl Settings {
         )
     }
 
-    /// The daemon's addresses, resolved, each with the name its
-    /// certificate must carry (the host as written): one, or a replicated
-    /// meeting's nodes in the order written.
-    pub fn daemon_addrs(&self) -> Result<Vec<(SocketAddr, String)>> {
+    /// The daemon's addresses as written: one, or a replicated meeting's
+    /// nodes in the order written. Each is resolved when it is tried
+    /// ([`Settings::resolve`]): a node whose name no longer resolves (its
+    /// machine gone from the network) never keeps the kiosk from the next.
+    pub fn daemon_entries(&self) -> Vec<&str> {
+        self.daemon.split(',').map(str::trim).collect()
+    }
+
+    /// One of [`Settings::daemon_entries`] resolved, with the name its
+    /// certificate must carry (the host as written).
+    pub fn resolve(daemon: &str) -> Result<(SocketAddr, String)> {
         use std::net::ToSocketAddrs;
-        self.daemon
-            .split(',')
-            .map(str::trim)
-            .map(|daemon| {
-                let addr = daemon
-                    .to_socket_addrs()
-                    .with_context(|| format!("{SETTINGS}: daemon = \"{daemon}\" no es una dirección (HOST:PUERTO) / is not an address (HOST:PORT)"))?
-                    .next()
-                    .with_context(|| format!("{SETTINGS}: daemon = \"{daemon}\" no corresponde a ninguna dirección; revise la red y el nombre / resolves to nothing"))?;
-                let host = match daemon.rsplit_once(':') {
-                    Some((host, _)) => host.trim_start_matches('[').trim_end_matches(']').to_string(),
-                    None => daemon.to_string(),
-                };
-                Ok((addr, host))
-            })
-            .collect()
+        let addr = daemon
+            .to_socket_addrs()
+            .with_context(|| format!("{SETTINGS}: daemon = \"{daemon}\" no es una dirección (HOST:PUERTO) / is not an address (HOST:PORT)"))?
+            .next()
+            .with_context(|| format!("{SETTINGS}: daemon = \"{daemon}\" no corresponde a ninguna dirección; revise la red y el nombre / resolves to nothing"))?;
+        let host = match daemon.rsplit_once(':') {
+            Some((host, _)) => host.trim_start_matches('[').trim_end_matches(']').to_string(),
+            None => daemon.to_string(),
+        };
+        Ok((addr, host))
     }
 
     /// The meeting id.
@@ -236,14 +237,20 @@ mod tests {
             daemon_key: "cd".repeat(32),
             board: "https://urna.local:8443/".into(),
         };
-        let one = with("127.0.0.1:8443").daemon_addrs().unwrap();
+        let resolved = |daemon: &str| -> Vec<Result<(SocketAddr, String)>> {
+            with(daemon).daemon_entries().into_iter().map(Settings::resolve).collect()
+        };
+        let one: Vec<_> = resolved("127.0.0.1:8443").into_iter().map(Result::unwrap).collect();
         assert_eq!(one, [("127.0.0.1:8443".parse().unwrap(), "127.0.0.1".to_string())]);
-        let three = with("10.20.0.11:8443, 10.20.0.12:8443,[::1]:9000").daemon_addrs().unwrap();
+        let three = resolved("10.20.0.11:8443, 10.20.0.12:8443,[::1]:9000");
         assert_eq!(
-            three.iter().map(|(a, h)| format!("{a} {h}")).collect::<Vec<_>>(),
+            three.into_iter().map(|r| r.map(|(a, h)| format!("{a} {h}")).unwrap()).collect::<Vec<_>>(),
             ["10.20.0.11:8443 10.20.0.11", "10.20.0.12:8443 10.20.0.12", "[::1]:9000 ::1"]
         );
-        let bad = with("10.20.0.11:8443,urna").daemon_addrs().unwrap_err().to_string();
+        // A bad one is named, and the others still resolve.
+        let [good, bad] = <[_; 2]>::try_from(resolved("10.20.0.11:8443,urna")).ok().unwrap();
+        assert!(good.is_ok());
+        let bad = bad.unwrap_err().to_string();
         assert!(bad.contains("daemon = \"urna\" no es una dirección"), "{bad}");
     }
 

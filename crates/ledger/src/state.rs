@@ -7,10 +7,13 @@
 
 use std::collections::HashMap;
 
-use asamblea_rules::{Call, Channel, Meeting, MeetingKind, Profile, Refusal, Register, Sessions};
+use asamblea_rules::{Call, Meeting, MeetingKind, Profile, Register, Sessions};
+mod attendance;
+mod convening;
 mod floor;
 mod held;
 mod nodes;
+mod polls;
 mod powers;
 mod readings;
 mod rejection;
@@ -27,9 +30,8 @@ pub use sessions::SessionRecord;
 pub use timing::Announcement;
 
 use asamblea_wire::{
-    lot_index, register_digest, AgendaEntry, AgendaItem, AgentArrival, CredentialId, Digest, Event,
-    EventBody, Id, MeetingId, MessageKind, ProxyRefusal, PublicKey, PublishedResult, Signature, SignerRole,
-    StaffRole,
+    AgendaEntry, AgendaItem, AgentArrival, CredentialId, Digest, Event, EventBody, Id, MeetingId,
+    MessageKind, ProxyRefusal, PublicKey, Signature, SignerRole, StaffRole,
 };
 
 /// A written statement (constancia) as recorded: the item, who made it,
@@ -172,16 +174,6 @@ pub struct State {
     leader: Option<(Id, PublicKey, u64)>,
     /// Every takeover, in order: its record and the node.
     takeovers: Vec<(u64, Id)>,
-}
-
-/// Whether `person` attends now: a holder present in person, or an agent
-/// carrying at least one holder.
-fn attends(meeting: &Meeting, person: &Id) -> bool {
-    meeting.register().iter().any(|(at, holder)| match meeting.presence().channel(at) {
-        Channel::InPerson => holder.id() == person.as_str(),
-        Channel::Agent { agent, .. } => meeting.presence().agent_id(agent) == person.as_str(),
-        Channel::Absent => false,
-    })
 }
 
 impl State {
@@ -384,46 +376,10 @@ impl State {
         }
     }
 
-    /// Records a badge or a remote credential: a number and a key issued
-    /// once, and one live credential per person (a lost one is revoked
-    /// before its replacement).
-    fn issue_badge(
-        &mut self,
-        credential: CredentialId,
-        key: &PublicKey,
-        person: &Id,
-        remote: bool,
-    ) -> Result<(), Rejection> {
-        self.meeting_mut()?;
-        let key = key.to_bytes();
-        if self.badges.contains_key(&credential) || self.badge_keys.contains_key(&key) {
-            return Err(Rejection::BadgeInUse(credential));
-        }
-        if let Some(held) = self.badge_of(person.as_str()) {
-            return Err(Rejection::BadgeHeld { person: person.as_str().to_string(), held });
-        }
-        self.badges.insert(credential, Badge { key, person: person.clone(), revoked: false, remote });
-        self.badge_keys.insert(key, credential);
-        self.live_badges.insert(person.as_str().to_string(), credential);
-        Ok(())
-    }
-
     fn meeting_mut(&mut self) -> Result<&mut Meeting, Rejection> {
         self.meeting.as_mut().ok_or(Rejection::OutOfPlace(
             "primero se importa el registro de accionistas / the register must be imported first",
         ))
-    }
-
-    /// The meeting and its attendance, both to change: an arrival or a
-    /// departure the meeting admits is written in the attendance at once.
-    fn meeting_and_attendance(
-        &mut self,
-    ) -> Result<(&mut Meeting, &mut asamblea_rules::Attendance), Rejection> {
-        let attendance = &mut self.attendance;
-        let meeting = self.meeting.as_mut().ok_or(Rejection::OutOfPlace(
-            "primero se importa el registro de accionistas / the register must be imported first",
-        ))?;
-        Ok((meeting, attendance))
     }
 
     fn apply(&mut self, body: &EventBody, signer: &PublicKey, time_ms: Option<u64>) -> Result<(), Rejection> {
@@ -436,305 +392,29 @@ impl State {
             ));
         }
         match body {
-            EventBody::MeetingConvened {
-                daemon_key,
-                profile,
-                profile_digest,
-                meeting_kind,
-                call,
-                settings,
-                agenda,
-            } => {
-                if self.convened.is_some() {
-                    return Err(Rejection::OutOfPlace(
-                        "la reunión se convoca una sola vez / the meeting is convened once",
-                    ));
-                }
-                if self.expected_daemon_key.is_some_and(|k| k != *daemon_key) {
-                    return Err(Rejection::DaemonKeyMismatch);
-                }
-                if profile.as_str() != self.profile.name() || *profile_digest != self.profile_digest {
-                    return Err(Rejection::ProfileMismatch { named: profile.as_str().to_string() });
-                }
-                self.profile = self.profile.clone().with_settings(*settings);
-                self.daemon_key = Some(*daemon_key);
-                self.convened = Some((*meeting_kind, *call));
-                self.agenda = agenda.clone();
-            }
-            EventBody::StaffEnrolled { key, role, name } => {
-                // Staff are enrolled when the meeting is convened, before
-                // anything is recorded that a member could have signed.
-                if self.meeting.is_some() {
-                    return Err(Rejection::OutOfPlace("el personal se inscribe antes de importar el registro de accionistas / staff are enrolled before the register is imported"));
-                }
-                if self.staff.contains_key(key) {
-                    return Err(Rejection::StaffInUse);
-                }
-                // One key, one signer: a key that signs the daemon's kinds
-                // and a role's would let whoever holds the daemon's key
-                // act as a member without that member's key ever being
-                // drawn, and a ledger could not say who acted.
-                if self.daemon_key == Some(*key) || self.nodes.iter().any(|(_, node)| node == key) {
-                    return Err(Rejection::DaemonKeyEnrolled);
-                }
-                self.staff.insert(*key, (*role, name.clone()));
-            }
-            EventBody::RegisterImported { register_digest: digest, holders, capital } => {
-                let Some(register) = &self.register else {
-                    return Err(Rejection::OutOfPlace(
-                        "el registro de accionistas se importa una sola vez / the register is imported once",
-                    ));
-                };
-                if register_digest(register) != *digest
-                    || register.len() != *holders as usize
-                    || register.capital() != capital
-                {
-                    return Err(Rejection::RegisterMismatch);
-                }
-                let (kind, call) = self.convened.expect("checked above");
-                let register = self.register.take().expect("checked above");
-                self.meeting = Some(Meeting::new(register, self.profile.clone(), kind, call));
-            }
-            EventBody::CheckedInPerson { holder } => {
-                self.sessions.check_arrival().map_err(Rejection::Session)?;
-                self.check_room_channel(holder.as_str())?;
-                let (meeting, attendance) = self.meeting_and_attendance()?;
-                meeting.arrive_in_person(holder.as_str()).map_err(Rejection::Rules)?;
-                let at: Vec<_> = meeting.register().lookup(holder.as_str()).into_iter().collect();
-                attendance.arrived(meeting, &at, seq);
-                self.mark(seq, time_ms, asamblea_rules::QuorumEvent::Presence);
-            }
-            EventBody::CheckedInAgent(arrival) => {
-                self.sessions.check_arrival().map_err(Rejection::Session)?;
-                self.check_room_channel(arrival.agent.as_str())?;
-                let principals: Vec<&str> = arrival.principals.iter().map(Id::as_str).collect();
-                let (meeting, attendance) = self.meeting_and_attendance()?;
-                meeting
-                    .arrive_as_agent(
-                        arrival.agent.as_str(),
-                        &principals,
-                        arrival.capacity,
-                        arrival.declared_role,
-                    )
-                    .map_err(Rejection::Rules)?;
-                let at: Vec<_> = principals.iter().filter_map(|p| meeting.register().lookup(p)).collect();
-                attendance.arrived(meeting, &at, seq);
-                self.powers.arrived(self.meeting.as_ref().expect("admitted above"), arrival, seq);
-                self.mark(seq, time_ms, asamblea_rules::QuorumEvent::Presence);
-            }
-            EventBody::ProxyRefused { arrival, reason } => {
-                let meeting = self.meeting.as_ref().ok_or(Rejection::OutOfPlace(
-                    "primero se importa el registro de accionistas / the register must be imported first",
-                ))?;
-                let principals: Vec<&str> = arrival.principals.iter().map(Id::as_str).collect();
-                let actual = meeting
-                    .check_arrival(
-                        arrival.agent.as_str(),
-                        &principals,
-                        arrival.capacity,
-                        arrival.declared_role,
-                    )
-                    .err();
-                // A power found wanting is the staff's judgment, not the
-                // rules'; every other reason must be the rules' own.
-                if reason.code() != "power-document-rejected"
-                    && actual.map(Refusal::code) != Some(reason.code())
-                {
-                    return Err(Rejection::RefusalMismatch { recorded: reason.code(), actual });
-                }
-                self.refused_proxies.push((arrival.clone(), *reason));
-            }
-            EventBody::CheckedOut { person } => {
-                let (meeting, attendance) = self.meeting_and_attendance()?;
-                meeting.leave(person.as_str()).map_err(Rejection::Rules)?;
-                attendance.left(meeting, person.as_str(), seq);
-                self.mark(seq, time_ms, asamblea_rules::QuorumEvent::Presence);
-            }
-            EventBody::BadgeIssued { credential, key, person } => {
-                self.issue_badge(*credential, key, person, false)?;
-            }
-            EventBody::BadgeRevoked { credential } => {
-                let badge = self.badges.get_mut(credential).ok_or(Rejection::UnknownBadge(*credential))?;
-                if badge.revoked {
-                    return Err(Rejection::RevokedBadge(*credential));
-                }
-                badge.revoked = true;
-                self.live_badges.remove(badge.person.as_str());
-                self.badges_revoked += 1;
-            }
-            EventBody::ItemOpened { item } => {
-                let entry = self
-                    .agenda
-                    .iter()
-                    .find(|entry| entry.item == *item)
-                    .ok_or_else(|| Rejection::NotOnAgenda(item.as_str().to_string()))?;
-                // The decoder checked every convened item against the
-                // rules' item rules, so this cannot fail on a decoded one.
-                let spec = entry.to_spec().map_err(|e| Rejection::BadItem(e.to_string()))?;
-                // The rules' own refusals first (FORMAT.md's codes); then a
-                // meeting convened with its whole agenda (every one since
-                // sessions exist) opens a poll only in session.
-                self.meeting_mut()?.check_open(&spec).map_err(Rejection::Rules)?;
-                self.sessions.check_poll(self.whole_agenda.is_some()).map_err(Rejection::Session)?;
-                let at = self.meeting_mut()?.open(spec).map_err(Rejection::Rules)?;
-                self.mark(seq, time_ms, asamblea_rules::QuorumEvent::PollOpened(at));
-            }
-            EventBody::Ballot(ballot) => {
-                let badge =
-                    self.badges.get(&ballot.credential).ok_or(Rejection::UnknownBadge(ballot.credential))?;
-                if badge.revoked {
-                    return Err(Rejection::RevokedBadge(ballot.credential));
-                }
-                if badge.key != signer.to_bytes() {
-                    return Err(Rejection::SignerNotAllowed { kind: "ballot", role: SignerRole::Attendee });
-                }
-                let person = badge.person.clone();
-                self.check_credential_channel(ballot.credential, badge.remote, person.as_str())?;
-                let meeting = self.meeting.as_ref().ok_or(Rejection::OutOfPlace(
-                    "primero se importa el registro de accionistas / the register must be imported first",
-                ))?;
-                let item =
-                    meeting.item_index(ballot.item.as_str()).ok_or(Rejection::Rules(Refusal::UnknownItem))?;
-                if meeting.item(item).is_closed() {
-                    return Err(Rejection::Rules(Refusal::ItemClosed));
-                }
-                let mut parts = Vec::with_capacity(ballot.votes.len());
-                for vote in &ballot.votes {
-                    let holder = meeting
-                        .register()
-                        .lookup(vote.holder.as_str())
-                        .ok_or(Rejection::Rules(Refusal::UnknownHolder))?;
-                    let carried = match meeting.presence().channel(holder) {
-                        Channel::Absent => return Err(Rejection::Rules(Refusal::NotPresent)),
-                        Channel::InPerson => meeting.register().holder(holder).id() == person.as_str(),
-                        Channel::Agent { agent, .. } => meeting.presence().agent_id(agent) == person.as_str(),
-                    };
-                    if !carried {
-                        return Err(Rejection::NotCarried(vote.holder.as_str().to_string()));
-                    }
-                    let rules_ballot = vote.choice.to_rules();
-                    meeting.check_cast(item, holder, &rules_ballot).map_err(Rejection::Rules)?;
-                    parts.push((holder, rules_ballot));
-                }
-                let meeting = self.meeting.as_mut().expect("checked above");
-                for (holder, rules_ballot) in parts {
-                    meeting.cast(item, holder, &rules_ballot).expect("judged by check_cast above");
-                }
-            }
-            EventBody::ItemClosed { item } => {
-                self.check_close_timing(item.as_str(), time_ms)?;
-                self.meeting_mut()?.close(item.as_str()).map_err(Rejection::Rules)?;
-                let at =
-                    self.meeting.as_ref().and_then(|m| m.item_index(item.as_str())).expect("closed above");
-                self.mark(seq, time_ms, asamblea_rules::QuorumEvent::PollClosed(at));
-            }
+            EventBody::MeetingConvened { .. }
+            | EventBody::StaffEnrolled { .. }
+            | EventBody::RegisterImported { .. }
+            | EventBody::PollsTimed { .. }
+            | EventBody::AgendaConvened { .. }
+            | EventBody::MeetingModality(_)
+            | EventBody::RegisterNamed { .. }
+            | EventBody::MeetingDescribed { .. } => self.convening_step(body)?,
+            EventBody::CheckedInPerson { .. }
+            | EventBody::CheckedInAgent(_)
+            | EventBody::ProxyRefused { .. }
+            | EventBody::CheckedOut { .. }
+            | EventBody::BadgeIssued { .. }
+            | EventBody::BadgeRevoked { .. }
+            | EventBody::AttendeeNamed { .. }
+            | EventBody::StatementRecorded { .. } => self.attendance_step(body, seq, time_ms)?,
+            EventBody::ItemOpened { .. }
+            | EventBody::Ballot(_)
+            | EventBody::ItemClosed { .. }
+            | EventBody::LotDrawn { .. }
+            | EventBody::ResultPublished { .. } => self.poll_step(body, signer, seq, time_ms)?,
             EventBody::CloseAnnounced { item, countdown_ms } => {
                 self.check_announcement(item.as_str(), *countdown_ms, time_ms)?;
-            }
-            EventBody::PollsTimed { min_open_ms, min_countdown_ms } => {
-                if self.meeting.is_some() || self.poll_timing.is_some() {
-                    return Err(Rejection::OutOfPlace(
-                        "el tiempo de las votaciones se registra una vez, al convocar, antes de importar el registro / \
-                         the polls' timing is recorded once, at convening, before the register is imported",
-                    ));
-                }
-                self.poll_timing = Some(asamblea_rules::PollTiming {
-                    min_open_ms: *min_open_ms,
-                    min_countdown_ms: *min_countdown_ms,
-                });
-            }
-            EventBody::LotDrawn { item, round, seed, winner } => {
-                let meeting = self.meeting.as_ref().ok_or(Rejection::OutOfPlace(
-                    "primero se importa el registro de accionistas / the register must be imported first",
-                ))?;
-                let at = meeting.item_index(item.as_str()).ok_or(Rejection::Rules(Refusal::UnknownItem))?;
-                let entry = meeting.item(at);
-                let tied: Vec<usize> = match entry.result() {
-                    Some(asamblea_rules::ItemResult::Election(e))
-                        if e.outcome == asamblea_rules::Outcome::LotRequired =>
-                    {
-                        e.lot_between.clone()
-                    }
-                    _ => return Err(Rejection::Rules(Refusal::NoLotPending)),
-                };
-                let expected_round = self.rounds(item.as_str());
-                let expected_seed = self.seed(item.as_str());
-                let position = lot_index(seed, item, *round, tied.len() as u32);
-                let drawn =
-                    position.map(|p| entry.option_name(asamblea_rules::OptionIndex::list(tied[p as usize])));
-                if *round != expected_round || Some(*seed) != expected_seed || drawn != Some(winner.as_str())
-                {
-                    return Err(Rejection::LotMismatch(item.as_str().to_string()));
-                }
-                self.meeting_mut()?.draw(item.as_str(), winner.as_str()).map_err(Rejection::Rules)?;
-                *self.rounds.entry(item.as_str().to_string()).or_insert(0) += 1;
-                self.lots.push((item.clone(), *round, *seed, winner.clone()));
-            }
-            EventBody::RegisterNamed { first, names } => {
-                let meeting = self
-                    .meeting
-                    .as_ref()
-                    .ok_or(Rejection::OutOfPlace("los nombres van después de importar el registro de accionistas / names follow the register's import"))?;
-                if *first as usize != self.names.len() {
-                    return Err(Rejection::OutOfPlace(
-                        "los nombres se registran en el orden del registro de accionistas, sin huecos / names are recorded in the register's order, without gaps",
-                    ));
-                }
-                if self.names.len() + names.len() > meeting.register().len() {
-                    return Err(Rejection::OutOfPlace("más nombres que accionistas tiene el registro / more names than the register has holders"));
-                }
-                self.names.extend(names.iter().cloned());
-            }
-            EventBody::MeetingDescribed { file } => {
-                if self.convened.is_none() || self.description.is_some() {
-                    return Err(Rejection::OutOfPlace("la reunión se describe una sola vez, después de convocarla / the meeting is described once, after it is convened"));
-                }
-                self.description = Some(file.clone());
-            }
-            EventBody::StatementRecorded { item, person, text } => {
-                self.on_agenda(item)?;
-                let meeting = self.meeting.as_ref().ok_or(Rejection::OutOfPlace(
-                    "primero se importa el registro de accionistas / the register must be imported first",
-                ))?;
-                if !attends(meeting, person) {
-                    return Err(Rejection::NotAnAttendee(person.as_str().to_string()));
-                }
-                self.statements.push(RecordedStatement {
-                    item: item.clone(),
-                    person: person.clone(),
-                    text: text.clone(),
-                });
-            }
-            EventBody::AttendeeNamed { person, name, document } => {
-                let meeting = self
-                    .meeting
-                    .as_ref()
-                    .ok_or(Rejection::OutOfPlace("the register must be imported first"))?;
-                if !attends(meeting, person) {
-                    return Err(Rejection::NotAnAttendee(person.as_str().to_string()));
-                }
-                // An agent's id is their own document: only a holder (a
-                // company) has someone else attend for it.
-                if document.is_some() && meeting.register().lookup(person.as_str()).is_none() {
-                    return Err(Rejection::OutOfPlace(
-                        "only a holder in person has someone else's document named: an agent's id is their own",
-                    ));
-                }
-                self.attendee_names.insert(
-                    person.as_str().to_string(),
-                    AttendeeName { name: name.clone(), document: document.clone() },
-                );
-                self.attendance.named(person.as_str(), name.as_str(), document.as_ref().map(Id::as_str));
-            }
-            EventBody::AgendaConvened { entries } => {
-                if self.meeting.is_some() || self.whole_agenda.is_some() {
-                    return Err(Rejection::OutOfPlace(
-                        "el orden del día completo se registra una vez, al convocar, antes de importar el registro / \
-                         the whole agenda is recorded once, at convening, before the register is imported",
-                    ));
-                }
-                self.check_whole_agenda(entries)?;
-                self.whole_agenda = Some(entries.clone());
             }
             EventBody::MeetingInstalled { .. }
             | EventBody::MeetingSuspended { .. }
@@ -746,21 +426,6 @@ impl State {
                     "primero se importa el registro de accionistas / the register must be imported first",
                 ))?;
                 self.powers.lodge(meeting, state, power, seq)?;
-            }
-            EventBody::MeetingModality(convened) => {
-                if self.meeting.is_some() || self.modality.is_some() {
-                    return Err(Rejection::OutOfPlace(
-                        "la modalidad se registra una vez, al convocar, antes de importar el registro / \
-                         the modality is recorded once, at convening, before the register is imported",
-                    ));
-                }
-                if !convened.presence.is_coherent() {
-                    return Err(Rejection::OutOfPlace(
-                        "meeting-modality: el latido debe ser de al menos 1 s y la ausencia más larga que un latido / \
-                         the heartbeat must be at least 1 s and the timeout longer than a heartbeat",
-                    ));
-                }
-                self.modality = Some(convened.clone());
             }
             EventBody::PowerRevoked { power, principal, reason } => {
                 let meeting = self.meeting.as_ref().ok_or(Rejection::OutOfPlace(
@@ -785,18 +450,6 @@ impl State {
                 self.floor_step(body, signer, seq)?
             }
             EventBody::NodeEnrolled { .. } | EventBody::LeaderTookOver { .. } => self.node_step(body, seq)?,
-            EventBody::ResultPublished { item, result } => {
-                let meeting = self.meeting.as_ref().ok_or(Rejection::OutOfPlace(
-                    "primero se importa el registro de accionistas / the register must be imported first",
-                ))?;
-                let at = meeting.item_index(item.as_str()).ok_or(Rejection::Rules(Refusal::UnknownItem))?;
-                let Some(actual) = meeting.item(at).result() else {
-                    return Err(Rejection::NotClosed(item.as_str().to_string()));
-                };
-                if PublishedResult::from_rules(actual, meeting.register()) != *result {
-                    return Err(Rejection::ResultMismatch(item.as_str().to_string()));
-                }
-            }
         }
         Ok(())
     }

@@ -74,20 +74,66 @@ impl Cluster {
     }
 
     fn start_with(name: &str, tls: Option<(PathBuf, std::sync::Arc<rustls::ClientConfig>)>) -> Cluster {
+        Cluster::start_picking(name, tls, &mut free_port)
+    }
+
+    /// [`Cluster::start`] with the ports `pick` gives (the test of a port
+    /// taken by someone else uses it).
+    pub fn start_on_ports(name: &str, pick: &mut dyn FnMut() -> SocketAddr) -> Cluster {
+        Cluster::start_picking(name, None, pick)
+    }
+
+    fn start_picking(
+        name: &str,
+        tls: Option<(PathBuf, std::sync::Arc<rustls::ClientConfig>)>,
+        pick: &mut dyn FnMut() -> SocketAddr,
+    ) -> Cluster {
         let dir = std::env::temp_dir().join(format!("asamblea-etcd-{name}-{}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&dir);
-        std::fs::create_dir_all(&dir).unwrap();
-        let members: Vec<Member> = (0..3)
-            .map(|i| Member { name: format!("m{i}"), client: free_port(), peer: free_port(), child: None })
-            .collect();
-        let mut cluster = Cluster { dir, members, tls };
-        for i in 0..3 {
-            cluster.start_member(i);
+        // A free port is found by binding it and letting it go: another
+        // test starting its own cluster at the same moment may take it
+        // first. A member that could not bind is started again, with the
+        // whole cluster on fresh ports.
+        for attempt in 1.. {
+            let _ = std::fs::remove_dir_all(&dir);
+            std::fs::create_dir_all(&dir).unwrap();
+            let members: Vec<Member> = (0..3)
+                .map(|i| Member { name: format!("m{i}"), client: pick(), peer: pick(), child: None })
+                .collect();
+            let mut cluster = Cluster { dir: dir.clone(), members, tls: tls.clone() };
+            for i in 0..3 {
+                cluster.start_member(i);
+            }
+            // Until every member is well, or one could not bind.
+            let started = Instant::now();
+            let mut taken = false;
+            while started.elapsed() < Duration::from_secs(60) {
+                if (0..3).any(|i| cluster.could_not_bind(i)) {
+                    taken = true;
+                    break;
+                }
+                if (0..3).all(|i| cluster.is_healthy(i)) {
+                    break;
+                }
+                std::thread::sleep(Duration::from_millis(100));
+            }
+            if taken && attempt < 5 {
+                continue;
+            }
+            // Said with the member's log when it is not well.
+            for i in 0..3 {
+                cluster.wait_healthy(i);
+            }
+            return cluster;
         }
-        for i in 0..3 {
-            cluster.wait_healthy(i);
-        }
-        cluster
+        unreachable!("the attempts end with a cluster or a panic")
+    }
+
+    /// Whether member `i` ended because its port was taken.
+    fn could_not_bind(&mut self, i: usize) -> bool {
+        let ended = self.members[i].child.as_mut().is_some_and(|c| c.try_wait().ok().flatten().is_some());
+        ended
+            && std::fs::read_to_string(self.dir.join(format!("{}.log", self.members[i].name)))
+                .is_ok_and(|log| log.contains("address already in use"))
     }
 
     /// The members' client addresses.
@@ -135,23 +181,27 @@ impl Cluster {
         self.members[i].child = Some(child);
     }
 
+    /// Whether member `i` says it is healthy (the cluster has a leader).
+    fn is_healthy(&self, i: usize) -> bool {
+        match &self.tls {
+            None => health(self.members[i].client),
+            // A read through the member answers once the cluster has a
+            // leader.
+            Some((_, client)) => {
+                crate::Etcd::new(vec![self.members[i].client], &asamblea_wire::MeetingId([0; 32]))
+                    .with_timeout(Duration::from_secs(2))
+                    .with_tls(Some(client.clone()))
+                    .leader()
+                    .is_ok()
+            }
+        }
+    }
+
     /// Waits until member `i` says it is healthy (the cluster has a leader).
     fn wait_healthy(&self, i: usize) {
         let started = Instant::now();
         loop {
-            let well = match &self.tls {
-                None => health(self.members[i].client),
-                // A read through the member answers once the cluster has
-                // a leader.
-                Some((_, client)) => {
-                    crate::Etcd::new(vec![self.members[i].client], &asamblea_wire::MeetingId([0; 32]))
-                        .with_timeout(Duration::from_secs(2))
-                        .with_tls(Some(client.clone()))
-                        .leader()
-                        .is_ok()
-                }
-            };
-            if well {
+            if self.is_healthy(i) {
                 return;
             }
             assert!(

@@ -43,7 +43,11 @@ impl Etcd {
     }
 
     /// Takes the lead for `node` under `lease` if no one holds it: `true`
-    /// when this node leads now (or already did).
+    /// when this node leads now under this very lease (or already did).
+    /// The key held under another lease is someone else's lead, even in
+    /// `node`'s name: a node killed and started again within its lease's
+    /// time finds its old name there, under a lease no one keeps alive any
+    /// more, and waits for it to run out like any standby.
     pub fn campaign(&self, node: &str, lease: Lease) -> Result<bool, String> {
         let key = b64(self.key("leader").as_bytes());
         let answer = self.post(
@@ -51,13 +55,15 @@ impl Etcd {
             &json!({
                 "compare": [{ "key": key, "target": "CREATE", "result": "EQUAL", "create_revision": "0" }],
                 "success": [{ "requestPut": { "key": key, "value": b64(node.as_bytes()), "lease": lease.id.to_string() } }],
-                "failure": [],
+                "failure": [{ "requestRange": { "key": key } }],
             }),
         )?;
         if answer["succeeded"].as_bool() == Some(true) {
             return Ok(true);
         }
-        Ok(self.leader()?.as_deref() == Some(node))
+        let held = &answer["responses"][0]["response_range"]["kvs"][0];
+        let value = crate::unb64(held["value"].as_str().unwrap_or_default())?;
+        Ok(value == node.as_bytes() && number(&held["lease"]) == Some(lease.id))
     }
 
     /// The node that leads, if one does.

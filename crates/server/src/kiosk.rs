@@ -159,8 +159,7 @@ pub(crate) fn sheet_of(
 /// from now (0 once it has run); none before an announcement.
 fn close_in_ms(state: &asamblea_ledger::State, item: &str) -> Option<u64> {
     let end = state.announcement(item)?.end_ms();
-    let now = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0, |d| d.as_millis());
-    Some(u64::try_from(u128::from(end).saturating_sub(now)).unwrap_or(u64::MAX))
+    Some(end.saturating_sub(crate::limits::now_ms()))
 }
 
 /// A ballot as a kiosk sends it. Its fields borrow from the request's

@@ -80,6 +80,7 @@ pub mod letters;
 mod limits;
 mod meeting;
 mod nodes;
+mod passes;
 mod powers;
 mod public;
 mod receipt_page;
@@ -197,6 +198,8 @@ pub(crate) struct Inner {
     pub(crate) heartbeats: remote::presence::Heartbeats,
     /// A replicated meeting's nodes and the pages' policy naming them.
     pub(crate) nodes: nodes::Known,
+    /// The session passes this node took from another (`passes`).
+    pub(crate) passes: passes::Taken,
 }
 
 /// A token bucket, in thousandths of a request (integers only).
@@ -250,6 +253,7 @@ impl AppState {
             registrations: remote::pending::Registrations::default(),
             heartbeats: remote::presence::Heartbeats::default(),
             nodes: nodes::Known::default(),
+            passes: passes::Taken::default(),
             closing: tokio::sync::watch::channel(false).0,
         })))
     }

@@ -78,8 +78,14 @@ pub(crate) struct Bounds {
     last_warned: AtomicU64,
 }
 
-fn millis(duration: Duration) -> u64 {
+/// A duration in whole milliseconds (saturating).
+pub(crate) fn millis(duration: Duration) -> u64 {
     u64::try_from(duration.as_millis()).unwrap_or(u64::MAX)
+}
+
+/// The wall clock, in milliseconds since the Unix epoch.
+pub(crate) fn now_ms() -> u64 {
+    std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0, millis)
 }
 
 impl Bounds {
@@ -113,7 +119,7 @@ impl Bounds {
 
     /// Logs that a limit bit, once a second at most.
     fn bit(&self, message: std::fmt::Arguments<'_>) {
-        let now = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0, millis);
+        let now = now_ms();
         let before = self.last_warned.load(Ordering::Relaxed);
         if now.saturating_sub(before) >= 1000
             && self.last_warned.compare_exchange(before, now, Ordering::Relaxed, Ordering::Relaxed).is_ok()

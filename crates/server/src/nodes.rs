@@ -19,9 +19,11 @@ use asamblea_api::public::{NodeAddress, Nodes};
 use crate::callers::{get_page, Callers, Routes};
 use crate::AppState;
 
-/// The policy of every page: only what the daemon itself serves.
+/// The policy of every page: only what the daemon itself serves, and in a
+/// replicated meeting the other nodes' addresses, which a page may ask
+/// whether they serve and post a console's session pass to (`passes`).
 const POLICY: &str = "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; \
-     connect-src 'self'{}; form-action 'self'; frame-ancestors 'none'; base-uri 'none'";
+     connect-src 'self'{}; form-action 'self'{}; frame-ancestors 'none'; base-uri 'none'";
 
 /// The nodes known, and the policy that names them.
 pub(crate) struct Known {
@@ -52,6 +54,24 @@ fn policy(nodes: &[NodeAddress]) -> HeaderValue {
 }
 
 impl Known {
+    /// Whether the meeting is replicated: nodes have published where they
+    /// serve.
+    pub(crate) fn replicated(&self) -> bool {
+        !self.nodes.read().unwrap_or_else(std::sync::PoisonError::into_inner).nodes.is_empty()
+    }
+
+    /// Whether `origin` (a request's `Origin`) is a page of one of the
+    /// nodes: `https://` and a published address, as a browser writes it
+    /// (the host in lower case, no `:443`).
+    pub(crate) fn names_origin(&self, origin: &str) -> bool {
+        let Some(address) = origin.strip_prefix("https://") else { return false };
+        let nodes = self.nodes.read().unwrap_or_else(std::sync::PoisonError::into_inner);
+        nodes.nodes.iter().any(|n| {
+            let published = n.address.to_ascii_lowercase();
+            published == address || published.strip_suffix(":443") == Some(address)
+        })
+    }
+
     /// The Content-Security-Policy of every answer now.
     pub(crate) fn policy(&self) -> HeaderValue {
         self.policy.read().unwrap_or_else(std::sync::PoisonError::into_inner).clone()
@@ -114,6 +134,29 @@ mod tests {
         }
         let value = policy(&[NodeAddress { name: "sede-2".into(), address: "10.20.0.12:8443".into() }]);
         assert!(value.to_str().unwrap().contains("connect-src 'self' https://10.20.0.12:8443;"), "{value:?}");
-        assert!(policy(&[]).to_str().unwrap().contains("connect-src 'self';"));
+        assert!(value.to_str().unwrap().contains("form-action 'self' https://10.20.0.12:8443;"), "{value:?}");
+        assert!(policy(&[]).to_str().unwrap().contains("connect-src 'self'; form-action 'self';"));
+    }
+
+    /// A page's `Origin` as a browser writes it names a node however its
+    /// address was published: the host in lower case, the port 443 left out.
+    #[test]
+    fn an_origin_names_a_node_as_a_browser_writes_it() {
+        let known = Known::default();
+        *known.nodes.write().unwrap() = Nodes {
+            this: Some("sede-1".into()),
+            nodes: vec![
+                NodeAddress { name: "sede-1".into(), address: "Sede-1.local:443".into() },
+                NodeAddress { name: "sede-2".into(), address: "10.20.0.12:8443".into() },
+            ],
+        };
+        for origin in ["https://sede-1.local", "https://10.20.0.12:8443"] {
+            assert!(known.names_origin(origin), "{origin}");
+        }
+        for origin in
+            ["http://10.20.0.12:8443", "https://10.20.0.12", "https://sede-1.local:8443", "null", ""]
+        {
+            assert!(!known.names_origin(origin), "{origin}");
+        }
     }
 }

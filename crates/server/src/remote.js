@@ -144,9 +144,13 @@ const el = (tag, text, className) => {
 };
 const n = (v) => Number(v).toLocaleString("es-CO");
 function say(text, good) {
+  sayAs(text, good ? "ok" : "no");
+}
+// `kind`: ok (green), no (red: something to do), leave (amber: to know).
+function sayAs(text, kind) {
   const box = document.getElementById("aviso");
   box.textContent = text;
-  box.className = "said " + (good ? "ok" : "no");
+  box.className = "said " + kind;
 }
 function show(step) {
   for (const id of ["paso-inscripcion", "paso-espera", "paso-unirse", "paso-reunion", "paso-fin"]) {
@@ -203,9 +207,12 @@ async function join(back) {
   if (r.ok) {
     leftHere = false;
     const at = new Date().toLocaleTimeString("es-CO", { hour: "2-digit", minute: "2-digit", hour12: false });
-    say(back
-      ? "Se perdió su conexión y su presencia se interrumpió; volvió a la reunión a las " + at + ". / Your connection was lost; you are back in the meeting."
-      : "Usted ya está en la reunión, a distancia. / You are in the meeting, remotely.", !back);
+    // A return is good news, told in amber: nothing is to be done, but
+    // the minutes record the interruption.
+    if (back) {
+      sayAs("Volvió a la reunión a las " + at + ". Mientras su conexión estuvo caída su presencia se interrumpió, y el acta lo dice. / "
+        + "You are back in the meeting; while your connection was down your presence was interrupted, as the minutes say.", "leave");
+    } else say("Usted ya está en la reunión, a distancia. / You are in the meeting, remotely.", true);
     await refresh();
   } else say(failure(r), false);
 }

@@ -494,7 +494,13 @@ fn held_as(
                     .map_or(item.as_str().to_string(), |a| a.title.clone())
             }),
             text: s.text.as_str().to_string(),
-            outcome: s.handled.as_ref().map(|h| h.1.spanish().to_string()),
+            outcome: s.handled.as_ref().map(|h| match h.1 {
+                asamblea_wire::SubmissionOutcome::Read => asamblea_documents::acta::FloorOutcome::Read,
+                asamblea_wire::SubmissionOutcome::Answered => {
+                    asamblea_documents::acta::FloorOutcome::Answered
+                }
+                asamblea_wire::SubmissionOutcome::NotRead => asamblea_documents::acta::FloorOutcome::NotRead,
+            }),
             note: s.handled.as_ref().map(|h| h.2.as_str().to_string()).unwrap_or_default(),
         })
         .collect();

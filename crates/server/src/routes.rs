@@ -30,6 +30,7 @@ fn groups() -> Vec<Routes> {
     [
         crate::public::routes(),
         crate::nodes::routes(),
+        crate::passes::routes(),
         crate::console::routes(),
         crate::desk::routes(),
         crate::powers::routes(),

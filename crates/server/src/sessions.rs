@@ -111,6 +111,13 @@ impl Sessions {
         }
     }
 
+    /// Whether `account` holds an open session here.
+    pub(crate) fn holds(&self, account: &str) -> bool {
+        let now = Instant::now();
+        let sessions = self.0.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+        sessions.values().any(|s| s.account == account && now.duration_since(s.last_seen) < IDLE)
+    }
+
     /// Ends the session of a cookie value.
     pub(crate) fn close(&self, cookie: &str) {
         self.0

@@ -4,13 +4,16 @@
 //! Each line is a checkpoint and its daemon signature,
 //! `SEQ:HEAD:SIGNATURE` (ledger-format §6 and §11's witness form), appended
 //! whenever the daemon signs a durable head: every few seconds while a
-//! poll is open, at every close, and at a clean stop. At start the latest
-//! line whose signature verifies with the meeting's daemon key is
-//! *trusted*: the records up to it are checked by their chain alone (the
+//! poll is open, at every close, and at a clean stop; and, on a
+//! replicated meeting's standby, every few seconds while it takes in
+//! records from the copy (each one checked by the replay first). At start
+//! the latest line whose signature verifies with one of this machine's
+//! daemon keys (the meeting's, and each node's in the key folder:
+//! [`crate::service::MeetingFiles::head_keys`]) is *trusted*: the records up to it are checked by their chain alone (the
 //! head at its number must be the signed one) and their signatures are not
 //! checked again; every record after it is checked in full.
 //!
-//! Why that is safe: only the daemon's key signs a checkpoint, so someone
+//! Why that is safe: only a daemon's key signs a checkpoint, so someone
 //! with the files but not the key can remove lines (the start then checks
 //! more), or leave them, but not write one; and any change to a record up
 //! to a trusted checkpoint changes the chain's head there, which stops the
@@ -56,11 +59,11 @@ pub fn append(dir: &Path, checkpoint: &Checkpoint, signature: &Signature) -> Res
     file.write_all(line.as_bytes()).map_err(VenueError::io(&path, WRITE))
 }
 
-/// The lines of `DIR/ledger.checkpoints` as read, for one meeting and its
-/// daemon key; see [`read`].
+/// The lines of `DIR/ledger.checkpoints` as read, for one meeting and the
+/// daemon keys it trusts; see [`read`].
 pub struct SignedHeads {
     meeting: MeetingId,
-    daemon_key: PublicKey,
+    keys: Vec<PublicKey>,
     /// Every line that parses, highest number first (in the file's order
     /// among lines of one number); signatures not yet checked, but for
     /// lines that share a number with another head.
@@ -69,11 +72,12 @@ pub struct SignedHeads {
     count: usize,
 }
 
-/// `DIR/ledger.checkpoints` read for `meeting` and its `daemon_key` (no
-/// file: no lines). Refused ([`VenueError::Equivocation`]) when the key
-/// signed two different heads at one event; only such lines' signatures
+/// `DIR/ledger.checkpoints` read for `meeting` and the daemon `keys` whose
+/// signatures count (no file: no lines). Refused
+/// ([`VenueError::Equivocation`]) when they signed two different heads at
+/// one event; only such lines' signatures
 /// are checked here, so a start with thousands of lines stays quick.
-pub fn read(dir: &Path, meeting: &MeetingId, daemon_key: &PublicKey) -> Result<SignedHeads, VenueError> {
+pub fn read(dir: &Path, meeting: &MeetingId, keys: &[PublicKey]) -> Result<SignedHeads, VenueError> {
     let path = path(dir);
     let bytes = match std::fs::read(&path) {
         Ok(bytes) => bytes,
@@ -95,7 +99,7 @@ pub fn read(dir: &Path, meeting: &MeetingId, daemon_key: &PublicKey) -> Result<S
         })
         .collect();
     lines.sort_by_key(|(checkpoint, _)| std::cmp::Reverse(checkpoint.seq));
-    let heads = SignedHeads { meeting: *meeting, daemon_key: *daemon_key, lines, count };
+    let heads = SignedHeads { meeting: *meeting, keys: keys.to_vec(), lines, count };
     // Lines of one number are next to each other: two heads there, both
     // signed, are the daemon's key contradicting itself.
     for group in heads.lines.chunk_by(|(a, _), (b, _)| a.seq == b.seq) {
@@ -113,7 +117,7 @@ pub fn read(dir: &Path, meeting: &MeetingId, daemon_key: &PublicKey) -> Result<S
 
 impl SignedHeads {
     fn is_signed(&self, (checkpoint, signature): &(Checkpoint, Signature)) -> bool {
-        checkpoint.verify(&self.meeting, &self.daemon_key, signature).is_ok()
+        self.keys.iter().any(|key| checkpoint.verify(&self.meeting, key, signature).is_ok())
     }
 
     /// The highest head the daemon signed: what a start trusts. The
@@ -150,7 +154,7 @@ mod tests {
         let daemon = Keypair::from_seed(&[1; 32]);
         let outsider = Keypair::from_seed(&[2; 32]);
         let latest_trusted =
-            |dir: &Path, meeting: &MeetingId, key: &PublicKey| read(dir, meeting, key).unwrap().latest();
+            |dir: &Path, meeting: &MeetingId, key: &PublicKey| read(dir, meeting, &[*key]).unwrap().latest();
         assert_eq!(latest_trusted(&dir, &meeting, &daemon.public_key()), None, "no file");
         let at = |seq: u64| Checkpoint { seq, head: Digest([seq as u8; 32]) };
         append(&dir, &at(5), &at(5).sign(&meeting, &daemon)).unwrap();
@@ -164,7 +168,7 @@ mod tests {
         assert_eq!(latest_trusted(&dir, &meeting, &daemon.public_key()), Some(at(9)));
         // Every signed line, lowest first, for `verify DIR`; the other
         // three counted as lines only.
-        let heads = read(&dir, &meeting, &daemon.public_key()).unwrap();
+        let heads = read(&dir, &meeting, &[daemon.public_key()]).unwrap();
         assert_eq!(heads.signed().iter().map(|(c, _)| *c).collect::<Vec<_>>(), [at(5), at(9)]);
         assert_eq!(heads.lines(), 5);
         std::fs::remove_dir_all(&dir).ok();
@@ -190,7 +194,7 @@ mod tests {
             )
             .unwrap();
             append(&dir, &second, &second.sign(&meeting, &daemon)).unwrap();
-            match read(&dir, &meeting, &key) {
+            match read(&dir, &meeting, &[key]) {
                 Err(VenueError::Equivocation { seq: 9, first: a, second: b, .. }) => {
                     assert_eq!((a, b), (first.head, second.head));
                 }
@@ -205,7 +209,33 @@ mod tests {
         append(&dir, &true_head, &true_head.sign(&meeting, &daemon)).unwrap();
         append(&dir, &true_head, &true_head.sign(&meeting, &daemon)).unwrap();
         append(&dir, &other_head, &other_head.sign(&meeting, &Keypair::from_seed(&[2; 32]))).unwrap();
-        assert_eq!(read(&dir, &meeting, &key).unwrap().latest(), Some(true_head));
+        assert_eq!(read(&dir, &meeting, &[key]).unwrap().latest(), Some(true_head));
+        std::fs::remove_dir_all(&dir).ok();
+    }
+
+    /// A replicated meeting's machine trusts the heads its node signed as
+    /// well as the meeting's key's; two heads at one event by the two keys
+    /// are two histories all the same.
+    #[test]
+    fn a_nodes_heads_count_beside_the_meetings_and_may_not_contradict_them() {
+        let dir = std::env::temp_dir().join(format!("asamblea-checkpoints-nodes-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).unwrap();
+        let meeting = MeetingId([7; 32]);
+        let (daemon, node) = (Keypair::from_seed(&[1; 32]), Keypair::from_seed(&[3; 32]));
+        let keys = [daemon.public_key(), node.public_key()];
+        let at = |seq: u64| Checkpoint { seq, head: Digest([seq as u8; 32]) };
+        append(&dir, &at(5), &at(5).sign(&meeting, &daemon)).unwrap();
+        append(&dir, &at(9), &at(9).sign(&meeting, &node)).unwrap();
+        assert_eq!(read(&dir, &meeting, &keys).unwrap().latest(), Some(at(9)));
+        assert_eq!(
+            read(&dir, &meeting, &keys[..1]).unwrap().latest(),
+            Some(at(5)),
+            "the node's key not given"
+        );
+        let other = Checkpoint { seq: 5, head: Digest([6; 32]) };
+        append(&dir, &other, &other.sign(&meeting, &node)).unwrap();
+        assert!(matches!(read(&dir, &meeting, &keys), Err(VenueError::Equivocation { seq: 5, .. })));
         std::fs::remove_dir_all(&dir).ok();
     }
 }

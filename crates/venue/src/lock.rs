@@ -158,7 +158,7 @@ pub fn busy_message(dir: &Path, holder: &Holder) -> String {
         Holder::Standby(run) => format!(
             "{}: este nodo ({}, proceso {}) está en espera: la reunión la sirve el nodo que lidera. Use allí la consola de registro (https://…/personal) o estos comandos en su máquina / this node is on standby: the node that leads serves the meeting; use its desk console, or these commands on its machine",
             dir.display(),
-            run.node,
+            run.node.node,
             run.pid
         ),
         Holder::Command { pid } => {
@@ -317,12 +317,8 @@ impl DaemonRun {
 pub struct StandbyRun {
     /// Its process id.
     pub pid: u32,
-    /// The node's name (`--node`).
-    pub node: String,
-    /// The etcd members (`--replica`), as given.
-    pub members: Vec<String>,
-    /// The folder of the nodes' etcd certificate (`--replica-tls`).
-    pub tls: Option<PathBuf>,
+    /// The node and where the copy is, as its folder's `replica.toml`.
+    pub node: ReplicaMark,
 }
 
 impl StandbyRun {
@@ -333,35 +329,99 @@ impl StandbyRun {
     /// Writes `DIR/standby.run` (owner-only, replaced whole), while the
     /// node holds the meeting's lock and waits.
     pub fn write(&self, dir: &Path) -> Result<()> {
-        let members: Vec<String> = self.members.iter().map(|m| format!("{m:?}")).collect();
-        let mut text =
-            format!("pid = {}\nnode = {:?}\nmembers = [{}]\n", self.pid, self.node, members.join(", "));
-        if let Some(tls) = self.tls.as_ref().and_then(|t| t.to_str()) {
-            text.push_str(&format!("tls = {tls:?}\n"));
-        }
+        let node = &self.node;
+        let text =
+            format!("pid = {}\n{}", self.pid, node_lines(&node.node, &node.members, node.tls.as_deref()));
         crate::secrets::write_private_replacing(&StandbyRun::path(dir), text.as_bytes())
     }
 
     /// Reads `DIR/standby.run`; `None` if missing or not one.
     pub fn read(dir: &Path) -> Option<StandbyRun> {
         let table: toml::Table = fs::read_to_string(StandbyRun::path(dir)).ok()?.parse().ok()?;
-        Some(StandbyRun {
-            pid: u32::try_from(table.get("pid")?.as_integer()?).ok()?,
-            node: table.get("node")?.as_str()?.to_string(),
-            members: table
-                .get("members")?
-                .as_array()?
-                .iter()
-                .filter_map(|m| m.as_str().map(str::to_string))
-                .collect(),
-            tls: table.get("tls").and_then(|t| t.as_str()).map(PathBuf::from),
-        })
+        Some(StandbyRun { pid: u32::try_from(table.get("pid")?.as_integer()?).ok()?, node: node_of(&table)? })
     }
 
     /// Removes it: the node leads (or stopped).
     pub fn remove(dir: &Path) {
         let _ = fs::remove_file(StandbyRun::path(dir));
     }
+}
+
+/// What a node of a replicated meeting leaves in its folder once it has
+/// served with the copy in etcd (`DIR/replica.toml`): its ledger is the
+/// copy's from then on, so nothing may write it alone. `serve` without
+/// `--replica` refuses such a folder, and the desk's commands, with no
+/// daemon beside them, go through the node that leads (given the
+/// operator's token) or say which one leads, instead of writing records
+/// no majority holds (a takeover would set them aside: acknowledged, then
+/// lost). Kept until removed by hand, when the copy is given up on
+/// purpose (`docs/replication.md`).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ReplicaMark {
+    /// The node's name (`--node`; empty when it served without one).
+    pub node: String,
+    /// The etcd members (`--replica`), as given.
+    pub members: Vec<String>,
+    /// The folder of the nodes' etcd certificate (`--replica-tls`).
+    pub tls: Option<PathBuf>,
+}
+
+impl ReplicaMark {
+    /// The file, in the meeting directory.
+    pub fn path(dir: &Path) -> PathBuf {
+        dir.join("replica.toml")
+    }
+
+    /// Writes `DIR/replica.toml` (owner-only, replaced whole).
+    pub fn write(&self, dir: &Path) -> Result<()> {
+        let text = format!(
+            "# Esta carpeta es un nodo de una reunión replicada: su libro es el de la copia en etcd.\n\
+             # This folder is a node of a replicated meeting: its ledger is the copy's in etcd.\n{}",
+            node_lines(&self.node, &self.members, self.tls.as_deref())
+        );
+        crate::secrets::write_private_replacing(&ReplicaMark::path(dir), text.as_bytes())
+    }
+
+    /// Reads `DIR/replica.toml`; `None` if missing. A file that is not one
+    /// is refused, naming it: it says the folder is a node's all the same.
+    pub fn read(dir: &Path) -> Result<Option<ReplicaMark>> {
+        let path = ReplicaMark::path(dir);
+        let text = match fs::read_to_string(&path) {
+            Ok(text) => text,
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
+            Err(e) => return Err(VenueError::io(&path, crate::error::READ)(e)),
+        };
+        let mark = text.parse::<toml::Table>().ok().and_then(|table| node_of(&table));
+        mark.map(Some).ok_or_else(|| VenueError::Malformed {
+            path,
+            place: None,
+            message: "no dice qué nodo es ni dónde está la copia (node, members) / does not say which node this is or where the copy is (node, members)".into(),
+        })
+    }
+}
+
+/// The lines `DIR/standby.run` and `DIR/replica.toml` share.
+fn node_lines(node: &str, members: &[String], tls: Option<&Path>) -> String {
+    let members: Vec<String> = members.iter().map(|m| format!("{m:?}")).collect();
+    let mut text = format!("node = {node:?}\nmembers = [{}]\n", members.join(", "));
+    if let Some(tls) = tls.and_then(|t| t.to_str()) {
+        text.push_str(&format!("tls = {tls:?}\n"));
+    }
+    text
+}
+
+/// The node those lines name.
+fn node_of(table: &toml::Table) -> Option<ReplicaMark> {
+    Some(ReplicaMark {
+        node: table.get("node")?.as_str()?.to_string(),
+        members: table
+            .get("members")?
+            .as_array()?
+            .iter()
+            .filter_map(|m| m.as_str().map(str::to_string))
+            .collect(),
+        tls: table.get("tls").and_then(|t| t.as_str()).map(PathBuf::from),
+    })
 }
 
 #[cfg(test)]
@@ -382,9 +442,11 @@ mod tests {
         let held = MeetingLock::acquire(&dir).unwrap().expect("free");
         let run = StandbyRun {
             pid: std::process::id(),
-            node: "sede-2".into(),
-            members: vec!["10.20.0.11:2379".into(), "10.20.0.12:2379".into()],
-            tls: Some(PathBuf::from("/etc/asamblea/etcd \"tls\"")),
+            node: ReplicaMark {
+                node: "sede-2".into(),
+                members: vec!["10.20.0.11:2379".into(), "10.20.0.12:2379".into()],
+                tls: Some(PathBuf::from("/etc/asamblea/etcd \"tls\"")),
+            },
         };
         run.write(&dir).unwrap();
         assert_eq!(StandbyRun::read(&dir).as_ref(), Some(&run));

@@ -31,31 +31,32 @@
 use std::fs;
 use std::path::{Path, PathBuf};
 
-use asamblea_ledger::{register_bytes, register_from_bytes, Appended, Bundle, Journal, Signed, SubmitError};
+use asamblea_ledger::{register_from_bytes, Appended, Journal, Signed, SubmitError};
 use asamblea_rules::{Meeting, Outcome};
 use asamblea_wire::{
-    lot_index, register_digest, AgendaItem, AgentArrival, Ballot, Checkpoint, Credential, CredentialId,
-    Digest, Event, EventBody, HolderVote, Id, Keypair, MeetingId, MessageKind, Nonce, ProxyRefusal,
-    PublicKey, PublishedResult, Receipt, Signature, SignerRole, Text,
+    lot_index, AgendaItem, AgentArrival, Ballot, Checkpoint, Credential, CredentialId, Digest, Event,
+    EventBody, HolderVote, Id, Keypair, MeetingId, MessageKind, Nonce, ProxyRefusal, PublicKey,
+    PublishedResult, Receipt, Signature, SignerRole, Text,
 };
-
-use asamblea_wire::hex::encode as hex;
 
 mod convening;
 mod desk;
+mod files;
+mod init;
 mod polls;
 mod powers;
 mod remote;
 
 pub use desk::holder_names_in;
+pub use files::MeetingFiles;
+pub use init::NewMeeting;
 pub use powers::{Admission, Expected, ExpectedPower, ExpectedPrincipal, LodgeReport, PrincipalStatus};
 
 use crate::error::{VenueError, READ};
 use crate::lock::MeetingLock;
-use crate::meeting_config::{self, MeetingConfig};
-use crate::register_csv;
-use crate::secrets::{create_private_dir, key_folder, random, write_private_new, write_secret};
-use convening::{convened_agenda, whole_agenda};
+use crate::meeting_config::MeetingConfig;
+use crate::secrets::{key_folder, random};
+use convening::convened_agenda;
 
 /// What this module's functions return.
 type Result<T, E = VenueError> = std::result::Result<T, E>;
@@ -150,100 +151,6 @@ pub struct Service {
     daemon_seed: String,
 }
 
-/// The files of a meeting directory that never change after `init`, read
-/// without the meeting's lock: what `export` and `verify` need beside a
-/// running daemon.
-pub struct MeetingFiles {
-    /// `meeting-id`.
-    pub meeting_id: MeetingId,
-    /// `meeting.toml`.
-    pub config: MeetingConfig,
-    /// `KEYS/daemon.seed`: signs receipts, results and checkpoints.
-    pub daemon: Keypair,
-    /// `profile.toml`, byte for byte (its digest is in the ledger).
-    pub profile_bytes: Vec<u8>,
-    /// `register.bin`, the register's canonical bytes.
-    pub register_bytes: Vec<u8>,
-}
-
-impl MeetingFiles {
-    /// Reads them, each error naming its file.
-    pub fn read(dir: &Path) -> Result<MeetingFiles> {
-        let read = |name: &'static str| -> Result<Vec<u8>> {
-            fs::read(dir.join(name)).map_err(VenueError::meeting_file(dir, name))
-        };
-        let text = |name: &'static str| -> Result<String> {
-            String::from_utf8(read(name)?).map_err(|_| VenueError::Malformed {
-                path: dir.join(name),
-                place: None,
-                message: "no es texto UTF-8 / is not UTF-8 text".into(),
-            })
-        };
-        let config =
-            meeting_config::parse(&dir.join("meeting.toml").display().to_string(), &text("meeting.toml")?)?;
-        let meeting_id = crate::secrets::read_meeting_id(dir)?;
-        let daemon = Keypair::from_seed(&crate::secrets::read_key(&key_folder(&meeting_id)?, "daemon")?);
-        Ok(MeetingFiles {
-            meeting_id,
-            config,
-            daemon,
-            profile_bytes: read("profile.toml")?,
-            register_bytes: read("register.bin")?,
-        })
-    }
-
-    /// The meeting id of the meeting in `dir` (`meeting-id`).
-    pub fn meeting_id(dir: &Path) -> Result<MeetingId> {
-        crate::secrets::read_meeting_id(dir)
-    }
-
-    /// The agenda convened in the ledger of the meeting in `dir` (its
-    /// first record), read without the lock and without any key.
-    pub fn convened_agenda(dir: &Path) -> Result<Vec<AgendaItem>> {
-        let meeting = MeetingFiles::meeting_id(dir)?;
-        let records = asamblea_ledger::read_records(&dir.join("ledger.db"), &meeting)?;
-        match records.first().map(|(record, _)| &record.event.body) {
-            Some(EventBody::MeetingConvened { agenda, .. }) => Ok(agenda.clone()),
-            _ => Err(VenueError::Malformed {
-                path: dir.join("ledger.db"),
-                place: None,
-                message: "el registro no empieza por la convocatoria (meeting-convened) / the ledger does not start with meeting-convened".into(),
-            }),
-        }
-    }
-
-    /// Writes the audit bundle of the meeting in `dir` to `out`, streaming
-    /// (`asamblea_ledger::export_bundle`): every record as stored, read
-    /// through SQLite beside any writer and checked on the way, the
-    /// register, the profile, the daemon's key, and a daemon-signed
-    /// checkpoint at every close and at the end. Takes no lock: it works
-    /// beside a running daemon.
-    pub fn export_to(dir: &Path, out: impl std::io::Write) -> Result<asamblea_ledger::Exported> {
-        let files = MeetingFiles::read(dir)?;
-        let sign = |c: &Checkpoint| c.sign(&files.meeting_id, &files.daemon);
-        Ok(asamblea_ledger::export_bundle(&dir.join("ledger.db"), &files.bundle_head(), sign, out)?)
-    }
-
-    /// What a bundle of this meeting says before its records: the
-    /// meeting, the daemon's key, the profile and the register.
-    pub fn bundle_head(&self) -> asamblea_ledger::BundleHead<'_> {
-        asamblea_ledger::BundleHead {
-            meeting: self.meeting_id,
-            daemon_key: self.daemon.public_key(),
-            profile_name: self.config.profile.name(),
-            profile_bytes: &self.profile_bytes,
-            register_bytes: &self.register_bytes,
-        }
-    }
-
-    /// [`MeetingFiles::export_to`] in memory, read back as a [`Bundle`].
-    pub fn export(dir: &Path) -> Result<Bundle> {
-        let mut bytes = Vec::new();
-        MeetingFiles::export_to(dir, &mut bytes)?;
-        Ok(Bundle::decode(&bytes)?)
-    }
-}
-
 /// A person present who may vote.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Attendee {
@@ -253,94 +160,6 @@ pub struct Attendee {
     pub carries: Vec<String>,
     /// The person's badge, if one was issued and not revoked.
     pub badge: Option<CredentialId>,
-}
-
-/// The inputs of a new meeting, checked; nothing is written yet.
-pub struct NewMeeting {
-    config: MeetingConfig,
-    register: asamblea_rules::Register,
-    meeting_text: String,
-    /// The register file's bytes, kept as given (`register.csv`).
-    register_bytes: Vec<u8>,
-    notes: Vec<String>,
-    /// A replicated meeting's nodes (`init --nodes`): the first signs
-    /// with the convening key, each other with a key of its own.
-    nodes: Vec<Id>,
-}
-
-impl NewMeeting {
-    /// The same meeting served by these nodes (`docs/replication.md`):
-    /// each name as an id (it names a key file too); two alike are refused.
-    pub fn with_nodes(mut self, nodes: &[String]) -> Result<NewMeeting> {
-        let mut ids = Vec::new();
-        for node in nodes {
-            let node = id("el nodo / node (--nodes)", node)?;
-            if ids.contains(&node) {
-                return Err(VenueError::refused(format!(
-                    "--nodes nombra dos veces «{node}» / names «{node}» twice"
-                )));
-            }
-            ids.push(node);
-        }
-        self.nodes = ids;
-        Ok(self)
-    }
-
-    /// What was read other than as the formats say (a register's encoding
-    /// or separator), for the operator to see.
-    pub fn notes(&self) -> &[String] {
-        &self.notes
-    }
-
-    /// Checks `meeting.toml` and the register CSV (`progress` is told how
-    /// many register rows were read), before anything is written.
-    pub fn check(
-        meeting_file: &str,
-        meeting_text: &str,
-        register_file: &str,
-        register_bytes: &[u8],
-        progress: impl FnMut(u64),
-    ) -> Result<NewMeeting> {
-        let config = meeting_config::parse(meeting_file, meeting_text)?;
-        meeting_config::check_convening(meeting_file, meeting_text, &config)?;
-        // The convening event carries the whole agenda: it must fit one
-        // ledger message (64 KiB), said before anything is written.
-        let probe = Event {
-            nonce: Nonce([0; 16]),
-            body: EventBody::MeetingConvened {
-                daemon_key: Keypair::from_seed(&[1; 32]).public_key(),
-                profile: id("el perfil / profile", config.profile.name())?,
-                profile_digest: Digest([0; 32]),
-                meeting_kind: config.kind,
-                call: config.call,
-                settings: config.profile.settings(),
-                agenda: convened_agenda(&config)?,
-            },
-        };
-        probe.encode().map_err(|e| {
-            VenueError::refused(format!(
-                "{meeting_file}: el orden del día no cabe en el evento de convocatoria del registro ({e}); acorte los títulos o las listas / \
-                 the agenda does not fit the ledger's convening event: shorten the titles or the lists"
-            ))
-        })?;
-        let whole = Event { nonce: Nonce([0; 16]), body: whole_agenda(&config)? };
-        whole.encode().map_err(|e| {
-            VenueError::refused(format!(
-                "{meeting_file}: el orden del día completo, con sus candidatos, no cabe en un evento del registro ({e}); acorte los títulos o los nombres / \
-                 the whole agenda with its candidates does not fit one ledger event: shorten the titles or the names"
-            ))
-        })?;
-        let imported = register_csv::import(register_file, register_bytes, config.capital, progress)?;
-        register_csv::check_whole(register_file, &imported.register)?;
-        Ok(NewMeeting {
-            config,
-            meeting_text: meeting_text.to_string(),
-            register_bytes: register_bytes.to_vec(),
-            register: imported.register,
-            notes: imported.notes,
-            nodes: Vec::new(),
-        })
-    }
 }
 
 /// The ballot a badge casts on `item` (its votes sorted, as the format
@@ -378,156 +197,6 @@ fn clock() -> asamblea_ledger::Clock {
 }
 
 impl Service {
-    /// Creates a meeting in the (empty, locked) folder `dir`: settings,
-    /// register, keys, and the first events of the ledger (meeting
-    /// convened, the whole agenda, the modality of a mixed or
-    /// non-presential meeting, staff enrolled, register imported, the
-    /// holders' names, the meeting file). Every file is
-    /// owner-only. See [`crate::staging::Staging`] for making it whole or
-    /// not at all.
-    pub fn init(dir: &Path, lock: MeetingLock, new: NewMeeting) -> Result<Service> {
-        Service::init_with_clock(dir, lock, new, clock())
-    }
-
-    /// [`Service::init`] with the ledger's records stamped by `clock`
-    /// ([`Service::open_with_clock`]).
-    pub fn init_with_clock(
-        dir: &Path,
-        lock: MeetingLock,
-        new: NewMeeting,
-        clock: asamblea_ledger::Clock,
-    ) -> Result<Service> {
-        let NewMeeting { config, register, meeting_text, register_bytes: register_file, notes: _, nodes } =
-            new;
-        if dir.join("ledger.db").exists() {
-            return Err(VenueError::refused(format!(
-                "{}: aquí ya hay una reunión; elija una carpeta vacía / a meeting already exists here; choose an empty directory",
-                dir.display()
-            )));
-        }
-        let profile_text = crate::profiles::EMBEDDED
-            .iter()
-            .find(|(name, _)| *name == config.profile.name())
-            .map(|(_, text)| *text)
-            .expect("the config names an embedded profile");
-        write_private_new(&dir.join("meeting.toml"), meeting_text.as_bytes())?;
-        write_private_new(&dir.join("register.csv"), &register_file)?;
-        write_private_new(&dir.join("register.bin"), &register_bytes(&register))?;
-        write_private_new(&dir.join("profile.toml"), profile_text.as_bytes())?;
-        let meeting_id = MeetingId(random());
-        write_private_new(&dir.join("meeting-id"), format!("{}\n", hex(&meeting_id.0)).as_bytes())?;
-        // The seeds go to the meeting's key folder, outside DIR; a new
-        // meeting id names a new, empty one.
-        let keys = key_folder(&meeting_id)?;
-        create_private_dir(&keys)?;
-        write_secret(&keys.join("daemon.seed"), &random())?;
-        let tokens = crate::staff::Accounts::create(dir, &keys)?;
-        // SQLite gives the -wal and -shm files the mode of the database.
-        write_private_new(&dir.join("ledger.db"), b"")?;
-
-        let mut service = Service::open_locked_with(dir, lock, clock)?;
-        let settings = service.config.profile.settings();
-        let daemon_key = service.daemon.public_key();
-        let agenda = convened_agenda(&service.config)?;
-        service.daemon_event(EventBody::MeetingConvened {
-            daemon_key,
-            profile: id("el perfil / profile", service.config.profile.name())?,
-            profile_digest: Digest::sha256(profile_text.as_bytes()),
-            meeting_kind: service.config.kind,
-            call: service.config.call,
-            settings,
-            agenda,
-        })?;
-        let whole = whole_agenda(&service.config)?;
-        service.daemon_event(whole)?;
-        // The poll timing right after the convening, so that a verifier
-        // holds every close to it from the ledger alone (§3.22).
-        let timing = service.config.profile.poll_timing();
-        service.daemon_event(EventBody::PollsTimed {
-            min_open_ms: timing.min_open_ms,
-            min_countdown_ms: timing.min_countdown_ms,
-        })?;
-        if let Some(modality) = convening::convened_modality(&service.config)? {
-            service.daemon_event(modality)?;
-        }
-        // A replicated meeting's nodes: the first with the convening key,
-        // each other with a key of its own (KEYS/daemon-NODE.seed).
-        for (at, node) in nodes.iter().enumerate() {
-            let key = if at == 0 {
-                daemon_key
-            } else {
-                let seed = random();
-                write_secret(&keys.join(format!("daemon-{node}.seed")), &seed)?;
-                Keypair::from_seed(&seed).public_key()
-            };
-            service.daemon_event(EventBody::NodeEnrolled { node: node.clone(), key })?;
-        }
-        let accounts = crate::staff::Accounts::load(dir)?;
-        for account in accounts.iter() {
-            service.daemon_event(EventBody::StaffEnrolled {
-                key: account.key.public_key(),
-                role: account.role,
-                name: id("la cuenta / staff account", &account.name)?,
-            })?;
-        }
-        service.tokens = tokens;
-        service.staff_event(EventBody::RegisterImported {
-            register_digest: register_digest(&register),
-            holders: register.len() as u32,
-            capital: *register.capital(),
-        })?;
-        // The holders' names and the meeting file, in the ledger: every
-        // document (the acta, the exports) is then a function of the audit
-        // bundle alone.
-        let names = service.holder_names()?;
-        let ordered = register
-            .iter()
-            .map(|(_, holder)| {
-                Text::new(names.get(holder.id()).map_or("", String::as_str)).map_err(VenueError::invalid(
-                    format!("el nombre del accionista / the name of holder `{}`", holder.id()),
-                ))
-            })
-            .collect::<Result<Vec<_>>>()?;
-        service.record_names(ordered)?;
-        service.daemon_event(EventBody::MeetingDescribed {
-            file: asamblea_wire::FileText::new(&meeting_text)
-                .map_err(VenueError::invalid("el archivo de la reunión / the meeting file"))?,
-        })?;
-        Ok(service)
-    }
-
-    /// The holders' names as `register-named` events signed by the desk,
-    /// as many to an event as fit, all in one transaction.
-    fn record_names(&mut self, names: Vec<Text>) -> Result<()> {
-        const BYTES: usize = 60_000;
-        let key = self.signer_for(asamblea_wire::MessageKind::RegisterNamed)?;
-        let mut events = Vec::new();
-        let (mut first, mut chunk, mut bytes) = (0u32, Vec::new(), 0usize);
-        for name in names {
-            if chunk.len() == asamblea_wire::limits::MAX_NAMES || bytes + 4 + name.as_str().len() > BYTES {
-                let taken = std::mem::take(&mut chunk);
-                let count = taken.len() as u32;
-                events.push(EventBody::RegisterNamed { first, names: taken });
-                first += count;
-                bytes = 0;
-            }
-            bytes += 4 + name.as_str().len();
-            chunk.push(name);
-        }
-        if !chunk.is_empty() {
-            events.push(EventBody::RegisterNamed { first, names: chunk });
-        }
-        let meeting_id = self.meeting_id;
-        let signed =
-            events.into_iter().map(|body| sign_event(&meeting_id, &key, body)).collect::<Result<Vec<_>>>()?;
-        let mut group = self.journal.begin_group()?;
-        for event in signed {
-            group.push(event)?;
-        }
-        group.commit()?;
-        Ok(())
-    }
-
     /// Opens a meeting directory for writing and replays its ledger, having
     /// removed what a crash left in `DIR/tmp` ([`crate::scratch`]). Fails,
     /// saying who, when another process holds the meeting's lock.
@@ -572,7 +241,7 @@ impl Service {
         // chain checked, not every signature again (`crate::checkpoints`).
         // The file is read as `verify DIR` reads it: two heads the key
         // signed at one event refuse the start.
-        let trusted = crate::checkpoints::read(dir, &files.meeting_id, &files.daemon.public_key())?.latest();
+        let trusted = crate::checkpoints::read(dir, &files.meeting_id, &files.head_keys()?)?.latest();
         let journal = Journal::open_trusting(
             &dir.join("ledger.db"),
             files.meeting_id,
@@ -614,9 +283,30 @@ impl Service {
     pub fn as_node(mut self, node: &str) -> Result<Service> {
         let keys = key_folder(&self.meeting_id)?;
         let name = format!("daemon-{node}");
-        if keys.join(format!("{name}.seed")).exists() {
+        let seed = keys.join(format!("{name}.seed"));
+        if seed.exists() {
             self.daemon = Keypair::from_seed(&crate::secrets::read_key(&keys, &name)?);
             self.daemon_seed = name;
+        }
+        // A meeting that enrolled its nodes is served by them alone, each
+        // with its enrolled key: a name it does not enroll, or a machine
+        // without its node's seed, would sign with a key the record holds
+        // to no stretch (refused at its first daemon event).
+        let enrolled = self.journal.state().nodes();
+        if !enrolled.is_empty() {
+            let names: Vec<&str> = enrolled.iter().map(|(name, _)| name.as_str()).collect();
+            let Some((_, key)) = enrolled.iter().find(|(name, _)| name.as_str() == node) else {
+                return Err(VenueError::refused(format!(
+                    "--node {node}: no es un nodo de esta reunión (inscritos al convocar: {}) / is not one of this meeting's nodes",
+                    names.join(", ")
+                )));
+            };
+            if *key != self.daemon.public_key() {
+                return Err(VenueError::refused(format!(
+                    "--node {node}: falta la clave de este nodo, {}: cópiela de la carpeta de claves que hizo `init` / this node's key is missing: copy it from the key folder `init` made",
+                    seed.display()
+                )));
+            }
         }
         Ok(self)
     }
@@ -761,6 +451,17 @@ impl Service {
     /// the meeting's lock (drop it to let other processes write).
     pub fn close(self) -> MeetingLock {
         // The head at a clean stop, signed, for a quick next start.
+        self.keep_head();
+        self.journal.close();
+        self.lock
+    }
+
+    /// Signs the durable head with this daemon's key and keeps it beside
+    /// the ledger (`crate::checkpoints`), for a quick next start: at a
+    /// clean stop, and on a replicated meeting's standby as it takes in the
+    /// copy's records (each checked by the replay first). A lost line only
+    /// makes the next start check more.
+    pub fn keep_head(&self) {
         if let Ok((seq, head)) = self.journal.tip_handle().durable_tip() {
             if seq > 0 {
                 let checkpoint = Checkpoint { seq, head };
@@ -771,7 +472,5 @@ impl Service {
                 );
             }
         }
-        self.journal.close();
-        self.lock
     }
 }

@@ -118,13 +118,15 @@ message_kinds! {
     LeaderTookOver = 0x27, "leader-took-over", DAEMON;
     Receipt = 0x40, "receipt", DAEMON;
     Checkpoint = 0x41, "checkpoint", DAEMON;
+    SessionPass = 0x42, "session-pass", DAEMON;
 }
 
 impl MessageKind {
     /// True for the kinds that are ledger events (everything but receipts
     /// and checkpoints, which the daemon signs about the ledger, a
-    /// browser's registration, which waits outside it for the desk, and a
-    /// remote attendee's heartbeat, which only keeps their presence).
+    /// browser's registration, which waits outside it for the desk, a
+    /// remote attendee's heartbeat, which only keeps their presence, and a
+    /// staff session's pass from one node to another).
     pub const fn is_event(self) -> bool {
         !matches!(
             self,
@@ -132,6 +134,7 @@ impl MessageKind {
                 | MessageKind::Checkpoint
                 | MessageKind::RemoteRegistration
                 | MessageKind::RemoteHeartbeat
+                | MessageKind::SessionPass
         )
     }
 }

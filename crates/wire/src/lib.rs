@@ -45,7 +45,7 @@
 //! - `event`: [`Event`] and its bodies, among them [`Ballot`].
 //! - `result`: [`PublishedResult`], the figures of a closed item.
 //! - `record`: [`EventRecord`], [`Chain`], [`genesis_head`].
-//! - `statement`: [`Receipt`], [`Checkpoint`].
+//! - `statement`: [`Receipt`], [`Checkpoint`], [`SessionPass`].
 //! - `credential`: [`Credential`], the QR badge.
 //! - `derived`: [`register_digest`], [`withdrawal_digest`], [`lot_index`].
 //! - `admission`: [`admission_code`], the code on an admission letter
@@ -85,7 +85,7 @@ pub use kinds::{MessageKind, SignerRole, StaffRole, FORMAT_VERSION};
 pub use record::{genesis_head, Chain, EventRecord};
 pub use registration::{key_fingerprint, RemoteHeartbeat, RemoteRegistration};
 pub use result::{DecisionFigures, ElectionFigures, PublishedResult, Withdrawal};
-pub use statement::{Checkpoint, Receipt};
+pub use statement::{Checkpoint, Receipt, SessionPass};
 pub use values::{CredentialId, Digest, FileText, Id, MeetingId, Nonce, Prose, Text};
 
 #[cfg(test)]

@@ -26,7 +26,7 @@ use asamblea_wire::{
     admission_code, genesis_head, lot_index, register_digest, signing_input, withdrawal_digest, AgendaItem,
     AgentArrival, Ballot, Chain, Checkpoint, Choice, Credential, CredentialId, Digest, Event, EventBody,
     EventRecord, HolderVote, Id, Keypair, MeetingId, MessageKind, Nonce, ProxyRefusal, PublicKey,
-    PublishedResult, Receipt, Signature, SignerRole, SplitPart, StaffRole, Text,
+    PublishedResult, Receipt, SessionPass, Signature, SignerRole, SplitPart, StaffRole, Text,
 };
 
 // ----- inputs ---------------------------------------------------------------
@@ -1549,6 +1549,26 @@ fn nodes_vectors() -> Vec<(&'static str, Vec<u8>)> {
         }
     }
     out.push(("sede-2's public key", key.to_vec()));
+    // A pass for the chair's session (chair seed), given by sede-2 at
+    // 2026-03-26T14:00:00Z for five minutes: §6's layout by hand.
+    let chair = Keypair::from_seed(&[0x44; 32]).public_key();
+    let (issued, expires) = (1_774_533_600_000u64, 1_774_533_900_000u64);
+    let pass = SessionPass { staff: chair, issued_ms: issued, expires_ms: expires, nonce: [0xE3; 16] };
+    let hand =
+        [&[0x42, 0x02][..], &chair.to_bytes(), &issued.to_be_bytes(), &expires.to_be_bytes(), &[0xE3; 16]]
+            .concat();
+    let encoded = pass.encode();
+    assert_eq!(encoded.len(), 66, "§6: a session pass is 66 bytes");
+    assert_eq!(hex(&encoded), hex(&hand), "session-pass: the crate and the layout of §6 agree");
+    assert_eq!(SessionPass::decode(&encoded).expect("decodes"), pass);
+    let signature = pass.sign(&meeting_id(), &node);
+    assert_eq!(
+        SessionPass::from_text(&pass.to_text(&signature), &meeting_id(), &[chair, node.public_key()]),
+        Some((pass, node.public_key())),
+        "the pass's text is taken back, signed by sede-2"
+    );
+    out.push(("session-pass", encoded));
+    out.push(("signature of the pass by sede-2", signature.0.to_vec()));
     out
 }
 

@@ -17,6 +17,8 @@ pub const LEASE_SECONDS: u64 = 2;
 
 /// How often a standby reads the copy and campaigns.
 const FOLLOW_EVERY: Duration = Duration::from_millis(200);
+/// How often a standby that took in records signs the head it reached.
+const KEEP_HEAD_EVERY: Duration = Duration::from_secs(2);
 
 fn failed(e: impl std::fmt::Display) -> anyhow::Error {
     anyhow::anyhow!("réplica / replica: {e}")
@@ -173,12 +175,23 @@ pub(crate) fn lead(
     let copy = copy_of(members, &service.meeting_id()).with_timeout(Duration::from_secs(1));
     let mut lease = copy.grant(LEASE_SECONDS).map_err(failed)?;
     let mut waited: Option<Instant> = None;
+    // The standby signs the head it reached every few seconds, so that
+    // its next start trusts what it already checked (`checkpoints`).
+    let (mut kept, mut unkept) = (Instant::now(), false);
     loop {
-        if copy.campaign(node, lease).map_err(failed)? {
-            break;
+        // A round in which no member answers (an election among etcd's
+        // members, a blip of the network) is waited out, not fatal.
+        match copy.campaign(node, lease) {
+            Ok(true) => break,
+            Ok(false) => {}
+            Err(e) => {
+                tracing::warn!(error = %e, "réplica: la copia no respondió; se intenta de nuevo / replica: the copy did not answer; trying again");
+                std::thread::sleep(FOLLOW_EVERY);
+                continue;
+            }
         }
         if waited.is_none() {
-            let leader = copy.leader().map_err(failed)?.unwrap_or_else(|| "—".to_string());
+            let leader = copy.leader().ok().flatten().unwrap_or_else(|| "—".to_string());
             writeln!(
                 out,
                 "Nodo {node}: en espera; lidera {leader}. Sigue la copia y toma la reunión si el líder deja de responder / standby; {leader} leads. Follows the copy and takes over if the leader stops answering."
@@ -186,9 +199,24 @@ pub(crate) fn lead(
             out.flush()?;
             waited = Some(Instant::now());
         }
-        service = reconcile(dir, service, (members, Some(node)), out)?.0;
-        if !copy.keep_alive(lease).map_err(failed)? {
-            lease = copy.grant(LEASE_SECONDS).map_err(failed)?;
+        let (followed, reconciled) = reconcile(dir, service, (members, Some(node)), out)?;
+        service = followed;
+        unkept |= matches!(reconciled, Reconciled::CaughtUp { records } if records > 0);
+        if unkept && kept.elapsed() >= KEEP_HEAD_EVERY {
+            service.keep_head();
+            (kept, unkept) = (Instant::now(), false);
+        }
+        match copy.keep_alive(lease) {
+            Ok(true) => {}
+            Ok(false) => match copy.grant(LEASE_SECONDS) {
+                Ok(granted) => lease = granted,
+                Err(e) => {
+                    tracing::warn!(error = %e, "réplica: no se obtuvo un arriendo; se intenta de nuevo / replica: no lease granted; trying again")
+                }
+            },
+            Err(e) => {
+                tracing::warn!(error = %e, "réplica: el arriendo no se renovó; se intenta de nuevo / replica: the lease was not renewed; trying again")
+            }
         }
         std::thread::sleep(FOLLOW_EVERY);
     }
@@ -274,9 +302,9 @@ pub(crate) fn list_nodes(
             })
             .collect()
     };
-    if let Ok(nodes) = copy.addresses() {
-        state.set_nodes(node, certified(nodes));
-    }
+    // Named at once, even before the copy answers: a page that finds no
+    // name here knows the meeting is on one machine and stops asking.
+    state.set_nodes(node, certified(copy.addresses().unwrap_or_default()));
     let (state, node) = (state.clone(), node.to_string());
     std::thread::Builder::new().name("asamblea-nodes".into()).spawn(move || loop {
         std::thread::sleep(Duration::from_secs(10));

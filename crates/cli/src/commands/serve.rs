@@ -323,24 +323,39 @@ fn serve_locked(
         service = service.as_node(node)?;
     }
     let mut lost_lead = None;
-    if !replica.is_empty() {
+    if replica.is_empty() {
+        if let Some(mark) = asamblea_venue::lock::ReplicaMark::read(dir)? {
+            anyhow::bail!(
+                "{}: esta carpeta es el nodo «{}» de una reunión replicada (su libro es el de la copia en etcd, {}): sírvala con \
+                 --replica {} --node {}; servida sola, lo que recibiera no quedaría en la copia y otro nodo podría tomar la reunión. \
+                 Si la copia se abandona a propósito, borre {} / this folder is a node of a replicated meeting: serve it with \
+                 --replica and --node; served alone, what it took would not be in the copy. If the copy is given up on purpose, remove that file",
+                dir.display(),
+                mark.node,
+                mark.members.join(","),
+                mark.members.join(","),
+                if mark.node.is_empty() { "NOMBRE" } else { &mark.node },
+                asamblea_venue::lock::ReplicaMark::path(dir).display()
+            );
+        }
+    } else {
         let (reconciled_service, reconciled) = super::replica::reconcile(dir, service, (replica, node), out)?;
         service = reconciled_service;
+        // From now on this folder's ledger is the copy's: no command
+        // writes it alone (`ReplicaMark`).
+        let mark = asamblea_venue::lock::ReplicaMark {
+            node: node.unwrap_or_default().to_string(),
+            members: replica.iter().map(ToString::to_string).collect(),
+            tls: super::replica::tls_folder(),
+        };
+        mark.write(dir)?;
         writeln!(out, "Réplica en etcd / etcd replica: {reconciled}")?;
         if let Some(this) = this {
             super::replica::publish(&service, replica, this, out)?;
         }
         if let Some(node) = node {
             // While it waits, the desk's commands beside it say so.
-            let members = replica.iter().map(ToString::to_string).collect();
-            let tls = super::replica::tls_folder();
-            asamblea_venue::lock::StandbyRun {
-                pid: std::process::id(),
-                node: node.to_string(),
-                members,
-                tls,
-            }
-            .write(dir)?;
+            asamblea_venue::lock::StandbyRun { pid: std::process::id(), node: mark }.write(dir)?;
             let led = super::replica::lead(dir, service, replica, node, out);
             asamblea_venue::lock::StandbyRun::remove(dir);
             let (leading, lead) = led?;

@@ -265,11 +265,22 @@ fn an_attendee_votes_at_the_kiosk_from_scan_to_receipt_and_nothing_is_lost_or_co
     let png = std::fs::read(printed.join(format!("credencial-{:04}.png", agent.0))).unwrap();
     drop_image(&browser, &png);
     browser.wait_for_text(&format!("Hola, {}", agent.1), Duration::from_secs(10));
-    // The countdown runs on the page between the kiosk's answers.
+    // The countdown runs on the page between the kiosk's answers, in
+    // minutes and seconds («Se cerrará en 9 min 58 s sin actividad»).
     let left = || -> u64 {
         let text = browser.eval("return document.getElementById('cuenta').textContent;");
         let text = text.as_str().unwrap_or_default().to_string();
-        text.split_whitespace().find_map(|w| w.parse().ok()).unwrap_or_else(|| panic!("a countdown: {text}"))
+        let words: Vec<&str> =
+            text.split(" sin actividad").next().unwrap_or_default().split_whitespace().collect();
+        let number = |unit: &str| {
+            words
+                .iter()
+                .position(|w| *w == unit)
+                .and_then(|at| words[at - 1].parse::<u64>().ok())
+                .unwrap_or(0)
+        };
+        assert!(words.contains(&"s"), "a countdown: {text}");
+        number("min") * 60 + number("s")
     };
     let first = left();
     std::thread::sleep(Duration::from_millis(2_500));
@@ -516,6 +527,15 @@ fn an_attendee_votes_at_the_kiosk_from_scan_to_receipt_and_nothing_is_lost_or_co
         "item-1's countdown on the kiosk: {closing}"
     );
     assert_eq!(browser.eval("return document.querySelectorAll('[data-item=\"item-2\"] .cierre').length;"), 0);
+    // As the voter reads it, on the kiosk and at the other sizes.
+    for (width, height) in [(1280, 800), (1280, 720), (390, 844)] {
+        browser.size(width, height);
+        browser.eval(
+            "document.querySelector('[data-item=\"item-1\"] .cierre').scrollIntoView({ block: 'center' });",
+        );
+        browser.screenshot(&shots.join(format!("quiosco-12-cierre-anunciado-{width}x{height}.png")));
+    }
+    browser.size(1280, 800);
     choose_all(&browser, 0);
     browser.click("#revisar");
     browser.wait_for_text("Revise su voto", Duration::from_secs(10));

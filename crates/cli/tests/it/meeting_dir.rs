@@ -371,3 +371,55 @@ fn a_start_refuses_a_ledger_shorter_than_a_head_the_daemon_signed() {
     crate::support::remove_meeting(&dir);
     crate::support::remove_meeting(&dir2);
 }
+
+/// A replicated meeting's machine trusts the heads its node signed (while
+/// it led, or followed the copy as a standby) as it trusts the meeting
+/// key's: a head `nodo-2`'s key signed beyond the file's end stops the
+/// start as well.
+#[test]
+fn a_start_trusts_the_heads_a_node_signed() {
+    let dir = temp("signed-by-node");
+    ok(&["init", s(&dir), "--nodes", "nodo-1,nodo-2"]);
+    let meeting = crate::support::meeting_id(&dir);
+    let keys = asamblea_venue::secrets::key_folder_of(&dir).unwrap();
+    let node = asamblea_wire::Keypair::from_seed(
+        &asamblea_venue::secrets::read_key(&keys, "daemon-nodo-2").unwrap(),
+    );
+    let beyond = asamblea_wire::Checkpoint { seq: 10_000, head: asamblea_wire::Digest([3; 32]) };
+    asamblea_venue::checkpoints::append(&dir, &beyond, &beyond.sign(&meeting, &node)).unwrap();
+    let out = asamblea(&["checkin", s(&dir), "CC-10007919"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(text(&out.stderr).contains("PERDIÓ EVENTOS GUARDADOS"), "{}", text(&out.stderr));
+    crate::support::remove_meeting(&dir);
+}
+
+/// A meeting that enrolled its nodes is served by them alone, each with
+/// its own key: `serve --node` with a name it does not enroll, or on a
+/// machine without that node's seed, is refused before anything is served
+/// (it would sign with a key the record holds to no stretch).
+#[test]
+fn a_node_is_served_only_under_its_enrolled_name_and_key() {
+    let dir = temp("node-keys");
+    ok(&["init", s(&dir), "--nodes", "nodo-1,nodo-2"]);
+    let serve = |node: &str| {
+        asamblea(&["serve", s(&dir), "--listen", "127.0.0.1:0", "--replica", "127.0.0.1:9", "--node", node])
+    };
+    let out = serve("nodo-9");
+    assert_eq!(out.status.code(), Some(2), "{}", text(&out.stderr));
+    assert!(
+        text(&out.stderr)
+            .contains("--node nodo-9: no es un nodo de esta reunión (inscritos al convocar: nodo-1, nodo-2)"),
+        "{}",
+        text(&out.stderr)
+    );
+    let keys = asamblea_venue::secrets::key_folder_of(&dir).unwrap();
+    std::fs::remove_file(keys.join("daemon-nodo-2.seed")).unwrap();
+    let out = serve("nodo-2");
+    assert_eq!(out.status.code(), Some(2), "{}", text(&out.stderr));
+    assert!(
+        text(&out.stderr).contains("--node nodo-2: falta la clave de este nodo"),
+        "{}",
+        text(&out.stderr)
+    );
+    crate::support::remove_meeting(&dir);
+}

@@ -292,6 +292,12 @@ fn a_remote_holder_at_phone_size_registers_is_verified_at_the_desk_joins_votes_t
     browser.eval("document.getElementById('remote-title').scrollIntoView();");
     browser.screenshot(&shots.join("registro-remotos-1280x720.png"));
     browser.assert_accessible("registro-remotos-1280x720");
+    // The same card on a phone-sized window, as a desk on a tablet sees it.
+    browser.size(390, 844);
+    browser.eval("document.getElementById('remote-title').scrollIntoView();");
+    browser.screenshot(&shots.join("registro-remotos-390x844.png"));
+    browser.assert_accessible("registro-remotos-390x844");
+    browser.size(1280, 720);
     browser.click("#remote-pendientes button[type=submit]");
     browser.wait_for_text("quedó habilitado con la credencial remota", Duration::from_secs(10));
     let desk = browser.window();
@@ -312,6 +318,11 @@ fn a_remote_holder_at_phone_size_registers_is_verified_at_the_desk_joins_votes_t
     browser.wait_for_text("Firmar y enviar mi voto", Duration::from_secs(10));
     browser.screenshot(&shots.join("remoto-papeleta-390x844.png"));
     browser.assert_accessible("remoto-papeleta-390x844");
+    // The same page on a laptop's screen.
+    browser.size(1280, 720);
+    browser.screenshot(&shots.join("remoto-papeleta-1280x720.png"));
+    browser.assert_accessible("remoto-papeleta-1280x720");
+    browser.size(390, 844);
     // Votes with the keyboard alone: Tab to the first option, Space
     // chooses it, then Tab on to the button and Enter sends it.
     browser.eval("document.querySelector('#puntos form input[type=radio]').focus();");
@@ -424,7 +435,7 @@ fn a_phone_that_loses_the_network_lapses_comes_back_by_itself_votes_and_leaves_a
     browser.assert_accessible("remoto-sin-conexion-390x844");
     // Back online: the page records the return by itself and says so.
     browser.offline(false);
-    browser.wait_for_text("volvió a la reunión", Duration::from_secs(60));
+    browser.wait_for_text("Volvió a la reunión a las", Duration::from_secs(60));
     eventually(Duration::from_secs(30), "the return", || shares() == 900);
 
     // The chair opens the election; the phone votes for Lista A.
@@ -449,6 +460,10 @@ fn a_phone_that_loses_the_network_lapses_comes_back_by_itself_votes_and_leaves_a
     assert!(left.as_str().unwrap().contains(" min "), "minutes left of the ten: {left}");
     browser.screenshot(&shots.join("remoto-cuenta-regresiva-390x844.png"));
     browser.assert_accessible("remoto-cuenta-regresiva-390x844");
+    browser.size(1280, 720);
+    browser.screenshot(&shots.join("remoto-cuenta-regresiva-1280x720.png"));
+    browser.assert_accessible("remoto-cuenta-regresiva-1280x720");
+    browser.size(390, 844);
     browser.click("#puntos form input[type=radio]");
     browser.click("#puntos form button[type=submit]");
     browser.wait_for_text("Código de su voto", Duration::from_secs(10));
@@ -483,6 +498,11 @@ fn a_phone_that_loses_the_network_lapses_comes_back_by_itself_votes_and_leaves_a
     browser.eval("document.getElementById('floor-title').scrollIntoView();");
     browser.screenshot(&shots.join("presidencia-intervenciones-1280x720.png"));
     browser.assert_accessible("presidencia-intervenciones-1280x720");
+    browser.size(390, 844);
+    browser.eval("document.getElementById('floor-title').scrollIntoView();");
+    browser.screenshot(&shots.join("presidencia-intervenciones-390x844.png"));
+    browser.assert_accessible("presidencia-intervenciones-390x844");
+    browser.size(1280, 720);
     browser.click("#intervenciones li button");
     browser.wait_for_text("Leída / read", Duration::from_secs(10));
     let (_, floor) = api(&demo, "GET", "/api/v1/floor", Some("chair"));

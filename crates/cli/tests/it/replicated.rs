@@ -73,6 +73,23 @@ fn serving(mut daemon: Child) -> (Child, String) {
     (daemon, said)
 }
 
+/// Whether etcd is missing here: then `test` says so loudly, leaves the
+/// mark `scripts/test` reports, and fails in CI (`cluster::not_run`).
+fn without_etcd(test: &str) -> bool {
+    let Some(why) = missing() else { return false };
+    asamblea_replica::cluster::not_run(test, why, Path::new(env!("CARGO_TARGET_TMPDIR")));
+    true
+}
+
+/// `asamblea bench-failover ARGS`, which must succeed; what it printed.
+fn bench_failover(args: &[&str]) -> String {
+    let out = Command::new(env!("CARGO_BIN_EXE_asamblea")).arg("bench-failover").args(args).output().unwrap();
+    let said = String::from_utf8_lossy(&out.stdout).into_owned();
+    assert!(out.status.success(), "{said}{}", String::from_utf8_lossy(&out.stderr));
+    println!("{said}");
+    said
+}
+
 /// A POST as the operator (`token`), over the venue's TLS.
 fn post(dir: &Path, address: &str, token: &str, path: &str, body: Value) -> (u16, Value) {
     let addr: std::net::SocketAddr = address.parse().unwrap();
@@ -157,12 +174,8 @@ fn copy_folder(from: &Path, to: &Path) {
 
 #[test]
 fn the_other_node_takes_in_every_acknowledged_record_after_a_kill_and_serves_on() {
-    if let Some(why) = missing() {
-        return asamblea_replica::cluster::not_run(
-            "replicated::the_other_node_takes_in_every_acknowledged_record",
-            why,
-            Path::new(env!("CARGO_TARGET_TMPDIR")),
-        );
+    if without_etcd("replicated::the_other_node_takes_in_every_acknowledged_record") {
+        return;
     }
     let cluster = Cluster::start("replicated-serve");
     // The second node's disk: the meeting as init made it.
@@ -227,12 +240,8 @@ fn read_id(dir: &Path) -> asamblea_wire::MeetingId {
 
 #[test]
 fn a_standby_takes_the_meeting_by_itself_when_its_leader_dies() {
-    if let Some(why) = missing() {
-        return asamblea_replica::cluster::not_run(
-            "replicated::a_standby_takes_the_meeting_by_itself",
-            why,
-            Path::new(env!("CARGO_TARGET_TMPDIR")),
-        );
+    if without_etcd("replicated::a_standby_takes_the_meeting_by_itself") {
+        return;
     }
     let cluster = Cluster::start("replicated-standby");
     // A kiosk, enrolled before the folder is copied: both nodes know it.
@@ -252,12 +261,7 @@ fn a_standby_takes_the_meeting_by_itself_when_its_leader_dies() {
     assert!(said.contains("Nodo nodo-1: lidera la reunión"), "{said}");
     let (mut standby, standby_address) = start(&second, &cluster, Some("nodo-2"));
     let mut standby_out = BufReader::new(standby.stdout.take().unwrap());
-    let mut line = String::new();
-    standby_out.read_line(&mut line).unwrap();
-    while !line.contains("en espera") {
-        line.clear();
-        assert!(standby_out.read_line(&mut line).unwrap() > 0, "the standby ended");
-    }
+    until(&mut standby_out, "en espera");
     // The desk's command on the standby's machine says it waits, and
     // which node leads, where.
     desk_on_standby_names_the_leader(&parent, &second, &leader_address);
@@ -320,9 +324,56 @@ fn a_standby_takes_the_meeting_by_itself_when_its_leader_dies() {
         "the same receipt from the new leader"
     );
     assert_ne!(again["signature"], receipt["signature"], "signed by nodo-2's own key");
-    let (status, answer) =
-        post(&second, &standby_address, &operator, "/api/v1/checkins", json!({ "holder": "C-3" }));
-    assert!((200..300).contains(&status), "{status} {answer}");
+    // On the dead leader's machine, whose folder is the copy's: a desk
+    // command writes nothing there alone, names who leads, and with the
+    // operator's token goes through nodo-2; `serve` without the copy is
+    // refused.
+    let desk = |token: Option<&str>| {
+        let mut command = Command::new(env!("CARGO_BIN_EXE_asamblea"));
+        command
+            .args(["checkin", first.to_str().unwrap(), "C-3"])
+            .env("ASAMBLEA_KEYS", parent.join("keys-nodo-1"));
+        if let Some(token) = token {
+            command.env("ASAMBLEA_OPERATOR_TOKEN", token);
+        }
+        command.output().unwrap()
+    };
+    let before = asamblea_ledger::record_count(&first.join("ledger.db"), &meeting).unwrap();
+    let refused = desk(None);
+    let why = String::from_utf8_lossy(&refused.stderr);
+    assert_eq!(refused.status.code(), Some(2), "{why}");
+    assert!(
+        why.contains("es el nodo «nodo-1» de una reunión replicada y su daemon no está corriendo"),
+        "{why}"
+    );
+    assert!(
+        why.contains(&format!(
+            "Lidera nodo-2: su consola de registro está en https://{standby_address}/personal"
+        )),
+        "{why}"
+    );
+    let through = desk(Some(&operator));
+    let said_desk = String::from_utf8_lossy(&through.stdout);
+    assert!(through.status.success(), "{said_desk}{}", String::from_utf8_lossy(&through.stderr));
+    assert!(said_desk.contains("Registrado / checked in: C-3"), "{said_desk}");
+    assert_eq!(present(&second, &standby_address), 1000, "recorded by nodo-2");
+    let alone = Command::new(env!("CARGO_BIN_EXE_asamblea"))
+        .args(["serve", first.to_str().unwrap(), "--listen", "127.0.0.1:0"])
+        .env("ASAMBLEA_KEYS", parent.join("keys-nodo-1"))
+        .output()
+        .unwrap();
+    let why = String::from_utf8_lossy(&alone.stderr);
+    assert_eq!(alone.status.code(), Some(2), "{why}");
+    assert!(
+        why.contains("esta carpeta es el nodo «nodo-1» de una reunión replicada")
+            && why.contains("--replica"),
+        "{why}"
+    );
+    assert_eq!(
+        asamblea_ledger::record_count(&first.join("ledger.db"), &meeting).unwrap(),
+        before,
+        "nothing written on nodo-1's folder"
+    );
     assert!(said.contains("Nodo nodo-2: su toma de la reunión queda en el libro"), "{said}");
     standby.kill().unwrap();
     standby.wait().unwrap();
@@ -368,12 +419,8 @@ fn a_standby_takes_the_meeting_by_itself_when_its_leader_dies() {
 /// nothing and, the race met twice, ended.
 #[test]
 fn a_standby_following_a_busy_leader_never_sets_its_ledger_aside() {
-    if let Some(why) = missing() {
-        return asamblea_replica::cluster::not_run(
-            "replicated::a_standby_following_a_busy_leader",
-            why,
-            Path::new(env!("CARGO_TARGET_TMPDIR")),
-        );
+    if without_etcd("replicated::a_standby_following_a_busy_leader") {
+        return;
     }
     let cluster = Cluster::start("replicated-busy");
     let (parent, first, second, tokens) = two_nodes("keyed-busy", |_| {});
@@ -421,6 +468,25 @@ fn a_standby_following_a_busy_leader_never_sets_its_ledger_aside() {
         written
     });
     println!("replicated: {written} records written while the standby followed");
+    // And signed, with its node's key, heads of what it took in (every
+    // 2 s while it takes records in): its next start trusts them
+    // (`checkpoints`), checking the records before them by their chain
+    // alone.
+    let meeting = read_id(&second);
+    let keys = parent.join("keys-nodo-2").join(asamblea_wire::hex::encode(&meeting.0));
+    let node = asamblea_wire::Keypair::from_seed(
+        &asamblea_venue::secrets::read_key(&keys, "daemon-nodo-2").unwrap(),
+    );
+    let waited = std::time::Instant::now();
+    let kept = loop {
+        let kept =
+            asamblea_venue::checkpoints::read(&second, &meeting, &[node.public_key()]).unwrap().latest();
+        match kept {
+            Some(kept) if kept.seq > 1 => break kept,
+            _ => assert!(waited.elapsed() < std::time::Duration::from_secs(30), "the standby signed no head"),
+        }
+        std::thread::sleep(std::time::Duration::from_millis(200));
+    };
     let ended = standby.try_wait().unwrap();
     standby.kill().unwrap();
     standby.wait().unwrap();
@@ -432,6 +498,13 @@ fn a_standby_following_a_busy_leader_never_sets_its_ledger_aside() {
     // ledger (it reads every 200 ms).
     let followed = asamblea_ledger::record_count(&second.join("ledger.db"), &read_id(&second)).unwrap();
     assert!(followed > u64::from(written) / 2, "the standby holds {followed} records of {written}");
+    let records = asamblea_ledger::read_records(&second.join("ledger.db"), &meeting).unwrap();
+    assert!(kept.seq <= followed, "{kept:?} of {followed}");
+    assert_eq!(
+        records[usize::try_from(kept.seq).unwrap() - 1].1,
+        kept.head,
+        "the head it signed is its ledger's"
+    );
     leader.kill().unwrap();
     leader.wait().unwrap();
     crate::support::remove_meeting(&first);
@@ -440,12 +513,8 @@ fn a_standby_following_a_busy_leader_never_sets_its_ledger_aside() {
 
 #[test]
 fn a_node_that_wrote_what_no_one_confirmed_is_set_aside_and_rebuilt_from_the_copy() {
-    if let Some(why) = missing() {
-        return asamblea_replica::cluster::not_run(
-            "replicated::a_node_that_wrote_what_no_one_confirmed",
-            why,
-            Path::new(env!("CARGO_TARGET_TMPDIR")),
-        );
+    if without_etcd("replicated::a_node_that_wrote_what_no_one_confirmed") {
+        return;
     }
     let cluster = Cluster::start("replicated-diverged");
     let (parent, first, second, tokens) = two_nodes("diverged", |_| {});
@@ -459,7 +528,10 @@ fn a_node_that_wrote_what_no_one_confirmed_is_set_aside_and_rebuilt_from_the_cop
     let id = read_id(&first);
     let confirmed = asamblea_ledger::record_count(&first.join("ledger.db"), &id).unwrap();
     // On its own disk, with no copy, it records C-3's arrival: confirmed
-    // to no one (the desk's command writes the ledger while no daemon runs).
+    // to no one. (The desk's command refuses a node's folder while its
+    // daemon is not running, `replica.toml`; with that mark removed by
+    // hand it writes the ledger alone, as a commit etcd never took would.)
+    std::fs::remove_file(asamblea_venue::lock::ReplicaMark::path(&first)).unwrap();
     asamblea_ok(&["checkin", first.to_str().unwrap(), "C-3"]);
     // nodo-2 takes the meeting from the copy and records B-2's arrival.
     let (mut two, address, _) = serve(&second, &cluster);
@@ -500,20 +572,10 @@ fn a_node_that_wrote_what_no_one_confirmed_is_set_aside_and_rebuilt_from_the_cop
 /// exits 2 if any of it fails.
 #[test]
 fn kiosks_voting_through_three_killed_leaders_lose_no_receipt_and_count_none_twice() {
-    if let Some(why) = missing() {
-        return asamblea_replica::cluster::not_run(
-            "replicated::kiosks_voting_through_three_killed_leaders",
-            why,
-            Path::new(env!("CARGO_TARGET_TMPDIR")),
-        );
+    if without_etcd("replicated::kiosks_voting_through_three_killed_leaders") {
+        return;
     }
-    let out = Command::new(env!("CARGO_BIN_EXE_asamblea"))
-        .args(["bench-failover", "--rounds", "3", "--kiosks", "2", "--rate", "20", "--seed", "7"])
-        .output()
-        .unwrap();
-    let said = String::from_utf8_lossy(&out.stdout);
-    assert!(out.status.success(), "{said}{}", String::from_utf8_lossy(&out.stderr));
-    println!("{said}");
+    let said = bench_failover(&["--rounds", "3", "--kiosks", "2", "--rate", "20", "--seed", "7"]);
     assert_eq!(said.matches("muerto (SIGKILL)").count(), 3, "{said}");
     assert!(said.contains("todos en la cadena superviviente"), "{said}");
 }
@@ -619,12 +681,8 @@ fn keys_for_each(parent: &Path, first: &Path) {
 
 #[test]
 fn a_leader_whose_disk_fails_or_whose_network_is_cut_acknowledges_nothing_more_and_the_standby_goes_on() {
-    if let Some(why) = missing() {
-        return asamblea_replica::cluster::not_run(
-            "replicated::a_leader_whose_disk_fails_or_whose_network_is_cut",
-            why,
-            Path::new(env!("CARGO_TARGET_TMPDIR")),
-        );
+    if without_etcd("replicated::a_leader_whose_disk_fails_or_whose_network_is_cut") {
+        return;
     }
     for fault in ["disk", "network"] {
         let cluster = Cluster::start(&format!("replicated-{fault}"));
@@ -695,12 +753,8 @@ impl EndsByItself for Child {
 
 #[test]
 fn the_meeting_goes_on_when_the_leaders_etcd_member_stops_and_after_every_node_is_killed_at_once() {
-    if let Some(why) = missing() {
-        return asamblea_replica::cluster::not_run(
-            "replicated::the_meeting_goes_on_when_the_leaders_etcd_member_stops",
-            why,
-            Path::new(env!("CARGO_TARGET_TMPDIR")),
-        );
+    if without_etcd("replicated::the_meeting_goes_on_when_the_leaders_etcd_member_stops") {
+        return;
     }
     let mut cluster = Cluster::start("replicated-all");
     let (parent, first, second, tokens) = two_nodes("all-killed", |_| {});
@@ -726,18 +780,31 @@ fn the_meeting_goes_on_when_the_leaders_etcd_member_stops_and_after_every_node_i
     standby.kill().unwrap();
     leader.wait().unwrap();
     standby.wait().unwrap();
-    let (mut one, one_address, mut one_out) = node_with(&first, "nodo-1", &cluster.endpoints(), &[]);
-    let (mut two, two_address, mut two_out) = node_with(&second, "nodo-2", &cluster.endpoints(), &[]);
-    // Whichever leads serves; the other waits.
-    let (address, dir) = loop {
-        let mut line = String::new();
-        if one_out.read_line(&mut line).unwrap() > 0 && line.starts_with("Ctrl-C") {
-            break (one_address.clone(), first.clone());
+    let (mut one, one_address, one_out) = node_with(&first, "nodo-1", &cluster.endpoints(), &[]);
+    let (mut two, two_address, two_out) = node_with(&second, "nodo-2", &cluster.endpoints(), &[]);
+    // Whichever leads serves, once the lease of the killed leader runs
+    // out (both may say first that they wait); the other waits on.
+    let (said, heard) = std::sync::mpsc::channel();
+    for (at, out) in [(0, one_out), (1, two_out)] {
+        let said = said.clone();
+        std::thread::spawn(move || {
+            for line in out.lines().map_while(Result::ok) {
+                if said.send((at, line)).is_err() {
+                    break;
+                }
+            }
+        });
+    }
+    let serving = loop {
+        let (at, line) = heard.recv_timeout(std::time::Duration::from_secs(120)).expect("a node serves");
+        if line.starts_with("Ctrl-C") {
+            break at;
         }
-        if line.contains("en espera") {
-            until(&mut two_out, "Ctrl-C");
-            break (two_address.clone(), second.clone());
-        }
+    };
+    let (address, dir) = if serving == 0 {
+        (one_address.clone(), first.clone())
+    } else {
+        (two_address.clone(), second.clone())
     };
     assert_eq!(present(&dir, &address), 900, "both arrivals, once each");
     let (status, answer) = post(&dir, &address, &operator, "/api/v1/checkins", json!({ "holder": "C-3" }));
@@ -756,20 +823,10 @@ fn the_meeting_goes_on_when_the_leaders_etcd_member_stops_and_after_every_node_i
 /// follower that was down takes in what it missed.
 #[test]
 fn the_throughput_of_one_daemon_and_of_a_replicated_leader_are_printed_side_by_side() {
-    if let Some(why) = missing() {
-        return asamblea_replica::cluster::not_run(
-            "replicated::the_throughput_of_one_daemon",
-            why,
-            Path::new(env!("CARGO_TARGET_TMPDIR")),
-        );
+    if without_etcd("replicated::the_throughput_of_one_daemon") {
+        return;
     }
-    let out = Command::new(env!("CARGO_BIN_EXE_asamblea"))
-        .args(["bench-failover", "--throughput", "1", "--kiosks", "2"])
-        .output()
-        .unwrap();
-    let said = String::from_utf8_lossy(&out.stdout);
-    assert!(out.status.success(), "{said}{}", String::from_utf8_lossy(&out.stderr));
-    println!("{said}");
+    let said = bench_failover(&["--throughput", "1", "--kiosks", "2"]);
     for line in [
         "un daemon solo / one daemon alone:",
         "líder replicado / replicated leader:",
@@ -782,23 +839,21 @@ fn the_throughput_of_one_daemon_and_of_a_replicated_leader_are_printed_side_by_s
 
 /// The pages follow the leader (`nodes.js`): the public board open at the
 /// leader, after its kill -9, goes on by itself at the node that took over
-/// (the same page, its figures); a console open there, after that node's
-/// kill -9, goes to the sign-in of the next leader (a session belongs to
-/// the node that opened it). In a real browser, over the venue's TLS.
+/// (the same page, its figures); the chair's console signed in there,
+/// after that node's kill -9, goes on at the next leader's chair console,
+/// signed in by its session's pass (`passes`), and acts there; a page
+/// not signed in goes to the next leader's sign-in. In a real browser,
+/// over the venue's TLS.
 #[test]
 fn the_board_and_a_console_open_at_a_dead_leader_go_on_at_the_node_that_took_over() {
-    if let Some(why) = missing() {
-        return asamblea_replica::cluster::not_run(
-            "replicated::the_board_and_a_console_open_at_a_dead_leader",
-            why,
-            Path::new(env!("CARGO_TARGET_TMPDIR")),
-        );
+    if without_etcd("replicated::the_board_and_a_console_open_at_a_dead_leader") {
+        return;
     }
     if let Some(why) = crate::webdriver::missing() {
         return crate::webdriver::not_run("replicated::the_board_and_a_console_open_at_a_dead_leader", why);
     }
     let cluster = Cluster::start("replicated-pages");
-    let (parent, first, second, _) = two_nodes("keyed-pages", |_| {});
+    let (parent, first, second, tokens) = two_nodes("keyed-pages", |_| {});
     keys_for_each(&parent, &first);
     let quiet = |mut daemon: Child| {
         let mut log = daemon.stderr.take().unwrap();
@@ -853,9 +908,8 @@ fn the_board_and_a_console_open_at_a_dead_leader_go_on_at_the_node_that_took_ove
     while !browser.url().starts_with(&format!("https://{two_address}/")) {
         // The notice, as the room sees it for a moment.
         if !shot && browser.page_text().contains("sigue en el nodo") {
-            browser.screenshot(
-                &Path::new(env!("CARGO_TARGET_TMPDIR")).join("screens/tablero-sigue-en-otro-nodo.png"),
-            );
+            browser
+                .screenshot(&crate::consoles::screenshots().join("tablero-sigue-en-otro-nodo-1280x720.png"));
             shot = true;
         }
         assert!(
@@ -877,25 +931,80 @@ fn the_board_and_a_console_open_at_a_dead_leader_go_on_at_the_node_that_took_ove
     let mut out = BufReader::new(back.stdout.take().unwrap());
     until(&mut out, "en espera");
     std::thread::spawn(move || for _ in out.lines() {});
+    // The chair signs in at nodo-2; a second window stays at the sign-in.
     browser.goto(&format!("https://{two_address}/personal"));
     browser.wait_for_text("clave", std::time::Duration::from_secs(20));
+    let signed_out = browser.window();
+    let chair = browser.new_window();
+    browser.switch_to(&chair);
+    browser.goto(&format!("https://{two_address}/personal"));
+    browser.wait_for_text("clave", std::time::Duration::from_secs(20));
+    browser.type_into("#clave", &tokens["chair"]);
+    browser.click("form[action='/personal/entrar'] button");
+    browser.wait_for_text("Presidencia", std::time::Duration::from_secs(20));
     knows(&one_address);
+    let started = std::time::Instant::now();
+    while browser.eval("return document.body.dataset.pase || '';") != json!("1") {
+        assert!(started.elapsed() < std::time::Duration::from_secs(30), "the console holds no pass");
+        std::thread::sleep(std::time::Duration::from_millis(200));
+    }
+    browser.switch_to(&signed_out);
+    knows(&one_address);
+    // A quorum arrives at nodo-2, for the chair to install the meeting
+    // later at nodo-1.
+    for holder in ["A-1", "B-2"] {
+        let (status, answer) =
+            post(&second, &two_address, &tokens["operator"], "/api/v1/checkins", json!({ "holder": holder }));
+        assert!((200..300).contains(&status), "{status} {answer}");
+    }
     two.kill().unwrap();
     two.wait().unwrap();
     let killed = std::time::Instant::now();
-    while !browser.url().starts_with(&format!("https://{one_address}/personal")) {
-        assert!(
-            killed.elapsed() < std::time::Duration::from_secs(60),
-            "the console stayed at {}",
-            browser.url()
-        );
-        std::thread::sleep(std::time::Duration::from_millis(100));
-    }
+    let moved = |to: &str| {
+        while !browser.url().starts_with(&format!("https://{one_address}{to}")) {
+            assert!(
+                killed.elapsed() < std::time::Duration::from_secs(60),
+                "the page stayed at {}: {}",
+                browser.url(),
+                browser.page_text()
+            );
+            std::thread::sleep(std::time::Duration::from_millis(100));
+        }
+    };
+    moved("/personal");
     println!(
-        "replicated: the console went on at nodo-1's sign-in {:?} after nodo-2's kill -9",
+        "replicated: a page not signed in went on at nodo-1's sign-in {:?} after nodo-2's kill -9",
         killed.elapsed()
     );
     browser.wait_for_text("clave", std::time::Duration::from_secs(20));
+    browser.switch_to(&chair);
+    moved("/presidencia");
+    browser.wait_for_text("Presidencia", std::time::Duration::from_secs(20));
+    println!(
+        "replicated: the chair's console went on at nodo-1, signed in, {:?} after nodo-2's kill -9",
+        killed.elapsed()
+    );
+    // Signed in there, by a session of nodo-1's own: the page acts.
+    browser.wait_for_text("Su sesión siguió en el nodo nodo-1", std::time::Duration::from_secs(20));
+    let text = browser.page_text();
+    assert!(text.contains("Salir") && !text.contains("entre de nuevo"), "{text}");
+    assert!(!browser.url().contains("siguio"), "{}", browser.url());
+    let installed = browser.eval_async(
+        "const done = arguments[arguments.length - 1]; \
+         const csrf = document.querySelector('meta[name=\"csrf\"]').content; \
+         fetch('/api/v1/meeting/install', { method: 'POST', credentials: 'same-origin', \
+           headers: { 'content-type': 'application/json', 'x-asamblea-csrf': csrf }, body: '{\"note\":\"\"}' }) \
+           .then((r) => r.text().then((t) => done(r.status + ' ' + t)), () => done('0'));",
+    );
+    let installed = installed.as_str().unwrap_or_default();
+    assert!(installed.starts_with("200 "), "the chair installs the meeting at nodo-1: {installed}");
+    // The console shows it at its next reading (every 3 s).
+    browser.wait_for_text("En sesión", std::time::Duration::from_secs(20));
+    browser.screenshot(&crate::consoles::screenshots().join("presidencia-sigue-en-otro-nodo-1280x720.png"));
+    browser.assert_accessible("consola de la presidencia en el nodo que tomó la reunión");
+    browser.size(390, 844);
+    browser.screenshot(&crate::consoles::screenshots().join("presidencia-sigue-en-otro-nodo-390x844.png"));
+    browser.assert_accessible("consola de la presidencia en el nodo que tomó la reunión, 390x844");
     back.kill().unwrap();
     back.wait().unwrap();
     crate::support::remove_meeting(&first);
@@ -909,12 +1018,8 @@ fn the_board_and_a_console_open_at_a_dead_leader_go_on_at_the_node_that_took_ove
 /// still finds the leader.
 #[test]
 fn a_replicated_meeting_over_tls_lets_in_only_the_nodes_certificate() {
-    if let Some(why) = missing() {
-        return asamblea_replica::cluster::not_run(
-            "replicated::a_replicated_meeting_over_tls",
-            why,
-            Path::new(env!("CARGO_TARGET_TMPDIR")),
-        );
+    if without_etcd("replicated::a_replicated_meeting_over_tls") {
+        return;
     }
     let (parent, first, second, tokens) =
         two_nodes("keyed-tls", |first| drop(asamblea_pki::enroll_kiosk(first, "quiosco-1").unwrap()));

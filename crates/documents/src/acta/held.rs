@@ -74,11 +74,32 @@ pub struct FloorLine {
     pub about: Option<String>,
     /// Its words.
     pub text: String,
-    /// What the chair did, in Spanish («leída», «respondida», «no leída»),
-    /// once recorded.
-    pub outcome: Option<String>,
+    /// What the chair did, once recorded.
+    pub outcome: Option<FloorOutcome>,
     /// The chair's note.
     pub note: String,
+}
+
+/// What the chair did with a submission (`submission-handled`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum FloorOutcome {
+    /// Read aloud to the meeting.
+    Read,
+    /// Answered in the meeting.
+    Answered,
+    /// Not read, for the reason in the note.
+    NotRead,
+}
+
+impl FloorOutcome {
+    /// As the acta says it.
+    pub fn spanish(self) -> &'static str {
+        match self {
+            FloorOutcome::Read => "leída",
+            FloorOutcome::Answered => "respondida",
+            FloorOutcome::NotRead => "no leída",
+        }
+    }
 }
 
 /// The remote channel as the notice stated it.
@@ -334,19 +355,20 @@ pub(super) fn floor_blocks(held: &HeldAs) -> Vec<Block> {
         out.push(text("No se recibieron preguntas a distancia.".to_string()));
         return out;
     }
-    let count = |word: &str| questions.iter().filter(|l| l.outcome.as_deref() == Some(word)).count() as u64;
+    let count =
+        |outcome: FloorOutcome| questions.iter().filter(|l| l.outcome == Some(outcome)).count() as u64;
     let pending = questions.iter().filter(|l| l.outcome.is_none()).count() as u64;
     out.push(text(format!(
-        "{} {} a distancia: {} leídas, {} respondidas, {} no leídas y {} sin trámite registrado.",
+        "{} {} a distancia: {}, {}, {} y {} sin trámite registrado.",
         if questions.len() == 1 { "Se recibió" } else { "Se recibieron" },
         if questions.len() == 1 {
             "1 pregunta".to_string()
         } else {
             format!("{} preguntas", thousands(questions.len() as u64))
         },
-        thousands(count("leída")),
-        thousands(count("respondida")),
-        thousands(count("no leída")),
+        counted(count(FloorOutcome::Read), "leída", "leídas"),
+        counted(count(FloorOutcome::Answered), "respondida", "respondidas"),
+        counted(count(FloorOutcome::NotRead), "no leída", "no leídas"),
         thousands(pending),
     )));
     let rows = questions
@@ -401,11 +423,16 @@ fn hour(at_ms: Option<u64>) -> String {
     at_ms.map_or_else(String::new, |ms| colombia_time(ms).1)
 }
 
+/// «1 leída», «3 leídas», «0 leídas».
+fn counted(n: u64, one: &str, many: &str) -> String {
+    format!("{} {}", thousands(n), if n == 1 { one } else { many })
+}
+
 /// What the chair did with a submission, with the note: «no leída:
 /// repetida»; none when nothing was recorded.
 fn handled(l: &FloorLine) -> Option<String> {
-    let outcome = l.outcome.as_ref()?;
-    Some(if l.note.is_empty() { outcome.clone() } else { format!("{outcome}: {}", l.note) })
+    let outcome = l.outcome?.spanish();
+    Some(if l.note.is_empty() { outcome.to_string() } else { format!("{outcome}: {}", l.note) })
 }
 
 /// Section 7's deadline for entering the acta of an art. 19 meeting in
@@ -443,6 +470,52 @@ mod verified_tests {
             super::verified(&three),
             "Se verificó la identidad de 1.203 asistentes a distancia: 1.200 por documento de identidad, 2 por \
              videollamada y 1 por el código de su carta de admisión, con otra prueba."
+        );
+    }
+}
+
+#[cfg(test)]
+mod floor_tests {
+    use super::*;
+
+    /// The questions' summary counts each outcome by what the chair
+    /// recorded, and those with none apart.
+    #[test]
+    fn the_questions_are_counted_by_what_the_chair_did() {
+        let question = |seq: u64, outcome: Option<FloorOutcome>| FloorLine {
+            seq,
+            at_ms: None,
+            who: "Ana (CC-1)".into(),
+            statement: false,
+            about: None,
+            text: "¿Cuándo?".into(),
+            outcome,
+            note: String::new(),
+        };
+        let held = HeldAs {
+            modality: Modality::Mixed,
+            remote: None,
+            verified: Vec::new(),
+            lapses: Vec::new(),
+            floor: vec![
+                question(1, Some(FloorOutcome::Read)),
+                question(2, Some(FloorOutcome::Answered)),
+                question(3, Some(FloorOutcome::Answered)),
+                question(4, Some(FloorOutcome::NotRead)),
+                question(5, None),
+            ],
+            nodes: Vec::new(),
+            takeovers: Vec::new(),
+        };
+        let said: Vec<String> = floor_blocks(&held)
+            .into_iter()
+            .filter_map(|b| if let Block::Text(t) = b { Some(t) } else { None })
+            .collect();
+        assert!(
+            said.iter().any(|t| t.contains(
+                "Se recibieron 5 preguntas a distancia: 1 leída, 2 respondidas, 1 no leída y 1 sin trámite registrado."
+            )),
+            "{said:?}"
         );
     }
 }

@@ -52,13 +52,18 @@ async function poll() {
   }
 }
 
+// Seconds as a person reads them: «9 min 05 s», «42 s».
+function duration(seconds) {
+  const m = Math.floor(seconds / 60), s = seconds % 60;
+  return (m > 0 ? m + " min " : "") + String(s).padStart(m > 0 ? 2 : 1, "0") + " s";
+}
+
 // When this page received the sheet on screen: a poll's countdown runs
 // from it (the daemon said how long remained when it answered).
 let sheetAt = Date.now();
 function closingText(box) {
   const seconds = Math.max(0, Math.ceil((Number(box.dataset.until) - Date.now()) / 1000));
-  const m = Math.floor(seconds / 60), s = seconds % 60;
-  const left = (m > 0 ? m + " min " : "") + String(s).padStart(m > 0 ? 2 : 1, "0") + " s";
+  const left = duration(seconds);
   box.replaceChildren(seconds > 0
     ? both("La presidencia anunció el cierre: vote ahora; puede cerrarse en " + left, "The chair announced the close: vote now; it may close in " + left)
     : both("La presidencia anunció el cierre: vote ahora, puede cerrarse en cualquier momento", "The chair announced the close: vote now, it may close at any moment"));
@@ -98,8 +103,8 @@ function countdown() {
     c.textContent = "";
     return;
   }
-  const left = Math.max(0, state.idle_in - Math.floor((Date.now() - shownAt) / 1000));
-  c.textContent = "Se cerrará en " + left + " s sin actividad · closes in " + left + " s";
+  const left = duration(Math.max(0, state.idle_in - Math.floor((Date.now() - shownAt) / 1000)));
+  c.textContent = "Se cerrará en " + left + " sin actividad · closes in " + left;
 }
 setInterval(countdown, 1000);
 

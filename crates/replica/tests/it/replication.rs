@@ -219,6 +219,10 @@ fn one_node_leads_under_its_lease_and_another_once_it_runs_out() {
     assert!(copy.campaign("nodo-1", first).unwrap(), "no one led: nodo-1 leads");
     assert!(!copy.campaign("nodo-2", second).unwrap(), "nodo-1 leads");
     assert!(copy.campaign("nodo-1", first).unwrap(), "nodo-1 still leads");
+    // nodo-1 killed and started again at once, with a new lease: its name
+    // under the old lease is not its lead (no one keeps that lease alive).
+    let restarted = copy.grant(1).unwrap();
+    assert!(!copy.campaign("nodo-1", restarted).unwrap(), "a restarted nodo-1 waits for its old lease");
     assert_eq!(copy.leader().unwrap().as_deref(), Some("nodo-1"));
     assert!(copy.keep_alive(first).unwrap(), "kept alive");
     // nodo-1 stops answering: its lease runs out and nodo-2 takes the lead
@@ -238,4 +242,30 @@ fn one_node_leads_under_its_lease_and_another_once_it_runs_out() {
     println!("replication: nodo-2 took the lead {:?} after nodo-1 stopped (lease of 1 s)", started.elapsed());
     assert_eq!(copy.leader().unwrap().as_deref(), Some("nodo-2"));
     assert!(!copy.keep_alive(first).unwrap(), "nodo-1's lease is gone: it no longer leads");
+}
+
+/// A port found free and then taken by someone else before etcd binds it
+/// (another test starting its own cluster): the member that could not bind
+/// is started again with the cluster on fresh ports.
+#[test]
+fn a_cluster_whose_port_was_taken_starts_on_others() {
+    if let Some(why) = missing() {
+        return not_run("replication::a_cluster_whose_port_was_taken", why);
+    }
+    let taken = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    let first = taken.local_addr().unwrap();
+    let mut given = 0;
+    let mut pick = || {
+        given += 1;
+        if given == 1 {
+            first
+        } else {
+            std::net::TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap()
+        }
+    };
+    let cluster = Cluster::start_on_ports("taken", &mut pick);
+    assert!(!cluster.endpoints().contains(&first), "{:?}", cluster.endpoints());
+    let copy = Etcd::new(cluster.endpoints(), &MEETING);
+    assert_eq!(copy.leader().unwrap(), None, "the cluster answers");
+    drop(taken);
 }

@@ -179,6 +179,7 @@ pub(crate) fn routes() -> Vec<crate::callers::Routes> {
         vec![
             get_page("/personal", sign_in::page),
             post_page("/personal/entrar", sign_in::sign_in),
+            post_page("/personal/continuar", sign_in::continue_session),
             post_page("/personal/salir", sign_in::sign_out),
             get_page("/registro", desk::page),
             get_page("/presidencia", chair::page),

@@ -1,6 +1,8 @@
 //! Signing in and out of the consoles: `/personal` (the form, or who is
 //! signed in here), `POST /personal/entrar` (a staff token opens a
-//! session) and `POST /personal/salir` (the session ends).
+//! session), `POST /personal/continuar` (a session of another node of a
+//! replicated meeting goes on here, by its pass: `passes`) and `POST
+//! /personal/salir` (the session ends).
 
 use axum::extract::rejection::FormRejection;
 use axum::extract::{ConnectInfo, State};
@@ -34,6 +36,15 @@ impl<S: Send + Sync> axum::extract::FromRequestParts<S> for Peer {
 pub(super) struct SignInForm {
     #[serde(default)]
     clave: String,
+}
+
+/// The form a console posts to the node that took the meeting over.
+#[derive(Deserialize)]
+pub(super) struct ContinueForm {
+    #[serde(default)]
+    pase: String,
+    #[serde(default)]
+    destino: String,
 }
 
 /// The sign-out form's one field.
@@ -139,6 +150,78 @@ pub(super) async fn sign_in(
             )),
         ),
     }
+}
+
+/// `POST /personal/continuar`: a console whose node stopped answering
+/// posts its session's pass here (`nodes.js`); a good pass opens a
+/// session for the same account and the page goes on to the console it
+/// was (`destino`). The form comes from another node's page, so instead
+/// of [`sessions::same_origin`] its `Origin` must be one of the meeting's
+/// nodes. A refused pass leaves the sign-in form, saying why.
+pub(super) async fn continue_session(
+    State(state): State<AppState>,
+    headers: HeaderMap,
+    form: Result<Form<ContinueForm>, FormRejection>,
+) -> Response {
+    let origin = headers.get(header::ORIGIN).and_then(|v| v.to_str().ok()).unwrap_or_default();
+    if !state.0.nodes.names_origin(origin) && !sessions::same_origin(&headers) {
+        return sign_in_form(
+            StatusCode::FORBIDDEN,
+            Some((
+                "El pase llegó desde una página que no es de un nodo de esta reunión; entre con su clave.",
+                "The pass came from a page that is not a node of this meeting's; sign in with your token.",
+            )),
+        );
+    }
+    let Ok(Form(ContinueForm { pase, destino })) = form else {
+        return sign_in_form(
+            StatusCode::BAD_REQUEST,
+            Some((
+                "El pase de sesión no llegó completo; entre con su clave.",
+                "The session pass did not arrive whole; sign in with your token.",
+            )),
+        );
+    };
+    let account = match crate::passes::take(&state, &pase) {
+        Ok(account) => account,
+        Err((es, en)) => {
+            tracing::warn!(%origin, "pase de sesión rechazado / session pass refused: {en}");
+            let es = format!("{es} Entre con su clave.");
+            let en = format!("{en} Sign in with your token.");
+            return sign_in_form(StatusCode::UNAUTHORIZED, Some((es.as_str(), en.as_str())));
+        }
+    };
+    let (cookie, _) = state.0.sessions.open(&account.name);
+    tracing::info!(staff.name = %account.name, %origin, "sesión continuada desde otro nodo / session continued from another node");
+    // Only a console's own address: never another site, never a path the
+    // form chose freely.
+    let to = ["/registro", "/presidencia", "/secretaria"]
+        .into_iter()
+        .find(|path| *path == destino)
+        .unwrap_or(console_of(account.role));
+    // A page, not a redirect: the cookie is `SameSite=Strict`, and a
+    // browser sends it on a navigation this node's page starts, not on a
+    // redirect that ends a post from another site.
+    let head = html! { meta http-equiv="refresh" content=(format!("0; url={to}?siguio=1")); };
+    let main = html! {
+        p.lead role="status" {
+            "Su sesión sigue en este nodo: abriendo su consola… "
+            span.en { "Your session goes on at this node: opening your console…" }
+        }
+        p { a.button href=(to) { "Abrir la consola " span.en { "open the console" } } }
+    };
+    let frame = crate::layout::Frame {
+        title: "Sesión continuada",
+        heading: ("Sesión continuada", "Session continued"),
+        head,
+        console: None,
+        ..crate::layout::Frame::default()
+    };
+    let mut response = crate::layout::respond(StatusCode::OK, crate::layout::page(frame, main));
+    if let Ok(value) = axum::http::HeaderValue::from_str(&sessions::set_cookie(&cookie)) {
+        response.headers_mut().insert(header::SET_COOKIE, value);
+    }
+    response
 }
 
 /// `POST /personal/salir`: ends the session (with its CSRF token, so no

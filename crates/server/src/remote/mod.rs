@@ -328,7 +328,9 @@ fn medium_code(medium: Medium) -> String {
 /// The meeting's heartbeat, in seconds (the profile's when no modality
 /// was recorded).
 fn heartbeat_seconds(ledger: &asamblea_ledger::State) -> u32 {
-    ledger.convened_modality().map_or(60, |m| m.presence.heartbeat_seconds)
+    ledger
+        .convened_modality()
+        .map_or(asamblea_rules::RemotePresence::default().heartbeat_seconds, |m| m.presence.heartbeat_seconds)
 }
 
 /// A ballot signed in the remote attendee's browser: the kiosk's ballot,

@@ -131,12 +131,18 @@ impl crate::AppState {
                     return None;
                 }
                 let silent_ms = u64::try_from(silence.as_millis()).unwrap_or(u64::MAX);
-                Some(service.lapse_presence(credential, silent_ms))
+                let recorded = service.lapse_presence(credential, silent_ms);
+                // Forgotten under the same lock: an arrival recorded just
+                // after it (the page coming back) is heard afresh, never
+                // forgotten by this lapse.
+                if matches!(recorded, Ok(_) | Err(asamblea_venue::service::ActionError::Rejected(_))) {
+                    self.0.heartbeats.left(credential);
+                }
+                Some(recorded)
             });
             match recorded {
                 None => {}
                 Some(Ok(appended)) => {
-                    self.0.heartbeats.left(credential);
                     lapsed += 1;
                     tracing::info!(
                         event.seq = appended.seq,
@@ -147,7 +153,6 @@ impl crate::AppState {
                 Some(Err(asamblea_venue::service::ActionError::Rejected(rejection))) => {
                     // Left by other means meanwhile (the desk, a move to
                     // the room): nothing to lapse.
-                    self.0.heartbeats.left(credential);
                     tracing::debug!(badge.number = credential.0, %rejection, "no se registra la pérdida / no lapse recorded");
                 }
                 Some(Err(e)) => {

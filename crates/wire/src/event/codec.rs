@@ -356,9 +356,8 @@ impl EventBody {
             MessageKind::Receipt
             | MessageKind::Checkpoint
             | MessageKind::RemoteRegistration
-            | MessageKind::RemoteHeartbeat => {
-                return Err(r.malformed("tag", 0, Problem::UnexpectedKind(kind)))
-            }
+            | MessageKind::RemoteHeartbeat
+            | MessageKind::SessionPass => return Err(r.malformed("tag", 0, Problem::UnexpectedKind(kind))),
         })
     }
 }

@@ -57,12 +57,34 @@ impl Api {
 
     /// [`Api::new`] whose ledger reads the time from `clock`.
     pub fn with_clock(name: &str, meeting: &str, register: &str, clock: asamblea_ledger::Clock) -> Api {
+        Api::made(name, (meeting, register), clock, &[])
+    }
+
+    /// The demo meeting convened for the replicated `nodes` (`init
+    /// --nodes`), served here as the first of them; which node serves
+    /// where is for the test to say (`AppState::set_nodes`).
+    pub fn replicated(name: &str, nodes: &[&str]) -> Api {
+        let clock = Box::new(|| {
+            std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).unwrap().as_millis() as u64
+        });
+        Api::made(name, (DEMO_MEETING, DEMO_REGISTER), clock, nodes)
+    }
+
+    fn made(
+        name: &str,
+        (meeting, register): (&str, &str),
+        clock: asamblea_ledger::Clock,
+        nodes: &[&str],
+    ) -> Api {
         let dir = std::env::temp_dir().join(format!("asamblea-api-{name}-{}", std::process::id()));
         remove_meeting(&dir);
         std::fs::create_dir_all(&dir).expect("dir");
         let lock = MeetingLock::acquire_fresh_or_explain(&dir).expect("lock");
+        let nodes: Vec<String> = nodes.iter().map(|n| n.to_string()).collect();
         let new = NewMeeting::check("meeting.toml", meeting, "register.csv", register.as_bytes(), |_| {})
-            .expect("valid");
+            .expect("valid")
+            .with_nodes(&nodes)
+            .expect("nodes");
         let mut service = Service::init_with_clock(&dir, lock, new, clock).expect("init");
         let tokens = service.take_tokens().into_iter().map(|(_, role, token)| (role, token)).collect();
         let meeting = service.meeting_id();

@@ -4,7 +4,7 @@
 use asamblea_server::{route_table, router};
 use asamblea_venue::staff::Role;
 use axum::body::Body;
-use axum::http::{Method, Request, StatusCode};
+use axum::http::{HeaderMap, Method, Request, StatusCode};
 use http_body_util::BodyExt;
 use serde_json::{json, Value};
 use tower::ServiceExt;
@@ -238,4 +238,130 @@ async fn no_answer_holding_the_registers_names_or_a_token_may_be_kept_by_a_brows
     let response = router(api.state.clone()).oneshot(request).await.unwrap();
     assert_eq!(response.status(), StatusCode::OK);
     no_store(response.headers(), "the kiosk's ballot sheet");
+}
+
+/// A form posted to `/personal/continuar` from a page at `origin`.
+async fn carried(api: &Api, origin: &str, pass: &str, to: &str) -> (StatusCode, HeaderMap, String) {
+    let form = format!("pase={pass}&destino={}", to.replace('/', "%2F").replace(':', "%3A"));
+    let request = Request::builder()
+        .method(Method::POST)
+        .uri("/personal/continuar")
+        .header("host", "urna.local:8443")
+        .header("origin", origin)
+        .header("sec-fetch-site", "cross-site")
+        .header("content-type", "application/x-www-form-urlencoded")
+        .body(Body::from(form))
+        .unwrap();
+    let response = router(api.state.clone()).oneshot(request).await.unwrap();
+    let (status, headers) = (response.status(), response.headers().clone());
+    let bytes = response.into_body().collect().await.unwrap().to_bytes();
+    (status, headers, String::from_utf8_lossy(&bytes).into_owned())
+}
+
+/// A replicated meeting's console goes on at the next node with its
+/// session's pass (`passes`): the pass is given only to a session with
+/// its CSRF token and only where there are nodes; it opens a session for
+/// the same account, once, from a page of a node of the meeting, and only
+/// to a console's own path; a pass of another node of the meeting is
+/// taken too, one altered or of another meeting's node is not.
+#[tokio::test]
+async fn a_consoles_session_goes_on_at_another_node_with_its_pass_once() {
+    // One machine: no pass.
+    let single = Api::demo("pass-single");
+    let (cookie, csrf) = sign_in(&single, Role::Chair).await;
+    let (status, _, answer) =
+        browser(&single, Method::POST, "/api/v1/session/pass", Some(&cookie), Some(&csrf), None).await;
+    assert_eq!(status, StatusCode::NOT_FOUND, "{answer}");
+    assert!(answer.contains("una sola máquina"), "{answer}");
+
+    let api = Api::replicated("pass", &["nodo-1", "nodo-2"]);
+    api.state.set_nodes(
+        "nodo-1",
+        vec![("nodo-1".into(), "urna.local:8443".into()), ("nodo-2".into(), "urna-2.local:8443".into())],
+    );
+    let (cookie, csrf) = sign_in(&api, Role::Chair).await;
+    let (status, _, answer) =
+        browser(&api, Method::POST, "/api/v1/session/pass", Some(&cookie), None, None).await;
+    assert_eq!(status, StatusCode::FORBIDDEN, "no pass without the session's CSRF token: {answer}");
+    let (status, _, answer) =
+        browser(&api, Method::POST, "/api/v1/session/pass", Some(&cookie), Some(&csrf), None).await;
+    assert_eq!(status, StatusCode::OK, "{answer}");
+    let answer: Value = serde_json::from_str(&answer).unwrap();
+    assert_eq!(answer["expires_in_ms"], 300_000);
+    let pass = answer["pass"].as_str().unwrap().to_string();
+    // From a page that is not a node's: refused, nothing opened.
+    let (status, headers, page) = carried(&api, "https://evil.example", &pass, "/presidencia").await;
+    assert_eq!(status, StatusCode::FORBIDDEN, "{page}");
+    assert!(headers.get("set-cookie").is_none() && page.contains("no es de un nodo"), "{page}");
+    // Altered: refused.
+    let altered = format!("{}0{}", &pass[..10], &pass[11..]);
+    let altered = if altered == pass { format!("{}1{}", &pass[..10], &pass[11..]) } else { altered };
+    let (status, headers, page) = carried(&api, "https://urna-2.local:8443", &altered, "/presidencia").await;
+    assert_eq!(status, StatusCode::UNAUTHORIZED, "{page}");
+    assert!(headers.get("set-cookie").is_none() && page.contains("Entre con su clave"), "{page}");
+    // From nodo-2's page: a session of the chair's, and on to the chair's
+    // console by a page of this node (the cookie is SameSite=Strict).
+    let (status, headers, page) = carried(&api, "https://urna-2.local:8443", &pass, "/presidencia").await;
+    assert_eq!(status, StatusCode::OK, "{page}");
+    assert!(page.contains(r#"http-equiv="refresh" content="0; url=/presidencia?siguio=1""#), "{page}");
+    let set = headers["set-cookie"].to_str().unwrap();
+    assert!(set.contains("SameSite=Strict") && set.contains("HttpOnly"), "{set}");
+    let new_cookie = set.split(';').next().unwrap().trim_start_matches("asamblea_personal=").to_string();
+    assert_ne!(new_cookie, cookie);
+    let (status, _, page) = browser(&api, Method::GET, "/presidencia", Some(&new_cookie), None, None).await;
+    assert_eq!(status, StatusCode::OK, "{page}");
+    assert!(page.contains("presidencia"), "{page}");
+    // Once.
+    let (status, headers, page) = carried(&api, "https://urna-2.local:8443", &pass, "/presidencia").await;
+    assert_eq!(status, StatusCode::UNAUTHORIZED);
+    assert!(headers.get("set-cookie").is_none() && page.contains("ya se usó"), "{page}");
+    // A pass nodo-2 gave (its own enrolled key), to a path that is not a
+    // console: the chair's console.
+    let keys = asamblea_venue::secrets::key_folder_of(&api.dir).unwrap();
+    let seed = asamblea_venue::secrets::read_seed(&keys.join("daemon-nodo-2.seed")).unwrap();
+    let nodo_2 = asamblea_wire::Keypair::from_seed(&seed);
+    let chair = asamblea_venue::staff::Accounts::load(&api.dir)
+        .unwrap()
+        .iter()
+        .find(|a| a.role == Role::Chair)
+        .unwrap()
+        .key
+        .public_key();
+    let now = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).unwrap().as_millis() as u64;
+    let given =
+        asamblea_wire::SessionPass { staff: chair, issued_ms: now, expires_ms: now + 60_000, nonce: [7; 16] };
+    let text = given.to_text(&given.sign(&api.meeting, &nodo_2));
+    let (status, _, page) = carried(&api, "https://urna-2.local:8443", &text, "https://evil.example/").await;
+    assert_eq!(status, StatusCode::OK, "{page}");
+    assert!(page.contains("url=/presidencia"), "{page}");
+    // The same key, another meeting's: refused; an expired one: refused.
+    let elsewhere = given.to_text(&given.sign(&asamblea_wire::MeetingId([9; 32]), &nodo_2));
+    let (status, _, _) = carried(&api, "https://urna-2.local:8443", &elsewhere, "/presidencia").await;
+    assert_eq!(status, StatusCode::UNAUTHORIZED);
+    let old = asamblea_wire::SessionPass {
+        issued_ms: now - 400_000,
+        expires_ms: now - 100_000,
+        nonce: [8; 16],
+        ..given
+    };
+    let (status, _, page) = carried(
+        &api,
+        "https://urna-2.local:8443",
+        &old.to_text(&old.sign(&api.meeting, &nodo_2)),
+        "/presidencia",
+    )
+    .await;
+    assert_eq!(status, StatusCode::UNAUTHORIZED);
+    assert!(page.contains("venció"), "{page}");
+    // A pass this node gave, once its session signed out here: refused.
+    let (cookie, csrf) = sign_in(&api, Role::Operator).await;
+    let (_, _, answer) =
+        browser(&api, Method::POST, "/api/v1/session/pass", Some(&cookie), Some(&csrf), None).await;
+    let pass = serde_json::from_str::<Value>(&answer).unwrap()["pass"].as_str().unwrap().to_string();
+    let form = Some(("application/x-www-form-urlencoded", format!("csrf={csrf}")));
+    let (status, _, _) = browser(&api, Method::POST, "/personal/salir", Some(&cookie), None, form).await;
+    assert_eq!(status, StatusCode::SEE_OTHER);
+    let (status, headers, page) = carried(&api, "https://urna-2.local:8443", &pass, "/registro").await;
+    assert_eq!(status, StatusCode::UNAUTHORIZED, "{page}");
+    assert!(headers.get("set-cookie").is_none() && page.contains("ya terminó en este nodo"), "{page}");
 }
