@@ -315,6 +315,12 @@ impl Journal {
         self.ledger.replicate_to(replica)
     }
 
+    /// How long the writer has been inside its current write to the disk
+    /// ([`crate::DiskWatch`]), from any thread.
+    pub fn disk_watch(&self) -> crate::DiskWatch {
+        self.ledger.disk_watch()
+    }
+
     /// A handle that tells the last durable record's number and head from
     /// any thread, without holding the journal.
     pub fn tip_handle(&self) -> crate::TipHandle {

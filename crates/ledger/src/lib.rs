@@ -55,7 +55,7 @@ pub use cause::Cause;
 pub use journal::{Group, Journal, OpenError, SubmitError};
 pub use replica::{Replica, ReplicaError};
 pub use state::{AttendeeName, PowerRecord, Powers, RecordedStatement, Rejection, SessionRecord, State};
-pub use writer::{Clock, Completion, WriterStats, MAX_BATCH};
+pub use writer::{Clock, Completion, DiskWatch, WriterStats, MAX_BATCH};
 
 /// An event signed by its actor, waiting for its place in the ledger.
 /// Build it with [`Signed::new`] so that `bytes` are the event's own.
@@ -224,6 +224,12 @@ impl Ledger {
         rows: Vec<(u64, Vec<u8>, Digest)>,
     ) -> Result<(), LedgerError> {
         self.ask(|done| writer::Request::Copied { from, to, rows, done })
+    }
+
+    /// How long the writer has been inside its current write to the disk
+    /// ([`DiskWatch`]), from any thread.
+    pub fn disk_watch(&self) -> DiskWatch {
+        self.writer.disk.clone()
     }
 
     /// From the next batch on, copies every batch to `replica` and

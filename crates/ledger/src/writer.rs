@@ -10,7 +10,9 @@
 //! everything (fail-stop): the caller's in-memory state may be ahead of
 //! the file, and only a restart that replays the file is safe.
 
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::mpsc::{self, Receiver, RecvError, Sender, TryRecvError};
+use std::sync::Arc;
 use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
 
@@ -100,16 +102,56 @@ pub struct WriterStats {
 pub(crate) struct Writer {
     pub(crate) sender: Sender<Request>,
     pub(crate) thread: Option<JoinHandle<WriterStats>>,
+    pub(crate) disk: DiskWatch,
+}
+
+/// How long the writer has been inside a write to its own disk, read from
+/// any thread without waiting for the writer or anything it holds. A disk
+/// that stops answering (a frozen file system, a dying drive retrying
+/// for minutes) holds the writer there, and every caller waiting on it: a
+/// replicated meeting's leader then gives up its lead
+/// (`docs/replication.md`), since it can acknowledge nothing more.
+#[derive(Clone, Debug)]
+pub struct DiskWatch(Arc<(Instant, AtomicU64)>);
+
+impl DiskWatch {
+    fn new() -> DiskWatch {
+        DiskWatch(Arc::new((Instant::now(), AtomicU64::new(0))))
+    }
+
+    /// Milliseconds since the watch began, plus one (0 means idle).
+    fn now(&self) -> u64 {
+        u64::try_from(self.0 .0.elapsed().as_millis()).unwrap_or(u64::MAX - 1) + 1
+    }
+
+    /// `write` timed as one write to the disk.
+    fn during<T>(&self, write: impl FnOnce() -> T) -> T {
+        self.0 .1.store(self.now(), Ordering::Release);
+        let written = write();
+        self.0 .1.store(0, Ordering::Release);
+        written
+    }
+
+    /// How long the write in progress has taken so far; `None` when the
+    /// writer is not writing to its disk.
+    pub fn busy_for(&self) -> Option<Duration> {
+        match self.0 .1.load(Ordering::Acquire) {
+            0 => None,
+            since => Some(Duration::from_millis(self.now().saturating_sub(since))),
+        }
+    }
 }
 
 /// Starts the writer on a chain whose last record has time `last_time`.
 pub(crate) fn spawn(conn: Connection, chain: Chain, last_time: u64, clock: Clock, path: String) -> Writer {
     let (sender, receiver) = mpsc::channel();
+    let disk = DiskWatch::new();
+    let watched = disk.clone();
     let thread = std::thread::Builder::new()
         .name("ledger-writer".into())
-        .spawn(move || run(conn, receiver, chain, last_time, clock, path))
+        .spawn(move || run(conn, receiver, (chain, last_time), clock, path, watched))
         .expect("the ledger writer thread starts");
-    Writer { sender, thread: Some(thread) }
+    Writer { sender, thread: Some(thread), disk }
 }
 
 /// Moves every append already waiting into `batch` (up to
@@ -139,6 +181,8 @@ struct Tail {
     stats: WriterStats,
     /// Where each batch is copied before it is acknowledged, once set.
     replica: Option<Box<dyn crate::Replica>>,
+    /// Each write to the disk, timed.
+    disk: DiskWatch,
 }
 
 impl Tail {
@@ -194,7 +238,9 @@ impl Tail {
         }
         let borrowed: Vec<(u64, &[u8], &Digest)> =
             rows.iter().map(|(s, b, h)| (*s, b.as_slice(), h)).collect();
-        let replicated = crate::store::append_batch(conn, &borrowed, faults)
+        let replicated = self
+            .disk
+            .during(|| crate::store::append_batch(conn, &borrowed, faults))
             .map_err(|e| (format!("{path}: la escritura falló / commit failed: {e}"), crate::Cause::of(&e)))
             .and_then(|()| match self.replica.as_mut() {
                 // Durable here; acknowledged only once a majority holds it.
@@ -250,7 +296,7 @@ impl Tail {
         }
         let borrowed: Vec<(u64, &[u8], &Digest)> =
             rows.iter().map(|(s, b, h)| (*s, b.as_slice(), h)).collect();
-        match crate::store::append_batch(conn, &borrowed, &crate::cause::Faults::default()) {
+        match self.disk.during(|| crate::store::append_batch(conn, &borrowed, &crate::cause::Faults::default())) {
             Ok(()) => {
                 self.last_time = self.last_time.max(to.time_ms());
                 self.chain = to;
@@ -270,12 +316,12 @@ impl Tail {
 fn run(
     mut conn: Connection,
     receiver: Receiver<Request>,
-    chain: Chain,
-    last_time: u64,
+    (chain, last_time): (Chain, u64),
     clock: Clock,
     path: String,
+    disk: DiskWatch,
 ) -> WriterStats {
-    let mut tail = Tail { chain, last_time, failed: None, stats: WriterStats::default(), replica: None };
+    let mut tail = Tail { chain, last_time, failed: None, stats: WriterStats::default(), replica: None, disk };
     let faults = crate::cause::Faults::from_env();
     let mut batch: Vec<(Signed, Completion)> = Vec::new();
     loop {
@@ -355,4 +401,23 @@ fn run(
         }
     }
     tail.stats
+}
+
+#[cfg(test)]
+mod tests {
+    use super::DiskWatch;
+
+    /// The watch says the writer is writing while it is, and for how long
+    /// at least; and that it is idle before and after.
+    #[test]
+    fn the_disk_watch_times_a_write_while_it_lasts() {
+        let watch = DiskWatch::new();
+        assert_eq!(watch.busy_for(), None);
+        let seen = watch.during(|| {
+            std::thread::sleep(std::time::Duration::from_millis(30));
+            watch.busy_for()
+        });
+        assert!(seen.is_some_and(|busy| busy >= std::time::Duration::from_millis(30)), "{seen:?}");
+        assert_eq!(watch.busy_for(), None);
+    }
 }

@@ -47,6 +47,9 @@ pub struct Etcd {
     timeout: Duration,
     /// TLS with a client certificate, when the cluster asks for one.
     tls: Option<std::sync::Arc<rustls::ClientConfig>>,
+    /// Set once this node gave up its lead: from then on it copies
+    /// nothing more ([`Etcd::retired_by`]).
+    retired: Option<std::sync::Arc<std::sync::atomic::AtomicBool>>,
 }
 
 /// The last record a copy holds: its number and the chain's head after it.
@@ -82,13 +85,23 @@ impl Etcd {
     /// `endpoints` (any of them: each forwards to the cluster's leader).
     pub fn new(endpoints: Vec<SocketAddr>, meeting: &MeetingId) -> Etcd {
         let prefix = format!("/asamblea/{}/", asamblea_wire::hex::encode(&meeting.0));
-        Etcd { endpoints, prefix, timeout: REQUEST_TIMEOUT, tls: None }
+        Etcd { endpoints, prefix, timeout: REQUEST_TIMEOUT, tls: None, retired: None }
     }
 
     /// The same over TLS (`asamblea_pki::etcd_client_config`): the
     /// cluster's CA alone is trusted, and the nodes' certificate shown.
     pub fn with_tls(mut self, tls: Option<std::sync::Arc<rustls::ClientConfig>>) -> Etcd {
         self.tls = tls;
+        self
+    }
+
+    /// The same, as the ledger's replica, copying nothing more once
+    /// `flag` is set (the node gave up its lead): a batch its writer
+    /// finishes later — a disk that answered again after the standby took
+    /// the meeting — is then refused here, not written over the new
+    /// leader's head, where it would fence the leader that serves.
+    pub fn retired_by(mut self, flag: std::sync::Arc<std::sync::atomic::AtomicBool>) -> Etcd {
+        self.retired = Some(flag);
         self
     }
 
@@ -220,6 +233,11 @@ impl Replica for Etcd {
         records: &[(u64, &[u8], &Digest)],
     ) -> Result<(), ReplicaError> {
         let Some(&(last_seq, _, last_head)) = records.last() else { return Ok(()) };
+        if self.retired.as_ref().is_some_and(|flag| flag.load(std::sync::atomic::Ordering::Acquire)) {
+            return Err(ReplicaError::Unconfirmed {
+                reason: "este nodo cedió el liderazgo y ya no escribe en la copia / this node gave up its lead and writes nothing more to the copy".into(),
+            });
+        }
         let after_text = (after.0 > 0).then(|| Head::text(after.0, &after.1));
         let done = Head::text(last_seq, last_head);
         let chunks: Vec<&[(u64, &[u8], &Digest)]> = records.chunks(RECORDS_PER_TXN).collect();

@@ -20,6 +20,18 @@ const FOLLOW_EVERY: Duration = Duration::from_millis(200);
 /// How often a standby that took in records signs the head it reached.
 const KEEP_HEAD_EVERY: Duration = Duration::from_secs(2);
 
+/// A leader whose ledger has been inside one write to its own disk this
+/// long gives up its lead: a healthy commit takes milliseconds (one
+/// fsync), and a disk that stops answering would otherwise hold the
+/// meeting with it for good, its lease kept alive by a thread that writes
+/// nothing ([`asamblea_ledger::DiskWatch`]).
+pub(crate) const DISK_STALL: Duration = Duration::from_secs(5);
+
+/// A node whose lead was lost and that has not stopped this long after
+/// ends at once: what still holds it waits on a disk or a cluster that
+/// does not answer, and it serves no one.
+pub(crate) const STOP_GRACE: Duration = Duration::from_secs(10);
+
 fn failed(e: impl std::fmt::Display) -> anyhow::Error {
     anyhow::anyhow!("réplica / replica: {e}")
 }
@@ -112,10 +124,13 @@ pub(crate) fn reconcile(
 pub(crate) fn install(
     service: &mut Service,
     members: &[SocketAddr],
-    node: Option<&str>,
+    (node, lead): (Option<&str>, Option<&Lead>),
     out: &mut dyn Write,
 ) -> Result<()> {
-    let copy = copy_of(members, &service.meeting_id());
+    let mut copy = copy_of(members, &service.meeting_id());
+    if let Some(lead) = lead {
+        copy = copy.retired_by(lead.resign.given_up.clone());
+    }
     service.with_journal(|journal, _| journal.replicate_to(Box::new(copy))).map_err(failed)?;
     if let Some(node) = node {
         if service.node_leads(node) == Some(false) {
@@ -132,33 +147,39 @@ pub(crate) fn install(
 }
 
 /// This node's lead: what the thread keeping its lease alive says if it
-/// loses it, and the lease, to give up when the daemon stops.
+/// loses it, and what gives it up.
 pub(crate) struct Lead {
     /// Why the lead was lost, when it is.
     pub(crate) lost: std::sync::mpsc::Receiver<String>,
-    copy: Etcd,
-    lease: asamblea_replica::Lease,
+    resign: Resign,
 }
 
-/// What gives the lead up, apart from the news of its loss.
+/// What gives the lead up, from any thread, once: the lease's keeper
+/// stops renewing it and the lease is revoked.
+#[derive(Clone)]
 pub(crate) struct Resign {
-    copy: Etcd,
-    lease: asamblea_replica::Lease,
+    held: std::sync::Arc<std::sync::Mutex<Option<(Etcd, asamblea_replica::Lease)>>>,
+    given_up: std::sync::Arc<std::sync::atomic::AtomicBool>,
 }
 
 impl Lead {
     /// The news of the lead's loss, and what gives it up.
     pub(crate) fn split(self) -> (std::sync::mpsc::Receiver<String>, Resign) {
-        (self.lost, Resign { copy: self.copy, lease: self.lease })
+        (self.lost, self.resign)
     }
 }
 
 impl Resign {
-    /// Gives the lead up at once (the daemon stopped): a standby takes the
-    /// meeting without waiting for the lease to run out.
-    pub(crate) fn resign(self) {
-        if let Err(e) = self.copy.revoke(self.lease) {
-            tracing::warn!(error = %e, "no se pudo ceder el liderazgo; expira solo / could not give up the lead; it expires by itself");
+    /// Gives the lead up at once (the daemon stopped, or can acknowledge
+    /// nothing more): a standby takes the meeting without waiting for the
+    /// lease to run out. Later calls do nothing.
+    pub(crate) fn resign(&self) {
+        self.given_up.store(true, std::sync::atomic::Ordering::Release);
+        let held = self.held.lock().unwrap_or_else(std::sync::PoisonError::into_inner).take();
+        if let Some((copy, lease)) = held {
+            if let Err(e) = copy.revoke(lease) {
+                tracing::warn!(error = %e, "no se pudo ceder el liderazgo; expira solo / could not give up the lead; it expires by itself");
+            }
         }
     }
 }
@@ -220,24 +241,24 @@ pub(crate) fn lead(
         }
         std::thread::sleep(FOLLOW_EVERY);
     }
-    // What the last leader wrote before its lease ran out.
-    let (taken, reconciled) = reconcile(dir, service, (members, Some(node)), out)?;
-    service = taken;
-    match waited {
-        Some(since) => writeln!(
-            out,
-            "Nodo {node}: toma la reunión tras {:.1} s en espera ({reconciled}) / takes over the meeting",
-            since.elapsed().as_secs_f64()
-        )?,
-        None => writeln!(out, "Nodo {node}: lidera la reunión / leads the meeting")?,
-    }
+    // The lease is kept alive from the moment it leads, before the last
+    // catch-up and the daemon's start, however long they take: a lead
+    // lost meanwhile is told to the daemon, which then does not serve.
     let (lost, told) = std::sync::mpsc::channel();
     let keeper = copy_of(members, &service.meeting_id()).with_timeout(Duration::from_secs(1));
+    let resign = Resign {
+        held: std::sync::Arc::new(std::sync::Mutex::new(Some((copy, lease)))),
+        given_up: std::sync::Arc::default(),
+    };
+    let given_up = resign.given_up.clone();
     std::thread::Builder::new().name("asamblea-lease".into()).spawn(move || {
         let every = Duration::from_millis(LEASE_SECONDS * 1000 / 3);
         let mut last_kept = Instant::now();
         loop {
             std::thread::sleep(every);
+            if given_up.load(std::sync::atomic::Ordering::Acquire) {
+                return;
+            }
             match keeper.keep_alive(lease) {
                 Ok(true) => last_kept = Instant::now(),
                 Ok(false) => {
@@ -252,7 +273,18 @@ pub(crate) fn lead(
             }
         }
     })?;
-    Ok((service, Lead { lost: told, copy, lease }))
+    // What the last leader wrote before its lease ran out.
+    let (taken, reconciled) = reconcile(dir, service, (members, Some(node)), out)?;
+    service = taken;
+    match waited {
+        Some(since) => writeln!(
+            out,
+            "Nodo {node}: toma la reunión tras {:.1} s en espera ({reconciled}) / takes over the meeting",
+            since.elapsed().as_secs_f64()
+        )?,
+        None => writeln!(out, "Nodo {node}: lidera la reunión / leads the meeting")?,
+    }
+    Ok((service, Lead { lost: told, resign }))
 }
 
 /// Publishes where this node serves (`--advertise`, or `--listen`), so

@@ -362,7 +362,7 @@ fn serve_locked(
             service = leading;
             lost_lead = Some(lead);
         }
-        super::replica::install(&mut service, replica, node, out)?;
+        super::replica::install(&mut service, replica, (node, lost_lead.as_ref()), out)?;
     }
     let runtime = tokio::runtime::Builder::new_multi_thread().enable_all().build()?;
     runtime.block_on(async {
@@ -376,6 +376,7 @@ fn serve_locked(
         let desk_token = accounts.add_desk_token()?;
         let daemon_key = service.daemon_key();
         let meeting_id = service.meeting_id();
+        let disk = service.with_journal(|journal, _| journal.disk_watch());
         let daemon = asamblea_server::Daemon::assemble(service, accounts, service_limits)?;
         let (state, kiosks) = (daemon.state.clone(), daemon.kiosks.clone());
         if let Some(node) = node {
@@ -401,21 +402,45 @@ fn serve_locked(
         // A leader that loses its lease stops serving: the next node takes
         // the meeting, and this one's writes would be fenced anyway.
         // So does one whose ledger failed (a disk that refuses writes, a
-        // copy no majority confirms): it could acknowledge nothing more.
+        // copy no majority confirms), or whose disk has not finished a
+        // write in `DISK_STALL`: it could acknowledge nothing more. It
+        // gives up its lead at once, so that the standby need not wait for
+        // the lease to run out, and ends within `STOP_GRACE` even if what
+        // holds it never lets go.
         let (lost_tx, lost_rx) = tokio::sync::oneshot::channel::<String>();
         let resign = match lost_lead {
             Some(lead) => {
                 let (told, resign) = lead.split();
-                let watched = daemon.state.clone();
+                let (watched, giving_up) = (daemon.state.clone(), resign.clone());
                 std::thread::spawn(move || loop {
-                    if let Ok(why) = told.recv_timeout(std::time::Duration::from_millis(200)) {
-                        let _ = lost_tx.send(why);
-                        return;
-                    }
-                    if let Some(cause) = watched.ledger_failure() {
-                        let _ = lost_tx.send(format!("el registro falló ({cause}) / the ledger failed ({cause})"));
-                        return;
-                    }
+                    let every = std::time::Duration::from_millis(200);
+                    let why = match told.recv_timeout(every) {
+                        Ok(why) => why,
+                        Err(gone) => match (watched.ledger_failure(), disk.busy_for()) {
+                            (Some(cause), _) => format!("el registro falló ({cause}) / the ledger failed ({cause})"),
+                            (None, Some(busy)) if busy >= super::replica::DISK_STALL => format!(
+                                "el disco no termina una escritura desde hace {} s: no responde / the disk has not finished a write in {} s: it does not answer",
+                                busy.as_secs(),
+                                busy.as_secs()
+                            ),
+                            _ => {
+                                // The lease's keeper ended (the lead given
+                                // up as the daemon stops): nothing to wait on.
+                                if gone == std::sync::mpsc::RecvTimeoutError::Disconnected {
+                                    std::thread::sleep(every);
+                                }
+                                continue;
+                            }
+                        },
+                    };
+                    giving_up.resign();
+                    let _ = lost_tx.send(why.clone());
+                    std::thread::sleep(super::replica::STOP_GRACE);
+                    eprintln!(
+                        "asamblea: este nodo dejó de liderar ({why}) y no terminó en {} s; termina ahora / this node lost its lead and did not stop in time; it ends now",
+                        super::replica::STOP_GRACE.as_secs()
+                    );
+                    std::process::exit(1);
                 });
                 Some(resign)
             }
