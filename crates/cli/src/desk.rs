@@ -77,45 +77,70 @@ fn through_the_leader(dir: &Path, run: asamblea_venue::lock::ReplicaMark, why: &
 /// a desk command on a standby's machine of a replicated meeting.
 const OPERATOR_TOKEN: &str = "ASAMBLEA_OPERATOR_TOKEN";
 
-/// The node that leads and its published address, as the copy says.
-fn leader_of(dir: &Path, run: &asamblea_venue::lock::ReplicaMark) -> Option<(String, Option<String>)> {
-    let members: Vec<std::net::SocketAddr> = run.members.iter().filter_map(|m| m.parse().ok()).collect();
-    let meeting = asamblea_venue::secrets::read_meeting_id(dir).ok()?;
+/// The node that leads and its published address, as the copy says
+/// (`None`: no node leads at this moment); or why the copy could not be
+/// asked, in words that say what to check.
+fn leader_of(dir: &Path, run: &asamblea_venue::lock::ReplicaMark) -> Result<Option<(String, Option<String>)>, String> {
+    let mut members = Vec::new();
+    for member in &run.members {
+        members.push(member.parse::<std::net::SocketAddr>().map_err(|_| {
+            format!(
+                "{} nombra «{member}» como miembro de etcd, que no es una dirección IP:puerto; corríjalo con la lista de --replica / names a member that is not an IP:port address",
+                asamblea_venue::lock::ReplicaMark::path(dir).display()
+            )
+        })?);
+    }
+    let meeting = asamblea_venue::secrets::read_meeting_id(dir)
+        .map_err(|e| format!("no se pudo leer el identificador de la reunión en {} / the meeting's id could not be read: {e:#}", dir.display()))?;
     let tls = match &run.tls {
-        Some(folder) => Some(asamblea_pki::etcd_client_config(folder).ok()?),
+        Some(folder) => Some(asamblea_pki::etcd_client_config(folder).map_err(|e| {
+            format!(
+                "los certificados de etcd en {} no sirven ({e:#}): cópielos de nuevo desde la carpeta que hizo `asamblea etcd-tls` / the etcd certificates there are not usable: copy them again",
+                folder.display()
+            )
+        })?),
         None => None,
     };
     let copy = asamblea_replica::Etcd::new(members, &meeting)
         .with_timeout(std::time::Duration::from_secs(1))
         .with_tls(tls);
-    let leader = copy.leader().ok()??;
-    let address = copy.addresses().ok().and_then(|all| all.into_iter().find(|(name, _)| *name == leader));
-    Some((leader, address.map(|(_, a)| a)))
+    let unreachable = |e: String| {
+        format!(
+            "ningún miembro de etcd respondió ({}): {e}. Revise que esta máquina esté en la red de la sede y que etcd corra en los miembros (systemctl status etcd), y repita el comando / no etcd member answered: check this machine is on the venue's network and etcd runs on the members, then run the command again",
+            run.members.join(", ")
+        )
+    };
+    let Some(leader) = copy.leader().map_err(unreachable)? else { return Ok(None) };
+    let address = copy.addresses().map_err(unreachable)?.into_iter().find(|(name, _)| *name == leader);
+    Ok(Some((leader, address.map(|(_, a)| a))))
 }
 
 /// How to reach the node that leads, as the desk with `token`; a refusal
-/// that says why when the copy names no leader or no address for it.
+/// that says why when the copy names no leader or no address for it, or
+/// cannot be asked.
 fn leader_run(dir: &Path, run: &asamblea_venue::lock::ReplicaMark, token: &str) -> Result<DaemonRun> {
     match leader_of(dir, run) {
-        Some((_, Some(address))) => Ok(DaemonRun { pid: 0, address, token: token.to_string() }),
-        Some((leader, None)) => bail!(
+        Ok(Some((_, Some(address)))) => Ok(DaemonRun { pid: 0, address, token: token.to_string() }),
+        Ok(Some((leader, None))) => bail!(
             "lidera {leader}, pero no publicó su dirección (serve --advertise): use su consola de registro / {leader} leads but published no address: use its desk console"
         ),
-        None => bail!(
-            "la copia en etcd no dice quién lidera ahora: espere unos segundos y repita el comando / the etcd copy names no leader now: wait a few seconds and run the command again"
+        Ok(None) => bail!(
+            "la copia en etcd no dice quién lidera ahora (un nodo está tomando la reunión): espere unos segundos y repita el comando / the etcd copy names no leader now (a node is taking over): wait a few seconds and run the command again"
         ),
+        Err(why) => bail!("{why}"),
     }
 }
 
 /// Which node leads a replicated meeting and where its consoles are, as
-/// the copy says (empty when the copy cannot be asked).
+/// the copy says; or why the copy could not say.
 fn who_leads(dir: &Path, run: &asamblea_venue::lock::ReplicaMark) -> String {
-    let Some((leader, address)) = leader_of(dir, run) else { return String::new() };
-    match address {
-        Some(address) => format!(
+    match leader_of(dir, run) {
+        Ok(Some((leader, Some(address)))) => format!(
             "\nLidera {leader}: su consola de registro está en https://{address}/personal / {leader} leads: its desk console is at https://{address}/personal"
         ),
-        None => format!("\nLidera {leader} / {leader} leads"),
+        Ok(Some((leader, None))) => format!("\nLidera {leader} / {leader} leads"),
+        Ok(None) => "\nAhora no lidera ningún nodo: espere unos segundos / no node leads right now: wait a few seconds".to_string(),
+        Err(why) => format!("\nNo se pudo saber quién lidera / who leads could not be told: {why}"),
     }
 }
 

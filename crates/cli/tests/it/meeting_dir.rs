@@ -423,3 +423,54 @@ fn a_node_is_served_only_under_its_enrolled_name_and_key() {
     );
     crate::support::remove_meeting(&dir);
 }
+
+/// A desk command on a replicated meeting's node whose daemon is not
+/// running asks the copy who leads; when no etcd member answers it says
+/// so, naming the members and what to check — not «wait a few seconds»
+/// — and writes nothing.
+#[test]
+fn a_desk_command_on_a_node_says_when_no_etcd_member_answers() {
+    let dir = temp("no-etcd");
+    ok(&["init", s(&dir)]);
+    let events = |said: String| said.lines().find(|l| l.contains("VERIFIED")).unwrap_or_default().to_string();
+    let before = events(ok(&["verify", s(&dir)]));
+    // Port 9 (discard) on loopback: nothing listens, the connection is refused.
+    let mark = asamblea_venue::lock::ReplicaMark {
+        node: "nodo-1".into(),
+        members: vec!["127.0.0.1:9".into()],
+        tls: None,
+    };
+    mark.write(&dir).unwrap();
+    let checkin = |token: Option<&str>| {
+        let mut command = Command::new(env!("CARGO_BIN_EXE_asamblea"));
+        command.args(["checkin", s(&dir), "CC-10000000"]).env_remove("ASAMBLEA_OPERATOR_TOKEN");
+        if let Some(token) = token {
+            command.env("ASAMBLEA_OPERATOR_TOKEN", token);
+        }
+        command.output().unwrap()
+    };
+    let through = checkin(Some("clave-del-operador"));
+    assert_eq!(through.status.code(), Some(2), "{}", text(&through.stderr));
+    assert!(
+        text(&through.stderr).contains("ningún miembro de etcd respondió (127.0.0.1:9)")
+            && text(&through.stderr).contains("systemctl status etcd"),
+        "{}",
+        text(&through.stderr)
+    );
+    assert!(!text(&through.stderr).contains("espere unos segundos"), "{}", text(&through.stderr));
+    let alone = checkin(None);
+    assert_eq!(alone.status.code(), Some(2), "{}", text(&alone.stderr));
+    assert!(
+        text(&alone.stderr).contains("No se pudo saber quién lidera")
+            && text(&alone.stderr).contains("ASAMBLEA_OPERATOR_TOKEN"),
+        "{}",
+        text(&alone.stderr)
+    );
+    // A member that is no address is named, with the file it is in.
+    asamblea_venue::lock::ReplicaMark { members: vec!["sede-1:2379".into()], ..mark }.write(&dir).unwrap();
+    let named = checkin(Some("clave-del-operador"));
+    assert!(text(&named.stderr).contains("nombra «sede-1:2379» como miembro de etcd"), "{}", text(&named.stderr));
+    std::fs::remove_file(asamblea_venue::lock::ReplicaMark::path(&dir)).unwrap();
+    assert_eq!(events(ok(&["verify", s(&dir)])), before, "nothing was written");
+    crate::support::remove_meeting(&dir);
+}
