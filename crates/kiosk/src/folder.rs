@@ -61,10 +61,9 @@ pub struct Settings {
 }
 
 impl Settings {
-    /// As `kiosk.toml`: each value a TOML basic string (written with JSON's
-    /// escapes, which TOML's basic strings share).
+    /// As `kiosk.toml`: each value a TOML string.
     pub fn to_toml(&self) -> String {
-        let quoted = |s: &str| serde_json::Value::from(s).to_string();
+        let quoted = |s: &str| toml::Value::String(s.to_string()).to_string();
         format!(
             "# Quiosco de votación / voting kiosk: escrito por la mesa de registro / written by the desk\nkiosk = {}\ndaemon = {}\nmeeting = {}\ndaemon_key = {}\nboard = {}\n",
             quoted(&self.kiosk),

@@ -278,7 +278,7 @@ impl DaemonRun {
             &desk_token_path(dir)?,
             format!("{}\n", self.token).as_bytes(),
         )?;
-        let text = format!("pid = {}\naddress = {:?}\n", self.pid, self.address);
+        let text = format!("pid = {}\naddress = {}\n", self.pid, toml_string(&self.address));
         crate::secrets::write_private_replacing(&run_path(dir), text.as_bytes())
     }
 
@@ -402,12 +402,17 @@ impl ReplicaMark {
 
 /// The lines `DIR/standby.run` and `DIR/replica.toml` share.
 fn node_lines(node: &str, members: &[String], tls: Option<&Path>) -> String {
-    let members: Vec<String> = members.iter().map(|m| format!("{m:?}")).collect();
-    let mut text = format!("node = {node:?}\nmembers = [{}]\n", members.join(", "));
-    if let Some(tls) = tls.and_then(|t| t.to_str()) {
-        text.push_str(&format!("tls = {tls:?}\n"));
+    let members: Vec<String> = members.iter().map(|m| toml_string(m)).collect();
+    let mut text = format!("node = {}\nmembers = [{}]\n", toml_string(node), members.join(", "));
+    if let Some(tls) = tls {
+        text.push_str(&format!("tls = {}\n", toml_string(&tls.to_string_lossy())));
     }
     text
+}
+
+/// `text` as a TOML string, as the reader of these files takes it back.
+fn toml_string(text: &str) -> String {
+    toml::Value::String(text.to_string()).to_string()
 }
 
 /// The node those lines name.
@@ -458,6 +463,23 @@ mod tests {
         // A file left by a node that was killed names nobody now.
         let _again = MeetingLock::acquire(&dir).unwrap().expect("free");
         assert_eq!(StandbyRun::read(&dir), None);
+        let _ = fs::remove_dir_all(&dir);
+    }
+
+    /// What `replica.toml` says is read back as written, whatever a name
+    /// or a path holds: quotes, a backslash, a tab, DEL, an escape, a
+    /// letter outside ASCII (Rust's `{:?}` writes `\u{7f}`, which TOML
+    /// refuses).
+    #[test]
+    fn a_replica_mark_reads_back_whatever_its_names_hold() {
+        let dir = temp("mark");
+        let mark = ReplicaMark {
+            node: "sede \"ñ\" \\ 1\t\u{7f}\u{1b}".into(),
+            members: vec!["10.20.0.11:2379".into(), "[::1]:2379".into()],
+            tls: Some(PathBuf::from("C:\\etcd tls\u{7f}/'a'")),
+        };
+        mark.write(&dir).unwrap();
+        assert_eq!(ReplicaMark::read(&dir).unwrap(), Some(mark));
         let _ = fs::remove_dir_all(&dir);
     }
 

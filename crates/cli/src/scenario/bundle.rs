@@ -140,20 +140,9 @@ fn vote(
     Ok(())
 }
 
-/// A TOML basic string: quoted, with `"`, `\` and control characters
-/// escaped.
+/// `text` as a TOML string.
 fn quoted(text: &str) -> String {
-    let mut out = String::from("\"");
-    for c in text.chars() {
-        match c {
-            '"' => out.push_str("\\\""),
-            '\\' => out.push_str("\\\\"),
-            c if c.is_control() => out.push_str(&format!("\\u{:04X}", u32::from(c))),
-            c => out.push(c),
-        }
-    }
-    out.push('"');
-    out
+    toml::Value::String(text.to_string()).to_string()
 }
 
 /// The scenario's meeting as `meeting.toml`: its kind, call, profile and
