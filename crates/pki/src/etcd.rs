@@ -16,9 +16,6 @@
 
 use super::*;
 
-/// The files of an etcd PKI folder.
-pub const ETCD_FILES: [&str; 5] = ["ca.crt", "member.crt", "member.key", "client.crt", "client.key"];
-
 /// Makes the cluster's PKI in `out` (created; refused when it exists) for
 /// the members at `hosts` (DNS names or IP addresses; `localhost` and the
 /// loopback addresses are always named).

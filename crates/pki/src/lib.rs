@@ -93,7 +93,7 @@ pub use config::{
 pub use der::common_name;
 pub use error::PkiError;
 use error::{Result, CREATE, CREATE_DIR, READ, WRITE};
-pub use etcd::{create_etcd_pki, etcd_client_config, ETCD_FILES};
+pub use etcd::{create_etcd_pki, etcd_client_config};
 
 /// What a kiosk needs to connect: its client certificate and key, and the
 /// venue CA to verify the daemon with. `Debug` leaves the key out.

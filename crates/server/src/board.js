@@ -246,11 +246,14 @@ fetch("/api/v1/status").then((r) => {
   const at = Date.parse(r.headers.get("date") || "");
   if (!Number.isNaN(at)) skew = at - Date.now();
 }).catch(() => {});
-// "3 min 05 s" since `ms` (the daemon's clock).
-function since(ms) {
-  const seconds = Math.max(0, Math.floor((Date.now() + skew - ms) / 1000));
+// Seconds as a person reads them: «3 min 05 s», «42 s».
+function duration(seconds) {
   const m = Math.floor(seconds / 60), s = seconds % 60;
   return (m > 0 ? m + " min " : "") + String(s).padStart(m > 0 ? 2 : 1, "0") + " s";
+}
+// "3 min 05 s" since `ms` (the daemon's clock).
+function since(ms) {
+  return duration(Math.max(0, Math.floor((Date.now() + skew - ms) / 1000)));
 }
 // A poll open now, as the room needs it: which item, that it is time to
 // vote at the kiosks, how many have voted of those present, and for how
@@ -293,8 +296,7 @@ function pollNow(item, q) {
 function closingWords(until) {
   const seconds = Math.ceil((until - Date.now() - skew) / 1000);
   if (seconds <= 0) return "La votación puede cerrarse ya / the poll may close now";
-  const m = Math.floor(seconds / 60), s = seconds % 60;
-  return "Cierre en " + (m > 0 ? m + " min " : "") + String(s).padStart(m > 0 ? 2 : 1, "0") + " s / closes in";
+  return "Cierre en " + duration(seconds) + " / closes in";
 }
 setInterval(() => {
   const timer = document.getElementById("abierta");

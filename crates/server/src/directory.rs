@@ -157,6 +157,12 @@ impl Directory {
         self.holders.get(at.get()).map_or("", |(_, name)| name.as_str())
     }
 
+    /// The register's name for `person`, if `person` is a holder of
+    /// `meeting` (for [`person_name`]).
+    pub(crate) fn registered(&self, meeting: &asamblea_rules::Meeting, person: &str) -> Option<&str> {
+        meeting.register().lookup(person).map(|at| self.name(at))
+    }
+
     /// The holder whose admission code is `code`, if any.
     pub(crate) fn by_code(&self, code: &AdmissionCode) -> Option<&str> {
         self.codes.iter().position(|own| own == code).map(|at| self.holders[at].0.as_str())
@@ -213,21 +219,33 @@ impl Directory {
     }
 }
 
+/// Who `person` is, by name, wherever the record names them — written
+/// once for every page and document that names a person by id: a holder
+/// by the register's name (`registered`: the name the caller's register
+/// gives `person`, if it is a holder's); else as the desk named them when
+/// they came; else as a lodged power names them (its agent or a
+/// substitute). `None`: the record names them nowhere.
+pub(crate) fn person_name(state: &asamblea_ledger::State, registered: Option<&str>, person: &str) -> Option<String> {
+    registered
+        .filter(|name| !name.trim().is_empty())
+        .map(str::to_string)
+        .or_else(|| state.attendee_name(person).map(|named| named.name.as_str().to_string()))
+        .or_else(|| state.powers().name_of(person).map(str::to_string))
+}
+
 /// Who attends for `person` (a holder in person, or an agent), as the
-/// badge and the kiosk name them: the name the desk recorded, else the
-/// register's name, else the id.
+/// badge and the kiosk name the one who wears it: the name the desk
+/// recorded (for a company, the natural person who came for it), else
+/// [`person_name`], else the id.
 pub(crate) fn attendee_name(
     state: &asamblea_ledger::State,
     meeting: &asamblea_rules::Meeting,
     directory: &Directory,
     person: &str,
 ) -> String {
-    if let Some(named) = state.attendee_name(person) {
-        return named.name.as_str().to_string();
-    }
-    match meeting.register().lookup(person).map(|at| directory.name(at)) {
-        Some(name) if !name.is_empty() => name.to_string(),
-        _ => person.to_string(),
+    match state.attendee_name(person) {
+        Some(named) => named.name.as_str().to_string(),
+        None => person_name(state, directory.registered(meeting, person), person).unwrap_or_else(|| person.to_string()),
     }
 }
 

@@ -351,26 +351,8 @@ fn expected_answer(service: &Service, directory: &Directory, person: &str) -> Ex
     }
     // A holder by the register's name; anyone else as the desk named them,
     // else as their power names them (as its agent or its substitute).
-    let powers = service.state().powers();
-    let name = match expected.holder {
-        Some(at) => directory.name(at).to_string(),
-        None => service
-            .state()
-            .attendee_name(person)
-            .map(|n| n.name.as_str().to_string())
-            .or_else(|| {
-                powers.carried_by(person).find_map(|record| {
-                    let p = &record.power;
-                    let named = if p.agent.as_ref().is_some_and(|a| a.as_str() == person) {
-                        p.agent_name.as_str()
-                    } else {
-                        p.substitutes.iter().find(|s| s.id.as_str() == person).map_or("", |s| s.name.as_str())
-                    };
-                    (!named.trim().is_empty()).then(|| named.to_string())
-                })
-            })
-            .unwrap_or_default(),
-    };
+    let registered = expected.holder.map(|at| directory.name(at));
+    let name = crate::directory::person_name(service.state(), registered, person).unwrap_or_default();
     ExpectedAnswer {
         person: person.to_string(),
         name,

@@ -457,17 +457,10 @@ fn held_as(
     // «Nombre (documento)»: the register's name for a holder, the desk's
     // naming or a lodged power's for an agent.
     let who = |person: &str| {
-        let holder = state
-            .meeting()
-            .and_then(|m| m.register().lookup(person))
-            .and_then(|at| names.get(at.get()))
-            .filter(|n| !n.is_empty())
-            .cloned();
-        let name =
-            holder.or_else(|| state.attendee_name(person).map(|a| a.name.as_str().to_string())).or_else(
-                || state.powers().carried_by(person).next().map(|r| r.power.agent_name.as_str().to_string()),
-            );
-        name.map_or_else(|| person.to_string(), |name| format!("{name} ({person})"))
+        let registered =
+            state.meeting().and_then(|m| m.register().lookup(person)).and_then(|at| names.get(at.get())).map(String::as_str);
+        crate::directory::person_name(state, registered, person)
+            .map_or_else(|| person.to_string(), |name| format!("{name} ({person})"))
     };
     let lapses = state
         .lapses()

@@ -83,6 +83,25 @@ impl Powers {
         self.by_carrier.get(person).into_iter().flatten().map(|&at| &self.list[at])
     }
 
+    /// The name the lodged powers give `person` as their agent or a
+    /// substitute: an accepted power's first, else any's; `None` when no
+    /// power names them by name.
+    pub fn name_of(&self, person: &str) -> Option<&str> {
+        fn named<'a>(record: &'a PowerRecord, person: &str) -> Option<&'a str> {
+            let p = &record.power;
+            let name = if p.agent.as_ref().is_some_and(|a| a.as_str() == person) {
+                p.agent_name.as_str()
+            } else {
+                p.substitutes.iter().find(|s| s.id.as_str() == person).map_or("", |s| s.name.as_str())
+            };
+            (!name.trim().is_empty()).then_some(name)
+        }
+        self.carried_by(person)
+            .filter(|record| record.accepted())
+            .find_map(|record| named(record, person))
+            .or_else(|| self.carried_by(person).find_map(|record| named(record, person)))
+    }
+
     /// Everyone named as agent or substitute by a lodged power.
     pub fn carriers(&self) -> impl Iterator<Item = &str> {
         self.by_carrier.keys().map(String::as_str)

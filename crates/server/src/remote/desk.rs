@@ -69,22 +69,15 @@ pub(crate) async fn remote_pending(
     Ok(Json(PendingRegistrations { pending: list }))
 }
 
-/// Who `person` is: the register's name for a holder, or the name a
-/// lodged power gives them as agent; none when neither knows them.
+/// Who `person` is, as the record names them
+/// ([`crate::directory::person_name`]); none when it names them nowhere.
 pub(super) fn known_as(
     directory: &Directory,
     ledger: &asamblea_ledger::State,
     meeting: &asamblea_rules::Meeting,
     person: &str,
 ) -> Option<String> {
-    match meeting.register().lookup(person) {
-        Some(at) => Some(directory.name(at).to_string()),
-        None => ledger
-            .powers()
-            .carried_by(person)
-            .find(|r| r.accepted())
-            .map(|r| r.power.agent_name.as_str().to_string()),
-    }
+    crate::directory::person_name(ledger, directory.registered(meeting, person), person)
 }
 
 /// The desk verified the person of a waiting registration by `method`,

@@ -44,9 +44,12 @@ pub(crate) async fn floor(
             ledger
                 .submissions()
                 .iter()
-                .map(|s| FloorSubmission {
+                // A submission not yet placed in the chain has no time and
+                // is not shown: it is not on the record yet.
+                .filter_map(|s| Some((s, s.time_ms?)))
+                .map(|(s, time_ms)| FloorSubmission {
                     seq: s.seq,
-                    time_ms: s.time_ms.unwrap_or(0),
+                    time_ms,
                     person: s.person.as_str().to_string(),
                     name: super::desk::known_as(directory, ledger, service.meeting(), s.person.as_str())
                         .unwrap_or_else(|| s.person.as_str().to_string()),
