@@ -171,3 +171,20 @@ fn a_power_covers_every_session_and_is_lodged_only_before_the_installation() {
     assert_eq!(record.used.len(), 4, "each principal carried in each session");
     assert!(record.used.iter().all(|(_, by, substitute, _)| by.as_str() == "CC-77" && !substitute));
 }
+
+/// The name a power gives a person is the one it gives *them*: the
+/// agent's for the agent, the substitute's for the substitute; an
+/// accepted power's before a refused one's; none for someone no power
+/// names.
+#[test]
+fn a_power_names_its_agent_and_its_substitute_each_by_their_own_name() {
+    let mut m = Meeting::convened("powers-names", &[]);
+    let mut refused = power("P-0", &["H06"], Some(PowerRefusal::DocumentRejected));
+    refused.agent_name = Text::new("Ana (mal escrito)").unwrap();
+    lodge(&mut m, refused).unwrap();
+    lodge(&mut m, power("P-1", &["H01"], None)).unwrap();
+    let powers = m.journal.state().powers();
+    assert_eq!(powers.name_of("CC-77"), Some("Ana Apoderada"), "the accepted power's, though lodged later");
+    assert_eq!(powers.name_of("CC-78"), Some("Sara Sustituta"), "the substitute by her own name");
+    assert_eq!(powers.name_of("CC-99"), None);
+}
