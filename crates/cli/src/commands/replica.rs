@@ -170,11 +170,17 @@ impl Lead {
 }
 
 impl Resign {
+    /// Stops keeping the lease alive and copying to the cluster, without
+    /// asking the cluster anything (it may not answer).
+    pub(crate) fn retire(&self) {
+        self.given_up.store(true, std::sync::atomic::Ordering::Release);
+    }
+
     /// Gives the lead up at once (the daemon stopped, or can acknowledge
     /// nothing more): a standby takes the meeting without waiting for the
     /// lease to run out. Later calls do nothing.
     pub(crate) fn resign(&self) {
-        self.given_up.store(true, std::sync::atomic::Ordering::Release);
+        self.retire();
         let held = self.held.lock().unwrap_or_else(std::sync::PoisonError::into_inner).take();
         if let Some((copy, lease)) = held {
             if let Err(e) = copy.revoke(lease) {

@@ -433,8 +433,11 @@ fn serve_locked(
                             }
                         },
                     };
-                    giving_up.resign();
+                    // Retired at once; told to stop serving; then the
+                    // lease revoked, which a cut network may make wait.
+                    giving_up.retire();
                     let _ = lost_tx.send(why.clone());
+                    giving_up.resign();
                     std::thread::sleep(super::replica::STOP_GRACE);
                     eprintln!(
                         "asamblea: este nodo dejó de liderar ({why}) y no terminó en {} s; termina ahora / this node lost its lead and did not stop in time; it ends now",
