@@ -50,6 +50,11 @@ pub struct Etcd {
     /// Set once this node gave up its lead: from then on it copies
     /// nothing more ([`Etcd::retired_by`]).
     retired: Option<std::sync::Arc<std::sync::atomic::AtomicBool>>,
+    /// The connection to the member that answered last, kept open for
+    /// the next request.
+    kept: std::sync::Mutex<Option<http::Connection>>,
+    /// Connections opened so far ([`Etcd::connections_opened`]).
+    opened: std::sync::atomic::AtomicU64,
 }
 
 /// The last record a copy holds: its number and the chain's head after it.
@@ -85,7 +90,10 @@ impl Etcd {
     /// `endpoints` (any of them: each forwards to the cluster's leader).
     pub fn new(endpoints: Vec<SocketAddr>, meeting: &MeetingId) -> Etcd {
         let prefix = format!("/asamblea/{}/", asamblea_wire::hex::encode(&meeting.0));
-        Etcd { endpoints, prefix, timeout: REQUEST_TIMEOUT, tls: None, retired: None }
+        Etcd { endpoints, prefix, timeout: REQUEST_TIMEOUT, tls: None, retired: None,
+            kept: std::sync::Mutex::default(),
+            opened: std::sync::atomic::AtomicU64::new(0),
+        }
     }
 
     /// The same over TLS (`asamblea_pki::etcd_client_config`): the
@@ -120,21 +128,58 @@ impl Etcd {
     }
 
     /// `body` posted to `path` on the first member that answers; its JSON.
+    /// First over the connection kept from the last request, if it is
+    /// still open; then each member in turn on a new one (a kept
+    /// connection that fails is dropped: the member may have closed it, or
+    /// be gone). Either way a request may reach the cluster twice — an
+    /// answer lost after etcd applied it — which every request here
+    /// allows for (`replicate` finds its own head, `campaign` its own
+    /// lease).
     fn post(&self, path: &str, body: &Value) -> Result<Value, String> {
         let body = body.to_string();
+        let mut kept = self.kept.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
         let mut failures = Vec::new();
+        if let Some(mut connection) = kept.take() {
+            let to = connection.to;
+            match connection.post(path, &body) {
+                Ok((200, answer, reusable)) => {
+                    if reusable {
+                        *kept = Some(connection);
+                    }
+                    return serde_json::from_slice(&answer).map_err(|e| format!("{to}: JSON: {e}"));
+                }
+                Ok((status, answer, _)) => {
+                    failures.push(format!("{to}: HTTP {status} {}", String::from_utf8_lossy(&answer)));
+                }
+                // Closed by the member while idle, most often: a new
+                // connection tells.
+                Err(_) => {}
+            }
+        }
         for endpoint in &self.endpoints {
-            match http::post(*endpoint, path, &body, (self.timeout, self.tls.as_ref())) {
-                Ok((200, answer)) => {
+            self.opened.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+            let answered = http::Connection::open(*endpoint, (self.timeout, self.tls.as_ref()))
+                .and_then(|mut connection| connection.post(path, &body).map(|answer| (connection, answer)));
+            match answered {
+                Ok((connection, (200, answer, reusable))) => {
+                    if reusable {
+                        *kept = Some(connection);
+                    }
                     return serde_json::from_slice(&answer).map_err(|e| format!("{endpoint}: JSON: {e}"));
                 }
-                Ok((status, answer)) => {
+                Ok((_, (status, answer, _))) => {
                     failures.push(format!("{endpoint}: HTTP {status} {}", String::from_utf8_lossy(&answer)));
                 }
                 Err(e) => failures.push(format!("{endpoint}: {e}")),
             }
         }
         Err(failures.join("; "))
+    }
+
+    /// How many connections this copy opened to the members: one while
+    /// the member it speaks to stays up (each request goes on the same).
+    pub fn connections_opened(&self) -> u64 {
+        self.opened.load(std::sync::atomic::Ordering::Relaxed)
     }
 
     /// The last record the copy holds; `None` before the first.

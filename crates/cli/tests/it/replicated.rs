@@ -1258,6 +1258,12 @@ fn a_replicated_meeting_over_tls_lets_in_only_the_nodes_certificate() {
     let meeting = read_id(&first);
     let copy = asamblea_replica::Etcd::new(cluster.endpoints(), &meeting).with_tls(Some(client));
     let head = copy.head().unwrap().expect("a head");
+    // Over TLS too, each request on the connection kept open: one
+    // handshake, not one a request.
+    for _ in 0..20 {
+        assert_eq!(copy.head().unwrap(), Some(head));
+    }
+    assert_eq!(copy.connections_opened(), 1, "a TLS connection per request");
     assert_eq!(head.seq, asamblea_ledger::record_count(&first.join("ledger.db"), &meeting).unwrap());
     // Plain HTTP, and a kiosk's certificate of the venue's CA: nothing.
     let plain = asamblea_replica::Etcd::new(cluster.endpoints(), &meeting)

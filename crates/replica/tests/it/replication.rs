@@ -98,6 +98,8 @@ fn every_batch_is_in_the_cluster_before_its_acknowledgement_and_reads_back_the_s
         assert_eq!(bytes, record, "record {seq}");
     }
     assert_eq!(copy.records_after(349).unwrap().iter().map(|(s, _)| *s).collect::<Vec<_>>(), [350, 351]);
+    // Some 350 requests, on one connection kept open.
+    assert_eq!(copy.connections_opened(), 1, "a connection per request");
     ledger.shutdown();
     let _ = std::fs::remove_dir_all(dir);
 }
