@@ -1,7 +1,7 @@
-// The public board (board.html) and the projector view (projection.html):
+// The public board (board.html, also served as the projector view):
 // served by the daemon, no inline script (CSP).
-// Colombian number format: 1.234.567
-const n = (v) => (v === undefined || v === null) ? "" : Number(v).toLocaleString("es-CO");
+// Colombian number format, 1.234.567: reading.js's, loaded before.
+const n = readingNumber;
 const text = (el, value) => { el.textContent = value; return el; };
 // Spanish first; the English switch (kept in this browser) changes every
 // word the script writes. The figures and their format stay Colombian.

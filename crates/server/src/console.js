@@ -3,7 +3,8 @@
 // session's CSRF token, read from <meta name="csrf">.
 "use strict";
 const csrf = (document.querySelector('meta[name="csrf"]') || {}).content || "";
-const n = (v) => (v === undefined || v === null) ? "" : Number(v).toLocaleString("es-CO");
+// Colombian number format, 1.234.567: reading.js's, loaded before.
+const n = readingNumber;
 const el = (tag, value, className) => {
   const node = document.createElement(tag);
   if (value !== undefined) node.textContent = value;
