@@ -80,7 +80,10 @@ const OPERATOR_TOKEN: &str = "ASAMBLEA_OPERATOR_TOKEN";
 /// The node that leads and its published address, as the copy says
 /// (`None`: no node leads at this moment); or why the copy could not be
 /// asked, in words that say what to check.
-fn leader_of(dir: &Path, run: &asamblea_venue::lock::ReplicaMark) -> Result<Option<(String, Option<String>)>, String> {
+fn leader_of(
+    dir: &Path,
+    run: &asamblea_venue::lock::ReplicaMark,
+) -> Result<Option<(String, Option<String>)>, String> {
     let mut members = Vec::new();
     for member in &run.members {
         members.push(member.parse::<std::net::SocketAddr>().map_err(|_| {

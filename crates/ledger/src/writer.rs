@@ -296,7 +296,10 @@ impl Tail {
         }
         let borrowed: Vec<(u64, &[u8], &Digest)> =
             rows.iter().map(|(s, b, h)| (*s, b.as_slice(), h)).collect();
-        match self.disk.during(|| crate::store::append_batch(conn, &borrowed, &crate::cause::Faults::default())) {
+        match self
+            .disk
+            .during(|| crate::store::append_batch(conn, &borrowed, &crate::cause::Faults::default()))
+        {
             Ok(()) => {
                 self.last_time = self.last_time.max(to.time_ms());
                 self.chain = to;
@@ -321,7 +324,8 @@ fn run(
     path: String,
     disk: DiskWatch,
 ) -> WriterStats {
-    let mut tail = Tail { chain, last_time, failed: None, stats: WriterStats::default(), replica: None, disk };
+    let mut tail =
+        Tail { chain, last_time, failed: None, stats: WriterStats::default(), replica: None, disk };
     let faults = crate::cause::Faults::from_env();
     let mut batch: Vec<(Signed, Completion)> = Vec::new();
     loop {

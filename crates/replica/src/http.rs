@@ -202,14 +202,16 @@ mod tests {
         let mut stream = std::io::Cursor::new(bytes.to_vec());
         let mut reader = Reader { stream: &mut stream, buffer: Vec::new(), at: 0 };
         let answered = answer(&mut reader);
-        let left = reader.buffer.len() - reader.at + (bytes.len() - usize::try_from(stream.position()).unwrap());
+        let left =
+            reader.buffer.len() - reader.at + (bytes.len() - usize::try_from(stream.position()).unwrap());
         (answered, left)
     }
 
     #[test]
     fn an_answer_is_read_to_its_end_and_no_further() {
         // By its length: what follows is the next answer's, left unread.
-        let (answered, left) = read(b"HTTP/1.1 200 OK\r\nContent-Length: 7\r\n\r\n{\"a\":1}HTTP/1.1 200 OK\r\n");
+        let (answered, left) =
+            read(b"HTTP/1.1 200 OK\r\nContent-Length: 7\r\n\r\n{\"a\":1}HTTP/1.1 200 OK\r\n");
         assert_eq!(answered.unwrap(), (200, b"{\"a\":1}".to_vec(), true));
         assert_eq!(left, "HTTP/1.1 200 OK\r\n".len());
         // Chunked (etcd's gateway streams a large answer so), with an
@@ -230,7 +232,10 @@ mod tests {
     #[test]
     fn a_cut_or_malformed_answer_is_refused() {
         assert!(read(b"HTTP/1.1 200 OK\r\nContent-Length: 9\r\n\r\n{}").0.is_err(), "cut short");
-        assert!(read(b"HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\na\r\n{}\r\n").0.is_err(), "a chunk cut");
+        assert!(
+            read(b"HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\na\r\n{}\r\n").0.is_err(),
+            "a chunk cut"
+        );
         assert!(read(b"HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\nzz\r\n").0.is_err(), "a size");
         assert!(read(b"SSH-2.0-OpenSSH\r\n\r\n").0.is_err(), "not HTTP");
         assert!(read(b"").0.is_err(), "closed at once");

@@ -90,7 +90,12 @@ impl Etcd {
     /// `endpoints` (any of them: each forwards to the cluster's leader).
     pub fn new(endpoints: Vec<SocketAddr>, meeting: &MeetingId) -> Etcd {
         let prefix = format!("/asamblea/{}/", asamblea_wire::hex::encode(&meeting.0));
-        Etcd { endpoints, prefix, timeout: REQUEST_TIMEOUT, tls: None, retired: None,
+        Etcd {
+            endpoints,
+            prefix,
+            timeout: REQUEST_TIMEOUT,
+            tls: None,
+            retired: None,
             kept: std::sync::Mutex::default(),
             opened: std::sync::atomic::AtomicU64::new(0),
         }

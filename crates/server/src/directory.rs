@@ -225,7 +225,11 @@ impl Directory {
 /// gives `person`, if it is a holder's); else as the desk named them when
 /// they came; else as a lodged power names them (its agent or a
 /// substitute). `None`: the record names them nowhere.
-pub(crate) fn person_name(state: &asamblea_ledger::State, registered: Option<&str>, person: &str) -> Option<String> {
+pub(crate) fn person_name(
+    state: &asamblea_ledger::State,
+    registered: Option<&str>,
+    person: &str,
+) -> Option<String> {
     registered
         .filter(|name| !name.trim().is_empty())
         .map(str::to_string)
@@ -245,7 +249,8 @@ pub(crate) fn attendee_name(
 ) -> String {
     match state.attendee_name(person) {
         Some(named) => named.name.as_str().to_string(),
-        None => person_name(state, directory.registered(meeting, person), person).unwrap_or_else(|| person.to_string()),
+        None => person_name(state, directory.registered(meeting, person), person)
+            .unwrap_or_else(|| person.to_string()),
     }
 }
 

@@ -457,8 +457,11 @@ fn held_as(
     // «Nombre (documento)»: the register's name for a holder, the desk's
     // naming or a lodged power's for an agent.
     let who = |person: &str| {
-        let registered =
-            state.meeting().and_then(|m| m.register().lookup(person)).and_then(|at| names.get(at.get())).map(String::as_str);
+        let registered = state
+            .meeting()
+            .and_then(|m| m.register().lookup(person))
+            .and_then(|at| names.get(at.get()))
+            .map(String::as_str);
         crate::directory::person_name(state, registered, person)
             .map_or_else(|| person.to_string(), |name| format!("{name} ({person})"))
     };

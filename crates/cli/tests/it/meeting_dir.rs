@@ -469,7 +469,11 @@ fn a_desk_command_on_a_node_says_when_no_etcd_member_answers() {
     // A member that is no address is named, with the file it is in.
     asamblea_venue::lock::ReplicaMark { members: vec!["sede-1:2379".into()], ..mark }.write(&dir).unwrap();
     let named = checkin(Some("clave-del-operador"));
-    assert!(text(&named.stderr).contains("nombra «sede-1:2379» como miembro de etcd"), "{}", text(&named.stderr));
+    assert!(
+        text(&named.stderr).contains("nombra «sede-1:2379» como miembro de etcd"),
+        "{}",
+        text(&named.stderr)
+    );
     std::fs::remove_file(asamblea_venue::lock::ReplicaMark::path(&dir)).unwrap();
     assert_eq!(events(ok(&["verify", s(&dir)])), before, "nothing was written");
     crate::support::remove_meeting(&dir);

@@ -104,7 +104,8 @@ fn try_post(dir: &Path, address: &str, token: &str, path: &str, body: Value) -> 
         let mut client = asamblea_kiosk::HttpsClient::connect(addr, asamblea_kiosk::staff_tls(dir).unwrap())
             .await
             .map_err(|e| format!("{e:#}"))?;
-        let (status, answer) = client.post_json(path, &body, Some(token)).await.map_err(|e| format!("{e:#}"))?;
+        let (status, answer) =
+            client.post_json(path, &body, Some(token)).await.map_err(|e| format!("{e:#}"))?;
         Ok((status.as_u16(), answer))
     })
 }
@@ -734,7 +735,9 @@ fn a_leader_whose_network_is_cut_acknowledges_nothing_more_and_the_standby_goes_
         // B-2 at the leader: refused, or (silent) never answered.
         let asked = {
             let (first, address, operator) = (first.clone(), leader_address.clone(), operator.clone());
-            std::thread::spawn(move || try_post(&first, &address, &operator, "/api/v1/checkins", json!({ "holder": "B-2" })))
+            std::thread::spawn(move || {
+                try_post(&first, &address, &operator, "/api/v1/checkins", json!({ "holder": "B-2" }))
+            })
         };
         // It stops serving; the standby takes the meeting and goes on.
         let deadline = Deadline::kill_after(vec![standby.id()], std::time::Duration::from_secs(60));
@@ -753,7 +756,9 @@ fn a_leader_whose_network_is_cut_acknowledges_nothing_more_and_the_standby_goes_
             Ok((status, answer)) => {
                 assert!(!(200..300).contains(&status), "{how}: acknowledged after the cut: {answer}")
             }
-            Err(unanswered) => println!("replicated: network cut, {how}: B-2 unanswered by nodo-1 ({unanswered})"),
+            Err(unanswered) => {
+                println!("replicated: network cut, {how}: B-2 unanswered by nodo-1 ({unanswered})")
+            }
         }
         standby.kill().unwrap();
         standby.wait().unwrap();
@@ -794,12 +799,16 @@ impl Disk {
         }
         let image = dir.with_extension("ext4");
         let aside = dir.with_extension("aside");
-        std::fs::File::create(&image).and_then(|f| f.set_len(64 << 20)).map_err(|e| format!("{}: {e}", image.display()))?;
+        std::fs::File::create(&image)
+            .and_then(|f| f.set_len(64 << 20))
+            .map_err(|e| format!("{}: {e}", image.display()))?;
         Disk::run("mkfs.ext4", Command::new("mkfs.ext4").arg("-q").arg(&image))?;
         std::fs::rename(dir, &aside).unwrap();
         std::fs::create_dir(dir).unwrap();
         let disk = Disk { at: dir.to_path_buf(), image, frozen: false };
-        if let Err(why) = Disk::run("mount -o loop", Command::new("mount").arg("-o").arg("loop").arg(&disk.image).arg(dir)) {
+        if let Err(why) =
+            Disk::run("mount -o loop", Command::new("mount").arg("-o").arg("loop").arg(&disk.image).arg(dir))
+        {
             std::fs::remove_dir(dir).unwrap();
             std::fs::rename(&aside, dir).unwrap();
             return Err(why);
@@ -813,7 +822,11 @@ impl Disk {
 
     /// Every write refused from now on (EROFS), with the files open.
     fn make_read_only(&self) {
-        Disk::run("mount -o remount,abort", Command::new("mount").arg("-o").arg("remount,abort").arg(&self.at)).unwrap();
+        Disk::run(
+            "mount -o remount,abort",
+            Command::new("mount").arg("-o").arg("remount,abort").arg(&self.at),
+        )
+        .unwrap();
     }
 
     /// Every write waits from now on, until [`Disk::thaw`].
@@ -875,7 +888,8 @@ impl Drop for Deadline {
 /// once (stopped: once its write has waited `DISK_STALL`, 5 s) and ends;
 /// the standby takes the meeting and records the arrival once.
 #[test]
-fn a_leader_whose_disk_turns_read_only_or_stops_answering_acknowledges_nothing_more_and_the_standby_goes_on() {
+fn a_leader_whose_disk_turns_read_only_or_stops_answering_acknowledges_nothing_more_and_the_standby_goes_on()
+{
     if without_etcd("replicated::a_leader_whose_disk_turns_read_only_or_stops_answering") {
         return;
     }
@@ -896,7 +910,8 @@ fn a_leader_whose_disk_turns_read_only_or_stops_answering_acknowledges_nothing_m
         let cluster = Cluster::start(&format!("replicated-disk-{fault}"));
         keys_for_each(&parent, &first);
         let operator = tokens["operator"].clone();
-        let (mut leader, leader_address, mut leader_out) = node_with(&first, "nodo-1", &cluster.endpoints(), &[]);
+        let (mut leader, leader_address, mut leader_out) =
+            node_with(&first, "nodo-1", &cluster.endpoints(), &[]);
         until(&mut leader_out, "Ctrl-C");
         std::thread::spawn(move || for _ in leader_out.lines() {});
         let (mut standby, standby_address, mut standby_out) =
@@ -913,7 +928,9 @@ fn a_leader_whose_disk_turns_read_only_or_stops_answering_acknowledges_nothing_m
         // B-2 at the leader: refused, or (a stopped disk) never answered.
         let asked = {
             let (first, address, operator) = (first.clone(), leader_address.clone(), operator.clone());
-            std::thread::spawn(move || try_post(&first, &address, &operator, "/api/v1/checkins", json!({ "holder": "B-2" })))
+            std::thread::spawn(move || {
+                try_post(&first, &address, &operator, "/api/v1/checkins", json!({ "holder": "B-2" }))
+            })
         };
         // A leader that kept its lead on a stopped disk would hold the
         // meeting for good: a minute is far past the 5 s it may wait.
@@ -932,7 +949,10 @@ fn a_leader_whose_disk_turns_read_only_or_stops_answering_acknowledges_nothing_m
         // (or none came: its connection closed unanswered).
         match asked.join().unwrap() {
             Ok((status, answer)) => {
-                assert!(!(200..300).contains(&status), "{fault}: acknowledged after the disk failed: {answer}")
+                assert!(
+                    !(200..300).contains(&status),
+                    "{fault}: acknowledged after the disk failed: {answer}"
+                )
             }
             Err(unanswered) => println!("replicated: disk {fault}: B-2 unanswered by nodo-1 ({unanswered})"),
         }
