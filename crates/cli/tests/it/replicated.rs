@@ -718,54 +718,75 @@ fn a_leader_whose_network_is_cut_acknowledges_nothing_more_and_the_standby_goes_
         let cluster = Cluster::start(&format!("replicated-network-{how}"));
         let (parent, first, second, tokens) = two_nodes(&format!("fault-network-{how}"), |_| {});
         keys_for_each(&parent, &first);
-        let operator = tokens["operator"].clone();
         // The leader reaches etcd through a cable the test cuts.
         let cable = Cable::to(&cluster.endpoints());
-        let (mut leader, leader_address, mut leader_out) = node_with(&first, "nodo-1", &cable.addresses, &[]);
-        until(&mut leader_out, "Ctrl-C");
-        std::thread::spawn(move || for _ in leader_out.lines() {});
-        let (mut standby, standby_address, mut standby_out) =
-            node_with(&second, "nodo-2", &cluster.endpoints(), &[]);
-        until(&mut standby_out, "en espera");
-        let (status, answer) =
-            post(&first, &leader_address, &operator, "/api/v1/checkins", json!({ "holder": "A-1" }));
-        assert!((200..300).contains(&status), "{how}: {status} {answer}");
-        cable.cut(silent);
-        let failed = std::time::Instant::now();
-        // B-2 at the leader: refused, or (silent) never answered.
-        let asked = {
-            let (first, address, operator) = (first.clone(), leader_address.clone(), operator.clone());
-            std::thread::spawn(move || {
-                try_post(&first, &address, &operator, "/api/v1/checkins", json!({ "holder": "B-2" }))
-            })
-        };
-        // It stops serving; the standby takes the meeting and goes on.
-        let deadline = Deadline::kill_after(vec![standby.id()], std::time::Duration::from_secs(60));
-        let said = until(&mut standby_out, "Ctrl-C");
-        drop(deadline);
-        println!("replicated: network cut, {how}: nodo-2 served {:?} after the cut", failed.elapsed());
-        assert!(said.contains("Nodo nodo-2: toma la reunión"), "{how}: {said}");
-        let (status, answer) =
-            post(&second, &standby_address, &operator, "/api/v1/checkins", json!({ "holder": "B-2" }));
-        assert!((200..300).contains(&status), "{how}: {status} {answer}");
-        assert_eq!(present(&second, &standby_address), 900, "{how}: A-1 and B-2, once each");
-        assert!(leader.ended_by_itself(), "{how}: the cut leader stops serving and ends");
-        // Whatever the leader's answer to B-2 was, it was no
-        // acknowledgement (or none came: its connection closed unanswered).
-        match asked.join().unwrap() {
-            Ok((status, answer)) => {
-                assert!(!(200..300).contains(&status), "{how}: acknowledged after the cut: {answer}")
-            }
-            Err(unanswered) => {
-                println!("replicated: network cut, {how}: B-2 unanswered by nodo-1 ({unanswered})")
-            }
-        }
-        standby.kill().unwrap();
-        standby.wait().unwrap();
-        asamblea_ok(&["verify", second.to_str().unwrap()]);
+        the_standby_goes_on_after_a_fault(
+            (&first, &second, &tokens["operator"]),
+            (&cluster, &cable.addresses),
+            &format!("network cut, {how}"),
+            || cable.cut(silent),
+            || {},
+        );
         crate::support::remove_meeting(&first);
         let _ = std::fs::remove_dir_all(&parent);
     }
+}
+
+/// nodo-1 leads, reaching etcd at `leader_members`, with nodo-2 on
+/// standby; A-1 arrives; then `fault` (named `what`) strikes nodo-1.
+/// From then on: B-2 asked of nodo-1 is never acknowledged (refused, or
+/// never answered); nodo-2 takes the meeting within a minute (else it is
+/// killed, and the test fails there rather than hang) and records B-2
+/// once; after `recover`, nodo-1 ends by itself; nodo-2's folder
+/// verifies.
+fn the_standby_goes_on_after_a_fault(
+    (first, second, operator): (&Path, &Path, &str),
+    (cluster, leader_members): (&Cluster, &[std::net::SocketAddr]),
+    what: &str,
+    fault: impl FnOnce(),
+    recover: impl FnOnce(),
+) {
+    let (mut leader, leader_address, mut leader_out) = node_with(first, "nodo-1", leader_members, &[]);
+    until(&mut leader_out, "Ctrl-C");
+    std::thread::spawn(move || for _ in leader_out.lines() {});
+    let (mut standby, standby_address, mut standby_out) =
+        node_with(second, "nodo-2", &cluster.endpoints(), &[]);
+    until(&mut standby_out, "en espera");
+    let (status, answer) =
+        post(first, &leader_address, operator, "/api/v1/checkins", json!({ "holder": "A-1" }));
+    assert!((200..300).contains(&status), "{what}: {status} {answer}");
+    fault();
+    let failed = std::time::Instant::now();
+    let asked = {
+        let (first, address, operator) = (first.to_path_buf(), leader_address.clone(), operator.to_string());
+        std::thread::spawn(move || {
+            try_post(&first, &address, &operator, "/api/v1/checkins", json!({ "holder": "B-2" }))
+        })
+    };
+    // A leader that kept its lead would hold the meeting for good: a
+    // minute is far past the seconds it may take.
+    let deadline = Deadline::kill_after(vec![standby.id()], std::time::Duration::from_secs(60));
+    let said = until(&mut standby_out, "Ctrl-C");
+    drop(deadline);
+    println!("replicated: {what}: nodo-2 served {:?} after the fault", failed.elapsed());
+    assert!(said.contains("Nodo nodo-2: toma la reunión"), "{what}: {said}");
+    let (status, answer) =
+        post(second, &standby_address, operator, "/api/v1/checkins", json!({ "holder": "B-2" }));
+    assert!((200..300).contains(&status), "{what}: {status} {answer}");
+    assert_eq!(present(second, &standby_address), 900, "{what}: A-1 and B-2, once each");
+    recover();
+    assert!(leader.ended_by_itself(), "{what}: the leader stops serving and ends");
+    // Whatever the leader's answer to B-2 was, it was no acknowledgement
+    // (or none came: its connection closed unanswered).
+    match asked.join().unwrap() {
+        Ok((status, answer)) => {
+            assert!(!(200..300).contains(&status), "{what}: acknowledged after the fault: {answer}")
+        }
+        Err(unanswered) => println!("replicated: {what}: B-2 unanswered by nodo-1 ({unanswered})"),
+    }
+    standby.kill().unwrap();
+    standby.wait().unwrap();
+    asamblea_ok(&["verify", second.to_str().unwrap()]);
 }
 
 /// A disk of its own for a node's folder: an ext4 file system in a file,
@@ -778,7 +799,7 @@ fn a_leader_whose_network_is_cut_acknowledges_nothing_more_and_the_standby_goes_
 struct Disk {
     at: PathBuf,
     image: PathBuf,
-    frozen: bool,
+    frozen: std::cell::Cell<bool>,
 }
 
 impl Disk {
@@ -805,7 +826,7 @@ impl Disk {
         Disk::run("mkfs.ext4", Command::new("mkfs.ext4").arg("-q").arg(&image))?;
         std::fs::rename(dir, &aside).unwrap();
         std::fs::create_dir(dir).unwrap();
-        let disk = Disk { at: dir.to_path_buf(), image, frozen: false };
+        let disk = Disk { at: dir.to_path_buf(), image, frozen: std::cell::Cell::new(false) };
         if let Err(why) =
             Disk::run("mount -o loop", Command::new("mount").arg("-o").arg("loop").arg(&disk.image).arg(dir))
         {
@@ -830,13 +851,13 @@ impl Disk {
     }
 
     /// Every write waits from now on, until [`Disk::thaw`].
-    fn freeze(&mut self) {
+    fn freeze(&self) {
         Disk::run("fsfreeze -f", Command::new("fsfreeze").arg("-f").arg(&self.at)).unwrap();
-        self.frozen = true;
+        self.frozen.set(true);
     }
 
-    fn thaw(&mut self) {
-        if std::mem::take(&mut self.frozen) {
+    fn thaw(&self) {
+        if self.frozen.replace(false) {
             let _ = Disk::run("fsfreeze -u", Command::new("fsfreeze").arg("-u").arg(&self.at));
         }
     }
@@ -895,7 +916,7 @@ fn a_leader_whose_disk_turns_read_only_or_stops_answering_acknowledges_nothing_m
     }
     for fault in ["read-only", "stopped"] {
         let (parent, first, second, tokens) = two_nodes(&format!("disk-{fault}"), |_| {});
-        let mut disk = match Disk::under(&first) {
+        let disk = match Disk::under(&first) {
             Ok(disk) => disk,
             Err(why) => {
                 asamblea_replica::cluster::not_run(
@@ -909,56 +930,16 @@ fn a_leader_whose_disk_turns_read_only_or_stops_answering_acknowledges_nothing_m
         };
         let cluster = Cluster::start(&format!("replicated-disk-{fault}"));
         keys_for_each(&parent, &first);
-        let operator = tokens["operator"].clone();
-        let (mut leader, leader_address, mut leader_out) =
-            node_with(&first, "nodo-1", &cluster.endpoints(), &[]);
-        until(&mut leader_out, "Ctrl-C");
-        std::thread::spawn(move || for _ in leader_out.lines() {});
-        let (mut standby, standby_address, mut standby_out) =
-            node_with(&second, "nodo-2", &cluster.endpoints(), &[]);
-        until(&mut standby_out, "en espera");
-        let (status, answer) =
-            post(&first, &leader_address, &operator, "/api/v1/checkins", json!({ "holder": "A-1" }));
-        assert!((200..300).contains(&status), "{fault}: {status} {answer}");
-        match fault {
-            "read-only" => disk.make_read_only(),
-            _ => disk.freeze(),
-        }
-        let failed = std::time::Instant::now();
-        // B-2 at the leader: refused, or (a stopped disk) never answered.
-        let asked = {
-            let (first, address, operator) = (first.clone(), leader_address.clone(), operator.clone());
-            std::thread::spawn(move || {
-                try_post(&first, &address, &operator, "/api/v1/checkins", json!({ "holder": "B-2" }))
-            })
-        };
-        // A leader that kept its lead on a stopped disk would hold the
-        // meeting for good: a minute is far past the 5 s it may wait.
-        let deadline = Deadline::kill_after(vec![standby.id()], std::time::Duration::from_secs(60));
-        let said = until(&mut standby_out, "Ctrl-C");
-        drop(deadline);
-        println!("replicated: disk {fault}: nodo-2 served {:?} after nodo-1's disk failed", failed.elapsed());
-        assert!(said.contains("Nodo nodo-2: toma la reunión"), "{fault}: {said}");
-        let (status, answer) =
-            post(&second, &standby_address, &operator, "/api/v1/checkins", json!({ "holder": "B-2" }));
-        assert!((200..300).contains(&status), "{fault}: {status} {answer}");
-        assert_eq!(present(&second, &standby_address), 900, "{fault}: A-1 and B-2, once each");
-        disk.thaw();
-        assert!(leader.ended_by_itself(), "{fault}: the leader stops serving and ends");
-        // Whatever the leader's answer to B-2 was, it was no acknowledgement
-        // (or none came: its connection closed unanswered).
-        match asked.join().unwrap() {
-            Ok((status, answer)) => {
-                assert!(
-                    !(200..300).contains(&status),
-                    "{fault}: acknowledged after the disk failed: {answer}"
-                )
-            }
-            Err(unanswered) => println!("replicated: disk {fault}: B-2 unanswered by nodo-1 ({unanswered})"),
-        }
-        standby.kill().unwrap();
-        standby.wait().unwrap();
-        asamblea_ok(&["verify", second.to_str().unwrap()]);
+        the_standby_goes_on_after_a_fault(
+            (&first, &second, &tokens["operator"]),
+            (&cluster, &cluster.endpoints()),
+            &format!("disk {fault}"),
+            || match fault {
+                "read-only" => disk.make_read_only(),
+                _ => disk.freeze(),
+            },
+            || disk.thaw(),
+        );
         drop(disk);
         crate::support::remove_meeting(&first);
         let _ = std::fs::remove_dir_all(&parent);
