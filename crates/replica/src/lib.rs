@@ -144,7 +144,22 @@ impl Etcd {
         let body = body.to_string();
         let mut kept = self.kept.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
         let mut failures = Vec::new();
-        if let Some(mut connection) = kept.take() {
+        // The kept connection first (one the member closed while idle
+        // fails here, most often, and the next is a new one), then each
+        // member in turn on a new connection, opened only when tried.
+        let fresh = self.endpoints.iter().map(|endpoint| {
+            self.opened.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+            http::Connection::open(*endpoint, (self.timeout, self.tls.as_ref()))
+                .map_err(|e| format!("{endpoint}: {e}"))
+        });
+        for connection in kept.take().map(Ok).into_iter().chain(fresh) {
+            let mut connection = match connection {
+                Ok(connection) => connection,
+                Err(failure) => {
+                    failures.push(failure);
+                    continue;
+                }
+            };
             let to = connection.to;
             match connection.post(path, &body) {
                 Ok((200, answer, reusable)) => {
@@ -156,26 +171,7 @@ impl Etcd {
                 Ok((status, answer, _)) => {
                     failures.push(format!("{to}: HTTP {status} {}", String::from_utf8_lossy(&answer)));
                 }
-                // Closed by the member while idle, most often: a new
-                // connection tells.
-                Err(_) => {}
-            }
-        }
-        for endpoint in &self.endpoints {
-            self.opened.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-            let answered = http::Connection::open(*endpoint, (self.timeout, self.tls.as_ref()))
-                .and_then(|mut connection| connection.post(path, &body).map(|answer| (connection, answer)));
-            match answered {
-                Ok((connection, (200, answer, reusable))) => {
-                    if reusable {
-                        *kept = Some(connection);
-                    }
-                    return serde_json::from_slice(&answer).map_err(|e| format!("{endpoint}: JSON: {e}"));
-                }
-                Ok((_, (status, answer, _))) => {
-                    failures.push(format!("{endpoint}: HTTP {status} {}", String::from_utf8_lossy(&answer)));
-                }
-                Err(e) => failures.push(format!("{endpoint}: {e}")),
+                Err(e) => failures.push(format!("{to}: {e}")),
             }
         }
         Err(failures.join("; "))
